@@ -1,0 +1,167 @@
+# vfsim: GNU make.  `make help` lists the targets.
+#
+# Variants, each in its own directory:
+#   build/          GNU readline (the default, LINEEDIT=readline)
+#   build/libedit/  BSD libedit  (LINEEDIT=libedit)
+#   build/none/     plain stdio  (LINEEDIT=none)
+#   build/asan/     readline, AddressSanitizer + UBSan, what `make check` tests
+# In each: libvfscore.a (core/*.c), vfsim (cli/*.c + the library),
+# vfsim-driver (tests/driver/*.c + the library), tests/test_* (cmocka).
+#
+# CFLAGS, CPPFLAGS, LDFLAGS and LDLIBS given by the user are added after the
+# project's own flags; a changed command line rebuilds the variant.
+
+LINEEDIT ?= readline
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+BINDIR    = $(PREFIX)/bin
+MANDIR    = $(PREFIX)/share/man
+EXDIR     = $(PREFIX)/share/vfsim/examples
+INSTALL  ?= install
+
+VFSIM_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Icore -Icli
+VFSIM_CFLAGS   := -std=c11 -Wall -Wextra -Werror -Wno-format-truncation -O2 -g -pthread
+VFSIM_LDFLAGS  := -pthread
+VFSIM_LDLIBS   := -lm
+CMOCKA_LIBS     = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
+
+LE_readline_CPPFLAGS := -DVFSIM_LINEEDIT_READLINE
+LE_readline_LIBS     := -lreadline
+LE_libedit_CPPFLAGS  := -DVFSIM_LINEEDIT_LIBEDIT
+LE_libedit_LIBS      := -ledit
+LE_none_CPPFLAGS     := -DVFSIM_LINEEDIT_NONE
+LE_none_LIBS         :=
+
+ifeq ($(filter $(LINEEDIT),readline libedit none),)
+$(error LINEEDIT must be readline, libedit or none, not '$(LINEEDIT)')
+endif
+
+# name     directory       line editor   extra compiler flags
+default_DIR := build
+default_LE  := readline
+libedit_DIR := build/libedit
+libedit_LE  := libedit
+none_DIR    := build/none
+none_LE     := none
+asan_DIR    := build/asan
+asan_LE     := readline
+asan_FLAGS  := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+VARIANTS    := default libedit none asan
+
+# The variant that `make`, `make run` and `make install` use.
+ifeq ($(LINEEDIT),readline)
+BUILD := $(default_DIR)
+else
+BUILD := $($(LINEEDIT)_DIR)
+endif
+
+CORE_SRC   := $(sort $(wildcard core/*.c))
+CLI_SRC    := $(sort $(wildcard cli/*.c))
+DRIVER_SRC := $(sort $(wildcard tests/driver/*.c))
+UNIT_SRC   := $(sort $(wildcard tests/unit/test_*.c))
+
+.DEFAULT_GOAL := all
+
+# $(1): variant name.  Defines <name>_OBJ, <name>_UNIT_BIN and the rules.
+define VARIANT_RULES
+$(1)_COMPILE := $$(CC) $$(VFSIM_CPPFLAGS) $$(LE_$$($(1)_LE)_CPPFLAGS) $$(CPPFLAGS) \
+                $$(VFSIM_CFLAGS) $$($(1)_FLAGS) $$(CFLAGS)
+$(1)_LINK    := $$(CC) $$(VFSIM_CFLAGS) $$($(1)_FLAGS) $$(CFLAGS) $$(VFSIM_LDFLAGS) $$(LDFLAGS)
+$(1)_LIBS    := $$(VFSIM_LDLIBS) $$(LDLIBS)
+$(1)_CORE_OBJ := $$(CORE_SRC:%.c=$$($(1)_DIR)/%.o)
+$(1)_CLI_OBJ  := $$(CLI_SRC:%.c=$$($(1)_DIR)/%.o)
+$(1)_DRV_OBJ  := $$(DRIVER_SRC:%.c=$$($(1)_DIR)/%.o)
+$(1)_UNIT_OBJ := $$(UNIT_SRC:%.c=$$($(1)_DIR)/%.o)
+$(1)_UNIT_BIN := $$(UNIT_SRC:tests/unit/%.c=$$($(1)_DIR)/tests/%)
+$(1)_OBJ := $$($(1)_CORE_OBJ) $$($(1)_CLI_OBJ) $$($(1)_DRV_OBJ) $$($(1)_UNIT_OBJ)
+
+$$($(1)_OBJ): $$($(1)_DIR)/%.o: %.c $$($(1)_DIR)/.flags
+	@mkdir -p $$(@D)
+	$$($(1)_COMPILE) -MMD -MP -c -o $$@ $$<
+
+$$($(1)_DIR)/libvfscore.a: $$($(1)_CORE_OBJ)
+	@mkdir -p $$(@D)
+	rm -f $$@ && $$(AR) rcs $$@ $$^
+
+$$($(1)_DIR)/vfsim: $$($(1)_CLI_OBJ) $$($(1)_DIR)/libvfscore.a
+	$$($(1)_LINK) -o $$@ $$^ $$(LE_$$($(1)_LE)_LIBS) $$($(1)_LIBS)
+
+$$($(1)_DIR)/vfsim-driver: $$($(1)_DRV_OBJ) $$($(1)_DIR)/libvfscore.a
+	$$($(1)_LINK) -o $$@ $$^ $$($(1)_LIBS)
+
+$$($(1)_UNIT_BIN): $$($(1)_DIR)/tests/%: $$($(1)_DIR)/tests/unit/%.o $$($(1)_DIR)/libvfscore.a
+	$$($(1)_LINK) -o $$@ $$^ $$(CMOCKA_LIBS) $$($(1)_LIBS)
+
+# Rewritten only when the commands change, so new flags rebuild everything.
+$$($(1)_DIR)/.flags: FORCE
+	@mkdir -p $$(@D); \
+	new='$$(subst ','\'',$$($(1)_COMPILE) | $$($(1)_LINK) | $$($(1)_LIBS))'; \
+	[ "$$$$new" = "$$$$(cat $$@ 2>/dev/null)" ] || printf '%s\n' "$$$$new" > $$@
+
+-include $$($(1)_OBJ:.o=.d)
+endef
+$(foreach v,$(VARIANTS),$(eval $(call VARIANT_RULES,$(v))))
+
+.PHONY: all asan libedit none variants unit-tests driver run check bench \
+        install uninstall clean pictures lint-man help FORCE
+FORCE:
+
+all: $(BUILD)/vfsim
+asan: $(asan_DIR)/vfsim
+libedit: $(libedit_DIR)/vfsim
+none: $(none_DIR)/vfsim
+variants: $(foreach v,$(VARIANTS),$($(v)_DIR)/vfsim)
+unit-tests: $(asan_UNIT_BIN)
+driver: $(BUILD)/vfsim-driver
+
+run:
+	@LINEEDIT=$(LINEEDIT) scripts/deps.sh run
+	@$(MAKE) --no-print-directory $(BUILD)/vfsim
+	@if [ -f examples/00-welcome.vfs ]; then exec $(BUILD)/vfsim -i examples/00-welcome.vfs; \
+	 else exec $(BUILD)/vfsim -i; fi
+
+# `+`: check.sh runs make itself and may share this make's job slots.
+check:
+	@scripts/deps.sh check
+	+@scripts/check.sh
+
+bench pictures:
+	@if [ -x scripts/$@.sh ]; then exec scripts/$@.sh; \
+	 else echo "make $@: scripts/$@.sh does not exist yet" >&2; fi
+
+MAN_PAGES := $(wildcard man/*.1 man/*.5)
+lint-man:
+	$(if $(MAN_PAGES),mandoc -T lint -W warning $(MAN_PAGES),@echo "make lint-man: no manual pages in man/ yet")
+
+install: $(BUILD)/vfsim
+	$(INSTALL) -d $(DESTDIR)$(BINDIR)
+	$(INSTALL) -m 755 $(BUILD)/vfsim $(DESTDIR)$(BINDIR)/vfsim
+	@set -e; for s in 1 5; do \
+	  if [ -f man/vfsim.$$s ]; then \
+	    echo "$(INSTALL) -m 644 man/vfsim.$$s $(DESTDIR)$(MANDIR)/man$$s/vfsim.$$s"; \
+	    $(INSTALL) -d $(DESTDIR)$(MANDIR)/man$$s; \
+	    $(INSTALL) -m 644 man/vfsim.$$s $(DESTDIR)$(MANDIR)/man$$s/vfsim.$$s; \
+	  fi; done
+	@set -e; if [ -d examples ]; then \
+	  echo "$(INSTALL) -m 644 examples/* $(DESTDIR)$(EXDIR)/"; \
+	  cd examples && find . -type f | while read -r f; do \
+	    $(INSTALL) -D -m 644 "$$f" "$(DESTDIR)$(EXDIR)/$$f"; done; fi
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/vfsim $(DESTDIR)$(MANDIR)/man1/vfsim.1 \
+	      $(DESTDIR)$(MANDIR)/man5/vfsim.5
+	rm -rf $(DESTDIR)$(EXDIR)
+	rmdir $(DESTDIR)$(PREFIX)/share/vfsim 2>/dev/null || true
+
+clean:
+	rm -rf build
+
+help:
+	@echo 'make [all]        build $(BUILD)/vfsim (LINEEDIT=readline|libedit|none)'
+	@echo 'make run          install missing packages, build, open the shell on the first lesson'
+	@echo 'make check        install missing packages, build every variant, run every test'
+	@echo 'make asan|libedit|none|variants   build one variant or all four'
+	@echo 'make unit-tests   build the cmocka tests (build/asan/tests/test_*)'
+	@echo 'make driver       build $(BUILD)/vfsim-driver from tests/driver/*.c'
+	@echo 'make install|uninstall   PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)'
+	@echo 'make bench|pictures|lint-man|clean'

@@ -1,0 +1,372 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * file.c - descriptor tables and the lookups of fs/file.c: __fget_light,
+ * fdget_pos with file_needs_f_pos_lock, fdput_pos, close, dup, dup2.
+ */
+#include "internal.h"
+
+struct vfs_fdtable *proc_fdt(struct vfs_world *w, int proc)
+{
+	int i = w->procs[proc].fdt;
+	return i < 0 ? NULL : &w->fdt[i];
+}
+
+int alloc_fd(struct vfs_world *w, int proc, bool cloexec)
+{
+	struct vfs_fdtable *t = proc_fdt(w, proc);
+	if (!t)
+		return -VE_BADF;
+	for (int i = 0; i < VFS_NR_OPEN; i++) {
+		if (i >= t->nfds) {
+			t->fd[i] = 0;
+			t->nfds = (int16_t)(i + 1);
+		}
+		if (t->fd[i] == 0) {
+			t->fd[i] = FD_RESERVED | (cloexec ? FD_CLOEXEC_BIT : 0);
+			return i;
+		}
+	}
+	return -VE_MFILE;
+}
+
+static void fd_set_file(struct vfs_world *w, int proc, int fd, int file)
+{
+	struct vfs_fdtable *t = proc_fdt(w, proc);
+	t->fd[fd] = (uint16_t)((t->fd[fd] & FD_CLOEXEC_BIT) | (file + 1));
+}
+
+static void fd_clear(struct vfs_world *w, int proc, int fd)
+{
+	proc_fdt(w, proc)->fd[fd] = 0;
+}
+
+int fd_lookup(const struct vfs_world *w, int proc, int64_t fd)
+{
+	int ti = w->procs[proc].fdt;
+	if (ti < 0 || fd < 0 || fd >= w->fdt[ti].nfds)
+		return -VE_BADF;
+	unsigned v = w->fdt[ti].fd[fd] & ~FD_CLOEXEC_BIT;
+	if (v == 0 || v == FD_RESERVED)
+		return -VE_BADF;
+	return (int)v - 1;
+}
+
+int file_alloc(struct vfs_world *w, int kind)
+{
+	int i;
+	/* A free slot that no thread's frame still points at. */
+	for (i = 0; i < w->nfiles; i++) {
+		if (w->files[i].kind != FK_NONE)
+			continue;
+		bool busy = false;
+		for (int t = 0; t < w->nthreads && !busy; t++)
+			busy = w->threads[t].state != TS_FREE &&
+			       w->threads[t].state != TS_DEAD &&
+			       w->threads[t].f.pc != SITE_IDLE &&
+			       w->threads[t].f.file == i;
+		if (!busy)
+			break;
+	}
+	if (i == w->nfiles) {
+		if (w->nfiles >= VFS_MAX_FILES)
+			return -VE_NFILE;
+		w->nfiles++;
+	}
+	struct vfs_file *f = &w->files[i];
+	memset(f, 0, sizeof *f);
+	f->kind = (uint8_t)kind;
+	f->id = w->next_file_id++;
+	f->f_count = 1;
+	f->inode = -1;
+	lock_init(&f->f_pos_lock, LK_MUTEX);
+	lock_init(&f->f_lock, LK_SPIN);
+	return i;
+}
+
+void file_get(struct vx *x, int fn, int file)
+{
+	struct vfs_file *f = &x->w->files[file];
+	f->f_count++;
+	access_file(x, fn, FLD_F_COUNT, file, f->f_count, true, true);
+}
+
+void file_put(struct vx *x, int fn, int file)
+{
+	struct vfs_file *f = &x->w->files[file];
+	f->f_count--;
+	access_file(x, fn, FLD_F_COUNT, file, f->f_count, true, true);
+	if (f->f_count == 0) {
+		/* (model) __fput runs at once; the kernel defers it */
+		fn_enter(x, VFN___fput);
+		fn_exit(x, VFN___fput, 0);
+		f->kind = FK_NONE;
+	}
+}
+
+bool dir_native_shared(const struct vfs_world *w, int ino)
+{
+	const struct vfs_fstype *ft = vfs_inode_fstype(w, ino);
+	if (!strcmp(ft->name, "ntfs") && w->k.ntfs3)
+		return true;
+	return ft->native_shared;
+}
+
+/* ---- fdget_pos / fdget: the sub-paths every f_pos user goes through ---- */
+
+/* __fget_light: no reference when the table is not shared (files->count 1) */
+static void fget_light(struct vx *x, int fn)
+{
+	struct vfs_frame *f = &x->t->f;
+	struct vfs_world *w = x->w;
+	int proc = x->t->proc;
+	int file = fd_lookup(w, proc, f->fd);
+
+	f->fdput_flags = 0;
+	f->file = (int16_t)file;
+	access_fdt(x, fn, w->procs[proc].fdt, false);
+	if (file < 0) {
+		f->res = -VE_BADF;
+		return;
+	}
+	if (proc_fdt(w, proc)->count > 1) {
+		file_get(x, fn, file);
+		f->fdput_flags |= FDPUT_FPUT;
+	}
+}
+
+void site_FGP_LOOKUP(struct vx *x)
+{
+	fn_enter(x, VFN_fdget_pos);
+	fget_light(x, VFN_fdget_pos);
+	if (x->t->f.file < 0) {
+		fn_exit(x, VFN_fdget_pos, -VE_BADF);
+		ret_sub(x);
+		return;
+	}
+	go(x, SITE_FGP_CHECK);
+}
+
+static bool needs_f_pos_lock(struct vx *x, const struct vfs_file *fl)
+{
+	const struct vfs_world *w = x->w;
+	bool dir = fl->kind == FK_INODE && w->inodes[fl->inode].type == IT_DIR;
+	bool many;
+
+	if (!(fl->f_mode & FMODE_ATOMIC_POS))
+		return false;
+	switch (w->k.fpos_lock) {
+	case FPOS_ALWAYS:
+		return true;
+	case FPOS_COUNT_OR_DIR:
+		if (dir)
+			return true;
+		break;
+	case FPOS_COUNT_OR_ITERATE:
+		/* ->iterate_shared: every directory once ->iterate is gone;
+		 * before that only the converted filesystems have it */
+		if (dir && (w->k.iterate == ITER_SHARED ||
+			    (w->k.iterate == ITER_DUAL &&
+			     dir_native_shared(w, fl->inode))))
+			return true;
+		break;
+	default:
+		break;
+	}
+	many = fl->f_count > 1;
+	access_file(x, VFN_file_needs_f_pos_lock, FLD_F_COUNT,
+		    (int)(fl - w->files), fl->f_count, false, true);
+	return many;
+}
+
+void site_FGP_CHECK(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	struct vfs_file *fl = &x->w->files[f->file];
+
+	fn_enter(x, VFN_file_needs_f_pos_lock);
+	bool need = needs_f_pos_lock(x, fl);
+	fn_exit(x, VFN_file_needs_f_pos_lock, need);
+	if (need) {
+		go(x, SITE_FGP_LOCK);
+		return;
+	}
+	struct vfs_event ev = { .tid = (int8_t)x->tid, .op = OP_SKIP,
+		.fn = VFN_fdget_pos, .cls = LC_F_POS_LOCK, .objkind = 1,
+		.obj = f->file, .lock = VFS_LID(LID_FILE_POS, f->file),
+		.other = -1 };
+	emit(x, &ev);
+	x->t->rec.skipped_fpos = 1;
+	fn_exit(x, VFN_fdget_pos, 0);
+	ret_sub(x);
+}
+
+void site_FGP_LOCK(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	f->fdput_flags |= FDPUT_POS_UNLOCK;
+	go(x, SITE_FGP_LOCKED);
+	/* f_pos_lock: whoever moves f_pos holds it across read-modify-write */
+	if (lock_acquire(x, VFN_mutex_lock, VFS_LID(LID_FILE_POS, f->file), M_EXCL))
+		site_FGP_LOCKED(x);
+}
+
+void site_FGP_LOCKED(struct vx *x)
+{
+	fn_exit(x, VFN_fdget_pos, 0);
+	ret_sub(x);
+}
+
+/* fdget: the plain lookup of pread/pwrite (and of everything before v3.14) */
+void site_FG_LOOKUP(struct vx *x)
+{
+	fn_enter(x, VFN_fdget);
+	fget_light(x, VFN_fdget);
+	fn_exit(x, VFN_fdget, x->t->f.file < 0 ? -VE_BADF : 0);
+	ret_sub(x);
+}
+
+void site_FPP_UNLOCK(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	fn_enter(x, VFN_fdput_pos);
+	if (f->fdput_flags & FDPUT_POS_UNLOCK)
+		lock_release(x, VFN_mutex_unlock, VFS_LID(LID_FILE_POS, f->file));
+	if (f->fdput_flags & FDPUT_FPUT) {
+		go(x, SITE_FPP_FPUT);
+		return;
+	}
+	fn_exit(x, VFN_fdput_pos, 0);
+	ret_sub(x);
+}
+
+void site_FPP_FPUT(struct vx *x)
+{
+	fn_enter(x, VFN_fput);
+	file_put(x, VFN_fput, x->t->f.file);
+	fn_exit(x, VFN_fput, 0);
+	fn_exit(x, VFN_fdput_pos, 0);
+	ret_sub(x);
+}
+
+void site_FP_PUT(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	fn_enter(x, VFN_fdput);
+	if (f->fdput_flags & FDPUT_FPUT)
+		file_put(x, VFN_fdput, f->file);
+	fn_exit(x, VFN_fdput, 0);
+	ret_sub(x);
+}
+
+/* ---- close ---- */
+
+void site_CL_PICK(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	int proc = x->t->proc;
+
+	fn_enter(x, VFN_close_fd);
+	f->file = (int16_t)fd_lookup(x->w, proc, cur_call(x)->a[0]);
+	access_fdt(x, VFN_close_fd, x->w->procs[proc].fdt, true);
+	if (f->file < 0) {
+		fn_exit(x, VFN_close_fd, -VE_BADF);
+		sys_return(x, -VE_BADF);
+		return;
+	}
+	fd_clear(x->w, proc, (int)cur_call(x)->a[0]);
+	go(x, SITE_CL_FPUT);
+}
+
+void site_CL_FPUT(struct vx *x)
+{
+	fn_enter(x, VFN_filp_close);
+	file_put(x, VFN_filp_close, x->t->f.file);
+	fn_exit(x, VFN_filp_close, 0);
+	fn_exit(x, VFN_close_fd, 0);
+	sys_return(x, 0);
+}
+
+/* ---- dup, dup2 ---- */
+
+void site_DUP_FGET(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	fn_enter(x, VFN_fget_raw);
+	f->file = (int16_t)fd_lookup(x->w, x->t->proc, cur_call(x)->a[0]);
+	access_fdt(x, VFN_fget_raw, x->w->procs[x->t->proc].fdt, false);
+	if (f->file < 0) {
+		fn_exit(x, VFN_fget_raw, -VE_BADF);
+		sys_return(x, -VE_BADF);
+		return;
+	}
+	file_get(x, VFN_fget_raw, f->file);
+	fn_exit(x, VFN_fget_raw, 0);
+	go(x, SITE_DUP_INSTALL);
+}
+
+void site_DUP_INSTALL(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	int proc = x->t->proc;
+	fn_enter(x, VFN_fd_install);
+	int fd = alloc_fd(x->w, proc, false);
+	access_fdt(x, VFN_fd_install, x->w->procs[proc].fdt, true);
+	if (fd < 0) {
+		file_put(x, VFN_fd_install, f->file);
+		fn_exit(x, VFN_fd_install, fd);
+		sys_return(x, fd);
+		return;
+	}
+	fd_set_file(x->w, proc, fd, f->file);
+	fn_exit(x, VFN_fd_install, fd);
+	sys_return(x, fd);
+}
+
+void site_D2_DO(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	struct vfs_call *c = cur_call(x);
+	int proc = x->t->proc;
+	struct vfs_fdtable *t = proc_fdt(x->w, proc);
+
+	fn_enter(x, VFN_do_dup2);
+	f->file = (int16_t)fd_lookup(x->w, proc, c->a[0]);
+	access_fdt(x, VFN_do_dup2, x->w->procs[proc].fdt, true);
+	if (f->file < 0 || c->a[1] < 0 || c->a[1] >= VFS_NR_OPEN) {
+		fn_exit(x, VFN_do_dup2, -VE_BADF);
+		sys_return(x, -VE_BADF);
+		return;
+	}
+	if (c->a[0] == c->a[1]) {
+		fn_exit(x, VFN_do_dup2, c->a[1]);
+		sys_return(x, c->a[1]);
+		return;
+	}
+	int nfd = (int)c->a[1];
+	while (t->nfds <= nfd)
+		t->fd[t->nfds++] = 0;
+	int old = fd_lookup(x->w, proc, nfd);
+	if (t->fd[nfd] == FD_RESERVED) {  /* being opened: dup2 says EBUSY */
+		fn_exit(x, VFN_do_dup2, -VE_BUSY);
+		sys_return(x, -VE_BUSY);
+		return;
+	}
+	file_get(x, VFN_do_dup2, f->file);
+	t->fd[nfd] = 0;
+	fd_set_file(x->w, proc, nfd, f->file);
+	fn_exit(x, VFN_do_dup2, nfd);
+	if (old >= 0) {
+		f->victim = (int16_t)old;
+		go(x, SITE_D2_FPUT);
+		return;
+	}
+	sys_return(x, nfd);
+}
+
+void site_D2_FPUT(struct vx *x)
+{
+	fn_enter(x, VFN_filp_close);
+	file_put(x, VFN_filp_close, x->t->f.victim);
+	fn_exit(x, VFN_filp_close, 0);
+	sys_return(x, cur_call(x)->a[1]);
+}

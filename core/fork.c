@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fork.c - clone(CLONE_FILES), fork and exit (kernel/fork.c, kernel/exit.c).
+ * clone shares the fd table (files->count + 1): from then on every fdget
+ * in that process takes a real reference.  fork copies the table and takes
+ * one reference per open file (dup_fd).
+ */
+#include "internal.h"
+
+/* The new thread starts with its parent's view of time (happens-before). */
+static void spawn_event(struct vx *x, int child)
+{
+	struct vfs_event ev = { .tid = (int8_t)x->tid, .op = OP_NOTE,
+		.fn = VFN_copy_process, .value = child, .other = (int8_t)child,
+		.note = "new task" };
+	emit(x, &ev);
+}
+
+static int new_thread(struct vfs_world *w, int proc)
+{
+	if (w->nthreads >= VFS_MAX_THREADS)
+		return -VE_AGAIN;
+	int t = w->nthreads++;
+	struct vfs_thread *th = &w->threads[t];
+	memset(th, 0, sizeof *th);
+	th->state = TS_IDLE;
+	th->proc = (int16_t)proc;
+	th->tnum = ++w->procs[proc].nthreads_made;
+	th->tid = w->next_pid++;
+	th->wait_next = -1;
+	th->rec.done = 1;
+	return t;
+}
+
+void site_CLONE_COPY(struct vx *x)
+{
+	struct vfs_world *w = x->w;
+	int proc = x->t->proc;
+	fn_enter(x, VFN_copy_process);
+	int t = new_thread(w, proc);
+	if (t < 0) {
+		fn_exit(x, VFN_copy_process, t);
+		sys_return(x, t);
+		return;
+	}
+	x->t = &w->threads[x->tid];     /* (the array did not move) */
+	proc_fdt(w, proc)->count++;     /* CLONE_FILES: the same table */
+	access_fdt(x, VFN_copy_process, w->procs[proc].fdt, true);
+	spawn_event(x, t);
+	fn_exit(x, VFN_copy_process, w->threads[t].tid);
+	sys_return(x, w->threads[t].tid);
+}
+
+void site_FORK_COPY(struct vx *x)
+{
+	struct vfs_world *w = x->w;
+	int proc = x->t->proc;
+	fn_enter(x, VFN_copy_process);
+	if (w->nfdt >= VFS_MAX_PROCS) {
+		fn_exit(x, VFN_copy_process, -VE_AGAIN);
+		sys_return(x, -VE_AGAIN);
+		return;
+	}
+	int nt = w->nfdt;
+	int child = proc_new(w, cur_call(x)->s[0], w->procs[proc].uid, nt);
+	if (child < 0) {
+		fn_exit(x, VFN_copy_process, child);
+		sys_return(x, child);
+		return;
+	}
+	w->nfdt++;
+	/* dup_fd: the child gets a copy, one more reference per file */
+	fn_enter(x, VFN_dup_fd);
+	struct vfs_fdtable *src = proc_fdt(w, proc), *dst = &w->fdt[nt];
+	access_fdt(x, VFN_dup_fd, w->procs[proc].fdt, false);
+	dst->count = 1;
+	dst->nfds = src->nfds;
+	for (int i = 0; i < src->nfds; i++) {
+		unsigned v = src->fd[i] & ~FD_CLOEXEC_BIT;
+		if (v == FD_RESERVED) {
+			dst->fd[i] = i < 3 ? FD_RESERVED : 0;
+			continue;
+		}
+		dst->fd[i] = src->fd[i];
+		if (v)
+			file_get(x, VFN_dup_fd, (int)v - 1);
+	}
+	fn_exit(x, VFN_dup_fd, 0);
+	int ct = w->nthreads - 1;
+	spawn_event(x, ct);
+	fn_exit(x, VFN_copy_process, w->procs[child].pid);
+	sys_return(x, w->procs[child].pid);
+}
+
+void site_EXIT_DO(struct vx *x)
+{
+	struct vfs_world *w = x->w;
+	struct vfs_thread *t = x->t;
+	int proc = t->proc;
+	fn_enter(x, VFN_do_exit);
+	struct vfs_fdtable *ft = proc_fdt(w, proc);
+	/* exit_files: the last task using the table closes every file */
+	if (ft && --ft->count == 0) {
+		fn_enter(x, VFN_put_files_struct);
+		for (int i = 0; i < ft->nfds; i++) {
+			unsigned v = ft->fd[i] & ~FD_CLOEXEC_BIT;
+			ft->fd[i] = 0;
+			if (v && v != FD_RESERVED)
+				file_put(x, VFN_put_files_struct, (int)v - 1);
+		}
+		fn_exit(x, VFN_put_files_struct, 0);
+	}
+	if (ft)
+		access_fdt(x, VFN_do_exit, w->procs[proc].fdt, true);
+	t->npending = 0;        /* nothing after exit runs */
+	bool others = false;
+	for (int i = 0; i < w->nthreads; i++)
+		others |= i != x->tid && w->threads[i].proc == proc &&
+			  w->threads[i].state != TS_DEAD;
+	if (!others) {
+		w->procs[proc].alive = 0;
+		w->procs[proc].fdt = -1;
+	}
+	fn_exit(x, VFN_do_exit, 0);
+	sys_return(x, 0);
+	t->state = TS_DEAD;
+}

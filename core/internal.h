@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * internal.h - what the kernel paths share inside core/.
+ *
+ * A kernel path is a chain of sites.  A site is one atomic step: it names
+ * the kernel function it runs in (for the trace, `where` and `until`), and
+ * its handler does the step's work on the world and says where the thread
+ * goes next.  Sub-paths (fdget_pos, fdput_pos, ...) are entered with
+ * call_sub() and left with ret_sub(), like a tiny call stack of sites.
+ */
+#ifndef VFSIM_INTERNAL_H
+#define VFSIM_INTERNAL_H
+
+#include <string.h>
+#include "vfsim.h"
+
+#define VE_AGAIN 11
+#define VE_NFILE 23
+
+struct vx {
+	struct vfs_world *w;
+	struct vfs_thread *t;
+	int tid;
+	const struct vfs_sink *sink;
+	bool completed;         /* this step finished the thread's call */
+};
+
+typedef void site_fn(struct vx *x);
+/* For sites whose kernel function depends on the preset or the file. */
+typedef int site_fn_resolver(const struct vfs_world *w,
+			     const struct vfs_thread *t);
+
+/*
+ * The sites: S(NAME, kernel function, resolver-or-NULL, enters, inline)
+ * enters: the step is the first one in that function ("about to enter").
+ * inline: a return site whose work runs in the step that returns to it.
+ */
+#define VFS_SITE_LIST(S) \
+	S(IDLE,            none,                 NULL,              0, 0) \
+	S(SYSCALL,         none,                 sys_fn_of,         1, 0) \
+	/* fs/file.c: fdget_pos / fdget and their puts */ \
+	S(FGP_LOOKUP,      fdget_pos,            NULL,              1, 0) \
+	S(FGP_CHECK,       file_needs_f_pos_lock,NULL,              1, 0) \
+	S(FGP_LOCK,        mutex_lock,           NULL,              1, 0) \
+	S(FGP_LOCKED,      fdget_pos,            NULL,              0, 0) \
+	S(FG_LOOKUP,       fdget,                NULL,              1, 0) \
+	S(FPP_UNLOCK,      fdput_pos,            NULL,              1, 0) \
+	S(FPP_FPUT,        fput,                 NULL,              1, 0) \
+	S(FP_PUT,          fdput,                NULL,              1, 0) \
+	/* fs/readdir.c */ \
+	S(GD_ITERATE,      iterate_dir,          NULL,              1, 0) \
+	S(GD_LOCK,         none,                 gd_lock_fn,        1, 0) \
+	S(GD_CHECKDEAD,    iterate_dir,          NULL,              0, 0) \
+	S(GD_ACTOR,        none,                 gd_actor_fn,       1, 0) \
+	S(GD_SETPOS,       iterate_dir,          NULL,              0, 0) \
+	S(GD_UNLOCK,       none,                 gd_unlock_fn,      1, 0) \
+	S(GD_RET,          getdents64,           NULL,              0, 1) \
+	S(GW_ENTER,        wrap_directory_iterator, NULL,           1, 0) \
+	S(GW_UP_READ,      up_read,              NULL,              1, 0) \
+	S(GW_DOWN_WRITE,   down_write,           NULL,              1, 0) \
+	S(GW_RECHECK,      wrap_directory_iterator, NULL,           0, 0) \
+	S(GW_DOWNGRADE,    downgrade_write,      NULL,              1, 0) \
+	/* fs/read_write.c */ \
+	S(LS_LLSEEK,       vfs_llseek,           NULL,              1, 0) \
+	S(LS_FS,           none,                 ls_fs_fn,          1, 0) \
+	S(LS_SPIN,         spin_lock,            NULL,              1, 0) \
+	S(LS_SPIN_BODY,    none,                 ls_fs_fn,          0, 0) \
+	S(LS_ILOCK,        none,                 ls_ilock_fn,       1, 0) \
+	S(LS_IBODY,        none,                 ls_fs_fn,          0, 0) \
+	S(LS_IUNLOCK,      none,                 ls_iunlock_fn,     1, 0) \
+	S(LS_RET,          lseek,                NULL,              0, 1) \
+	S(RD_POS,          ksys_read,            NULL,              0, 0) \
+	S(RD_VFS,          vfs_read,             NULL,              1, 0) \
+	S(RD_SETPOS,       ksys_read,            NULL,              0, 0) \
+	S(RD_RET,          read,                 NULL,              0, 1) \
+	S(WR_POS,          ksys_write,           NULL,              0, 0) \
+	S(WR_VFS,          vfs_write,            NULL,              1, 0) \
+	S(WR_LOCK,         down_write,           NULL,              1, 0) \
+	S(WR_DO,           generic_file_write_iter, NULL,           0, 0) \
+	S(WR_UNLOCK,       up_write,             NULL,              1, 0) \
+	S(WR_SETPOS,       ksys_write,           NULL,              0, 0) \
+	S(WR_RET,          write,                NULL,              0, 1) \
+	S(PR_VFS,          vfs_read,             NULL,              1, 0) \
+	S(PR_RET,          pread64,              NULL,              0, 1) \
+	S(PW_VFS,          vfs_write,            NULL,              1, 0) \
+	S(PW_LOCK,         down_write,           NULL,              1, 0) \
+	S(PW_DO,           generic_file_write_iter, NULL,           0, 0) \
+	S(PW_UNLOCK,       up_write,             NULL,              1, 0) \
+	S(PW_RET,          pwrite64,             NULL,              0, 1) \
+	/* fs/open.c, fs/file.c: open, close, dup */ \
+	S(OP_LOOKUP,       do_sys_open,          NULL,              1, 0) \
+	S(OP_DENTRY_OPEN,  do_dentry_open,       NULL,              1, 0) \
+	S(OP_INSTALL,      fd_install,           NULL,              1, 0) \
+	S(CR_LOOKUP,       do_sys_open,          NULL,              1, 0) \
+	S(CR_LOCK,         none,                 dir_lock_fn,       1, 0) \
+	S(CR_CREATE,       vfs_create,           NULL,              1, 0) \
+	S(CR_UNLOCK,       none,                 dir_unlock_fn,     1, 0) \
+	S(CL_PICK,         close_fd,             NULL,              1, 0) \
+	S(CL_FPUT,         fput,                 NULL,              1, 0) \
+	S(DUP_FGET,        fget_raw,             NULL,              1, 0) \
+	S(DUP_INSTALL,     fd_install,           NULL,              1, 0) \
+	S(D2_DO,           do_dup2,              NULL,              1, 0) \
+	S(D2_FPUT,         fput,                 NULL,              1, 0) \
+	/* kernel/fork.c, kernel/exit.c, kernel/pid.c */ \
+	S(CLONE_COPY,      copy_process,         NULL,              1, 0) \
+	S(FORK_COPY,       copy_process,         NULL,              1, 0) \
+	S(EXIT_DO,         do_exit,              NULL,              1, 0) \
+	S(PO_DO,           pidfd_open,           NULL,              0, 0) \
+	S(PG_CHECK,        ptrace_may_access,    NULL,              1, 0) \
+	S(PG_FGET,         fget_task,            NULL,              1, 0) \
+	S(PG_RECEIVE,      receive_fd,           NULL,              1, 0) \
+	/* fs/namei.c */ \
+	S(NM_LOOKUP,       none,                 nm_lookup_fn,      1, 0) \
+	S(NM_RMUTEX,       mutex_lock,           NULL,              1, 0) \
+	S(NM_LOCK_P1,      none,                 dir_lock_fn,       1, 0) \
+	S(NM_LOCK_P2,      none,                 dir_lock_fn,       1, 0) \
+	S(NM_FIND,         none,                 nm_lookup_fn,      0, 0) \
+	S(NM_VFS,          none,                 nm_do_fn,          1, 0) \
+	S(NM_LOCK_V1,      none,                 dir_lock_fn,       1, 0) \
+	S(NM_LOCK_V2,      none,                 dir_lock_fn,       1, 0) \
+	S(NM_DO,           none,                 nm_do_fn,          0, 0) \
+	S(NM_UNLOCK_V2,    none,                 dir_unlock_fn,     1, 0) \
+	S(NM_UNLOCK_V1,    none,                 dir_unlock_fn,     1, 0) \
+	S(NM_UNLOCK_P1,    none,                 dir_unlock_fn,     1, 0) \
+	S(NM_UNLOCK_P2,    none,                 dir_unlock_fn,     1, 0) \
+	S(NM_URMUTEX,      mutex_unlock,         NULL,              1, 0)
+
+enum vfs_site {
+#define S_ENUM(n, fn, res, en, in) SITE_##n,
+	VFS_SITE_LIST(S_ENUM)
+#undef S_ENUM
+	SITE__COUNT
+};
+
+struct vfs_site_desc {
+	const char *name;
+	uint8_t fn;
+	site_fn_resolver *resolve;
+	uint8_t enters;
+	uint8_t inline_ret;
+	site_fn *handler;
+};
+extern const struct vfs_site_desc vfs_sites[SITE__COUNT];
+
+/* Handlers, one per site, defined in the file of the kernel code they model. */
+#define S_DECL(n, fn, res, en, in) site_fn site_##n;
+VFS_SITE_LIST(S_DECL)
+#undef S_DECL
+site_fn_resolver sys_fn_of, gd_lock_fn, gd_actor_fn, gd_unlock_fn, ls_fs_fn,
+	ls_ilock_fn, ls_iunlock_fn, dir_lock_fn, dir_unlock_fn, nm_lookup_fn,
+	nm_do_fn;
+
+/* ---- control flow (sched.c) ---- */
+static inline void go(struct vx *x, int site) { x->t->f.pc = (uint16_t)site; }
+void call_sub(struct vx *x, int site, int ret_site);
+/* fdget_pos (or plain fdget where the era has no f_pos lock), then RET */
+void get_pos_sub(struct vx *x, int ret_site);
+/* the matching put: fdput_pos or fdput */
+void put_pos_sub(struct vx *x, int ret_site);
+int proc_new(struct vfs_world *w, const char *name, int uid, int fdt);
+void ret_sub(struct vx *x);
+/* Finish the thread's call: exit event of the syscall frame and record. */
+void sys_return(struct vx *x, int64_t ret);
+/* The current call. */
+static inline struct vfs_call *cur_call(struct vx *x) { return &x->t->rec.call; }
+
+/* ---- trace (trace.c) ---- */
+void emit(struct vx *x, struct vfs_event *ev);
+void fn_enter(struct vx *x, int fn);
+void fn_exit(struct vx *x, int fn, int64_t ret);
+void access_file(struct vx *x, int fn, int field, int file, int64_t v,
+		 bool write, bool atomic);
+void access_inode(struct vx *x, int fn, int field, int ino, int64_t v,
+		  bool write);
+void access_fdt(struct vx *x, int fn, int fdt, bool write);
+void note(struct vx *x, int fn, const char *text);
+
+/* ---- locking.c ---- */
+/* Returns true when acquired at once; false: the thread now waits and will
+ * continue at its current pc once the lock is handed to it. */
+bool lock_acquire(struct vx *x, int fn, uint16_t lid, int mode);
+void lock_release(struct vx *x, int fn, uint16_t lid);
+void lock_downgrade(struct vx *x, int fn, uint16_t lid);
+struct vfs_lock *lock_ptr(struct vfs_world *w, uint16_t lid);
+const struct vfs_lock *lock_cptr(const struct vfs_world *w, uint16_t lid);
+int lock_class(const struct vfs_world *w, uint16_t lid);
+void lock_init(struct vfs_lock *l, int kind);
+bool thread_holds(const struct vfs_thread *t, uint16_t lid, int *mode);
+
+/* ---- objects (world.c, file.c) ---- */
+int inode_alloc(struct vfs_world *w, int parent, const char *name, int type);
+void inode_unlink_entry(struct vfs_world *w, int ino);
+int inode_child(const struct vfs_world *w, int dir, const char *name);
+/* Split PATH into its parent directory and last name; -errno on failure. */
+int path_parent(const struct vfs_world *w, const char *path, int *parent,
+		const char **last);
+/* Resolve PATH; -errno (ENOENT, ENOTDIR) on failure. */
+int path_walk(const struct vfs_world *w, const char *path);
+bool inode_is_ancestor(const struct vfs_world *w, int anc, int ino);
+int file_alloc(struct vfs_world *w, int kind);
+struct vfs_fdtable *proc_fdt(struct vfs_world *w, int proc);
+/* Lowest free descriptor (marked reserved), or -EMFILE. */
+int alloc_fd(struct vfs_world *w, int proc, bool cloexec);
+#define FD_RESERVED 0x7fff
+int fd_lookup(const struct vfs_world *w, int proc, int64_t fd);
+/* Drop one reference; frees the file at zero (emits the events). */
+void file_put(struct vx *x, int fn, int file);
+void file_get(struct vx *x, int fn, int file);
+bool dir_native_shared(const struct vfs_world *w, int ino);
+
+#define FDPUT_FPUT 1
+#define FDPUT_POS_UNLOCK 2
+
+#endif

@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * locking.c - mutex, rw_semaphore and spinlock (kernel/locking/).
+ *
+ * Waiters queue in FIFO order.  A lock is handed to the waiter by the
+ * thread that releases it, so a woken thread resumes already holding it.
+ * rw_semaphore: once anybody waits, new readers queue too (a waiting writer
+ * holds back new readers); a writer at the head is woken alone; a reader at
+ * the head wakes every waiting reader, skipping writers, as rwsem_mark_wake
+ * does since v5.3 ("wake up almost all readers in wait queue").
+ * (model) The kernel lets a free lock be stolen by a running task before a
+ * handoff; vfsim treats the queue as strictly FIFO.
+ */
+#include "internal.h"
+
+void lock_init(struct vfs_lock *l, int kind)
+{
+	l->kind = (uint8_t)kind;
+	l->owner = -1;
+	l->nreaders = 0;
+	l->wait_head = l->wait_tail = -1;
+}
+
+const struct vfs_lock *lock_cptr(const struct vfs_world *w, uint16_t lid)
+{
+	int idx = VFS_LID_IDX(lid);
+	switch (VFS_LID_KIND(lid)) {
+	case LID_FILE_POS:  return &w->files[idx].f_pos_lock;
+	case LID_FILE_LOCK: return &w->files[idx].f_lock;
+	case LID_INODE:     return &w->inodes[idx].i_rwsem;
+	default:            return &w->rename_mutex;
+	}
+}
+
+struct vfs_lock *lock_ptr(struct vfs_world *w, uint16_t lid)
+{
+	return (struct vfs_lock *)lock_cptr(w, lid);
+}
+
+int lock_class(const struct vfs_world *w, uint16_t lid)
+{
+	switch (VFS_LID_KIND(lid)) {
+	case LID_FILE_POS:  return LC_F_POS_LOCK;
+	case LID_FILE_LOCK: return LC_F_LOCK;
+	case LID_INODE:
+		return w->inodes[VFS_LID_IDX(lid)].type == IT_DIR ?
+			LC_I_RWSEM_DIR : LC_I_RWSEM;
+	default:            return LC_RENAME_MUTEX;
+	}
+}
+
+bool thread_holds(const struct vfs_thread *t, uint16_t lid, int *mode)
+{
+	for (int i = 0; i < t->nheld; i++)
+		if (t->held[i].lock == lid) {
+			if (mode)
+				*mode = t->held[i].mode;
+			return true;
+		}
+	return false;
+}
+
+static void count_atomic(struct vfs_world *w, const struct vfs_thread *t)
+{
+	w->stats.atomics++;
+	w->stats.atomics_by_sys[t->rec.call.sys]++;
+}
+
+static void lock_event(struct vfs_world *w, const struct vfs_sink *sink,
+		       int tid, int op, int fn, uint16_t lid, int mode, int other)
+{
+	struct vx x = { .w = w, .t = &w->threads[tid], .tid = tid, .sink = sink };
+	struct vfs_event ev = { .op = (uint8_t)op, .fn = (uint8_t)fn,
+		.lock = lid, .cls = (uint8_t)lock_class(w, lid),
+		.mode = (uint8_t)mode, .other = (int8_t)other };
+	switch (VFS_LID_KIND(lid)) {
+	case LID_FILE_POS: case LID_FILE_LOCK:
+		ev.objkind = 1; ev.obj = VFS_LID_IDX(lid); break;
+	case LID_INODE:
+		ev.objkind = 2; ev.obj = VFS_LID_IDX(lid); break;
+	default:
+		ev.objkind = 4; ev.obj = 0; break;
+	}
+	emit(&x, &ev);
+}
+
+/* Give the lock to tid: bookkeeping shared by fast path and handoff. */
+static void grant(struct vfs_world *w, const struct vfs_sink *sink, int tid,
+		  uint16_t lid, int mode, int fn)
+{
+	struct vfs_lock *l = lock_ptr(w, lid);
+	struct vfs_thread *t = &w->threads[tid];
+	int cls = lock_class(w, lid);
+
+	if (mode == M_READ)
+		l->nreaders++;
+	else
+		l->owner = (int8_t)tid;
+	if (t->nheld < VFS_MAX_HELD) {
+		t->held[t->nheld].lock = lid;
+		t->held[t->nheld].mode = (uint8_t)mode;
+		t->held[t->nheld].cls = (uint8_t)cls;
+		t->nheld++;
+	}
+	t->rec.took |= 1u << (cls * 4 + mode);
+	w->stats.acquire[cls]++;
+	count_atomic(w, t);
+	lock_event(w, sink, tid, OP_ACQUIRE, fn, lid, mode, -1);
+}
+
+static void enqueue(struct vfs_world *w, struct vfs_lock *l, int tid)
+{
+	w->threads[tid].wait_next = -1;
+	if (l->wait_tail < 0)
+		l->wait_head = (int8_t)tid;
+	else
+		w->threads[l->wait_tail].wait_next = (int8_t)tid;
+	l->wait_tail = (int8_t)tid;
+}
+
+static void dequeue(struct vfs_world *w, struct vfs_lock *l, int tid)
+{
+	int prev = -1;
+	for (int c = l->wait_head; c >= 0; prev = c, c = w->threads[c].wait_next) {
+		if (c != tid)
+			continue;
+		int next = w->threads[c].wait_next;
+		if (prev < 0)
+			l->wait_head = (int8_t)next;
+		else
+			w->threads[prev].wait_next = (int8_t)next;
+		if (l->wait_tail == c)
+			l->wait_tail = (int8_t)prev;
+		w->threads[c].wait_next = -1;
+		return;
+	}
+}
+
+/* A waiter is handed the lock: it wakes already holding it. */
+static void wake_one(struct vfs_world *w, const struct vfs_sink *sink,
+		     uint16_t lid, int tid)
+{
+	struct vfs_thread *t = &w->threads[tid];
+	int fn = t->nfn ? t->fnstack[t->nfn - 1] : VFN_none;
+	int cls = lock_class(w, lid);
+
+	dequeue(w, lock_ptr(w, lid), tid);
+	t->state = TS_RUNNING;
+	w->stats.wait_steps[cls] += (uint32_t)(w->step - t->block_step);
+	lock_event(w, sink, tid, OP_WAKE, fn, lid, t->wait_mode, -1);
+	grant(w, sink, tid, lid, t->wait_mode, fn);
+	if (t->nfn)
+		t->nfn--;       /* leaves the lock function it slept in */
+}
+
+static void wake_waiters(struct vfs_world *w, const struct vfs_sink *sink,
+			 uint16_t lid)
+{
+	struct vfs_lock *l = lock_ptr(w, lid);
+	int h = l->wait_head;
+
+	if (h < 0 || l->owner >= 0)
+		return;
+	if (l->kind != LK_RWSEM || w->threads[h].wait_mode != M_READ) {
+		if (l->nreaders == 0)
+			wake_one(w, sink, lid, h);
+		return;
+	}
+	/* a reader at the head: every waiting reader, in queue order */
+	for (int c = h; c >= 0;) {
+		int next = w->threads[c].wait_next;
+		if (w->threads[c].wait_mode == M_READ)
+			wake_one(w, sink, lid, c);
+		c = next;
+	}
+}
+
+static int holder_of(const struct vfs_world *w, const struct vfs_lock *l,
+		     uint16_t lid)
+{
+	if (l->owner >= 0)
+		return l->owner;
+	for (int i = 0; i < w->nthreads; i++)
+		if (thread_holds(&w->threads[i], lid, NULL))
+			return i;
+	return -1;
+}
+
+bool lock_acquire(struct vx *x, int fn, uint16_t lid, int mode)
+{
+	struct vfs_world *w = x->w;
+	struct vfs_lock *l = lock_ptr(w, lid);
+	bool can;
+
+	if (VFS_LID_KIND(lid) == LID_INODE) {
+		/* the era's inode lock: i_mutex has no shared mode */
+		l->kind = w->k.dir_lock ? LK_RWSEM : LK_MUTEX;
+		if (l->kind == LK_MUTEX)
+			mode = M_EXCL;
+	} else if (mode == M_READ || mode == M_WRITE) {
+		mode = M_EXCL;
+	}
+	if (l->wait_head >= 0)
+		can = false;                    /* FIFO: nobody jumps the queue */
+	else if (mode == M_READ)
+		can = l->owner < 0;
+	else
+		can = l->owner < 0 && l->nreaders == 0;
+	if (can) {
+		grant(w, x->sink, x->tid, lid, mode, fn);
+		return true;
+	}
+	struct vfs_thread *t = x->t;
+	t->state = TS_BLOCKED;
+	t->wait_lock = lid;
+	t->wait_mode = (uint8_t)mode;
+	t->block_step = w->step;
+	enqueue(w, l, x->tid);
+	w->stats.contended[lock_class(w, lid)]++;
+	if (t->nfn < VFS_MAX_FNSTACK)
+		t->fnstack[t->nfn++] = (uint8_t)fn;
+	lock_event(w, x->sink, x->tid, OP_BLOCK, fn, lid, mode,
+		   holder_of(w, l, lid));
+	return false;
+}
+
+static void drop_held(struct vfs_thread *t, uint16_t lid, int *mode)
+{
+	for (int i = t->nheld - 1; i >= 0; i--)
+		if (t->held[i].lock == lid) {
+			*mode = t->held[i].mode;
+			memmove(&t->held[i], &t->held[i + 1],
+				(size_t)(t->nheld - i - 1) * sizeof t->held[0]);
+			t->nheld--;
+			return;
+		}
+}
+
+void lock_release(struct vx *x, int fn, uint16_t lid)
+{
+	struct vfs_world *w = x->w;
+	struct vfs_lock *l = lock_ptr(w, lid);
+	int mode = M_EXCL;
+
+	drop_held(x->t, lid, &mode);
+	if (mode == M_READ) {
+		if (l->nreaders > 0)
+			l->nreaders--;
+	} else if (l->owner == x->tid) {
+		l->owner = -1;
+	}
+	count_atomic(w, x->t);
+	lock_event(w, x->sink, x->tid, OP_RELEASE, fn, lid, mode, -1);
+	wake_waiters(w, x->sink, lid);
+}
+
+void lock_downgrade(struct vx *x, int fn, uint16_t lid)
+{
+	struct vfs_world *w = x->w;
+	struct vfs_lock *l = lock_ptr(w, lid);
+	struct vfs_thread *t = x->t;
+
+	for (int i = 0; i < t->nheld; i++)
+		if (t->held[i].lock == lid && t->held[i].mode == M_WRITE)
+			t->held[i].mode = M_READ;
+	if (l->owner == x->tid)
+		l->owner = -1;
+	l->nreaders++;
+	count_atomic(w, t);
+	lock_event(w, x->sink, x->tid, OP_DOWNGRADE, fn, lid, M_READ, -1);
+	/* rwsem_downgrade_write: wake the readers at the head, if any */
+	if (l->wait_head >= 0 && w->threads[l->wait_head].wait_mode == M_READ)
+		wake_waiters(w, x->sink, lid);
+}

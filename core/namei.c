@@ -1,0 +1,399 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * namei.c - mkdir, unlink, rmdir and rename (fs/namei.c), with the
+ * locking rules of Documentation/filesystems/directory-locking.rst:
+ * the parent exclusive (I_MUTEX_PARENT), then the victim exclusive; a
+ * cross-directory rename first takes s_vfs_rename_mutex, then the
+ * parents (ancestor first, else the source's parent first), then the
+ * non-directory victims in address order (lock_two_nondirectories).
+ */
+#include "internal.h"
+
+static const char *last_of(const char *path, char *name)
+{
+	const char *last;
+	size_t len = strlen(path);
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	last = path + len;
+	while (last > path && last[-1] != '/')
+		last--;
+	snprintf(name, VFS_NAME_MAX, "%.*s", (int)(path + len - last), last);
+	return name;
+}
+
+int nm_lookup_fn(const struct vfs_world *w, const struct vfs_thread *t)
+{
+	(void)w;
+	switch (t->rec.call.sys) {
+	case SYS_MKDIR:  return VFN_do_mkdirat;
+	case SYS_UNLINK: return VFN_do_unlinkat;
+	case SYS_RMDIR:  return VFN_do_rmdir;
+	default:         return VFN_do_renameat2;
+	}
+}
+
+int nm_do_fn(const struct vfs_world *w, const struct vfs_thread *t)
+{
+	(void)w;
+	switch (t->rec.call.sys) {
+	case SYS_MKDIR:  return VFN_vfs_mkdir;
+	case SYS_UNLINK: return VFN_vfs_unlink;
+	case SYS_RMDIR:  return VFN_vfs_rmdir;
+	default:         return VFN_vfs_rename;
+	}
+}
+
+static void nm_fail(struct vx *x, int64_t err)
+{
+	fn_exit(x, nm_lookup_fn(x->w, x->t), err);
+	sys_return(x, err);
+}
+
+void site_NM_LOOKUP(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	struct vfs_world *w = x->w;
+	struct vfs_call *c = cur_call(x);
+	const char *last;
+	char name[VFS_NAME_MAX];
+	int p1, p2 = -1, r;
+
+	fn_enter(x, nm_lookup_fn(w, x->t));
+	r = path_parent(w, c->s[0], &p1, &last);
+	if (r == 0 && c->sys == SYS_RENAME)
+		r = path_parent(w, c->s[1], &p2, &last);
+	if (r < 0) {
+		nm_fail(x, r);
+		return;
+	}
+	last_of(c->s[0], name);
+	if (c->sys == SYS_RMDIR && !strcmp(name, ".")) {
+		nm_fail(x, -VE_INVAL);
+		return;
+	}
+	if (c->sys == SYS_RMDIR && !strcmp(name, "..")) {
+		nm_fail(x, -VE_NOTEMPTY);
+		return;
+	}
+	if (!strcmp(name, ".") || !strcmp(name, "..")) {
+		nm_fail(x, c->sys == SYS_MKDIR ? -VE_EXIST : -VE_BUSY);
+		return;
+	}
+	f->parent = (int16_t)p1;
+	if (c->sys == SYS_RENAME && p2 != p1) {
+		/* lock_rename: ancestor first, else the source's parent */
+		if (inode_is_ancestor(w, p2, p1)) {
+			f->parent = (int16_t)p2;
+			f->parent2 = (int16_t)p1;
+		} else {
+			f->parent2 = (int16_t)p2;
+		}
+		fn_enter(x, VFN_lock_rename);
+		go(x, SITE_NM_RMUTEX);
+		return;
+	}
+	if (c->sys == SYS_RENAME)
+		fn_enter(x, VFN_lock_rename);
+	go(x, SITE_NM_LOCK_P1);
+}
+
+void site_NM_RMUTEX(struct vx *x)
+{
+	/* only one cross-directory rename per filesystem at a time: the
+	 * tree's shape cannot change while we check ancestry */
+	x->t->f.locked_rename = 1;
+	go(x, SITE_NM_LOCK_P1);
+	lock_acquire(x, VFN_mutex_lock, VFS_LID(LID_RENAME, 0), M_EXCL);
+}
+
+void site_NM_LOCK_P1(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	f->locked_parent = 1;
+	go(x, f->parent2 >= 0 ? SITE_NM_LOCK_P2 : SITE_NM_FIND);
+	lock_acquire(x, dir_lock_fn(x->w, x->t), VFS_LID(LID_INODE, f->parent),
+		     M_WRITE);
+}
+
+void site_NM_LOCK_P2(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	f->locked_parent2 = 1;
+	go(x, SITE_NM_FIND);
+	lock_acquire(x, dir_lock_fn(x->w, x->t), VFS_LID(LID_INODE, f->parent2),
+		     M_WRITE);
+}
+
+/* Leave through the parents' unlocks with this result. */
+static void nm_unwind(struct vx *x, int64_t res)
+{
+	x->t->f.res = res;
+	go(x, SITE_NM_UNLOCK_P1);
+}
+
+void site_NM_FIND(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	struct vfs_world *w = x->w;
+	struct vfs_call *c = cur_call(x);
+	char name[VFS_NAME_MAX], name2[VFS_NAME_MAX];
+	int sp, dp;     /* source and destination parents */
+
+	if (c->sys == SYS_RENAME)
+		fn_exit(x, VFN_lock_rename, 0);
+	sp = f->parent;
+	dp = f->parent2 < 0 ? f->parent : f->parent2;
+	if (c->sys == SYS_RENAME) {
+		const char *l;
+		path_parent(w, c->s[0], &sp, &l);
+		path_parent(w, c->s[1], &dp, &l);
+	}
+	last_of(c->s[0], name);
+	access_inode(x, nm_lookup_fn(w, x->t), FLD_DIR, sp, w->inodes[sp].nchildren,
+		     false);
+	if (w->inodes[sp].dead || w->inodes[dp].dead) {
+		nm_unwind(x, -VE_NOENT);
+		return;
+	}
+	int v = inode_child(w, sp, name);
+	f->victim = (int16_t)v;
+	switch (c->sys) {
+	case SYS_MKDIR:
+		if (v >= 0) {
+			nm_unwind(x, -VE_EXIST);
+			return;
+		}
+		break;
+	case SYS_UNLINK:
+		if (v < 0 || w->inodes[v].type == IT_DIR) {
+			nm_unwind(x, v < 0 ? -VE_NOENT : -VE_ISDIR);
+			return;
+		}
+		break;
+	case SYS_RMDIR:
+		if (v < 0 || w->inodes[v].type != IT_DIR) {
+			nm_unwind(x, v < 0 ? -VE_NOENT : -VE_NOTDIR);
+			return;
+		}
+		break;
+	case SYS_RENAME: {
+		last_of(c->s[1], name2);
+		if (v < 0) {
+			nm_unwind(x, -VE_NOENT);
+			return;
+		}
+		int t = inode_child(w, dp, name2);
+		bool sdir = w->inodes[v].type == IT_DIR;
+		if (t == v) {
+			nm_unwind(x, 0);
+			return;
+		}
+		if (sdir && inode_is_ancestor(w, v, dp)) {
+			nm_unwind(x, -VE_INVAL);        /* into itself */
+			return;
+		}
+		if (t >= 0 && sdir && w->inodes[t].type != IT_DIR) {
+			nm_unwind(x, -VE_NOTDIR);
+			return;
+		}
+		if (t >= 0 && !sdir && w->inodes[t].type == IT_DIR) {
+			nm_unwind(x, -VE_ISDIR);
+			return;
+		}
+		if (t >= 0 && w->inodes[t].type == IT_DIR && w->inodes[t].nchildren) {
+			nm_unwind(x, -VE_NOTEMPTY);
+			return;
+		}
+		f->victim2 = (int16_t)t;
+		break;
+	}
+	}
+	go(x, SITE_NM_VFS);
+}
+
+void site_NM_VFS(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	struct vfs_world *w = x->w;
+	struct vfs_call *c = cur_call(x);
+	int fn = nm_do_fn(w, x->t);
+	char name[VFS_NAME_MAX];
+
+	fn_enter(x, fn);
+	if (c->sys == SYS_MKDIR) {
+		int r = inode_alloc(w, f->parent, last_of(c->s[0], name), IT_DIR);
+		if (r >= 0)
+			access_inode(x, fn, FLD_DIR, f->parent,
+				     w->inodes[f->parent].nchildren, true);
+		fn_exit(x, fn, r < 0 ? r : 0);
+		nm_unwind(x, r < 0 ? r : 0);
+		return;
+	}
+	/* the victims: rename locks non-directories in address order,
+	 * or the directory it replaces; unlink and rmdir the victim */
+	int a = f->victim, b = -1;
+	if (c->sys == SYS_RENAME) {
+		bool sdir = w->inodes[f->victim].type == IT_DIR;
+		if (sdir) {
+			a = f->victim2;
+		} else if (f->victim2 >= 0) {
+			a = f->victim < f->victim2 ? f->victim : f->victim2;
+			b = f->victim < f->victim2 ? f->victim2 : f->victim;
+		}
+	}
+	f->inode = (int16_t)a;  /* first victim lock */
+	f->newproc = (int16_t)b;/* second victim lock */
+	go(x, a >= 0 ? SITE_NM_LOCK_V1 : SITE_NM_DO);
+}
+
+void site_NM_LOCK_V1(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	f->locked_victim = 1;
+	go(x, f->newproc >= 0 ? SITE_NM_LOCK_V2 : SITE_NM_DO);
+	lock_acquire(x, dir_lock_fn(x->w, x->t), VFS_LID(LID_INODE, f->inode), M_WRITE);
+}
+
+void site_NM_LOCK_V2(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	f->locked_victim2 = 1;
+	go(x, SITE_NM_DO);
+	lock_acquire(x, dir_lock_fn(x->w, x->t), VFS_LID(LID_INODE, f->newproc),
+		     M_WRITE);
+}
+
+static void move_entry(struct vfs_world *w, int ino, int newparent,
+		       const char *name)
+{
+	inode_unlink_entry(w, ino);
+	struct vfs_inode *in = &w->inodes[ino], *p = &w->inodes[newparent];
+	in->unlinked = 0;
+	in->parent = (int16_t)newparent;
+	snprintf(in->name, sizeof in->name, "%s", name);
+	in->d_off = p->next_off++;   /* a new name gets a new position */
+	in->prev_sibling = p->last_child;
+	in->next_sibling = -1;
+	if (p->last_child >= 0)
+		w->inodes[p->last_child].next_sibling = (int16_t)ino;
+	else
+		p->first_child = (int16_t)ino;
+	p->last_child = (int16_t)ino;
+	p->nchildren++;
+}
+
+void site_NM_DO(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	struct vfs_world *w = x->w;
+	struct vfs_call *c = cur_call(x);
+	int fn = nm_do_fn(w, x->t);
+	int64_t res = 0;
+
+	switch (c->sys) {
+	case SYS_UNLINK:
+		inode_unlink_entry(w, f->victim);
+		access_inode(x, fn, FLD_DIR, f->parent, w->inodes[f->parent].nchildren,
+			     true);
+		break;
+	case SYS_RMDIR: {
+		struct vfs_inode *v = &w->inodes[f->victim];
+		if (v->is_mountpoint) {
+			res = -VE_BUSY;
+		} else if (v->nchildren) {
+			res = -VE_NOTEMPTY;
+		} else {
+			/* S_DEAD under the victim's lock: getdents that
+			 * comes later sees IS_DEADDIR and says ENOENT */
+			v->dead = 1;
+			access_inode(x, fn, FLD_DIR, f->victim, 0, true);
+			inode_unlink_entry(w, f->victim);
+			access_inode(x, fn, FLD_DIR, f->parent,
+				     w->inodes[f->parent].nchildren, true);
+		}
+		break;
+	}
+	case SYS_RENAME: {
+		char name2[VFS_NAME_MAX];
+		const char *l;
+		int sp, dp;
+		path_parent(w, c->s[0], &sp, &l);
+		path_parent(w, c->s[1], &dp, &l);
+		if (f->victim2 >= 0) {
+			if (w->inodes[f->victim2].type == IT_DIR)
+				w->inodes[f->victim2].dead = 1;
+			inode_unlink_entry(w, f->victim2);
+		}
+		move_entry(w, f->victim, dp, last_of(c->s[1], name2));
+		access_inode(x, fn, FLD_DIR, sp, w->inodes[sp].nchildren, true);
+		if (dp != sp)
+			access_inode(x, fn, FLD_DIR, dp, w->inodes[dp].nchildren, true);
+		break;
+	}
+	}
+	f->res = res;
+	if (f->locked_victim2) {
+		go(x, SITE_NM_UNLOCK_V2);
+	} else if (f->locked_victim) {
+		go(x, SITE_NM_UNLOCK_V1);
+	} else {
+		fn_exit(x, fn, res);
+		go(x, SITE_NM_UNLOCK_P1);
+	}
+}
+
+void site_NM_UNLOCK_V2(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	lock_release(x, dir_unlock_fn(x->w, x->t), VFS_LID(LID_INODE, f->newproc));
+	f->locked_victim2 = 0;
+	go(x, SITE_NM_UNLOCK_V1);
+}
+
+void site_NM_UNLOCK_V1(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	lock_release(x, dir_unlock_fn(x->w, x->t), VFS_LID(LID_INODE, f->inode));
+	f->locked_victim = 0;
+	fn_exit(x, nm_do_fn(x->w, x->t), f->res);
+	go(x, SITE_NM_UNLOCK_P1);
+}
+
+static void nm_finish(struct vx *x)
+{
+	fn_exit(x, nm_lookup_fn(x->w, x->t), x->t->f.res);
+	sys_return(x, x->t->f.res);
+}
+
+void site_NM_UNLOCK_P1(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	if (cur_call(x)->sys == SYS_RENAME)
+		fn_enter(x, VFN_unlock_rename);
+	lock_release(x, dir_unlock_fn(x->w, x->t), VFS_LID(LID_INODE, f->parent));
+	f->locked_parent = 0;
+	if (f->locked_parent2) {
+		go(x, SITE_NM_UNLOCK_P2);
+		return;
+	}
+	if (cur_call(x)->sys == SYS_RENAME)
+		fn_exit(x, VFN_unlock_rename, 0);
+	nm_finish(x);
+}
+
+void site_NM_UNLOCK_P2(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	lock_release(x, dir_unlock_fn(x->w, x->t), VFS_LID(LID_INODE, f->parent2));
+	f->locked_parent2 = 0;
+	go(x, SITE_NM_URMUTEX);
+}
+
+void site_NM_URMUTEX(struct vx *x)
+{
+	lock_release(x, VFN_mutex_unlock, VFS_LID(LID_RENAME, 0));
+	x->t->f.locked_rename = 0;
+	fn_exit(x, VFN_unlock_rename, 0);
+	nm_finish(x);
+}

@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * open.c - openat and creat (fs/open.c, fs/namei.c: path_openat).
+ * The descriptor is reserved first (get_unused_fd_flags) and published
+ * last (fd_install), as the kernel does.
+ */
+#include "internal.h"
+
+static void open_fail(struct vx *x, int64_t err)
+{
+	struct vfs_frame *f = &x->t->f;
+	if (f->fd >= 0)
+		proc_fdt(x->w, x->t->proc)->fd[f->fd] = 0;  /* put_unused_fd */
+	fn_exit(x, VFN_do_sys_open, err);
+	sys_return(x, err);
+}
+
+static bool reserve_fd(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	int proc = x->t->proc;
+	fn_enter(x, VFN_do_sys_open);
+	f->fd = alloc_fd(x->w, proc, cur_call(x)->a[1] & VO_CLOEXEC);
+	access_fdt(x, VFN_get_unused_fd_flags, x->w->procs[proc].fdt, true);
+	if (f->fd < 0) {
+		int err = f->fd;
+		f->fd = -1;
+		open_fail(x, err);
+		return false;
+	}
+	return true;
+}
+
+void site_OP_LOOKUP(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	struct vfs_call *c = cur_call(x);
+	if (!reserve_fd(x))
+		return;
+	int ino = path_walk(x->w, c->s[0]);
+	if (ino < 0) {
+		open_fail(x, ino);
+		return;
+	}
+	const struct vfs_inode *in = &x->w->inodes[ino];
+	access_inode(x, VFN_do_sys_open, FLD_DIR, in->parent >= 0 ? in->parent : ino,
+		     0, false);
+	if (in->type == IT_DIR && (c->a[1] & VO_ACCMODE) != VO_RDONLY) {
+		open_fail(x, -VE_ISDIR);
+		return;
+	}
+	if (in->type != IT_DIR && (c->a[1] & VO_DIRECTORY)) {
+		open_fail(x, -VE_NOTDIR);
+		return;
+	}
+	f->inode = (int16_t)ino;
+	go(x, SITE_OP_DENTRY_OPEN);
+}
+
+void site_OP_DENTRY_OPEN(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	struct vfs_world *w = x->w;
+	int acc = (int)(cur_call(x)->a[1] & VO_ACCMODE);
+
+	fn_enter(x, VFN_do_dentry_open);
+	int fi = file_alloc(w, FK_INODE);
+	if (fi < 0) {
+		fn_exit(x, VFN_do_dentry_open, fi);
+		open_fail(x, fi);
+		return;
+	}
+	struct vfs_file *fl = &w->files[fi];
+	fl->inode = f->inode;
+	fl->f_mode = acc == VO_RDONLY ? FMODE_READ : acc == VO_WRONLY ?
+		     FMODE_WRITE : FMODE_READ | FMODE_WRITE;
+	/* regular files since v3.14, directories since v4.7 */
+	if (w->inodes[f->inode].type == IT_REG ? w->k.fpos_lock != FPOS_NONE :
+	    w->k.atomic_pos_dir)
+		fl->f_mode |= FMODE_ATOMIC_POS;
+	f->file = (int16_t)fi;
+	fn_exit(x, VFN_do_dentry_open, 0);
+	go(x, SITE_OP_INSTALL);
+}
+
+void site_OP_INSTALL(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	struct vfs_fdtable *t = proc_fdt(x->w, x->t->proc);
+	fn_enter(x, VFN_fd_install);
+	t->fd[f->fd] = (uint16_t)((t->fd[f->fd] & FD_CLOEXEC_BIT) | (f->file + 1));
+	access_fdt(x, VFN_fd_install, x->w->procs[x->t->proc].fdt, true);
+	fn_exit(x, VFN_fd_install, f->fd);
+	fn_exit(x, VFN_do_sys_open, f->fd);
+	sys_return(x, f->fd);
+}
+
+/* ---- creat: O_CREAT|O_WRONLY|O_TRUNC, the parent locked to create ---- */
+
+int dir_lock_fn(const struct vfs_world *w, const struct vfs_thread *t)
+{
+	(void)t;
+	return w->k.dir_lock ? VFN_down_write : VFN_mutex_lock;
+}
+
+int dir_unlock_fn(const struct vfs_world *w, const struct vfs_thread *t)
+{
+	(void)t;
+	return w->k.dir_lock ? VFN_up_write : VFN_mutex_unlock;
+}
+
+void site_CR_LOOKUP(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	const char *last;
+	int parent;
+	if (!reserve_fd(x))
+		return;
+	int r = path_parent(x->w, cur_call(x)->s[0], &parent, &last);
+	if (r < 0) {
+		open_fail(x, r);
+		return;
+	}
+	f->parent = (int16_t)parent;
+	go(x, SITE_CR_LOCK);
+}
+
+void site_CR_LOCK(struct vx *x)
+{
+	go(x, SITE_CR_CREATE);
+	/* open_last_lookups: the parent exclusive, so the name cannot
+	 * appear or vanish between the lookup and the create */
+	lock_acquire(x, dir_lock_fn(x->w, x->t), VFS_LID(LID_INODE, x->t->f.parent),
+		     M_WRITE);
+}
+
+void site_CR_CREATE(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	struct vfs_world *w = x->w;
+	const char *last;
+	int parent;
+	path_parent(w, cur_call(x)->s[0], &parent, &last);
+	char name[VFS_NAME_MAX];
+	size_t len = strcspn(last, "/");
+	snprintf(name, sizeof name, "%.*s", (int)len, last);
+
+	fn_enter(x, VFN_vfs_create);
+	access_inode(x, VFN_vfs_create, FLD_DIR, f->parent,
+		     w->inodes[f->parent].nchildren, false);
+	int c = inode_child(w, f->parent, name);
+	if (w->inodes[f->parent].dead) {
+		f->res = -VE_NOENT;
+	} else if (c >= 0 && w->inodes[c].type == IT_DIR) {
+		f->res = -VE_ISDIR;
+	} else if (c >= 0) {
+		w->inodes[c].size = 0;  /* O_TRUNC */
+		access_inode(x, VFN_vfs_create, FLD_SIZE, c, 0, true);
+		f->inode = (int16_t)c;
+		f->res = 0;
+	} else {
+		c = inode_alloc(w, f->parent, name, IT_REG);
+		f->res = c < 0 ? c : 0;
+		if (c >= 0) {
+			f->inode = (int16_t)c;
+			access_inode(x, VFN_vfs_create, FLD_DIR, f->parent,
+				     w->inodes[f->parent].nchildren, true);
+		}
+	}
+	fn_exit(x, VFN_vfs_create, f->res);
+	go(x, SITE_CR_UNLOCK);
+}
+
+void site_CR_UNLOCK(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	lock_release(x, dir_unlock_fn(x->w, x->t), VFS_LID(LID_INODE, f->parent));
+	if (f->res < 0) {
+		open_fail(x, f->res);
+		return;
+	}
+	go(x, SITE_OP_DENTRY_OPEN);
+}

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * presets.c - kernel versions as rows of knobs.
+ *
+ * Each preset is data: the paths in readdir.c, file.c and read_write.c
+ * read these knobs and never test a version by name.  Knob values marked
+ * "wrong" build a kernel that never existed, for teaching; the paths say
+ * so in the trace when such a value changes what they do.
+ */
+#include <stddef.h>
+#include <string.h>
+#include "vfsim.h"
+
+/*                                 fpos            iterate         wrapper       pidfd adir dlock kill tmpfs ntfs3 */
+#define K(fp, it, wr, pg, ad, dl, ki, tm, n3) { fp, it, wr, pg, ad, dl, ki, tm, n3 }
+
+const struct vfs_preset vfs_presets[] = {
+	{ "v3.13", "no f_pos lock yet; ->iterate only, directory i_mutex exclusive",
+	  K(FPOS_NONE, ITER_EXCLUSIVE, WRAP_CORRECT, 0, 0, 0, 1, 0, 0) },
+	{ "v4.6", "f_pos lock for regular files with file_count > 1 (v3.14); ->iterate only",
+	  K(FPOS_COUNT, ITER_EXCLUSIVE, WRAP_CORRECT, 0, 0, 0, 0, 0, 0) },
+	{ "v4.7", "->iterate_shared beside ->iterate (6192269444eb); directories get FMODE_ATOMIC_POS",
+	  K(FPOS_COUNT, ITER_DUAL, WRAP_CORRECT, 0, 1, 1, 0, 0, 0) },
+	{ "v5.6", "pidfd_getfd arrives: the file_count > 1 test is now racy",
+	  K(FPOS_COUNT, ITER_DUAL, WRAP_CORRECT, 1, 1, 1, 1, 0, 0) },
+	{ "v6.4", "same locking as v5.6, the last release before the fixes",
+	  K(FPOS_COUNT, ITER_DUAL, WRAP_CORRECT, 1, 1, 1, 1, 0, 0) },
+	{ "20ea1e7d13c1", "f_pos lock always taken for FMODE_ATOMIC_POS files",
+	  K(FPOS_ALWAYS, ITER_DUAL, WRAP_CORRECT, 1, 1, 1, 1, 0, 0) },
+	{ "797964253d35", "f_pos lock when file_count > 1 or a directory; both iterate methods",
+	  K(FPOS_COUNT_OR_DIR, ITER_DUAL, WRAP_CORRECT, 1, 1, 1, 1, 0, 0) },
+	{ "3e3271549670", "->iterate gone; unconverted filesystems wrapped by wrap_directory_iterator",
+	  K(FPOS_COUNT_OR_DIR, ITER_SHARED, WRAP_CORRECT, 1, 1, 1, 1, 0, 0) },
+	{ "v6.5", "7d84d1b9af63: f_pos lock when file_count > 1 or the file has ->iterate_shared",
+	  K(FPOS_COUNT_OR_ITERATE, ITER_SHARED, WRAP_CORRECT, 1, 1, 1, 1, 0, 0) },
+	{ "mainline", "v6.5 locking with today's filesystems (ntfs3, tmpfs stable offsets)",
+	  K(FPOS_COUNT_OR_ITERATE, ITER_SHARED, WRAP_CORRECT, 1, 1, 1, 1, 1, 1) },
+};
+const int vfs_npresets = (int)(sizeof vfs_presets / sizeof vfs_presets[0]);
+
+static const char *const fpos_values[] = { "none", "count", "always",
+	"count-or-dir", "count-or-iterate", NULL };
+static const char *const iterate_values[] = { "exclusive", "dual", "shared", NULL };
+static const char *const wrapper_values[] = { "correct", "no-recheck",
+	"naive-upgrade", NULL };
+static const char *const onoff_values[] = { "off", "on", NULL };
+static const char *const dirlock_values[] = { "i_mutex", "i_rwsem", NULL };
+
+#define OFF(f) offsetof(struct vfs_knobs, f)
+const struct vfs_knob_desc vfs_knobs[] = {
+	{ "fpos-lock", fpos_values,
+	  "when fdget_pos takes f_pos_lock (file_needs_f_pos_lock)", OFF(fpos_lock), 0 },
+	{ "iterate", iterate_values,
+	  "which directory iterators exist: ->iterate, both, or ->iterate_shared only",
+	  OFF(iterate), 0 },
+	{ "wrapper", wrapper_values,
+	  "how wrap_directory_iterator gets the write lock (no-recheck and naive-upgrade are wrong on purpose)",
+	  OFF(wrapper), (1u << WRAP_NO_RECHECK) | (1u << WRAP_NAIVE_UPGRADE) },
+	{ "pidfd-getfd", onoff_values,
+	  "whether pidfd_open and pidfd_getfd exist (else ENOSYS)", OFF(pidfd_getfd), 0 },
+	{ "atomic-pos-dir", onoff_values,
+	  "whether do_dentry_open sets FMODE_ATOMIC_POS on directories (v4.7)",
+	  OFF(atomic_pos_dir), 0 },
+	{ "dir-lock", dirlock_values,
+	  "the directory inode lock: i_mutex (before v4.7) or i_rwsem", OFF(dir_lock), 0 },
+	{ "killable", onoff_values,
+	  "whether iterate_dir waits killably for the directory lock", OFF(killable), 0 },
+	{ "tmpfs-offsets", onoff_values,
+	  "tmpfs directories use stable offsets (offset_readdir, v6.6)", OFF(tmpfs_offsets), 0 },
+	{ "ntfs3", onoff_values,
+	  "\"ntfs\" is ntfs3 with native ->iterate_shared (classic ntfs left in v6.9)",
+	  OFF(ntfs3), 0 },
+};
+const int vfs_nknobs = (int)(sizeof vfs_knobs / sizeof vfs_knobs[0]);
+
+const struct vfs_preset *vfs_preset_lookup(const char *name)
+{
+	for (int i = 0; i < vfs_npresets; i++)
+		if (!strcmp(vfs_presets[i].name, name))
+			return &vfs_presets[i];
+	return NULL;
+}
+
+const struct vfs_knob_desc *vfs_knob_lookup(const char *name)
+{
+	for (int i = 0; i < vfs_nknobs; i++)
+		if (!strcmp(vfs_knobs[i].name, name))
+			return &vfs_knobs[i];
+	return NULL;
+}
+
+int vfs_knob_get(const struct vfs_knobs *k, const struct vfs_knob_desc *d)
+{
+	return ((const uint8_t *)k)[d->offset];
+}
+
+int vfs_knob_set(struct vfs_knobs *k, const struct vfs_knob_desc *d,
+		 const char *value)
+{
+	for (int i = 0; d->values[i]; i++)
+		if (!strcmp(d->values[i], value)) {
+			((uint8_t *)k)[d->offset] = (uint8_t)i;
+			return 0;
+		}
+	return -1;
+}

@@ -1,0 +1,390 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * race.c - the detectors that read the trace: data races (vector clocks),
+ * what each open directory handed out per pass (duplicates and skips),
+ * and iteration of a dead directory.
+ *
+ * Happens-before comes from program order, thread creation and lock
+ * release -> acquire: a mutex or a write-held rwsem orders everything;
+ * read holders of one rwsem are not ordered with each other, only with
+ * the writers before and after them.  Atomic counters (f_count) and the
+ * fd table (RCU plus files->file_lock, not modelled) are not checked.
+ */
+#include <stdio.h>
+#include "internal.h"
+
+static void vc_join(vfs_vclock d, const vfs_vclock s)
+{
+	for (int i = 0; i < VFS_MAX_THREADS; i++)
+		if (s[i] > d[i])
+			d[i] = s[i];
+}
+
+static struct vfs_lockclock *lockclock(struct vfs_detect *d, uint16_t lid)
+{
+	for (int i = 0; i < d->nlockclocks; i++)
+		if (d->lockclocks[i].lock == lid)
+			return &d->lockclocks[i];
+	if (d->nlockclocks >= VFS_MAX_LOCKCLOCKS)
+		return NULL;
+	struct vfs_lockclock *l = &d->lockclocks[d->nlockclocks++];
+	memset(l, 0, sizeof *l);
+	l->lock = lid;
+	l->used = 1;
+	return l;
+}
+
+static struct vfs_shadow *shadow(struct vfs_detect *d, int field, int obj)
+{
+	for (int i = 0; i < d->nshadows; i++)
+		if (d->shadows[i].field == field && d->shadows[i].obj == obj)
+			return &d->shadows[i];
+	if (d->nshadows >= VFS_MAX_SHADOWS)
+		return NULL;
+	struct vfs_shadow *s = &d->shadows[d->nshadows++];
+	memset(s, 0, sizeof *s);
+	s->field = (uint8_t)field;
+	s->obj = (int16_t)obj;
+	s->used = 1;
+	return s;
+}
+
+static void describe(const struct vfs_world *w, const struct vfs_access *a,
+		     char *buf, size_t n)
+{
+	char th[32], ln[VFS_PATH_MAX + 32];
+	size_t o;
+	vfs_thread_name(w, a->tid, th, sizeof th);
+	o = (size_t)snprintf(buf, n, "step %d %s %s %s", a->step, th,
+			     vfs_fn_name(a->fn), a->write ? "write" : "read");
+	if (o >= n)
+		return;
+	if (!a->nlocks) {
+		snprintf(buf + o, n - o, " (no locks held)");
+		return;
+	}
+	o += (size_t)snprintf(buf + o, n - o, " (holding ");
+	for (int i = 0; i < a->nlocks && o < n; i++) {
+		vfs_lock_name(w, a->locks[i], ln, sizeof ln);
+		o += (size_t)snprintf(buf + o, n - o, "%s%s", i ? ", " : "", ln);
+	}
+	if (o < n)
+		snprintf(buf + o, n - o, ")");
+}
+
+static struct vfs_report *add_report(struct vfs_world *w, int kind)
+{
+	struct vfs_detect *d = &w->det;
+	d->counts[kind]++;
+	if (d->nreports >= VFS_MAX_REPORTS)
+		return NULL;
+	struct vfs_report *r = &d->reports[d->nreports++];
+	memset(r, 0, sizeof *r);
+	r->kind = (uint8_t)kind;
+	return r;
+}
+
+static bool already(const struct vfs_world *w, int kind, int field, int obj,
+		    const struct vfs_access *a, const struct vfs_access *b)
+{
+	for (int i = 0; i < w->det.nreports; i++) {
+		const struct vfs_report *r = &w->det.reports[i];
+		if (r->kind == kind && r->field == field && r->obj == obj &&
+		    r->a.tid == a->tid && r->b.tid == b->tid &&
+		    r->a.fn == a->fn && r->b.fn == b->fn &&
+		    r->a.write == a->write && r->b.write == b->write)
+			return true;
+	}
+	return false;
+}
+
+static void race(struct vfs_world *w, const struct vfs_event *ev,
+		 const struct vfs_access *a, const struct vfs_access *b)
+{
+	if (already(w, RPT_RACE, ev->field, ev->obj, a, b)) {
+		w->det.counts[RPT_RACE]++;
+		return;
+	}
+	struct vfs_report *r = add_report(w, RPT_RACE);
+	if (!r)
+		return;
+	char obj[VFS_PATH_MAX + 16];
+	r->field = ev->field;
+	r->obj = (int16_t)ev->obj;
+	r->a = *a;
+	r->b = *b;
+	vfs_obj_name(w, ev->objkind, ev->obj, obj, sizeof obj);
+	snprintf(r->text, sizeof r->text, "race on %s of %s", vfs_field_name(ev->field),
+		 obj);
+}
+
+static void on_access(struct vfs_world *w, const struct vfs_event *ev)
+{
+	struct vfs_detect *d = &w->det;
+	int t = ev->tid;
+	bool write = ev->op == OP_WRITE;
+
+	if (ev->atomic || ev->field == FLD_FDTABLE || ev->field == FLD_F_COUNT)
+		return;
+	/* (model) reads of file data race benignly with writers: the page
+	 * cache's own locks order them; only writers are checked */
+	if (!write && (ev->field == FLD_DATA || ev->field == FLD_SIZE))
+		return;
+	struct vfs_shadow *s = shadow(d, ev->field, ev->obj);
+	if (!s)
+		return;
+	const struct vfs_thread *th = &w->threads[t];
+	struct vfs_access cur = { .step = ev->step, .tid = (int8_t)t,
+		.fn = ev->fn, .write = write, .clock = d->vc[t][t] };
+	for (int i = 0; i < th->nheld && cur.nlocks < 4; i++)
+		cur.locks[cur.nlocks++] = th->held[i].lock;
+
+	if (s->w.step && s->w.tid != t && s->w.clock > d->vc[t][s->w.tid])
+		race(w, ev, &s->w, &cur);
+	if (write) {
+		for (int u = 0; u < VFS_MAX_THREADS; u++)
+			if (u != t && s->r[u].step && s->r[u].clock > d->vc[t][u])
+				race(w, ev, &s->r[u], &cur);
+		s->w = cur;
+		memset(s->r, 0, sizeof s->r);
+	} else {
+		s->r[t] = cur;
+	}
+}
+
+static void on_lock(struct vfs_world *w, const struct vfs_event *ev)
+{
+	struct vfs_detect *d = &w->det;
+	struct vfs_lockclock *l = lockclock(d, ev->lock);
+	int t = ev->tid;
+	if (!l)
+		return;
+	switch (ev->op) {
+	case OP_ACQUIRE:
+		vc_join(d->vc[t], l->w);
+		if (ev->mode != M_READ)
+			vc_join(d->vc[t], l->r);
+		break;
+	case OP_RELEASE:
+		vc_join(ev->mode == M_READ ? l->r : l->w, d->vc[t]);
+		d->vc[t][t]++;
+		break;
+	case OP_DOWNGRADE:      /* a write release, still holding for read */
+		vc_join(l->w, d->vc[t]);
+		d->vc[t][t]++;
+		break;
+	}
+}
+
+/* ---- what each open directory handed out ---- */
+
+static struct vfs_pass *pass_of(struct vfs_world *w, int file, bool create)
+{
+	struct vfs_detect *d = &w->det;
+	int id = w->files[file].id;
+	for (int i = 0; i < d->npasses; i++)
+		if (d->passes[i].file == file && d->passes[i].epoch == id)
+			return &d->passes[i];
+	if (!create)
+		return NULL;
+	int slot = -1;
+	for (int i = 0; i < d->npasses && slot < 0; i++)
+		if (w->files[d->passes[i].file].kind == FK_NONE ||
+		    w->files[d->passes[i].file].id != d->passes[i].epoch)
+			slot = i;
+	if (slot < 0) {
+		if (d->npasses >= VFS_MAX_PASSES)
+			return NULL;
+		slot = d->npasses++;
+	}
+	struct vfs_pass *p = &d->passes[slot];
+	memset(p, 0, sizeof *p);
+	p->used = 1;
+	p->file = (int16_t)file;
+	p->epoch = id;          /* the file's id: slots are reused */
+	return p;
+}
+
+static void entry_label(const struct vfs_world *w, int dir, int64_t off,
+			char *buf, size_t n)
+{
+	if (off == 0) { snprintf(buf, n, "."); return; }
+	if (off == 1) { snprintf(buf, n, ".."); return; }
+	for (int c = w->inodes[dir].first_child; c >= 0; c = w->inodes[c].next_sibling)
+		if (w->inodes[c].d_off == off) {
+			snprintf(buf, n, "%s", w->inodes[c].name);
+			return;
+		}
+	snprintf(buf, n, "offset %lld", (long long)off);
+}
+
+static void on_emit(struct vfs_world *w, const struct vfs_event *ev)
+{
+	const struct vfs_thread *t = &w->threads[ev->tid];
+	int file = t->f.file, dir = t->f.inode;
+	int64_t off = ev->value;
+	if (file < 0 || off < 0 || off >= VFS_MAX_ENTRIES)
+		return;
+	struct vfs_pass *p = pass_of(w, file, true);
+	if (!p)
+		return;
+	char th1[32], th2[32], name[VFS_NAME_MAX + 16], dn[VFS_PATH_MAX];
+	if (p->by[off] > 0) {
+		struct vfs_report *r = add_report(w, RPT_DUPLICATE);
+		if (r) {
+			r->obj = (int16_t)file;
+			r->entry = (int32_t)off;
+			r->a.tid = (int8_t)(p->by[off] - 1);
+			r->a.step = p->at[off];
+			r->b.tid = ev->tid;
+			r->b.step = ev->step;
+			r->b.fn = ev->fn;
+			vfs_thread_name(w, r->a.tid, th1, sizeof th1);
+			vfs_thread_name(w, r->b.tid, th2, sizeof th2);
+			entry_label(w, dir, off, name, sizeof name);
+			vfs_inode_path(w, dir, dn, sizeof dn);
+			snprintf(r->text, sizeof r->text,
+				 "duplicate entry '%s' of %s from file#%d in one pass: "
+				 "to %s at step %d and to %s at step %d", name, dn,
+				 w->files[file].id, th1, r->a.step, th2, r->b.step);
+		}
+	} else {
+		p->by[off] = (int8_t)(ev->tid + 1);
+		p->at[off] = ev->step;
+	}
+	/* anything before this offset, present and not handed out: skipped */
+	for (int64_t o = 0; o < off; o++) {
+		if (p->by[o])
+			continue;
+		bool exists = o < 2;
+		for (int c = w->inodes[dir].first_child; c >= 0 && !exists;
+		     c = w->inodes[c].next_sibling)
+			exists = w->inodes[c].d_off == o;
+		if (!exists)
+			continue;
+		p->by[o] = -1;  /* reported once */
+		struct vfs_report *r = add_report(w, RPT_SKIPPED);
+		if (!r)
+			continue;
+		r->obj = (int16_t)file;
+		r->entry = (int32_t)o;
+		r->b.tid = ev->tid;
+		r->b.step = ev->step;
+		vfs_thread_name(w, ev->tid, th1, sizeof th1);
+		entry_label(w, dir, o, name, sizeof name);
+		vfs_inode_path(w, dir, dn, sizeof dn);
+		snprintf(r->text, sizeof r->text,
+			 "entry '%s' of %s skipped by file#%d: %s was handed "
+			 "offset %lld first", name, dn, w->files[file].id, th1,
+			 (long long)off);
+	}
+}
+
+static bool is_llseek_fn(int fn)
+{
+	switch (fn) {
+	case VFN_generic_file_llseek: case VFN_ext4_dir_llseek:
+	case VFN_dcache_dir_lseek: case VFN_offset_dir_llseek:
+	case VFN_ceph_dir_llseek: case VFN_ovl_dir_llseek: case VFN_default_llseek:
+		return true;
+	}
+	return false;
+}
+
+static bool is_iterator_fn(int fn)
+{
+	if (fn == VFN_offset_readdir)
+		return true;
+	for (int i = 0; i < vfs_nfstypes; i++)
+		if (vfs_fstypes[i].iter_fn == fn)
+			return true;
+	return false;
+}
+
+/* A seek starts a new pass: whatever came before may come again. */
+static void on_seek(struct vfs_world *w, const struct vfs_event *ev)
+{
+	struct vfs_pass *p = pass_of(w, ev->obj, false);
+	if (!p)
+		return;
+	memset(p->by, 0, sizeof p->by);
+	memset(p->at, 0, sizeof p->at);
+	/* offsets below the new position are not "skipped" in this pass */
+	for (int64_t o = 0; o < ev->value && o < VFS_MAX_ENTRIES; o++)
+		p->by[o] = -1;
+}
+
+static void on_enter(struct vfs_world *w, const struct vfs_event *ev)
+{
+	const struct vfs_thread *t = &w->threads[ev->tid];
+	if (!is_iterator_fn(ev->fn) || t->f.inode < 0 ||
+	    !w->inodes[t->f.inode].dead)
+		return;
+	struct vfs_report *r = add_report(w, RPT_DEADDIR);
+	if (!r)
+		return;
+	char th[32], dn[VFS_PATH_MAX];
+	vfs_thread_name(w, ev->tid, th, sizeof th);
+	vfs_inode_path(w, t->f.inode, dn, sizeof dn);
+	r->obj = t->f.inode;
+	r->b.tid = ev->tid;
+	r->b.step = ev->step;
+	r->b.fn = ev->fn;
+	snprintf(r->text, sizeof r->text,
+		 "%s runs %s on dead directory %s (S_DEAD: rmdir'ed while the "
+		 "lock was dropped, and nobody re-checked IS_DEADDIR)", th,
+		 vfs_fn_name(ev->fn), dn);
+}
+
+void vfs_detect_event(struct vfs_world *w, const struct vfs_event *ev)
+{
+	switch (ev->op) {
+	case OP_READ:
+	case OP_WRITE:
+		if (ev->op == OP_WRITE && ev->field == FLD_F_POS &&
+		    is_llseek_fn(ev->fn))
+			on_seek(w, ev);
+		on_access(w, ev);
+		break;
+	case OP_ACQUIRE: case OP_RELEASE: case OP_DOWNGRADE:
+		on_lock(w, ev);
+		break;
+	case OP_EMIT:
+		on_emit(w, ev);
+		break;
+	case OP_ENTER:
+		on_enter(w, ev);
+		break;
+	case OP_NOTE:
+		if (ev->fn == VFN_copy_process && ev->other >= 0) {
+			struct vfs_detect *d = &w->det;
+			vc_join(d->vc[ev->other], d->vc[ev->tid]);
+			d->vc[ev->other][ev->other]++;
+			d->vc[ev->tid][ev->tid]++;
+		}
+		break;
+	}
+}
+
+int vfs_report_count(const struct vfs_world *w, int kind, int field)
+{
+	if (field == FLD_NONE)
+		return (int)w->det.counts[kind];
+	int n = 0;
+	for (int i = 0; i < w->det.nreports; i++)
+		n += w->det.reports[i].kind == kind && w->det.reports[i].field == field;
+	return n;
+}
+
+void vfs_report_text(const struct vfs_world *w, const struct vfs_report *r,
+		     char *buf, size_t n)
+{
+	if (r->kind != RPT_RACE) {
+		snprintf(buf, n, "%s", r->text);
+		return;
+	}
+	char da[200], db[200];
+	describe(w, &r->a, da, sizeof da);
+	describe(w, &r->b, db, sizeof db);
+	snprintf(buf, n, "%s: %s, and %s, not ordered by any lock", r->text, da, db);
+}

@@ -1,0 +1,527 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * read_write.c - lseek, read, write, pread64, pwrite64 (fs/read_write.c)
+ * and the directory llseeks of the filesystems (fs/libfs.c, ceph, ovl).
+ *
+ * ksys_read and ksys_write copy f_pos to a local, call vfs_read/vfs_write,
+ * then store it back: without the f_pos lock two threads can both read
+ * the old position and one update is lost.
+ */
+#include "internal.h"
+
+static void finish_llseek(struct vx *x, int fsfn)
+{
+	fn_exit(x, fsfn, x->t->f.res);
+	fn_exit(x, VFN_vfs_llseek, x->t->f.res);
+	put_pos_sub(x, SITE_LS_RET);
+}
+
+void site_LS_LLSEEK(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	struct vfs_world *w = x->w;
+	if (f->file < 0) {
+		sys_return(x, -VE_BADF);
+		return;
+	}
+	fn_enter(x, VFN_vfs_llseek);
+	struct vfs_file *fl = &w->files[f->file];
+	int64_t whence = cur_call(x)->a[2];
+	if (fl->kind == FK_PIDFD || whence < VSEEK_SET || whence > VSEEK_END) {
+		f->res = fl->kind == FK_PIDFD ? -VE_SPIPE : -VE_INVAL;
+		fn_exit(x, VFN_vfs_llseek, f->res);
+		put_pos_sub(x, SITE_LS_RET);
+		return;
+	}
+	const struct vfs_inode *ino = &w->inodes[fl->inode];
+	if (ino->type != IT_DIR) {
+		f->flavour = LLSEEK_GENERIC;
+	} else {
+		const struct vfs_fstype *ft = vfs_inode_fstype(w, fl->inode);
+		f->flavour = ft->llseek;
+		if (f->flavour == LLSEEK_DCACHE_DIR && !strcmp(ft->name, "tmpfs") &&
+		    w->k.tmpfs_offsets)
+			f->flavour = LLSEEK_OFFSET_DIR;
+	}
+	f->inode = fl->inode;
+	go(x, SITE_LS_FS);
+}
+
+int ls_fs_fn(const struct vfs_world *w, const struct vfs_thread *t)
+{
+	(void)w;
+	static const uint8_t fns[] = {
+		[LLSEEK_GENERIC] = VFN_generic_file_llseek,
+		[LLSEEK_EXT4_DIR] = VFN_ext4_dir_llseek,
+		[LLSEEK_DCACHE_DIR] = VFN_dcache_dir_lseek,
+		[LLSEEK_OFFSET_DIR] = VFN_offset_dir_llseek,
+		[LLSEEK_CEPH_DIR] = VFN_ceph_dir_llseek,
+		[LLSEEK_OVL_DIR] = VFN_ovl_dir_llseek,
+		[LLSEEK_DEFAULT] = VFN_default_llseek,
+	};
+	return fns[t->f.flavour];
+}
+
+int ls_ilock_fn(const struct vfs_world *w, const struct vfs_thread *t)
+{
+	if (!w->k.dir_lock)
+		return VFN_mutex_lock;
+	return t->f.dir_locked == M_READ ? VFN_down_read : VFN_down_write;
+}
+
+int ls_iunlock_fn(const struct vfs_world *w, const struct vfs_thread *t)
+{
+	if (!w->k.dir_lock)
+		return VFN_mutex_unlock;
+	return t->f.dir_locked == M_READ ? VFN_up_read : VFN_up_write;
+}
+
+/* Where the seek goes; EINVAL for a negative result. */
+static int64_t target(struct vx *x, int fsfn, bool *ok)
+{
+	struct vfs_frame *f = &x->t->f;
+	struct vfs_world *w = x->w;
+	struct vfs_file *fl = &w->files[f->file];
+	struct vfs_call *c = cur_call(x);
+	int64_t base = 0;
+
+	switch (c->a[2]) {
+	case VSEEK_CUR:
+		base = fl->f_pos;
+		access_file(x, fsfn, FLD_F_POS, f->file, base, false, false);
+		break;
+	case VSEEK_END: {
+		const struct vfs_inode *ino = &w->inodes[fl->inode];
+		base = ino->type == IT_DIR ? ino->nchildren + 2 : ino->size;
+		access_inode(x, fsfn, ino->type == IT_DIR ? FLD_DIR : FLD_SIZE,
+			     fl->inode, base, false);
+		break;
+	}
+	}
+	*ok = base + c->a[1] >= 0;
+	return base + c->a[1];
+}
+
+static void setpos(struct vx *x, int fsfn, int64_t pos, bool cursor)
+{
+	struct vfs_frame *f = &x->t->f;
+	struct vfs_file *fl = &x->w->files[f->file];
+	fl->f_pos = pos;
+	access_file(x, fsfn, FLD_F_POS, f->file, pos, true, false);
+	if (cursor) {   /* the filesystem resets its readdir state */
+		fl->cursor = pos;
+		access_file(x, fsfn, FLD_CURSOR, f->file, pos, true, false);
+	}
+	f->res = pos;
+}
+
+void site_LS_FS(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	struct vfs_world *w = x->w;
+	struct vfs_file *fl = &w->files[f->file];
+	int fsfn = ls_fs_fn(w, x->t);
+	int64_t whence = cur_call(x)->a[2], pos;
+	bool ok;
+
+	fn_enter(x, fsfn);
+	switch (f->flavour) {
+	case LLSEEK_GENERIC:
+	case LLSEEK_EXT4_DIR:
+		if (whence == VSEEK_CUR) {
+			if (cur_call(x)->a[1] == 0) {   /* the lockless shortcut */
+				f->res = fl->f_pos;
+				access_file(x, fsfn, FLD_F_POS, f->file, f->res, false, false);
+				break;
+			}
+			/* SEEK_CUR reads and writes f_pos: f_lock keeps that
+			 * atomic even without the f_pos lock */
+			go(x, SITE_LS_SPIN);
+			return;
+		}
+		pos = target(x, fsfn, &ok);
+		if (!ok)
+			f->res = -VE_INVAL;
+		else
+			setpos(x, fsfn, pos, false);
+		break;
+	case LLSEEK_DCACHE_DIR:
+		if (whence == VSEEK_END) {
+			f->res = -VE_INVAL;
+			break;
+		}
+		pos = target(x, fsfn, &ok);
+		if (!ok) {
+			f->res = -VE_INVAL;
+			break;
+		}
+		access_file(x, fsfn, FLD_F_POS, f->file, fl->f_pos, false, false);
+		if (pos == fl->f_pos) {
+			f->res = pos;
+			break;
+		}
+		setpos(x, fsfn, pos, pos < 2);
+		if (pos >= 2) {
+			/* moving the cursor dentry walks the children */
+			f->dir_locked = M_READ;
+			f->pos = pos;
+			go(x, SITE_LS_ILOCK);
+			return;
+		}
+		break;
+	case LLSEEK_OFFSET_DIR:
+		if (whence == VSEEK_END) {
+			f->res = -VE_INVAL;
+			break;
+		}
+		pos = target(x, fsfn, &ok);
+		if (!ok) {
+			f->res = -VE_INVAL;
+			break;
+		}
+		/* "->private_data is protected by f_pos_lock" */
+		setpos(x, fsfn, pos, true);
+		break;
+	case LLSEEK_CEPH_DIR:
+	case LLSEEK_OVL_DIR:
+	case LLSEEK_DEFAULT:
+		/* the whole seek under the inode lock, exclusive */
+		f->dir_locked = M_WRITE;
+		go(x, SITE_LS_ILOCK);
+		return;
+	}
+	finish_llseek(x, fsfn);
+}
+
+void site_LS_SPIN(struct vx *x)
+{
+	go(x, SITE_LS_SPIN_BODY);
+	lock_acquire(x, VFN_spin_lock, VFS_LID(LID_FILE_LOCK, x->t->f.file), M_EXCL);
+}
+
+void site_LS_SPIN_BODY(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	int fsfn = ls_fs_fn(x->w, x->t);
+	bool ok;
+	int64_t pos = target(x, fsfn, &ok);
+	if (!ok)
+		f->res = -VE_INVAL;
+	else
+		setpos(x, fsfn, pos, false);
+	lock_release(x, VFN_spin_unlock, VFS_LID(LID_FILE_LOCK, f->file));
+	finish_llseek(x, fsfn);
+}
+
+void site_LS_ILOCK(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	go(x, SITE_LS_IBODY);
+	lock_acquire(x, ls_ilock_fn(x->w, x->t), VFS_LID(LID_INODE, f->inode),
+		     f->dir_locked);
+}
+
+void site_LS_IBODY(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	struct vfs_world *w = x->w;
+	struct vfs_file *fl = &w->files[f->file];
+	int fsfn = ls_fs_fn(w, x->t);
+	int64_t whence = cur_call(x)->a[2], pos;
+	bool ok;
+
+	go(x, SITE_LS_IUNLOCK);
+	if (f->flavour == LLSEEK_DCACHE_DIR) {
+		/* scan_positives + list_move of the cursor */
+		access_inode(x, fsfn, FLD_DIR, f->inode, w->inodes[f->inode].nchildren,
+			     false);
+		fl->cursor = f->pos;
+		access_file(x, fsfn, FLD_CURSOR, f->file, f->pos, true, false);
+		return;
+	}
+	if (whence == VSEEK_END && f->flavour == LLSEEK_CEPH_DIR) {
+		f->res = -VE_OPNOTSUPP;
+		return;
+	}
+	if (whence == VSEEK_END && f->flavour == LLSEEK_OVL_DIR) {
+		f->res = -VE_INVAL;
+		return;
+	}
+	pos = target(x, fsfn, &ok);
+	if (!ok) {
+		f->res = -VE_INVAL;
+		return;
+	}
+	if (pos != fl->f_pos)
+		setpos(x, fsfn, pos, f->flavour != LLSEEK_DEFAULT);
+	f->res = pos;
+}
+
+void site_LS_IUNLOCK(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	lock_release(x, ls_iunlock_fn(x->w, x->t), VFS_LID(LID_INODE, f->inode));
+	finish_llseek(x, ls_fs_fn(x->w, x->t));
+}
+
+void site_LS_RET(struct vx *x)
+{
+	sys_return(x, x->t->f.res);
+}
+
+/* ---- read ---- */
+
+void site_RD_POS(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	if (f->file < 0) {
+		sys_return(x, -VE_BADF);
+		return;
+	}
+	f->pos = x->w->files[f->file].f_pos;    /* pos = *file_ppos(file) */
+	access_file(x, VFN_ksys_read, FLD_F_POS, f->file, f->pos, false, false);
+	go(x, SITE_RD_VFS);
+}
+
+/* Read from pos into the record; returns bytes or -errno. */
+static int64_t do_read(struct vx *x, int64_t *pos, int64_t count)
+{
+	struct vfs_world *w = x->w;
+	struct vfs_frame *f = &x->t->f;
+	struct vfs_file *fl = &w->files[f->file];
+	struct vfs_callrec *r = &x->t->rec;
+
+	if (!(fl->f_mode & FMODE_READ))
+		return -VE_BADF;
+	if (fl->kind == FK_PIDFD)
+		return -VE_INVAL;
+	if (*pos < 0 || count < 0)
+		return -VE_INVAL;
+	struct vfs_inode *ino = &w->inodes[fl->inode];
+	if (ino->type == IT_DIR) {
+		const struct vfs_fstype *ft = vfs_inode_fstype(w, fl->inode);
+		if (ft->dir_read == DIRREAD_NONE)
+			return -VE_INVAL;       /* no ->read at all */
+		if (ft->dir_read == DIRREAD_CEPH && w->sbs[ino->sb].dirstat) {
+			/* ceph_read_dir: a text of directory statistics,
+			 * served by the position like a file */
+			char stat[VFS_DATA_MAX];
+			fn_enter(x, VFN_ceph_read_dir);
+			int len = snprintf(stat, sizeof stat,
+					   "entries: %d\nfiles: %d\nsubdirs: %d\n",
+					   ino->nchildren, ino->nchildren, 0);
+			int64_t n = 0;
+			access_inode(x, VFN_ceph_read_dir, FLD_DIR, fl->inode,
+				     ino->nchildren, false);
+			if (*pos < len) {
+				n = len - *pos < count ? len - *pos : count;
+				memcpy(r->text, stat + *pos, (size_t)n);
+				r->text[n] = 0;
+				*pos += n;
+			}
+			fn_exit(x, VFN_ceph_read_dir, n);
+			return n;
+		}
+		fn_enter(x, VFN_generic_read_dir);
+		fn_exit(x, VFN_generic_read_dir, -VE_ISDIR);
+		return -VE_ISDIR;
+	}
+	fn_enter(x, VFN_generic_file_read_iter);
+	access_inode(x, VFN_generic_file_read_iter, FLD_DATA, fl->inode, ino->size,
+		     false);
+	int64_t n = *pos < ino->size ? ino->size - *pos : 0;
+	if (n > count)
+		n = count;
+	int64_t shown = 0;
+	for (int64_t i = 0; i < n && shown < VFS_DATA_MAX; i++, shown++)
+		r->text[shown] = *pos + i < VFS_DATA_MAX ? ino->data[*pos + i] : 0;
+	r->text[shown] = 0;
+	*pos += n;
+	fn_exit(x, VFN_generic_file_read_iter, n);
+	return n;
+}
+
+void site_RD_VFS(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	fn_enter(x, VFN_vfs_read);
+	f->res = do_read(x, &f->pos, cur_call(x)->a[1]);
+	fn_exit(x, VFN_vfs_read, f->res);
+	go(x, SITE_RD_SETPOS);
+}
+
+void site_RD_SETPOS(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	if (f->res >= 0) {      /* file->f_pos = pos */
+		x->w->files[f->file].f_pos = f->pos;
+		access_file(x, VFN_ksys_read, FLD_F_POS, f->file, f->pos, true, false);
+	}
+	put_pos_sub(x, SITE_RD_RET);
+}
+
+void site_RD_RET(struct vx *x)
+{
+	sys_return(x, x->t->f.res);
+}
+
+/* ---- write ---- */
+
+void site_WR_POS(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	if (f->file < 0) {
+		sys_return(x, -VE_BADF);
+		return;
+	}
+	f->pos = x->w->files[f->file].f_pos;
+	access_file(x, VFN_ksys_write, FLD_F_POS, f->file, f->pos, false, false);
+	go(x, SITE_WR_VFS);
+}
+
+/* vfs_write's checks; 0 when the write may go on. */
+static int64_t write_check(struct vx *x, int64_t pos)
+{
+	struct vfs_file *fl = &x->w->files[x->t->f.file];
+	if (!(fl->f_mode & FMODE_WRITE))
+		return -VE_BADF;
+	if (fl->kind == FK_PIDFD || pos < 0)
+		return -VE_INVAL;
+	if (x->w->inodes[fl->inode].type == IT_DIR)
+		return -VE_ISDIR;
+	return 0;
+}
+
+static void start_write(struct vx *x, int lock_site, int after_site)
+{
+	struct vfs_frame *f = &x->t->f;
+	fn_enter(x, VFN_vfs_write);
+	f->res = write_check(x, f->pos);
+	if (f->res < 0) {
+		fn_exit(x, VFN_vfs_write, f->res);
+		go(x, after_site);
+		return;
+	}
+	f->inode = x->w->files[f->file].inode;
+	fn_enter(x, VFN_generic_file_write_iter);
+	go(x, lock_site);
+}
+
+void site_WR_VFS(struct vx *x)
+{
+	start_write(x, SITE_WR_LOCK, SITE_WR_SETPOS);
+}
+
+static void lock_for_write(struct vx *x, int next)
+{
+	go(x, next);
+	/* inode_lock: writers of one file exclude each other (i_size, data) */
+	lock_acquire(x, VFN_down_write, VFS_LID(LID_INODE, x->t->f.inode), M_WRITE);
+}
+
+void site_WR_LOCK(struct vx *x) { lock_for_write(x, SITE_WR_DO); }
+void site_PW_LOCK(struct vx *x) { lock_for_write(x, SITE_PW_DO); }
+
+static void do_write(struct vx *x, int64_t *pos, int next)
+{
+	struct vfs_frame *f = &x->t->f;
+	struct vfs_inode *ino = &x->w->inodes[f->inode];
+	const char *text = cur_call(x)->s[0];
+	int64_t len = (int64_t)strlen(text);
+	for (int64_t i = 0; i < len; i++)
+		if (*pos + i < VFS_DATA_MAX)
+			ino->data[*pos + i] = text[i];
+	*pos += len;
+	if (*pos > ino->size)
+		ino->size = *pos;
+	access_inode(x, VFN_generic_file_write_iter, FLD_DATA, f->inode, ino->size,
+		     true);
+	f->res = len;
+	go(x, next);
+}
+
+void site_WR_DO(struct vx *x) { do_write(x, &x->t->f.pos, SITE_WR_UNLOCK); }
+
+void site_PW_DO(struct vx *x)
+{
+	int64_t pos = cur_call(x)->a[2];
+	do_write(x, &pos, SITE_PW_UNLOCK);
+}
+
+static void unlock_write(struct vx *x, int next)
+{
+	lock_release(x, VFN_up_write, VFS_LID(LID_INODE, x->t->f.inode));
+	fn_exit(x, VFN_generic_file_write_iter, x->t->f.res);
+	fn_exit(x, VFN_vfs_write, x->t->f.res);
+	if (next == SITE_PW_RET)
+		call_sub(x, SITE_FP_PUT, SITE_PW_RET);
+	else
+		go(x, next);
+}
+
+void site_WR_UNLOCK(struct vx *x) { unlock_write(x, SITE_WR_SETPOS); }
+void site_PW_UNLOCK(struct vx *x) { unlock_write(x, SITE_PW_RET); }
+
+void site_WR_SETPOS(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	if (f->res >= 0) {
+		x->w->files[f->file].f_pos = f->pos;
+		access_file(x, VFN_ksys_write, FLD_F_POS, f->file, f->pos, true, false);
+	}
+	put_pos_sub(x, SITE_WR_RET);
+}
+
+void site_WR_RET(struct vx *x)
+{
+	sys_return(x, x->t->f.res);
+}
+
+/* ---- pread64, pwrite64: plain fdget, f_pos untouched ---- */
+
+void site_PR_VFS(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	if (f->file < 0) {
+		sys_return(x, -VE_BADF);
+		return;
+	}
+	int64_t pos = cur_call(x)->a[2];
+	fn_enter(x, VFN_vfs_read);
+	if (x->w->files[f->file].kind == FK_PIDFD)
+		f->res = -VE_SPIPE;
+	else
+		f->res = do_read(x, &pos, cur_call(x)->a[1]);
+	fn_exit(x, VFN_vfs_read, f->res);
+	call_sub(x, SITE_FP_PUT, SITE_PR_RET);
+}
+
+void site_PR_RET(struct vx *x)
+{
+	sys_return(x, x->t->f.res);
+}
+
+void site_PW_VFS(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	if (f->file < 0) {
+		sys_return(x, -VE_BADF);
+		return;
+	}
+	f->pos = cur_call(x)->a[2];
+	fn_enter(x, VFN_vfs_write);
+	f->res = write_check(x, f->pos);
+	if (f->res < 0) {
+		fn_exit(x, VFN_vfs_write, f->res);
+		call_sub(x, SITE_FP_PUT, SITE_PW_RET);
+		return;
+	}
+	f->inode = x->w->files[f->file].inode;
+	fn_enter(x, VFN_generic_file_write_iter);
+	go(x, SITE_PW_LOCK);
+}
+
+void site_PW_RET(struct vx *x)
+{
+	sys_return(x, x->t->f.res);
+}

@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sched.c - running steps: the site table, starting and finishing calls,
+ * and the scheduler's choice (rr, fifo, random SEED).
+ */
+#include "internal.h"
+
+const struct vfs_site_desc vfs_sites[SITE__COUNT] = {
+#define S_DESC(n, fn, res, en, in) \
+	[SITE_##n] = { #n, VFN_##fn, res, en, in, site_##n },
+	VFS_SITE_LIST(S_DESC)
+#undef S_DESC
+};
+
+const struct vfs_sysdesc vfs_sys[SYS__COUNT] = {
+	[SYS_NONE]        = { "none", "none", VFN_none },
+	[SYS_OPEN]        = { "open", "openat", VFN_openat },
+	[SYS_CLOSE]       = { "close", "close", VFN_close },
+	[SYS_DUP]         = { "dup", "dup", VFN_dup },
+	[SYS_DUP2]        = { "dup2", "dup2", VFN_dup2 },
+	[SYS_CLONE]       = { "clone", "clone", VFN_clone },
+	[SYS_FORK]        = { "fork", "fork", VFN_fork },
+	[SYS_EXIT]        = { "exit", "exit", VFN_exit },
+	[SYS_PIDFD_OPEN]  = { "pidfd_open", "pidfd_open", VFN_pidfd_open },
+	[SYS_PIDFD_GETFD] = { "pidfd_getfd", "pidfd_getfd", VFN_pidfd_getfd },
+	[SYS_GETDENTS]    = { "getdents", "getdents64", VFN_getdents64 },
+	[SYS_LSEEK]       = { "lseek", "lseek", VFN_lseek },
+	[SYS_READ]        = { "read", "read", VFN_read },
+	[SYS_WRITE]       = { "write", "write", VFN_write },
+	[SYS_PREAD]       = { "pread", "pread64", VFN_pread64 },
+	[SYS_PWRITE]      = { "pwrite", "pwrite64", VFN_pwrite64 },
+	[SYS_MKDIR]       = { "mkdir", "mkdir", VFN_mkdir },
+	[SYS_CREAT]       = { "creat", "creat", VFN_creat },
+	[SYS_UNLINK]      = { "unlink", "unlink", VFN_unlink },
+	[SYS_RMDIR]       = { "rmdir", "rmdir", VFN_rmdir },
+	[SYS_RENAME]      = { "rename", "rename", VFN_rename },
+};
+
+void site_IDLE(struct vx *x) { (void)x; }
+
+int sys_fn_of(const struct vfs_world *w, const struct vfs_thread *t)
+{
+	(void)w;
+	if (!t->npending)
+		return VFN_none;
+	return vfs_sys[t->pending[t->pend_head].sys].fn;
+}
+
+void call_sub(struct vx *x, int site, int ret_site)
+{
+	struct vfs_frame *f = &x->t->f;
+	if (f->depth < sizeof f->ret_pc / sizeof f->ret_pc[0])
+		f->ret_pc[f->depth++] = (uint16_t)ret_site;
+	go(x, site);
+}
+
+void ret_sub(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	int site = f->depth ? f->ret_pc[--f->depth] : SITE_IDLE;
+	go(x, site);
+	if (vfs_sites[site].inline_ret)
+		vfs_sites[site].handler(x);
+}
+
+void get_pos_sub(struct vx *x, int ret_site)
+{
+	/* before v3.14 there is no f_pos lock: a plain fdget */
+	x->t->f.pos_get = x->w->k.fpos_lock != FPOS_NONE;
+	if (!x->t->f.pos_get && x->w->k.pidfd_getfd)
+		note(x, VFN_fdget, "fpos-lock none: no f_pos lock at all, although "
+		     "pidfd_getfd exists (a kernel that never was)");
+	call_sub(x, x->t->f.pos_get ? SITE_FGP_LOOKUP : SITE_FG_LOOKUP, ret_site);
+}
+
+void put_pos_sub(struct vx *x, int ret_site)
+{
+	call_sub(x, x->t->f.pos_get ? SITE_FPP_UNLOCK : SITE_FP_PUT, ret_site);
+}
+
+/* The syscall's entry step: take the next queued call and enter it. */
+void site_SYSCALL(struct vx *x)
+{
+	struct vfs_thread *t = x->t;
+	struct vfs_world *w = x->w;
+	struct vfs_callrec *r = &t->rec;
+
+	memset(r, 0, offsetof(struct vfs_callrec, ent));
+	r->call = t->pending[t->pend_head];
+	t->pend_head = (uint8_t)((t->pend_head + 1) % VFS_MAX_PENDING);
+	t->npending--;
+	r->started = 1;
+	r->start_step = w->step;
+	memset(&t->f, 0, sizeof t->f);
+	t->f.file = t->f.inode = t->f.victim = t->f.victim2 = -1;
+	t->f.parent = t->f.parent2 = -1;
+	t->f.fd = (int32_t)r->call.a[0];
+	w->call_started[x->tid] = ++w->call_seq;
+	t->state = TS_RUNNING;
+	t->nfn = 0;
+	fn_enter(x, vfs_sys[r->call.sys].fn);
+
+	switch (r->call.sys) {
+	case SYS_OPEN:        go(x, SITE_OP_LOOKUP); break;
+	case SYS_CREAT:       go(x, SITE_CR_LOOKUP); break;
+	case SYS_CLOSE:       go(x, SITE_CL_PICK); break;
+	case SYS_DUP:         go(x, SITE_DUP_FGET); break;
+	case SYS_DUP2:        go(x, SITE_D2_DO); break;
+	case SYS_CLONE:       go(x, SITE_CLONE_COPY); break;
+	case SYS_FORK:        go(x, SITE_FORK_COPY); break;
+	case SYS_EXIT:        go(x, SITE_EXIT_DO); break;
+	case SYS_PIDFD_OPEN:  go(x, SITE_PO_DO); break;
+	case SYS_PIDFD_GETFD: go(x, SITE_PG_CHECK); break;
+	case SYS_GETDENTS:    get_pos_sub(x, SITE_GD_ITERATE); break;
+	case SYS_LSEEK:       get_pos_sub(x, SITE_LS_LLSEEK); break;
+	case SYS_READ:        get_pos_sub(x, SITE_RD_POS); break;
+	case SYS_WRITE:       get_pos_sub(x, SITE_WR_POS); break;
+	case SYS_PREAD:       call_sub(x, SITE_FG_LOOKUP, SITE_PR_VFS); break;
+	case SYS_PWRITE:      call_sub(x, SITE_FG_LOOKUP, SITE_PW_VFS); break;
+	case SYS_MKDIR: case SYS_UNLINK: case SYS_RMDIR: case SYS_RENAME:
+		go(x, SITE_NM_LOOKUP); break;
+	default:
+		sys_return(x, -VE_NOSYS); break;
+	}
+}
+
+void sys_return(struct vx *x, int64_t ret)
+{
+	struct vfs_thread *t = x->t;
+	struct vfs_world *w = x->w;
+	struct vfs_callrec *r = &t->rec;
+
+	fn_exit(x, vfs_sys[r->call.sys].fn, ret);
+	t->nfn = 0;
+	r->ret = ret;
+	r->done = 1;
+	r->end_step = w->step;
+	w->last_done_tid = x->tid;
+	if (r->call.sys == SYS_GETDENTS)
+		w->last_gd_tid = x->tid;
+	w->stats.calls++;
+	w->stats.calls_by_sys[r->call.sys]++;
+	t->f.pc = SITE_IDLE;
+	t->f.depth = 0;
+	if (t->state == TS_RUNNING)
+		t->state = TS_IDLE;
+	x->completed = true;
+}
+
+int vfs_submit(struct vfs_world *w, int tid, const struct vfs_call *c)
+{
+	struct vfs_thread *t = &w->threads[tid];
+	if (t->state == TS_FREE || t->state == TS_DEAD ||
+	    t->npending >= VFS_MAX_PENDING)
+		return -1;
+	int slot = (t->pend_head + t->npending) % VFS_MAX_PENDING;
+	t->pending[slot] = *c;
+	t->pending[slot].seq = ++w->call_seq;
+	t->npending++;
+	return 0;
+}
+
+bool vfs_has_work(const struct vfs_world *w, int tid)
+{
+	const struct vfs_thread *t = &w->threads[tid];
+	if (t->state == TS_FREE || t->state == TS_DEAD)
+		return false;
+	return t->f.pc != SITE_IDLE || t->npending > 0;
+}
+
+bool vfs_runnable(const struct vfs_world *w, int tid)
+{
+	return vfs_has_work(w, tid) && w->threads[tid].state != TS_BLOCKED;
+}
+
+int vfs_nrunnable(const struct vfs_world *w)
+{
+	int n = 0;
+	for (int i = 0; i < w->nthreads; i++)
+		n += vfs_runnable(w, i);
+	return n;
+}
+
+bool vfs_all_blocked(const struct vfs_world *w)
+{
+	int blocked = 0;
+	for (int i = 0; i < w->nthreads; i++) {
+		if (vfs_runnable(w, i))
+			return false;
+		blocked += w->threads[i].state == TS_BLOCKED;
+	}
+	return blocked > 0;
+}
+
+bool vfs_step(struct vfs_world *w, int tid, const struct vfs_sink *sink)
+{
+	struct vfs_thread *t = &w->threads[tid];
+	struct vx x = { .w = w, .t = t, .tid = tid, .sink = sink };
+
+	w->step++;
+	t->steps++;
+	if (t->f.pc == SITE_IDLE)
+		site_SYSCALL(&x);
+	else
+		vfs_sites[t->f.pc].handler(&x);
+	return x.completed;
+}
+
+int vfs_next_fn(const struct vfs_world *w, int tid, bool *enters)
+{
+	const struct vfs_thread *t = &w->threads[tid];
+	const struct vfs_site_desc *s;
+	bool dummy;
+	if (!enters)
+		enters = &dummy;
+	*enters = false;
+	if (t->state == TS_BLOCKED)
+		return t->nfn ? t->fnstack[t->nfn - 1] : VFN_none;
+	s = &vfs_sites[t->f.pc == SITE_IDLE && t->npending ? SITE_SYSCALL : t->f.pc];
+	*enters = s->enters;
+	return s->resolve ? s->resolve(w, t) : s->fn;
+}
+
+static uint64_t xorshift(uint64_t *s)
+{
+	uint64_t x = *s;
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return *s = x;
+}
+
+int vfs_sched_pick(struct vfs_world *w)
+{
+	int n = w->nthreads, best = -1;
+	if (!n)
+		return -1;
+	switch (w->sched) {
+	case SCHED_FIFO: {
+		int32_t key = 0;
+		for (int i = 0; i < n; i++) {
+			if (!vfs_runnable(w, i))
+				continue;
+			const struct vfs_thread *t = &w->threads[i];
+			int32_t k = t->f.pc != SITE_IDLE ? w->call_started[i] :
+				    t->pending[t->pend_head].seq;
+			if (best < 0 || k < key) {
+				best = i;
+				key = k;
+			}
+		}
+		return best;
+	}
+	case SCHED_RANDOM: {
+		int cnt = vfs_nrunnable(w);
+		if (!cnt)
+			return -1;
+		int k = (int)(xorshift(&w->rng) % (uint64_t)cnt);
+		for (int i = 0; i < n; i++)
+			if (vfs_runnable(w, i) && k-- == 0)
+				return i;
+		return -1;
+	}
+	default:
+		for (int d = 1; d <= n; d++) {
+			int i = (w->rr_last + d) % n;
+			if (i < 0)
+				i += n;
+			if (vfs_runnable(w, i)) {
+				w->rr_last = (int8_t)i;
+				return i;
+			}
+		}
+		return -1;
+	}
+}

@@ -1,0 +1,410 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * trace.c - the one stream of trace events, and its two line formats.
+ *
+ * Every step reports what it does as events; the detectors and every view
+ * (the live trace, JSON lines, where, stats, pictures) read this stream
+ * and never recompute the simulation.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include "internal.h"
+
+static const char *const fn_names[] = {
+#define FN_STR(n) #n,
+	VFS_FN_LIST(FN_STR)
+#undef FN_STR
+};
+
+const char *vfs_fn_name(int fn)
+{
+	return fn >= 0 && fn < VFN__COUNT ? fn_names[fn] : "?";
+}
+
+int vfs_fn_lookup(const char *name)
+{
+	for (int i = 1; i < VFN__COUNT; i++)
+		if (!strcmp(fn_names[i], name))
+			return i;
+	return VFN_none;
+}
+
+static const char *const op_names[OP__COUNT] = {
+	"enter", "exit", "acquire", "release", "block", "wake", "skip",
+	"read", "write", "downgrade", "emit", "note",
+};
+const char *vfs_op_name(int op)
+{
+	return op >= 0 && op < OP__COUNT ? op_names[op] : "?";
+}
+
+static const char *const class_names[LC__COUNT] = {
+	"none", "f_pos_lock", "i_rwsem", "i_rwsem", "f_lock", "rename_mutex",
+};
+const char *vfs_class_name(int cls)
+{
+	return cls >= 0 && cls < LC__COUNT ? class_names[cls] : "?";
+}
+
+int vfs_class_lookup(const char *name)
+{
+	if (!strcmp(name, "i_mutex"))
+		return LC_I_RWSEM_DIR;
+	for (int i = 1; i < LC__COUNT; i++)
+		if (!strcmp(class_names[i], name))
+			return i;
+	return LC_NONE;
+}
+
+const char *vfs_mode_name(int mode)
+{
+	static const char *const n[] = { "", "excl", "read", "write" };
+	return mode >= 0 && mode <= M_WRITE ? n[mode] : "?";
+}
+
+static const char *const field_names[FLD__COUNT] = {
+	"none", "f_pos", "cursor", "dir", "size", "data", "f_count", "fdtable",
+};
+const char *vfs_field_name(int f)
+{
+	return f >= 0 && f < FLD__COUNT ? field_names[f] : "?";
+}
+int vfs_field_lookup(const char *name)
+{
+	for (int i = 1; i < FLD__COUNT; i++)
+		if (!strcmp(field_names[i], name))
+			return i;
+	if (!strcmp(name, "readdir") || !strcmp(name, "readdir-cursor"))
+		return FLD_CURSOR;
+	return FLD_NONE;
+}
+
+static const struct { int e; const char *n; } errnos[] = {
+	{ VE_PERM, "EPERM" }, { VE_NOENT, "ENOENT" }, { VE_SRCH, "ESRCH" },
+	{ VE_INTR, "EINTR" }, { VE_BADF, "EBADF" }, { VE_AGAIN, "EAGAIN" },
+	{ VE_NOMEM, "ENOMEM" }, { VE_BUSY, "EBUSY" }, { VE_EXIST, "EEXIST" },
+	{ VE_NOTDIR, "ENOTDIR" }, { VE_ISDIR, "EISDIR" }, { VE_INVAL, "EINVAL" },
+	{ VE_NFILE, "ENFILE" }, { VE_MFILE, "EMFILE" }, { VE_NOSPC, "ENOSPC" },
+	{ VE_NAMETOOLONG, "ENAMETOOLONG" }, { VE_NOSYS, "ENOSYS" },
+	{ VE_NOTEMPTY, "ENOTEMPTY" }, { VE_OPNOTSUPP, "EOPNOTSUPP" },
+};
+const char *vfs_errno_name(int err)
+{
+	for (size_t i = 0; i < sizeof errnos / sizeof errnos[0]; i++)
+		if (errnos[i].e == err)
+			return errnos[i].n;
+	return NULL;
+}
+int vfs_errno_lookup(const char *name)
+{
+	for (size_t i = 0; i < sizeof errnos / sizeof errnos[0]; i++)
+		if (!strcmp(errnos[i].n, name))
+			return errnos[i].e;
+	return 0;
+}
+
+void vfs_thread_name(const struct vfs_world *w, int tid, char *buf, size_t n)
+{
+	if (tid < 0 || tid >= w->nthreads) {
+		snprintf(buf, n, "?");
+		return;
+	}
+	const struct vfs_thread *t = &w->threads[tid];
+	if (t->tnum <= 1)
+		snprintf(buf, n, "%s", w->procs[t->proc].name);
+	else
+		snprintf(buf, n, "%s.%d", w->procs[t->proc].name, t->tnum);
+}
+
+void vfs_inode_path(const struct vfs_world *w, int ino, char *buf, size_t n)
+{
+	int chain[64], len = 0;
+	if (ino < 0 || ino >= w->ninodes) {
+		snprintf(buf, n, "?");
+		return;
+	}
+	for (int i = ino; i > 0 && len < 64; i = w->inodes[i].parent)
+		chain[len++] = i;
+	size_t off = 0;
+	buf[0] = 0;
+	if (!len)
+		snprintf(buf, n, "/");
+	while (len-- > 0 && off < n) {
+		int r = snprintf(buf + off, n - off, "/%s", w->inodes[chain[len]].name);
+		if (r < 0)
+			break;
+		off += (size_t)r;
+	}
+}
+
+void vfs_obj_name(const struct vfs_world *w, int objkind, int obj, char *buf,
+		  size_t n)
+{
+	switch (objkind) {
+	case 1: snprintf(buf, n, "file#%d", w->files[obj].id); break;
+	case 2: vfs_inode_path(w, obj, buf, n); break;
+	case 3: snprintf(buf, n, "files#%d", obj); break;
+	case 4: snprintf(buf, n, "s_vfs_rename_mutex"); break;
+	default: snprintf(buf, n, "-"); break;
+	}
+}
+
+void vfs_lock_name(const struct vfs_world *w, uint16_t lid, char *buf, size_t n)
+{
+	char obj[VFS_PATH_MAX];
+	int idx = VFS_LID_IDX(lid);
+	switch (VFS_LID_KIND(lid)) {
+	case LID_FILE_POS:
+		snprintf(buf, n, "file#%d f_pos_lock", w->files[idx].id); break;
+	case LID_FILE_LOCK:
+		snprintf(buf, n, "file#%d f_lock", w->files[idx].id); break;
+	case LID_INODE:
+		vfs_inode_path(w, idx, obj, sizeof obj);
+		snprintf(buf, n, "%s %s", obj, w->k.dir_lock ? "i_rwsem" : "i_mutex");
+		break;
+	default:
+		snprintf(buf, n, "s_vfs_rename_mutex"); break;
+	}
+}
+
+static void entry_name(const struct vfs_world *w, int ino, int64_t off,
+		       char *buf, size_t n)
+{
+	if (off == 0)
+		snprintf(buf, n, ".");
+	else if (off == 1)
+		snprintf(buf, n, "..");
+	else if (ino >= 0 && ino < w->ninodes)
+		snprintf(buf, n, "%s", w->inodes[ino].name);
+	else
+		snprintf(buf, n, "?");
+}
+
+static void ret_text(int64_t ret, char *buf, size_t n)
+{
+	const char *e = ret < 0 ? vfs_errno_name((int)-ret) : NULL;
+	if (e)
+		snprintf(buf, n, "-1 %s", e);
+	else
+		snprintf(buf, n, "%" PRId64, ret);
+}
+
+void vfs_event_text(const struct vfs_world *w, const struct vfs_event *ev,
+		    char *buf, size_t n)
+{
+	char th[32], obj[VFS_PATH_MAX + 16], r[32];
+	int o;
+
+	vfs_thread_name(w, ev->tid, th, sizeof th);
+	o = snprintf(buf, n, "%5d %-6s %-24s %-9s", ev->step, th,
+		     vfs_fn_name(ev->fn), vfs_op_name(ev->op));
+	if (o < 0 || (size_t)o >= n)
+		return;
+	buf += o;
+	n -= (size_t)o;
+	switch (ev->op) {
+	case OP_EXIT:
+		ret_text(ev->ret, r, sizeof r);
+		snprintf(buf, n, " = %s", r);
+		break;
+	case OP_ACQUIRE: case OP_RELEASE: case OP_BLOCK: case OP_WAKE:
+	case OP_DOWNGRADE: case OP_SKIP: {
+		char ln[VFS_PATH_MAX + 32];
+		if (ev->op == OP_SKIP) {
+			vfs_obj_name(w, 1, ev->obj, obj, sizeof obj);
+			snprintf(buf, n, " f_pos_lock %s (not taken)", obj);
+			break;
+		}
+		vfs_lock_name(w, ev->lock, ln, sizeof ln);
+		o = snprintf(buf, n, " %s %s", ln, vfs_mode_name(ev->mode));
+		if (ev->op == OP_BLOCK && ev->other >= 0 && o > 0 && (size_t)o < n) {
+			vfs_thread_name(w, ev->other, th, sizeof th);
+			snprintf(buf + o, n - (size_t)o, " (held by %s)", th);
+		}
+		break;
+	}
+	case OP_READ: case OP_WRITE:
+		vfs_obj_name(w, ev->objkind, ev->obj, obj, sizeof obj);
+		snprintf(buf, n, " %s %s = %" PRId64 "%s", vfs_field_name(ev->field),
+			 obj, ev->value, ev->atomic ? " (atomic)" : "");
+		break;
+	case OP_EMIT:
+		entry_name(w, ev->obj, ev->value, obj, sizeof obj);
+		snprintf(buf, n, " %s (offset %" PRId64 ")", obj, ev->value);
+		break;
+	case OP_NOTE:
+		snprintf(buf, n, " %s", ev->note ? ev->note : "");
+		break;
+	default:
+		break;
+	}
+}
+
+/* JSON string escaping for names we made (paths, thread names). */
+static size_t json_str(char *buf, size_t n, const char *s)
+{
+	size_t o = 0;
+	if (n < 3)
+		return 0;
+	buf[o++] = '"';
+	for (; *s && o + 7 < n; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\') {
+			buf[o++] = '\\';
+			buf[o++] = (char)c;
+		} else if (c < 0x20) {
+			o += (size_t)snprintf(buf + o, n - o, "\\u%04x", c);
+		} else {
+			buf[o++] = (char)c;
+		}
+	}
+	buf[o++] = '"';
+	buf[o] = 0;
+	return o;
+}
+
+#define APPEND(...) do { int r_ = snprintf(buf + o, n > o ? n - o : 0, __VA_ARGS__); \
+	if (r_ > 0) o += (size_t)r_; } while (0)
+#define APPEND_STR(key, s) do { APPEND(",\"%s\":", key); \
+	if (o < n) o += json_str(buf + o, n - o, s); } while (0)
+
+void vfs_event_jsonl(const struct vfs_world *w, const struct vfs_event *ev,
+		     char *buf, size_t n)
+{
+	char th[32], obj[VFS_PATH_MAX + 16];
+	size_t o = 0;
+
+	vfs_thread_name(w, ev->tid, th, sizeof th);
+	APPEND("{\"seq\":%" PRIu64 ",\"step\":%d", ev->seq, ev->step);
+	APPEND_STR("thread", th);
+	APPEND_STR("fn", vfs_fn_name(ev->fn));
+	APPEND_STR("op", vfs_op_name(ev->op));
+	switch (ev->op) {
+	case OP_ENTER:
+		if (ev->sys)
+			APPEND(",\"syscall\":true");
+		break;
+	case OP_EXIT: {
+		const char *e = ev->ret < 0 ? vfs_errno_name((int)-ev->ret) : NULL;
+		APPEND(",\"ret\":%" PRId64, ev->ret);
+		if (e)
+			APPEND_STR("errno", e);
+		break;
+	}
+	case OP_ACQUIRE: case OP_RELEASE: case OP_BLOCK: case OP_WAKE:
+	case OP_DOWNGRADE: case OP_SKIP:
+		APPEND_STR("lock", ev->op == OP_SKIP ? "f_pos_lock" :
+			   (ev->cls == LC_I_RWSEM_DIR || ev->cls == LC_I_RWSEM) &&
+			   !w->k.dir_lock ? "i_mutex" : vfs_class_name(ev->cls));
+		vfs_obj_name(w, ev->op == OP_SKIP ? 1 : ev->objkind, ev->obj, obj,
+			     sizeof obj);
+		APPEND_STR("obj", obj);
+		if (ev->op != OP_SKIP)
+			APPEND_STR("mode", vfs_mode_name(ev->mode));
+		if (ev->op == OP_BLOCK && ev->other >= 0) {
+			vfs_thread_name(w, ev->other, th, sizeof th);
+			APPEND_STR("holder", th);
+		}
+		break;
+	case OP_READ: case OP_WRITE:
+		APPEND_STR("field", vfs_field_name(ev->field));
+		vfs_obj_name(w, ev->objkind, ev->obj, obj, sizeof obj);
+		APPEND_STR("obj", obj);
+		APPEND(",\"value\":%" PRId64, ev->value);
+		if (ev->atomic)
+			APPEND(",\"atomic\":true");
+		break;
+	case OP_EMIT:
+		entry_name(w, ev->obj, ev->value, obj, sizeof obj);
+		APPEND_STR("entry", obj);
+		APPEND(",\"off\":%" PRId64, ev->value);
+		break;
+	case OP_NOTE:
+		APPEND_STR("note", ev->note ? ev->note : "");
+		break;
+	default:
+		break;
+	}
+	APPEND("}");
+}
+
+/* ---- emitting, for the paths ---- */
+
+void emit(struct vx *x, struct vfs_event *ev)
+{
+	struct vfs_world *w = x->w;
+	ev->seq = ++w->seq;
+	ev->step = w->step;
+	if (!ev->tid && x->tid)
+		ev->tid = (int8_t)x->tid;
+	if (w->det.enabled)
+		vfs_detect_event(w, ev);
+	if (x->sink && x->sink->fn)
+		x->sink->fn(x->sink->ctx, w, ev);
+}
+
+void fn_enter(struct vx *x, int fn)
+{
+	struct vfs_thread *t = x->t;
+	struct vfs_event ev = { .tid = (int8_t)x->tid, .op = OP_ENTER,
+		.fn = (uint8_t)fn, .other = -1 };
+	if (t->nfn < VFS_MAX_FNSTACK)
+		t->fnstack[t->nfn++] = (uint8_t)fn;
+	if (t->nfn == 1)
+		ev.sys = t->rec.call.sys;
+	emit(x, &ev);
+}
+
+void fn_exit(struct vx *x, int fn, int64_t ret)
+{
+	struct vfs_thread *t = x->t;
+	struct vfs_event ev = { .tid = (int8_t)x->tid, .op = OP_EXIT,
+		.fn = (uint8_t)fn, .ret = ret, .other = -1 };
+	for (int i = t->nfn - 1; i >= 0; i--)
+		if (t->fnstack[i] == fn) {
+			t->nfn = (uint8_t)i;
+			break;
+		}
+	if (t->nfn == 0)
+		ev.sys = t->rec.call.sys;
+	emit(x, &ev);
+}
+
+void access_file(struct vx *x, int fn, int field, int file, int64_t v,
+		 bool write, bool atomic)
+{
+	struct vfs_event ev = { .tid = (int8_t)x->tid,
+		.op = write ? OP_WRITE : OP_READ, .fn = (uint8_t)fn,
+		.field = (uint8_t)field, .objkind = 1, .obj = file, .value = v,
+		.atomic = atomic, .other = -1 };
+	if (atomic) {
+		x->w->stats.atomics++;
+		x->w->stats.atomics_by_sys[x->t->rec.call.sys]++;
+	}
+	emit(x, &ev);
+}
+
+void access_inode(struct vx *x, int fn, int field, int ino, int64_t v,
+		  bool write)
+{
+	struct vfs_event ev = { .tid = (int8_t)x->tid,
+		.op = write ? OP_WRITE : OP_READ, .fn = (uint8_t)fn,
+		.field = (uint8_t)field, .objkind = 2, .obj = ino, .value = v,
+		.other = -1 };
+	emit(x, &ev);
+}
+
+void access_fdt(struct vx *x, int fn, int fdt, bool write)
+{
+	struct vfs_event ev = { .tid = (int8_t)x->tid,
+		.op = write ? OP_WRITE : OP_READ, .fn = (uint8_t)fn,
+		.field = FLD_FDTABLE, .objkind = 3, .obj = fdt, .other = -1 };
+	emit(x, &ev);
+}
+
+void note(struct vx *x, int fn, const char *text)
+{
+	struct vfs_event ev = { .tid = (int8_t)x->tid, .op = OP_NOTE,
+		.fn = (uint8_t)fn, .note = text, .other = -1 };
+	emit(x, &ev);
+}

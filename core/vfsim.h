@@ -1,0 +1,487 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * vfsim.h - the simulated kernel's public interface.
+ *
+ * The world is one plain value (struct vfs_world): processes, threads, fd
+ * tables, open files, inodes, locks, each thread's place inside its kernel
+ * path and the detectors' state.  Nothing lives on a C stack across a step,
+ * so a world can be copied with vfs_world_copy() and replayed.
+ *
+ * A system call is a kernel path: a sequence of atomic steps, each named
+ * after the kernel function it models.  vfs_step() runs one step of one
+ * thread and reports what happened as trace events to a sink.
+ */
+#ifndef VFSIM_H
+#define VFSIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fns.h"
+
+/* ---- limits ------------------------------------------------------------ */
+#define VFS_MAX_PROCS     24
+#define VFS_MAX_THREADS   32    /* also the width of a vector clock */
+#define VFS_MAX_FILES     128   /* open file descriptions alive at once */
+#define VFS_MAX_INODES    512   /* never reused, so names stay stable */
+#define VFS_MAX_SB        16
+#define VFS_NR_OPEN       1024  /* descriptors per table, then EMFILE */
+#define VFS_MAX_PENDING   8     /* queued calls per thread */
+#define VFS_NAME_MAX      24
+#define VFS_PATH_MAX      96
+#define VFS_DATA_MAX      64    /* bytes of file data kept; beyond reads zeros */
+#define VFS_MAX_ENTRIES   128   /* entries one getdents can hand out */
+#define VFS_MAX_HELD      8     /* locks one thread can hold */
+#define VFS_MAX_FNSTACK   8
+#define VFS_MAX_REPORTS   16
+
+/* ---- errno (the kernel's numbers) ---------------------------------------- */
+enum {
+	VE_PERM = 1, VE_NOENT = 2, VE_SRCH = 3, VE_INTR = 4, VE_BADF = 9,
+	VE_NOMEM = 12, VE_BUSY = 16, VE_EXIST = 17, VE_NOTDIR = 20, VE_SPIPE = 29,
+	VE_ISDIR = 21, VE_INVAL = 22, VE_MFILE = 24, VE_NOSPC = 28,
+	VE_NAMETOOLONG = 36, VE_NOSYS = 38, VE_NOTEMPTY = 39,
+	VE_OPNOTSUPP = 95,
+};
+const char *vfs_errno_name(int err);     /* "ENOENT"; NULL if unknown */
+int vfs_errno_lookup(const char *name);  /* 0 if unknown */
+
+/* ---- presets and knobs (core/presets.c) ------------------------------------ */
+enum vfs_fpos_lock { FPOS_NONE, FPOS_COUNT, FPOS_ALWAYS, FPOS_COUNT_OR_DIR,
+		     FPOS_COUNT_OR_ITERATE };
+enum vfs_iterate { ITER_EXCLUSIVE, ITER_DUAL, ITER_SHARED };
+enum vfs_wrapper { WRAP_CORRECT, WRAP_NO_RECHECK, WRAP_NAIVE_UPGRADE };
+
+struct vfs_knobs {
+	uint8_t fpos_lock;      /* enum vfs_fpos_lock */
+	uint8_t iterate;        /* enum vfs_iterate */
+	uint8_t wrapper;        /* enum vfs_wrapper */
+	uint8_t pidfd_getfd;    /* pidfd_open and pidfd_getfd exist */
+	uint8_t atomic_pos_dir; /* do_dentry_open sets FMODE_ATOMIC_POS on dirs */
+	uint8_t dir_lock;       /* 0: i_mutex (mutex), 1: i_rwsem */
+	uint8_t killable;       /* iterate_dir takes the lock killably */
+	uint8_t tmpfs_offsets;  /* tmpfs: offset_readdir/offset_dir_llseek (6.6) */
+	uint8_t ntfs3;          /* "ntfs" means ntfs3 (native shared, 6.9+) */
+};
+
+struct vfs_preset {
+	const char *name;
+	const char *summary;    /* one line for `kernel list` */
+	struct vfs_knobs k;
+};
+
+struct vfs_knob_desc {
+	const char *name;       /* fixed names: fpos-lock, iterate, ... */
+	const char *const *values; /* NULL-terminated */
+	const char *help;
+	size_t offset;          /* into struct vfs_knobs */
+	/* values that make a deliberately wrong kernel, noted in the trace */
+	uint32_t wrong_mask;
+};
+
+extern const struct vfs_preset vfs_presets[];
+extern const int vfs_npresets;
+extern const struct vfs_knob_desc vfs_knobs[];
+extern const int vfs_nknobs;
+const struct vfs_preset *vfs_preset_lookup(const char *name);
+const struct vfs_knob_desc *vfs_knob_lookup(const char *name);
+int vfs_knob_get(const struct vfs_knobs *k, const struct vfs_knob_desc *d);
+/* 0, or -1 when VALUE is not one of the knob's values */
+int vfs_knob_set(struct vfs_knobs *k, const struct vfs_knob_desc *d,
+		 const char *value);
+
+/* ---- filesystem types (core/fstypes.c) ------------------------------------- */
+enum vfs_llseek { LLSEEK_GENERIC, LLSEEK_EXT4_DIR, LLSEEK_DCACHE_DIR,
+		  LLSEEK_OFFSET_DIR, LLSEEK_CEPH_DIR, LLSEEK_OVL_DIR,
+		  LLSEEK_DEFAULT };
+enum vfs_dirread { DIRREAD_EISDIR, DIRREAD_CEPH, DIRREAD_NONE };
+
+struct vfs_fstype {
+	const char *name;
+	bool native_shared;     /* has ->iterate_shared since v4.7 */
+	uint8_t iter_fn;        /* VFN_ext4_readdir ... */
+	uint8_t llseek;         /* enum vfs_llseek, for directories */
+	uint8_t dir_read;       /* enum vfs_dirread */
+	const char *since;      /* first release that has it, for `fs list` */
+	const char *until;      /* last release that has it, or NULL */
+	const char *note;
+};
+extern const struct vfs_fstype vfs_fstypes[];
+extern const int vfs_nfstypes;
+const struct vfs_fstype *vfs_fstype_lookup(const char *name);
+
+/* ---- locks (core/locking.c) ------------------------------------------------ */
+enum vfs_lock_kind { LK_MUTEX, LK_RWSEM, LK_SPIN };
+enum vfs_lock_class { LC_NONE, LC_F_POS_LOCK, LC_I_RWSEM_DIR, LC_I_RWSEM,
+		      LC_F_LOCK, LC_RENAME_MUTEX, LC__COUNT };
+enum vfs_mode { M_NONE, M_EXCL, M_READ, M_WRITE };
+
+/* A lock id names a lock inside the world: its object kind and index. */
+enum { LID_FILE_POS = 1, LID_FILE_LOCK = 2, LID_INODE = 3, LID_RENAME = 4 };
+#define VFS_LID(kind, idx) ((uint16_t)(((kind) << 12) | (idx)))
+#define VFS_LID_KIND(l)    ((l) >> 12)
+#define VFS_LID_IDX(l)     ((l) & 0xfff)
+
+struct vfs_lock {
+	uint8_t kind;           /* enum vfs_lock_kind */
+	int8_t owner;           /* exclusive holder's tid, or -1 */
+	int8_t nreaders;        /* rwsem read holders */
+	int8_t wait_head;       /* FIFO of waiting threads (t->wait_next) */
+	int8_t wait_tail;
+};
+
+/* ---- objects ---------------------------------------------------------------- */
+enum vfs_itype { IT_NONE, IT_DIR, IT_REG, IT_PIDFS };
+
+struct vfs_inode {
+	uint8_t type;           /* enum vfs_itype */
+	uint8_t dead;           /* S_DEAD: rmdir'ed */
+	uint8_t unlinked;
+	uint8_t is_mountpoint;  /* root of a mounted filesystem */
+	uint8_t sb;             /* superblock index */
+	int16_t parent;         /* -1 for "/" */
+	int16_t first_child, last_child, next_sibling, prev_sibling;
+	int32_t d_off;          /* this entry's offset in its parent */
+	int32_t next_off;       /* next offset to give a child (from 2) */
+	int32_t nchildren;
+	int64_t size;
+	char name[VFS_NAME_MAX];
+	char data[VFS_DATA_MAX];
+	struct vfs_lock i_rwsem;
+};
+
+struct vfs_sb {
+	uint8_t fstype;         /* index into vfs_fstypes */
+	uint8_t dirstat;        /* ceph mount option */
+	int16_t root;
+};
+
+enum { FK_NONE, FK_INODE, FK_PIDFD };
+#define FMODE_READ        0x1
+#define FMODE_WRITE       0x2
+#define FMODE_ATOMIC_POS  0x8000
+
+struct vfs_file {
+	uint8_t kind;           /* FK_* ; FK_NONE = free slot */
+	uint16_t f_mode;
+	int32_t id;             /* file#N, N from 1 in creation order */
+	int32_t f_count;
+	int16_t inode;          /* FK_INODE */
+	int32_t pid;            /* FK_PIDFD: the process it refers to */
+	int64_t f_pos;
+	int64_t cursor;         /* the filesystem's private readdir state */
+	struct vfs_lock f_pos_lock;
+	struct vfs_lock f_lock;
+};
+
+#define FD_CLOEXEC_BIT 0x8000
+struct vfs_fdtable {
+	int16_t count;          /* tasks sharing it (files->count) */
+	int16_t nfds;           /* one past the highest slot ever used */
+	uint16_t fd[VFS_NR_OPEN]; /* file index + 1, 0 = free, | FD_CLOEXEC_BIT */
+};
+
+struct vfs_proc {
+	uint8_t alive;          /* has live threads */
+	uint8_t exists;
+	int32_t pid;
+	int32_t uid;
+	int16_t fdt;            /* fd table index, -1 after exit */
+	int16_t nthreads_made;  /* for NAME.N numbering */
+	char name[VFS_NAME_MAX];
+};
+
+/* ---- system calls --------------------------------------------------------- */
+enum vfs_sys {
+	SYS_NONE, SYS_OPEN, SYS_CLOSE, SYS_DUP, SYS_DUP2, SYS_CLONE, SYS_FORK,
+	SYS_EXIT, SYS_PIDFD_OPEN, SYS_PIDFD_GETFD, SYS_GETDENTS, SYS_LSEEK,
+	SYS_READ, SYS_WRITE, SYS_PREAD, SYS_PWRITE, SYS_MKDIR, SYS_CREAT,
+	SYS_UNLINK, SYS_RMDIR, SYS_RENAME, SYS__COUNT
+};
+/* open flags in a[1] */
+#define VO_RDONLY 0
+#define VO_WRONLY 1
+#define VO_RDWR   2
+#define VO_ACCMODE 3
+#define VO_DIRECTORY 0x10
+#define VO_CLOEXEC   0x20
+/* whence in a[2] */
+enum { VSEEK_SET, VSEEK_CUR, VSEEK_END };
+
+struct vfs_call {
+	uint8_t sys;            /* enum vfs_sys */
+	int32_t seq;            /* submission order, for the fifo scheduler */
+	int64_t a[3];           /* numbers: fd, count, offset, whence, flags, pid */
+	char s[2][VFS_PATH_MAX];/* paths, text, the child's name for fork */
+};
+
+struct vfs_sysdesc {
+	const char *name;       /* the command word: "getdents" */
+	const char *kname;      /* the kernel's syscall name: "getdents64" */
+	uint8_t fn;             /* VFN_ of the syscall frame */
+};
+extern const struct vfs_sysdesc vfs_sys[SYS__COUNT];
+
+/* What a thread's most recent call did: for `expect took/skipped`, results. */
+struct vfs_callrec {
+	struct vfs_call call;
+	uint8_t started, done;
+	int64_t ret;            /* >= 0, or -errno */
+	uint32_t took;          /* bit (class * 4 + mode) for each acquisition */
+	uint8_t skipped_fpos;   /* went through fdget_pos without the lock */
+	int16_t nent;           /* getdents: entries handed out */
+	int16_t ent[VFS_MAX_ENTRIES]; /* inode index, or -1 ".", -2 ".." */
+	char text[VFS_DATA_MAX + 1];  /* read: the bytes, for display */
+	int32_t start_step, end_step;
+};
+
+/* ---- threads ---------------------------------------------------------------- */
+enum vfs_tstate { TS_FREE, TS_IDLE, TS_RUNNING, TS_BLOCKED, TS_DEAD };
+
+struct vfs_held { uint16_t lock; uint8_t mode; uint8_t cls; };
+
+/* Locals of the kernel path in progress: plain data, so steps can resume. */
+struct vfs_frame {
+	uint16_t pc;            /* the next site (core/sites.h) */
+	uint16_t ret_pc[4];     /* return sites of nested sub-paths */
+	uint8_t depth;
+	uint8_t fdput_flags;    /* FDPUT_FPUT | FDPUT_POS_UNLOCK */
+	int16_t file;           /* struct file in use */
+	int16_t inode, parent, victim, parent2, victim2;
+	int32_t fd;             /* reserved/looked-up descriptor */
+	int64_t pos;            /* ctx->pos, or the local pos of ksys_read */
+	int64_t res;            /* result so far */
+	uint8_t locked_parent, locked_victim, locked_rename, locked_parent2,
+		locked_victim2, dir_locked;
+	int16_t newproc;
+	uint8_t flavour;        /* lseek: enum vfs_llseek in use */
+	uint8_t pos_get;        /* went through fdget_pos (else fdget) */
+	uint8_t wrapped;        /* readdir through wrap_directory_iterator */
+};
+
+struct vfs_thread {
+	uint8_t state;          /* enum vfs_tstate */
+	int8_t wait_next;       /* next waiter in a lock's queue */
+	uint8_t wait_mode;
+	uint16_t wait_lock;     /* the lock it waits for */
+	int16_t proc;
+	int16_t tnum;           /* NAME.tnum */
+	int32_t tid;
+	uint8_t npending, pend_head;
+	struct vfs_call pending[VFS_MAX_PENDING];
+	struct vfs_frame f;
+	uint8_t nheld;
+	struct vfs_held held[VFS_MAX_HELD];
+	uint8_t nfn;
+	uint8_t fnstack[VFS_MAX_FNSTACK];
+	struct vfs_callrec rec; /* current or most recent call */
+	int32_t steps;          /* steps this thread has run */
+	int32_t block_step;     /* world step when it began to wait */
+};
+
+/* ---- detectors' state (core/race.c, core/dirent_check.c) ----------------------- */
+enum vfs_field { FLD_NONE, FLD_F_POS, FLD_CURSOR, FLD_DIR, FLD_SIZE,
+		 FLD_DATA, FLD_F_COUNT, FLD_FDTABLE, FLD__COUNT };
+const char *vfs_field_name(int field);
+int vfs_field_lookup(const char *name);
+
+typedef uint32_t vfs_vclock[VFS_MAX_THREADS];
+
+struct vfs_access {             /* one side of a potential race */
+	int32_t step;           /* global step number, 0 = none */
+	int8_t tid;
+	uint8_t fn;
+	uint8_t write;
+	uint8_t nlocks;
+	uint16_t locks[4];
+	uint32_t clock;         /* the thread's own clock at the access */
+};
+
+struct vfs_shadow {
+	uint8_t field;
+	uint8_t used;
+	int16_t obj;            /* file or inode index */
+	struct vfs_access w;    /* last write */
+	struct vfs_access r[VFS_MAX_THREADS]; /* last read per thread */
+};
+
+#define VFS_MAX_SHADOWS   96
+#define VFS_MAX_LOCKCLOCKS 96
+
+struct vfs_lockclock { uint16_t lock; uint8_t used; vfs_vclock w, r; };
+
+enum vfs_report_kind { RPT_RACE, RPT_DUPLICATE, RPT_SKIPPED, RPT_DEADDIR,
+		       RPT_DEADLOCK, RPT_LOCKORDER, RPT__COUNT };
+struct vfs_report {
+	uint8_t kind;
+	uint8_t field;
+	int16_t obj;
+	struct vfs_access a, b; /* race: both sides; duplicate: both receivers */
+	int32_t entry;          /* duplicate: the entry's inode (-1 . -2 ..) */
+	char text[160];         /* one line in the kernel's vocabulary */
+};
+
+struct vfs_pass {               /* one pass of an open directory */
+	int8_t used;
+	int16_t file;
+	int32_t epoch;          /* bumps when a seek starts a new pass */
+	/* receiver (tid+1) and step of each offset handed out; 0 = not yet */
+	int8_t by[VFS_MAX_ENTRIES];
+	int32_t at[VFS_MAX_ENTRIES];
+};
+#define VFS_MAX_PASSES 16
+
+struct vfs_detect {
+	uint8_t enabled;
+	vfs_vclock vc[VFS_MAX_THREADS];
+	uint8_t nshadows, nlockclocks, npasses;
+	struct vfs_shadow shadows[VFS_MAX_SHADOWS];
+	struct vfs_lockclock lockclocks[VFS_MAX_LOCKCLOCKS];
+	struct vfs_pass passes[VFS_MAX_PASSES];
+	uint8_t nreports;
+	uint32_t counts[RPT__COUNT]; /* reports seen, also past the list's end */
+	struct vfs_report reports[VFS_MAX_REPORTS];
+};
+
+/* ---- statistics (per lock class) -------------------------------------------- */
+struct vfs_stats {
+	uint32_t acquire[LC__COUNT];
+	uint32_t contended[LC__COUNT];
+	uint32_t wait_steps[LC__COUNT];
+	uint32_t atomics;       /* atomic operations: lock ops, f_count changes */
+	uint32_t calls;
+	uint32_t calls_by_sys[SYS__COUNT];
+	uint32_t atomics_by_sys[SYS__COUNT];
+};
+
+/* ---- the world ------------------------------------------------------------ */
+enum vfs_sched { SCHED_RR, SCHED_FIFO, SCHED_RANDOM };
+
+struct vfs_world {
+	struct vfs_knobs k;
+	uint8_t preset;         /* index into vfs_presets */
+	uint8_t knobs_overridden;
+	uint8_t sched;          /* enum vfs_sched */
+	uint64_t rng;           /* xorshift state for SCHED_RANDOM */
+	int8_t rr_last;         /* last thread picked by rr */
+	int32_t step;           /* steps run so far */
+	uint64_t seq;           /* trace events emitted so far */
+	int32_t next_pid;
+	int32_t next_file_id;
+	int32_t call_seq;       /* calls started, for fifo */
+	int32_t last_done_tid;  /* thread of the most recently completed call */
+	int32_t last_gd_tid;    /* ... and of the most recent getdents */
+	int16_t nprocs, nthreads, nfiles, ninodes, nsb, nfdt;
+	struct vfs_lock rename_mutex;   /* s_vfs_rename_mutex (one sb model) */
+	struct vfs_stats stats;
+	struct vfs_detect det;
+	int32_t call_started[VFS_MAX_THREADS]; /* call_seq at start, for fifo */
+	struct vfs_proc procs[VFS_MAX_PROCS];
+	struct vfs_thread threads[VFS_MAX_THREADS];
+	struct vfs_file files[VFS_MAX_FILES];
+	struct vfs_sb sbs[VFS_MAX_SB];
+	struct vfs_inode inodes[VFS_MAX_INODES];
+	struct vfs_fdtable fdt[VFS_MAX_PROCS];
+};
+
+/* ---- trace events (core/trace.c) ------------------------------------------- */
+enum vfs_op { OP_ENTER, OP_EXIT, OP_ACQUIRE, OP_RELEASE, OP_BLOCK, OP_WAKE,
+	      OP_SKIP, OP_READ, OP_WRITE, OP_DOWNGRADE, OP_EMIT, OP_NOTE,
+	      OP__COUNT };
+
+struct vfs_event {
+	uint64_t seq;
+	int32_t step;           /* the world step this happened in */
+	int8_t tid;             /* the thread it happened to */
+	uint8_t op;             /* enum vfs_op */
+	uint8_t fn;             /* kernel function */
+	uint8_t cls;            /* lock class, for lock events */
+	uint8_t mode;           /* enum vfs_mode */
+	uint8_t field;          /* read/write: enum vfs_field */
+	uint8_t atomic;         /* read/write of an atomic counter */
+	uint8_t sys;            /* enter/exit of a syscall frame: enum vfs_sys */
+	uint16_t lock;          /* lock id */
+	int32_t obj;            /* file or inode index (see objkind) */
+	uint8_t objkind;        /* 0 none, 1 file, 2 inode, 3 fd table, 4 global */
+	int8_t other;           /* block: the holder's tid, -1 if several/none */
+	int64_t ret;            /* exit: return value (or -errno) */
+	int64_t value;          /* read/write: the value; emit: entry d_off */
+	const char *note;       /* OP_NOTE: text (static storage) */
+};
+
+typedef void vfs_sink_fn(void *ctx, const struct vfs_world *w,
+			 const struct vfs_event *ev);
+struct vfs_sink { vfs_sink_fn *fn; void *ctx; };
+
+/* Formatting: names and lines shared by every view. */
+const char *vfs_op_name(int op);
+const char *vfs_class_name(int cls);   /* "f_pos_lock", "i_rwsem", ... */
+const char *vfs_mode_name(int mode);   /* "read", "write", "excl" */
+int vfs_class_lookup(const char *name);
+/* "A", "A.2" */
+void vfs_thread_name(const struct vfs_world *w, int tid, char *buf, size_t n);
+/* "file#3", or a path for inodes, "rename_mutex" */
+void vfs_obj_name(const struct vfs_world *w, int objkind, int obj, char *buf,
+		  size_t n);
+void vfs_lock_name(const struct vfs_world *w, uint16_t lock, char *buf,
+		   size_t n);
+void vfs_inode_path(const struct vfs_world *w, int ino, char *buf, size_t n);
+/* One line, no newline. */
+void vfs_event_text(const struct vfs_world *w, const struct vfs_event *ev,
+		    char *buf, size_t n);
+void vfs_event_jsonl(const struct vfs_world *w, const struct vfs_event *ev,
+		     char *buf, size_t n);
+
+/* ---- world set-up (core/world.c) ------------------------------------------- */
+void vfs_world_init(struct vfs_world *w, const struct vfs_preset *p);
+/* Copies only the used parts: cheap for exploration. */
+void vfs_world_copy(struct vfs_world *dst, const struct vfs_world *src);
+/* Setup commands: instant, not traced. Return 0 or -errno. */
+int vfs_setup_mkdir(struct vfs_world *w, const char *path, bool parents);
+int vfs_setup_touch(struct vfs_world *w, const char *path, bool parents);
+int vfs_setup_mount(struct vfs_world *w, const char *fstype, const char *path,
+		    const char *option);
+/* Returns the new process index, or -errno (-VE_EXIST: name taken). */
+int vfs_spawn(struct vfs_world *w, const char *name, int uid);
+void vfs_set_preset(struct vfs_world *w, const struct vfs_preset *p);
+
+/* Lookups. -1 when not found. */
+int vfs_path_lookup(const struct vfs_world *w, const char *path);
+int vfs_proc_by_name(const struct vfs_world *w, const char *name);
+int vfs_proc_by_pid(const struct vfs_world *w, int pid);
+/* "A", "A.1", "A.2", or a pid number. */
+int vfs_thread_by_name(const struct vfs_world *w, const char *name);
+int vfs_file_by_id(const struct vfs_world *w, int id);
+/* The file PROC's fd refers to, or -1. */
+int vfs_fd_file(const struct vfs_world *w, int proc, int fd);
+const struct vfs_fstype *vfs_inode_fstype(const struct vfs_world *w, int ino);
+
+/* ---- running (core/sched.c) ------------------------------------------------- */
+/* Queue a call on a thread. 0, or -1 when the queue is full / thread dead. */
+int vfs_submit(struct vfs_world *w, int tid, const struct vfs_call *c);
+/* Has a call in progress or queued, and is not blocked. */
+bool vfs_runnable(const struct vfs_world *w, int tid);
+bool vfs_has_work(const struct vfs_world *w, int tid);
+/* Run one atomic step of tid (must be runnable). Returns true if the step
+ * completed a call. */
+bool vfs_step(struct vfs_world *w, int tid, const struct vfs_sink *sink);
+/* The scheduler's choice among runnable threads, or -1. Advances its state. */
+int vfs_sched_pick(struct vfs_world *w);
+/* The kernel function the thread's next step is in, and whether that step
+ * enters it ("about to enter FUNC"). VFN_none when idle. */
+int vfs_next_fn(const struct vfs_world *w, int tid, bool *enters);
+/* The kernel function of the next step of the site (for explore tables). */
+int vfs_nrunnable(const struct vfs_world *w);
+/* Live threads all blocked and at least one blocked. */
+bool vfs_all_blocked(const struct vfs_world *w);
+
+/* ---- detectors (core/race.c, core/dirent_check.c) ----------------------------- */
+/* The detectors consume the trace; vfs_step feeds them when enabled. */
+void vfs_detect_event(struct vfs_world *w, const struct vfs_event *ev);
+int vfs_report_count(const struct vfs_world *w, int kind, int field);
+void vfs_report_text(const struct vfs_world *w, const struct vfs_report *r,
+		     char *buf, size_t n);
+
+#endif

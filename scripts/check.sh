@@ -1,0 +1,222 @@
+#!/usr/bin/env bash
+# check.sh: build the variants, run every test stage, end with one line
+# "N passed, N failed".  Exit status 0 only when nothing failed.
+# `make check` runs it; it can also be run alone (after scripts/deps.sh check).
+#
+#   VALGRIND=1        also run the conformance scenarios under valgrind
+#   UPDATE_GOLDEN=1   rewrite tests/golden/*.out and *.status from this run
+#   TEST_TIMEOUT=N    seconds one test (or one --check run) may take (300)
+#
+# Each stage is skipped when its inputs do not exist yet; a skipped test is
+# never counted as passed.  A failed build counts as a failed test.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 2
+
+MAKE=${MAKE:-make}
+case ${MAKEFLAGS:-} in *j*) jobs= ;; *) jobs=-j$(nproc 2>/dev/null || echo 2) ;; esac
+timeout=${TEST_TIMEOUT:-300}
+# LeakSanitizer works in this sandbox (no ptrace restriction); keep leaks fatal.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+pass()  { echo "PASS $1"; passed=$((passed + 1)); }
+fail()  { echo "FAIL $1"; failed=$((failed + 1)); }
+stage() { printf '\n== %s\n' "$1"; }
+run()   { timeout -k 5 "$timeout" "$@"; }          # every test is time-boxed
+indent() { sed 's/^/    /'; }
+
+# build NAME TARGET...: one make run, counted as one test.
+build() {
+    local name=$1 out; shift
+    # shellcheck disable=SC2086  # $jobs may be empty
+    if out=$($MAKE $jobs --no-print-directory "$@" 2>&1); then
+        pass "build $name"
+    else
+        printf '%s\n' "$out" | tail -n 40 | indent
+        fail "build $name"
+        return 1
+    fi
+}
+
+# have PATTERN: true when the glob matches at least one file.
+have() { compgen -G "$1" >/dev/null; }
+
+# check_run NAME VFSIM FILE...: `vfsim --check FILE...`; its own PASS/FAIL lines
+# pass through and its final "N passed, N failed" line is added to ours.
+check_run() {
+    local name=$1 bin=$2 out rc last p f; shift 2
+    out=$(run "$bin" --check "$@" 2>&1); rc=$?
+    last=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n 1)
+    printf '%s\n' "$out" | grep -vxF -e "$last"
+    if [ -z "$last" ]; then
+        fail "$name (exit $rc, no 'N passed, N failed' line)"
+        return
+    fi
+    p=${last%% passed*}; f=${last#*, }; f=${f%% failed*}
+    passed=$((passed + p)); failed=$((failed + f))
+    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then fail "$name (exit $rc)"; fi
+    if [ "$rc" -eq 0 ] && [ "$f" -ne 0 ]; then fail "$name (exit 0 despite failures)"; fi
+}
+
+# ---- builds ----------------------------------------------------------------
+stage build
+declare -A built=()
+for v in default asan libedit none; do
+    case $v in default) bin=build/vfsim ;; *) bin=build/$v/vfsim ;; esac
+    build "$v" "$bin" && built[$v]=$bin
+done
+asan=${built[asan]:-}
+shared=../shared/conformance
+
+# needs VARIANT STAGE: the variant's binary, or a failure for the stage.
+needs() {
+    [ -n "${built[$1]:-}" ] && return 0
+    fail "$2 (no $1 binary)"
+    return 1
+}
+
+# ---- unit tests (cmocka, AddressSanitizer build) -----------------------------
+if have 'tests/unit/test_*.c'; then
+    stage unit
+    for src in tests/unit/test_*.c; do
+        t=$(basename "$src" .c)
+        build "tests/unit/$t" "build/asan/tests/$t" || continue
+        out=$(CMOCKA_MESSAGE_OUTPUT=TAP run "build/asan/tests/$t" 2>&1); rc=$?
+        cases=$(printf '%s\n' "$out" | sed -nE 's/^(not ok|ok) [0-9]+ - (.*)/\1 \2/p')
+        bad=0
+        while read -r word rest; do
+            case $word in
+            ok)  pass "unit/$t/$rest" ;;
+            not) fail "unit/$t/${rest#ok }"; bad=1 ;;
+            esac
+        done <<<"$cases"
+        if [ "$bad" -eq 1 ] || [ "$rc" -ne 0 ]; then
+            printf '%s\n' "$out" | grep -vE '^(ok|not ok) [0-9]+ - ' | tail -n 30 | indent
+            [ "$bad" -eq 0 ] && fail "unit/$t (exit $rc)"
+        elif [ -z "$cases" ]; then
+            pass "unit/$t"                  # ran, but reported no test cases
+        fi
+    done
+fi
+
+# ---- scenario tests ----------------------------------------------------------
+if have 'tests/scenarios/*.vfs'; then
+    stage scenarios
+    needs asan scenarios && check_run scenarios "$asan" tests/scenarios/*.vfs
+fi
+
+# ---- golden output tests -------------------------------------------------------
+if have 'tests/golden/*.vfs'; then
+    stage golden
+    needs asan golden && for vfs in tests/golden/*.vfs; do
+        name=$(basename "$vfs" .vfs); dir=tests/golden
+        args=; [ -f "$dir/$name.args" ] && read -r args <"$dir/$name.args"
+        want_rc=0; [ -f "$dir/$name.status" ] && read -r want_rc <"$dir/$name.status"
+        set -f
+        # shellcheck disable=SC2086  # .args is split into words on purpose
+        (cd "$dir" && NO_COLOR=1 run "$top/$asan" $args "$name.vfs" </dev/null >"$tmp/out" 2>&1)
+        rc=$?
+        set +f
+        if [ -n "${UPDATE_GOLDEN:-}" ]; then
+            cp "$tmp/out" "$dir/$name.out"
+            if [ "$rc" -eq 0 ]; then rm -f "$dir/$name.status"; else echo "$rc" >"$dir/$name.status"; fi
+            want_rc=$rc
+        fi
+        if diff -u --label "$name.out" --label "$name (got)" "$dir/$name.out" "$tmp/out" \
+                >"$tmp/diff" 2>&1 && [ "$rc" -eq "$want_rc" ]; then
+            pass "golden/$name"
+        else
+            indent <"$tmp/diff"
+            [ "$rc" -eq "$want_rc" ] || echo "    exit status $rc, expected $want_rc"
+            fail "golden/$name"
+        fi
+    done
+fi
+
+# ---- the shared conformance scenarios --------------------------------------------
+stage conformance
+if ! have "$shared/*.vfs"; then
+    echo "skipped: $shared has no scenarios"
+elif needs asan conformance; then
+    check_run conformance "$asan" "$shared"/*.vfs
+fi
+
+# ---- the lessons ----------------------------------------------------------------
+if have 'examples/*.vfs'; then
+    stage examples
+    needs asan examples && check_run examples "$asan" examples/*.vfs
+fi
+
+# ---- manual pages ------------------------------------------------------------------
+if have 'man/vfsim.[15]'; then
+    stage man
+    for page in man/vfsim.1 man/vfsim.5; do
+        [ -f "$page" ] || continue
+        if out=$(mandoc -T lint -W warning "$page" 2>&1); then
+            pass "man/$(basename "$page")"
+        else
+            printf '%s\n' "$out" | indent
+            fail "man/$(basename "$page")"
+        fi
+    done
+fi
+
+# ---- interactive tests, once per line editor -----------------------------------------
+if have 'tests/interactive/*.sh' || have 'tests/interactive/*.exp'; then
+    stage lineedit
+    for le in readline libedit none; do
+        v=$le; [ "$le" = readline ] && v=default
+        needs "$v" "lineedit/$le" || continue
+        for t in tests/interactive/*.sh tests/interactive/*.exp; do
+            [ -f "$t" ] || continue
+            case $t in *.exp) cmd=(expect -f "$t") ;; *) cmd=(bash "$t") ;; esac
+            out=$(VFSIM=$top/${built[$v]} LINEEDIT=$le run "${cmd[@]}" </dev/null 2>&1); rc=$?
+            case $rc in
+            0)  pass "lineedit/$le/$(basename "$t")" ;;
+            77) echo "SKIP lineedit/$le/$(basename "$t")" ;;
+            *)  printf '%s\n' "$out" | tail -n 30 | indent
+                fail "lineedit/$le/$(basename "$t") (exit $rc)" ;;
+            esac
+        done
+    done
+fi
+
+# ---- a second front end over libvfscore ---------------------------------------------------
+if have 'tests/driver/*.c'; then
+    stage driver
+    if build driver build/vfsim-driver; then
+        for vfs in tests/driver/*.vfs; do
+            [ -f "$vfs" ] || continue
+            if out=$(run build/vfsim-driver "$vfs" 2>&1); then
+                pass "driver/$(basename "$vfs")"
+            else
+                printf '%s\n' "$out" | tail -n 30 | indent
+                fail "driver/$(basename "$vfs")"
+            fi
+        done
+    fi
+fi
+
+# ---- valgrind (VALGRIND=1) ------------------------------------------------------------------
+if [ -n "${VALGRIND:-}" ] && have "$shared/*.vfs"; then
+    stage valgrind
+    if needs default valgrind; then
+        for vfs in "$shared"/*.vfs; do
+            if out=$(run valgrind -q --error-exitcode=3 --leak-check=full \
+                    build/vfsim --check "$vfs" 2>&1); then
+                pass "valgrind/$(basename "$vfs")"
+            else
+                printf '%s\n' "$out" | tail -n 40 | indent
+                fail "valgrind/$(basename "$vfs")"
+            fi
+        done
+    fi
+fi
+
+echo
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
