@@ -201,7 +201,6 @@ int file_alloc(struct vfs_world *w, int kind);
 struct vfs_fdtable *proc_fdt(struct vfs_world *w, int proc);
 /* Lowest free descriptor (marked reserved), or -EMFILE. */
 int alloc_fd(struct vfs_world *w, int proc, bool cloexec);
-#define FD_RESERVED 0x7fff
 int fd_lookup(const struct vfs_world *w, int proc, int64_t fd);
 /* Drop one reference; frees the file at zero (emits the events). */
 void file_put(struct vx *x, int fn, int file);

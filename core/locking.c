@@ -49,6 +49,11 @@ int lock_class(const struct vfs_world *w, uint16_t lid)
 	}
 }
 
+int vfs_lock_class(const struct vfs_world *w, uint16_t lid)
+{
+	return lock_class(w, lid);
+}
+
 bool thread_holds(const struct vfs_thread *t, uint16_t lid, int *mode)
 {
 	for (int i = 0; i < t->nheld; i++)

@@ -16,7 +16,11 @@ void site_PO_DO(struct vx *x)
 		sys_return(x, -VE_NOSYS);
 		return;
 	}
-	int p = pid > INT32_MAX || pid < 0 ? -1 : vfs_proc_by_pid(w, (int)pid);
+	if (pid <= 0) {         /* kernel/pid.c: "if (pid <= 0) return -EINVAL" */
+		sys_return(x, -VE_INVAL);
+		return;
+	}
+	int p = pid > INT32_MAX ? -1 : vfs_proc_by_pid(w, (int)pid);
 	if (p < 0) {
 		sys_return(x, -VE_SRCH);
 		return;

@@ -189,6 +189,27 @@ static void ret_text(int64_t ret, char *buf, size_t n)
 		snprintf(buf, n, "%" PRId64, ret);
 }
 
+/* Names of an event's object as it was when the event happened. */
+static void ev_obj_name(const struct vfs_world *w, const struct vfs_event *ev,
+			char *buf, size_t n)
+{
+	if (ev->objkind == 1 && ev->file_id)
+		snprintf(buf, n, "file#%d", ev->file_id);
+	else
+		vfs_obj_name(w, ev->objkind, ev->obj, buf, n);
+}
+
+static void ev_lock_name(const struct vfs_world *w, const struct vfs_event *ev,
+			 char *buf, size_t n)
+{
+	int k = VFS_LID_KIND(ev->lock);
+	if ((k == LID_FILE_POS || k == LID_FILE_LOCK) && ev->file_id)
+		snprintf(buf, n, "file#%d %s", ev->file_id,
+			 k == LID_FILE_POS ? "f_pos_lock" : "f_lock");
+	else
+		vfs_lock_name(w, ev->lock, buf, n);
+}
+
 void vfs_event_text(const struct vfs_world *w, const struct vfs_event *ev,
 		    char *buf, size_t n)
 {
@@ -211,11 +232,11 @@ void vfs_event_text(const struct vfs_world *w, const struct vfs_event *ev,
 	case OP_DOWNGRADE: case OP_SKIP: {
 		char ln[VFS_PATH_MAX + 32];
 		if (ev->op == OP_SKIP) {
-			vfs_obj_name(w, 1, ev->obj, obj, sizeof obj);
+			ev_obj_name(w, ev, obj, sizeof obj);
 			snprintf(buf, n, " f_pos_lock %s (not taken)", obj);
 			break;
 		}
-		vfs_lock_name(w, ev->lock, ln, sizeof ln);
+		ev_lock_name(w, ev, ln, sizeof ln);
 		o = snprintf(buf, n, " %s %s", ln, vfs_mode_name(ev->mode));
 		if (ev->op == OP_BLOCK && ev->other >= 0 && o > 0 && (size_t)o < n) {
 			vfs_thread_name(w, ev->other, th, sizeof th);
@@ -224,7 +245,7 @@ void vfs_event_text(const struct vfs_world *w, const struct vfs_event *ev,
 		break;
 	}
 	case OP_READ: case OP_WRITE:
-		vfs_obj_name(w, ev->objkind, ev->obj, obj, sizeof obj);
+		ev_obj_name(w, ev, obj, sizeof obj);
 		snprintf(buf, n, " %s %s = %" PRId64 "%s", vfs_field_name(ev->field),
 			 obj, ev->value, ev->atomic ? " (atomic)" : "");
 		break;
@@ -296,8 +317,7 @@ void vfs_event_jsonl(const struct vfs_world *w, const struct vfs_event *ev,
 		APPEND_STR("lock", ev->op == OP_SKIP ? "f_pos_lock" :
 			   (ev->cls == LC_I_RWSEM_DIR || ev->cls == LC_I_RWSEM) &&
 			   !w->k.dir_lock ? "i_mutex" : vfs_class_name(ev->cls));
-		vfs_obj_name(w, ev->op == OP_SKIP ? 1 : ev->objkind, ev->obj, obj,
-			     sizeof obj);
+		ev_obj_name(w, ev, obj, sizeof obj);
 		APPEND_STR("obj", obj);
 		if (ev->op != OP_SKIP)
 			APPEND_STR("mode", vfs_mode_name(ev->mode));
@@ -308,7 +328,7 @@ void vfs_event_jsonl(const struct vfs_world *w, const struct vfs_event *ev,
 		break;
 	case OP_READ: case OP_WRITE:
 		APPEND_STR("field", vfs_field_name(ev->field));
-		vfs_obj_name(w, ev->objkind, ev->obj, obj, sizeof obj);
+		ev_obj_name(w, ev, obj, sizeof obj);
 		APPEND_STR("obj", obj);
 		APPEND(",\"value\":%" PRId64, ev->value);
 		if (ev->atomic)
@@ -335,6 +355,8 @@ void emit(struct vx *x, struct vfs_event *ev)
 	struct vfs_world *w = x->w;
 	ev->seq = ++w->seq;
 	ev->step = w->step;
+	if (ev->objkind == 1 && ev->obj >= 0)
+		ev->file_id = w->files[ev->obj].id;
 	if (!ev->tid && x->tid)
 		ev->tid = (int8_t)x->tid;
 	if (w->det.enabled)

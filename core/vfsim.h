@@ -177,6 +177,7 @@ struct vfs_file {
 };
 
 #define FD_CLOEXEC_BIT 0x8000
+#define FD_RESERVED    0x7fff  /* taken, no file behind it (yet) */
 struct vfs_fdtable {
 	int16_t count;          /* tasks sharing it (files->count) */
 	int16_t nfds;           /* one past the highest slot ever used */
@@ -408,6 +409,7 @@ struct vfs_event {
 	int8_t other;           /* block: the holder's tid, -1 if several/none */
 	int64_t ret;            /* exit: return value (or -errno) */
 	int64_t value;          /* read/write: the value; emit: entry d_off */
+	int32_t file_id;        /* file#N of a file object or file lock */
 	const char *note;       /* OP_NOTE: text (static storage) */
 };
 
@@ -428,6 +430,8 @@ void vfs_obj_name(const struct vfs_world *w, int objkind, int obj, char *buf,
 void vfs_lock_name(const struct vfs_world *w, uint16_t lock, char *buf,
 		   size_t n);
 void vfs_inode_path(const struct vfs_world *w, int ino, char *buf, size_t n);
+/* The class of a lock id (LC_*). */
+int vfs_lock_class(const struct vfs_world *w, uint16_t lock);
 /* One line, no newline. */
 void vfs_event_text(const struct vfs_world *w, const struct vfs_event *ev,
 		    char *buf, size_t n);

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cli.h - the shell's session and its command table.
+ *
+ * One table (cmd.c) names every command: dispatch, `help`, completion,
+ * argument checking and the man page's list all read it.  A session owns
+ * one simulated world and the log that replays it (`back`, `save`).
+ */
+#ifndef VFSIM_CLI_H
+#define VFSIM_CLI_H
+
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include "lex.h"
+#include "vfsim.h"
+
+enum rec_kind { REC_SETUP, REC_SUBMIT, REC_STEP };
+struct rec {
+	uint8_t kind;
+	uint8_t picked;         /* REC_STEP: the scheduler chose the thread */
+	int16_t tid;
+	char *text;             /* REC_SETUP: the command line, canonical */
+	struct vfs_call call;   /* REC_SUBMIT */
+};
+
+enum { TRACE_OFF, TRACE_TEXT, TRACE_JSONL };
+
+struct session {
+	struct vfs_world *w;
+	/* options */
+	int quiet, color, interactive;
+	int silent;             /* --check: print nothing but the verdicts */
+	int trace;              /* live trace: TRACE_* */
+	/* the log that rebuilds the world */
+	struct rec *log;
+	size_t nlog, caplog;
+	/* every event since the world began (for trace show, views, exports) */
+	struct vfs_event *ev;
+	size_t nev, capev;
+	size_t ev_dropped;
+	/* where commands come from */
+	const char *file;       /* NULL at the prompt */
+	int line;
+	int depth;              /* source nesting */
+	/* outcome */
+	int failed;             /* an expect failed: exit 1 */
+	int errors;             /* a script error happened: exit 2 */
+	int quit;
+	char ret[32];           /* $ret */
+	int have_ret;
+	int replaying;          /* rebuilding: print nothing */
+	char **hist;            /* commands typed, for `history` */
+	size_t nhist;
+	volatile sig_atomic_t *interrupted; /* Ctrl-C, polled by long commands */
+	void *explore;          /* the last explore's results (cmd_explore.c) */
+};
+
+struct cmd_call {
+	int argc;
+	char **argv;            /* the words after the command */
+	int *cols;
+	int tid;                /* the thread of "THREAD: ...", or -1 */
+	const char *thread;     /* its name as typed */
+	int background;
+	const char *line;       /* the whole line, for messages */
+};
+
+/* CMD_THREAD: a thread performs it ("A: open /d"); CMD_WORLD: may also be
+ * used without a thread as instant set-up; CMD_LOG: replayed by `back`. */
+#define CMD_THREAD 0x1
+#define CMD_WORLD  0x2
+#define CMD_LOG    0x4
+
+struct cmd_entry {
+	const char *name;
+	const char *group;
+	const char *args;       /* synopsis: UPPER placeholders, a|b choices */
+	const char *help;       /* one line */
+	const char *long_help;
+	int min_args, max_args; /* -1: no limit */
+	unsigned flags;
+	int sys;                /* enum vfs_sys for thread commands */
+	int (*fn)(struct session *, const struct cmd_call *);
+};
+extern const struct cmd_entry cmd_table[];
+extern const int cmd_count;
+const struct cmd_entry *cmd_find(const char *name);
+
+/* session.c */
+struct session *session_new(void);
+void session_free(struct session *s);
+void session_reset(struct session *s, const struct vfs_preset *p);
+int session_exec_line(struct session *s, const char *line);
+int session_source(struct session *s, const char *path);
+int session_run_stream(struct session *s, FILE *in, const char *name);
+void session_log_setup(struct session *s, const struct cmd_call *c,
+		       const char *name);
+void session_log(struct session *s, int kind, int tid, const struct vfs_call *c);
+/* Run one step of tid, logging it and printing what it finished. */
+bool session_step(struct session *s, int tid);
+/* A step of the scheduler's choice; -1 when nothing is runnable. */
+int session_sched_step(struct session *s, bool *done);
+/* Rebuild the world from the log minus the last `drop_steps` steps. */
+void session_replay(struct session *s, size_t drop_steps);
+void session_print_result(struct session *s, int tid);
+void session_blocked_line(struct session *s, int tid, char *buf, size_t n);
+int session_interrupted(struct session *s);
+
+/* output (session.c) */
+void out(struct session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* A script error or a bad line: FILE:LINE: message, or one line at the
+ * prompt. Always returns -1. */
+int cli_error(struct session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+const char *color_on(struct session *s, const char *code);
+const char *color_off(struct session *s);
+
+/* names and resolution (cmd.c) */
+int resolve_thread(struct session *s, const char *name, int *tid);
+int resolve_proc(struct session *s, const char *name, int *proc, int *pid);
+int resolve_file(struct session *s, const char *name, int *file);
+int parse_num(const char *s, long long *v);
+const char *did_you_mean(const char *word, const char *const *cands, int n);
+
+/* completion (complete.c) */
+char **cli_complete(const char *line, int start, int end);
+void cli_complete_bind(struct session *s);
+
+/* help (cmd.c) */
+void cmd_help_list(struct session *s);
+void cmd_print_mdoc(FILE *f);
+
+#endif

@@ -1,0 +1,343 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cmd.c - the command table: one entry per command.  Dispatch
+ * (session_exec_line), `help`, completion (complete.c), argument counts
+ * and the man page's command list (`vfsim --commands-mdoc`) read it.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "commands.h"
+
+const struct cmd_entry cmd_table[] = {
+	/* ---- setting up the world (instant, not traced) ---- */
+	{ "kernel", "world", "[list|PRESET]", "show, list or choose the kernel preset",
+	  "With no argument, shows the preset and any knob overridden. 'kernel list'\n"
+	  "lists the presets, one line each. 'kernel PRESET' chooses one and resets\n"
+	  "every knob to it; the world is kept.", 0, 1, CMD_LOG, 0, c_kernel },
+	{ "set", "world", "[KNOB VALUE]", "list the knobs, or override one",
+	  "Knobs are the preset's row: fpos-lock, iterate, wrapper, pidfd-getfd, ...\n"
+	  "Values that build a kernel that never existed (wrapper no-recheck,\n"
+	  "naive-upgrade) say so in the trace when they change what happens.",
+	  0, 2, CMD_LOG, 0, c_set },
+	{ "fs", "world", "[list]", "the filesystem types and their directory operations",
+	  "For each type: its iterator, whether it has ->iterate_shared natively or\n"
+	  "the legacy ->iterate (wrapped from v6.5), its directory llseek, and its\n"
+	  "answer to read() on a directory. Types the preset's kernel did not have\n"
+	  "are marked.", 0, 1, 0, 0, c_fs },
+	{ "mount", "world", "FSTYPE PATH [OPTION...]", "mount a new filesystem on a new directory",
+	  "Creates PATH as the root of a new filesystem of type FSTYPE. The root '/'\n"
+	  "is ext4. ceph takes the option 'dirstat' (read() on its directories).",
+	  2, 3, CMD_LOG, 0, c_mount },
+	{ "mkdir", "world", "PATH...", "make directories (as set-up, or as a thread's call)",
+	  "Without a thread, makes the directories at once (parents too), untraced.\n"
+	  "As 'THREAD: mkdir PATH' it is the system call, traced, taking the\n"
+	  "parent's i_rwsem exclusive.", 1, -1, CMD_THREAD | CMD_WORLD | CMD_LOG,
+	  SYS_MKDIR, c_mkdir },
+	{ "touch", "world", "PATH...", "make empty regular files, untraced", NULL,
+	  1, -1, CMD_LOG, 0, c_touch },
+	{ "ls", "world", "[PATH]", "show the tree (entries in directory order)", NULL,
+	  0, 1, 0, 0, c_ls },
+	{ "spawn", "world", "NAME [uid=N]", "a new single-threaded process",
+	  "Pids are given from 100 upward. The process's first thread is NAME (also\n"
+	  "NAME.1); its descriptors 0-2 are taken, so the first open gives 3.",
+	  1, 2, CMD_LOG, 0, c_spawn },
+	{ "reset", "world", "", "an empty world; the preset and knobs are kept", NULL,
+	  0, 0, 0, 0, c_reset },
+	{ "sched", "run", "[rr|fifo|random SEED]", "how step and run choose a thread",
+	  "rr: round robin, one step each (the default). fifo: the oldest call runs\n"
+	  "until it blocks or returns. random SEED: a reproducible random choice.",
+	  0, 2, CMD_LOG, 0, c_sched },
+	/* ---- things a thread does (traced; they take locks) ---- */
+	{ "open", "thread", "PATH [rdonly|wronly|rdwr] [directory] [cloexec]", "openat: a new descriptor",
+	  NULL, 1, 4, CMD_THREAD, SYS_OPEN, c_syscall },
+	{ "close", "thread", "FD", "close a descriptor", NULL, 1, 1, CMD_THREAD, SYS_CLOSE, c_syscall },
+	{ "dup", "thread", "FD", "a second descriptor for the same file (f_count + 1)", NULL,
+	  1, 1, CMD_THREAD, SYS_DUP, c_syscall },
+	{ "dup2", "thread", "OLD NEW", "make NEW refer to OLD's file", NULL,
+	  2, 2, CMD_THREAD, SYS_DUP2, c_syscall },
+	{ "clone", "thread", "", "a new thread sharing the fd table (CLONE_FILES)",
+	  "The new thread is NAME.2, NAME.3, ... From then on every fd lookup in the\n"
+	  "process takes a real reference, since the table is shared.",
+	  0, 0, CMD_THREAD, SYS_CLONE, c_syscall },
+	{ "fork", "thread", "NAME", "a child process NAME with a copy of the fd table",
+	  NULL, 1, 1, CMD_THREAD, SYS_FORK, c_syscall },
+	{ "exit", "thread", "", "the thread ends; the last one drops the table's references",
+	  NULL, 0, 0, CMD_THREAD, SYS_EXIT, c_syscall },
+	{ "pidfd_open", "thread", "PROC", "a pidfd for process PROC (name or pid)",
+	  NULL, 1, 1, CMD_THREAD, SYS_PIDFD_OPEN, c_syscall },
+	{ "pidfd_getfd", "thread", "PIDFD FD", "steal the target's FD: a real reference",
+	  "Needs the target's uid or uid 0 (EPERM). Takes a real reference on the\n"
+	  "target's file (fget_task) and installs it here with O_CLOEXEC. ENOSYS\n"
+	  "before v5.6.", 2, 2, CMD_THREAD, SYS_PIDFD_GETFD, c_syscall },
+	{ "getdents", "thread", "FD [N]", "getdents64: at most N entries (all without N)",
+	  "fdget_pos, then iterate_dir of the preset's era: the f_pos lock if\n"
+	  "file_needs_f_pos_lock says so, the directory's i_rwsem shared or\n"
+	  "exclusive, ctx->pos from f_pos, the filesystem's iterator, f_pos back.",
+	  1, 2, CMD_THREAD, SYS_GETDENTS, c_syscall },
+	{ "lseek", "thread", "FD OFFSET [set|cur|end]", "move f_pos (the filesystem's llseek)",
+	  NULL, 2, 3, CMD_THREAD, SYS_LSEEK, c_syscall },
+	{ "read", "thread", "FD [N]", "read N bytes at f_pos (EISDIR on most directories)",
+	  NULL, 1, 2, CMD_THREAD, SYS_READ, c_syscall },
+	{ "write", "thread", "FD TEXT", "write TEXT at f_pos", NULL, 2, 2, CMD_THREAD,
+	  SYS_WRITE, c_syscall },
+	{ "pread", "thread", "FD N OFFSET", "pread64: plain fdget, f_pos untouched", NULL,
+	  3, 3, CMD_THREAD, SYS_PREAD, c_syscall },
+	{ "pwrite", "thread", "FD TEXT OFFSET", "pwrite64: plain fdget, f_pos untouched", NULL,
+	  3, 3, CMD_THREAD, SYS_PWRITE, c_syscall },
+	{ "creat", "thread", "PATH", "create (or truncate) a file and open it", NULL,
+	  1, 1, CMD_THREAD, SYS_CREAT, c_syscall },
+	{ "unlink", "thread", "PATH", "remove a file (parent, then victim exclusive)", NULL,
+	  1, 1, CMD_THREAD, SYS_UNLINK, c_syscall },
+	{ "rmdir", "thread", "PATH", "remove an empty directory; it becomes S_DEAD", NULL,
+	  1, 1, CMD_THREAD, SYS_RMDIR, c_syscall },
+	{ "rename", "thread", "OLD NEW", "rename (across directories: the rename mutex)", NULL,
+	  2, 2, CMD_THREAD, SYS_RENAME, c_syscall },
+	/* ---- running pending calls ---- */
+	{ "step", "run", "[THREAD] [N] | THREAD until FUNC", "run atomic steps",
+	  "'step' runs one step of the scheduler's choice; 'step A' one of A's;\n"
+	  "'step A 5' five. 'step A until ext4_readdir' runs A until it is about to\n"
+	  "enter that kernel function (or says why it stopped before).",
+	  0, 3, 0, 0, c_step },
+	{ "run", "run", "[THREAD]", "run until nothing is runnable", NULL, 0, 1, 0, 0, c_run },
+	{ "back", "run", "[N]", "undo the last N steps (deterministic replay)", NULL,
+	  0, 1, 0, 0, c_back },
+	/* ---- looking ---- */
+	{ "ps", "look", "", "processes and threads, with their state", NULL, 0, 0, 0, 0, c_ps },
+	{ "fds", "look", "[PROC]", "descriptor tables", NULL, 0, 1, 0, 0, c_fds },
+	{ "files", "look", "", "open files: f_pos, f_count, f_mode, locks", NULL,
+	  0, 0, 0, 0, c_files },
+	{ "locks", "look", "", "each lock held or waited for: holders, mode, waiters in order",
+	  NULL, 0, 0, 0, 0, c_locks },
+	{ "where", "look", "[THREAD]", "the kernel call chain of a thread, with the locks it holds",
+	  NULL, 0, 1, 0, 0, c_where },
+	{ "trace", "look", "[on|off|jsonl|show|clear]", "the trace: live, or what happened so far",
+	  NULL, 0, 2, 0, 0, c_trace },
+	{ "stats", "look", "", "per lock class: acquisitions, contention, waiting; atomics per call",
+	  NULL, 0, 0, 0, 0, c_stats },
+	{ "history", "look", "", "the commands typed in this session", NULL, 0, 0, 0, 0, c_history },
+	/* ---- checking ---- */
+	{ "expect", "check", "CONDITION...", "fail the script unless CONDITION holds",
+	  "Conditions: ret VALUE; entries NAME...; fpos FILE N; count FILE N;\n"
+	  "took THREAD LOCK [MODE]; skipped THREAD f_pos_lock; blocked THREAD [LOCK];\n"
+	  "race [FIELD]; no race; duplicate; no duplicate; deadlock; no deadlock.\n"
+	  "FILE is file#N or PROC:FD.", 1, -1, 0, 0, c_expect },
+	/* ---- scripts ---- */
+	{ "source", "script", "FILE", "run the commands of FILE", NULL, 1, 1, 0, 0, c_source },
+	{ "echo", "script", "[TEXT...]", "print TEXT", NULL, 0, -1, 0, 0, c_echo },
+	{ "save", "script", "FILE", "write the session as a replayable script", NULL,
+	  1, 1, 0, 0, c_save },
+	{ "help", "script", "[COMMAND]", "list the commands, or explain one", NULL,
+	  0, 1, 0, 0, c_help },
+	{ "quit", "script", "", "leave vfsim", NULL, 0, 0, 0, 0, c_quit },
+};
+const int cmd_count = (int)(sizeof cmd_table / sizeof cmd_table[0]);
+
+const struct cmd_entry *cmd_find(const char *name)
+{
+	for (int i = 0; i < cmd_count; i++)
+		if (!strcmp(cmd_table[i].name, name))
+			return &cmd_table[i];
+	return NULL;
+}
+
+/* ---- names ---- */
+
+static int lev(const char *a, const char *b)
+{
+	int la = (int)strlen(a), lb = (int)strlen(b);
+	if (la > 40 || lb > 40)
+		return 99;
+	int d[41][41];
+	for (int i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (int j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (int i = 1; i <= la; i++)
+		for (int j = 1; j <= lb; j++) {
+			int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (d[i - 1][j] + 1 < c)
+				c = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < c)
+				c = d[i][j - 1] + 1;
+			d[i][j] = c;
+		}
+	return d[la][lb];
+}
+
+const char *did_you_mean(const char *word, const char *const *cands, int n)
+{
+	const char *best = NULL;
+	int bd = 3;
+	for (int i = 0; i < n; i++) {
+		int d = lev(word, cands[i]);
+		if (!strncmp(word, cands[i], strlen(word)) && strlen(word) >= 2)
+			d = 1;
+		if (d < bd) {
+			bd = d;
+			best = cands[i];
+		}
+	}
+	return best;
+}
+
+int parse_num(const char *s, long long *v)
+{
+	char *end;
+	if (!*s)
+		return -1;
+	errno = 0;
+	*v = strtoll(s, &end, 10);
+	return *end || errno ? -1 : 0;
+}
+
+int resolve_thread(struct session *s, const char *name, int *tid)
+{
+	int t = vfs_thread_by_name(s->w, name);
+	if (t >= 0) {
+		*tid = t;
+		return 0;
+	}
+	const char *names[VFS_MAX_THREADS];
+	char buf[VFS_MAX_THREADS][32];
+	for (int i = 0; i < s->w->nthreads; i++) {
+		vfs_thread_name(s->w, i, buf[i], sizeof buf[i]);
+		names[i] = buf[i];
+	}
+	const char *sug = did_you_mean(name, names, s->w->nthreads);
+	if (sug)
+		return cli_error(s, "unknown thread '%s' (did you mean '%s'?)", name, sug);
+	return cli_error(s, "unknown thread '%s' (spawn it first)", name);
+}
+
+int resolve_proc(struct session *s, const char *name, int *proc, int *pid)
+{
+	long long v;
+	if (!parse_num(name, &v)) {
+		*pid = (int)v;
+		*proc = vfs_proc_by_pid(s->w, (int)v);
+		return 0;               /* an unknown pid is the kernel's ESRCH */
+	}
+	int p = vfs_proc_by_name(s->w, name);
+	if (p < 0) {
+		const char *names[VFS_MAX_PROCS];
+		for (int i = 0; i < s->w->nprocs; i++)
+			names[i] = s->w->procs[i].name;
+		const char *sug = did_you_mean(name, names, s->w->nprocs);
+		if (sug)
+			return cli_error(s, "unknown process '%s' (did you mean '%s'?)", name, sug);
+		return cli_error(s, "unknown process '%s'", name);
+	}
+	*proc = p;
+	*pid = s->w->procs[p].pid;
+	return 0;
+}
+
+int resolve_file(struct session *s, const char *name, int *file)
+{
+	long long v;
+	if (!strncmp(name, "file#", 5)) {
+		if (parse_num(name + 5, &v) < 0)
+			return cli_error(s, "'%s': expected file#N", name);
+		int f = vfs_file_by_id(s->w, (int)v);
+		if (f < 0)
+			return cli_error(s, "%s is not open (closed, or never opened)", name);
+		*file = f;
+		return 0;
+	}
+	const char *colon = strchr(name, ':');
+	if (!colon)
+		return cli_error(s, "'%s': a file is file#N or PROC:FD", name);
+	char pn[64];
+	snprintf(pn, sizeof pn, "%.*s", (int)(colon - name), name);
+	int proc, pid;
+	if (resolve_proc(s, pn, &proc, &pid) < 0)
+		return -1;
+	if (proc < 0)
+		return cli_error(s, "no process with pid %s", pn);
+	if (parse_num(colon + 1, &v) < 0)
+		return cli_error(s, "'%s': the descriptor must be a number", name);
+	int f = vfs_fd_file(s->w, proc, (int)v);
+	if (f < 0)
+		return cli_error(s, "%s: descriptor %lld is not open", pn, v);
+	*file = f;
+	return 0;
+}
+
+/* ---- help ---- */
+
+static const struct { const char *id, *title; } groups[] = {
+	{ "world", "Setting up the world (instant, not traced)" },
+	{ "thread", "Things a thread does: THREAD: CALL [&] (traced, they take locks)" },
+	{ "run", "Running pending calls" },
+	{ "look", "Looking" },
+	{ "check", "Checking" },
+	{ "explore", "Exploring and comparing" },
+	{ "picture", "Pictures and exports" },
+	{ "script", "Scripts" },
+};
+
+void cmd_help_list(struct session *s)
+{
+	for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
+		int any = 0;
+		for (int i = 0; i < cmd_count; i++) {
+			const struct cmd_entry *e = &cmd_table[i];
+			if (strcmp(e->group, groups[g].id))
+				continue;
+			if (!any++)
+				out(s, "%s%s%s\n", color_on(s, "\033[1m"), groups[g].title,
+				    color_off(s));
+			char syn[96];
+			snprintf(syn, sizeof syn, "%s %s", e->name, e->args);
+			out(s, "  %-34s %s\n", syn, e->help);
+		}
+	}
+	out(s, "'help COMMAND' says more. Lessons to load: examples/ "
+	       "(e.g. 'source examples/01-first-steps.vfs').\n");
+}
+
+static void mdoc_escape(FILE *f, const char *t)
+{
+	for (; *t; t++) {
+		if (*t == '\\')
+			fputs("\\e", f);
+		else
+			fputc(*t, f);
+	}
+}
+
+/* The man page's command list, from the table. */
+void cmd_print_mdoc(FILE *f)
+{
+	for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
+		int any = 0;
+		for (int i = 0; i < cmd_count; i++) {
+			const struct cmd_entry *e = &cmd_table[i];
+			if (strcmp(e->group, groups[g].id))
+				continue;
+			if (!any++)
+				fprintf(f, ".Ss %s\n.Bl -tag -width Ds\n", groups[g].title);
+			fprintf(f, ".It Ic %s", e->name);
+			if (*e->args) {
+				fputc(' ', f);
+				for (const char *a = e->args; *a; a++) {
+					if (*a == '"')
+						fputs("\\(dq", f);
+					else
+						fputc(*a, f);
+				}
+			}
+			fputc('\n', f);
+			char h[256];
+			snprintf(h, sizeof h, "%s", e->help);
+			h[0] = (char)toupper((unsigned char)h[0]);
+			mdoc_escape(f, h);
+			fputs(".\n", f);
+		}
+		if (any)
+			fputs(".El\n", f);
+	}
+}

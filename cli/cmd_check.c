@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cmd_check.c - expect CONDITION: the fixed conditions of vfsim(5).
+ * A failed expect says what was expected and what was seen, with FILE:LINE
+ * in a script, and makes the script exit 1.
+ */
+#include <inttypes.h>
+#include <string.h>
+#include "commands.h"
+#include "explore_cli.h"
+
+static int failed(struct session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int failed(struct session *s, const char *fmt, ...)
+{
+	va_list ap;
+	fflush(stdout);
+	if (s->file)
+		fprintf(stderr, "%s:%d: ", s->file, s->line);
+	fprintf(stderr, "%sexpect failed:%s ", s->color ? "\033[1;31m" : "",
+		s->color ? "\033[0m" : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (s->file)
+		s->failed = 1;
+	return 0;
+}
+
+static void ret_str(int64_t r, char *buf, size_t n)
+{
+	const char *e = r < 0 ? vfs_errno_name((int)-r) : NULL;
+	if (e)
+		snprintf(buf, n, "-1 %s", e);
+	else
+		snprintf(buf, n, "%" PRId64, r);
+}
+
+static int lock_cls_arg(struct session *s, const char *name, int *cls)
+{
+	*cls = vfs_class_lookup(name);
+	if (!*cls)
+		return cli_error(s, "expect: unknown lock '%s' (f_pos_lock, i_rwsem, "
+				 "f_lock, rename_mutex)", name);
+	return 0;
+}
+
+static bool took(const struct vfs_thread *t, int cls, int mode)
+{
+	uint32_t m = t->rec.took;
+	int classes[2] = { cls, cls == LC_I_RWSEM_DIR ? LC_I_RWSEM : cls };
+	for (int i = 0; i < 2; i++) {
+		int c = classes[i];
+		if (mode < 0) {
+			if (m & (0xfu << (c * 4)))
+				return true;
+		} else if (m & (1u << (c * 4 + mode))) {
+			return true;
+		} else if (mode == M_WRITE && (m & (1u << (c * 4 + M_EXCL)))) {
+			return true;    /* i_mutex: exclusive is "write" */
+		}
+	}
+	return false;
+}
+
+static int want_count(struct session *s, int kind, const char *what, bool want,
+		      int field)
+{
+	int n;
+	const char *scope = "";
+	if (explore_cli_active(s)) {
+		n = explore_cli_count(s, kind, field);
+		scope = " in any explored execution";
+	} else {
+		n = vfs_report_count(s->w, kind, field);
+	}
+	if (want && !n)
+		return failed(s, "%s: none happened%s", what, scope);
+	if (!want && n) {
+		const char *first = "";
+		char buf[512] = "";
+		for (int i = 0; i < s->w->det.nreports && !explore_cli_active(s); i++)
+			if (s->w->det.reports[i].kind == kind) {
+				vfs_report_text(s->w, &s->w->det.reports[i], buf, sizeof buf);
+				first = buf;
+				break;
+			}
+		return failed(s, "no %s: %d seen%s%s%s", what, n, scope, *first ? ": " : "",
+			      first);
+	}
+	return 0;
+}
+
+HANDLER(c_expect)
+{
+	const struct vfs_world *w = s->w;
+	const char *k = c->argv[0];
+	bool neg = false;
+	int ai = 1;
+
+	if (!strcmp(k, "no")) {
+		if (c->argc < 2)
+			return cli_error(s, "expect no: race, duplicate or deadlock");
+		neg = true;
+		k = c->argv[1];
+		ai = 2;
+		if (strcmp(k, "race") && strcmp(k, "duplicate") && strcmp(k, "deadlock"))
+			return cli_error(s, "expect no %s: only race, duplicate or deadlock", k);
+	}
+	int rest = c->argc - ai;
+	char **a = c->argv + ai;
+
+	if (!strcmp(k, "ret")) {
+		if (rest != 1)
+			return cli_error(s, "expect ret VALUE");
+		if (w->last_done_tid < 0)
+			return failed(s, "ret %s: no system call has completed", a[0]);
+		int64_t r = w->threads[w->last_done_tid].rec.ret;
+		long long v;
+		int e = vfs_errno_lookup(a[0]);
+		bool ok;
+		if (e)
+			ok = r == -e;
+		else if (!parse_num(a[0], &v))
+			ok = r == v;
+		else
+			return cli_error(s, "expect ret: '%s' is neither a number nor an errno name",
+					 a[0]);
+		if (!ok) {
+			char got[32], th[32];
+			ret_str(r, got, sizeof got);
+			vfs_thread_name(w, w->last_done_tid, th, sizeof th);
+			return failed(s, "ret: expected %s, got %s (from %s's %s)", a[0], got, th,
+				      vfs_sys[w->threads[w->last_done_tid].rec.call.sys].kname);
+		}
+		return 0;
+	}
+	if (!strcmp(k, "entries")) {
+		if (w->last_gd_tid < 0)
+			return failed(s, "entries: no getdents has completed");
+		const struct vfs_callrec *r = &w->threads[w->last_gd_tid].rec;
+		char got[1024] = "", want[1024] = "";
+		size_t o = 0;
+		bool ok = r->ret >= 0 && r->nent == rest;
+		for (int i = 0; i < r->nent; i++) {
+			int e = r->ent[i];
+			const char *nm = e == -1 ? "." : e == -2 ? ".." : w->inodes[e].name;
+			o += (size_t)snprintf(got + o, sizeof got - o, "%s%s", i ? " " : "", nm);
+			if (i < rest && strcmp(nm, a[i]))
+				ok = false;
+		}
+		if (r->ret < 0)
+			ret_str(r->ret, got, sizeof got);
+		if (!ok) {
+			o = 0;
+			for (int i = 0; i < rest; i++)
+				o += (size_t)snprintf(want + o, sizeof want - o, "%s%s", i ? " " : "",
+						      a[i]);
+			return failed(s, "entries: expected [%s], got [%s]", want, got);
+		}
+		return 0;
+	}
+	if (!strcmp(k, "fpos") || !strcmp(k, "count")) {
+		long long v;
+		int f;
+		if (rest != 2)
+			return cli_error(s, "expect %s FILE N", k);
+		if (parse_num(a[1], &v) < 0)
+			return cli_error(s, "expect %s: N must be a number, not '%s'", k, a[1]);
+		if (resolve_file(s, a[0], &f) < 0)
+			return -1;
+		long long got = !strcmp(k, "fpos") ? w->files[f].f_pos : w->files[f].f_count;
+		if (got != v)
+			return failed(s, "%s %s: expected %lld, got %lld", k, a[0], v, got);
+		return 0;
+	}
+	if (!strcmp(k, "took") || !strcmp(k, "skipped") || !strcmp(k, "blocked")) {
+		int tid, cls = 0, mode = -1;
+		if (rest < 1 || rest > 3)
+			return cli_error(s, "expect %s THREAD%s", k, !strcmp(k, "skipped") ?
+					 " f_pos_lock" : " LOCK [MODE]");
+		if (resolve_thread(s, a[0], &tid) < 0)
+			return -1;
+		if (rest > 1 && lock_cls_arg(s, a[1], &cls) < 0)
+			return -1;
+		if (rest > 2) {
+			if (!strcmp(a[2], "read")) mode = M_READ;
+			else if (!strcmp(a[2], "write")) mode = M_WRITE;
+			else if (!strcmp(a[2], "excl")) mode = M_EXCL;
+			else
+				return cli_error(s, "expect %s: mode is read, write or excl", k);
+		}
+		const struct vfs_thread *t = &w->threads[tid];
+		char th[32];
+		vfs_thread_name(w, tid, th, sizeof th);
+		if (!strcmp(k, "took")) {
+			if (rest < 2)
+				return cli_error(s, "expect took THREAD LOCK [MODE]");
+			if (!t->rec.started)
+				return failed(s, "took: %s has made no call", th);
+			if (!took(t, cls, mode))
+				return failed(s, "took: %s's %s did not take %s%s%s", th,
+					      vfs_sys[t->rec.call.sys].kname, a[1], rest > 2 ? " " : "",
+					      rest > 2 ? a[2] : "");
+			return 0;
+		}
+		if (!strcmp(k, "skipped")) {
+			if (rest != 2 || cls != LC_F_POS_LOCK)
+				return cli_error(s, "expect skipped THREAD f_pos_lock");
+			if (!t->rec.started)
+				return failed(s, "skipped: %s has made no call", th);
+			if (!t->rec.skipped_fpos)
+				return failed(s, "skipped: %s's %s did not skip f_pos_lock%s", th,
+					      vfs_sys[t->rec.call.sys].kname,
+					      took(t, LC_F_POS_LOCK, -1) ? " (it took it)" : "");
+			return 0;
+		}
+		if (t->state != TS_BLOCKED)
+			return failed(s, "blocked: %s is not blocked", th);
+		if (cls && vfs_lock_class(w, t->wait_lock) != cls &&
+		    !(cls == LC_I_RWSEM_DIR && vfs_lock_class(w, t->wait_lock) == LC_I_RWSEM)) {
+			char why[256];
+			session_blocked_line(s, tid, why, sizeof why);
+			return failed(s, "blocked %s %s: %s", th, a[1], why);
+		}
+		return 0;
+	}
+	if (!strcmp(k, "race")) {
+		int field = FLD_NONE;
+		if (rest > 1 || (neg && rest))
+			return cli_error(s, "expect race [FIELD] / expect no race");
+		if (rest) {
+			field = vfs_field_lookup(a[0]);
+			if (!field)
+				return cli_error(s, "expect race: unknown field '%s' (f_pos, "
+						 "cursor, dir, size, data)", a[0]);
+		}
+		char what[64];
+		snprintf(what, sizeof what, "race%s%s", rest ? " on " : "", rest ? a[0] : "");
+		return want_count(s, RPT_RACE, what, !neg, field);
+	}
+	if (!strcmp(k, "duplicate")) {
+		if (rest)
+			return cli_error(s, "expect %sduplicate takes no argument", neg ? "no " : "");
+		return want_count(s, RPT_DUPLICATE, "duplicate entry", !neg, FLD_NONE);
+	}
+	if (!strcmp(k, "deadlock")) {
+		if (rest)
+			return cli_error(s, "expect %sdeadlock takes no argument", neg ? "no " : "");
+		if (explore_cli_active(s))
+			return want_count(s, RPT_DEADLOCK, "deadlock", !neg, FLD_NONE);
+		bool dl = vfs_all_blocked(w) || vfs_report_count(w, RPT_DEADLOCK, FLD_NONE);
+		if (dl && neg)
+			return failed(s, "no deadlock: every live thread is blocked");
+		if (!dl && !neg)
+			return failed(s, "deadlock: some thread can still run");
+		return 0;
+	}
+	const char *conds[] = { "ret", "entries", "fpos", "count", "took", "skipped",
+		"blocked", "race", "duplicate", "deadlock", "no" };
+	const char *sug = did_you_mean(k, conds, 11);
+	return cli_error(s, "expect: unknown condition '%s'%s%s%s", k,
+			 sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
+}

@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cmd_look.c - ps, fds, files, locks, where, trace, stats, history. */
+#include <string.h>
+#include "commands.h"
+
+static const char *state_name(const struct vfs_world *w, int tid)
+{
+	const struct vfs_thread *t = &w->threads[tid];
+	switch (t->state) {
+	case TS_BLOCKED: return "blocked";
+	case TS_DEAD: return "exited";
+	default: return vfs_has_work(w, tid) ? (t->f.pc ? "in a call" : "pending") : "idle";
+	}
+}
+
+HANDLER(c_ps)
+{
+	(void)c;
+	const struct vfs_world *w = s->w;
+	out(s, "%-8s %-6s %-5s %-8s %-10s %s\n", "THREAD", "PID", "UID", "TID", "STATE",
+	    "CALL");
+	for (int i = 0; i < w->nthreads; i++) {
+		const struct vfs_thread *t = &w->threads[i];
+		char th[32], call[64] = "";
+		vfs_thread_name(w, i, th, sizeof th);
+		if (t->f.pc)
+			snprintf(call, sizeof call, "%s", vfs_sys[t->rec.call.sys].kname);
+		if (t->npending)
+			snprintf(call + strlen(call), sizeof call - strlen(call), "%s+%d queued",
+				 *call ? " " : "", t->npending);
+		out(s, "%-8s %-6d %-5d %-8d %-10s %s\n", th, w->procs[t->proc].pid,
+		    w->procs[t->proc].uid, t->tid, state_name(w, i), call);
+	}
+	return 0;
+}
+
+static void describe_file(const struct vfs_world *w, int f, char *buf, size_t n)
+{
+	const struct vfs_file *fl = &w->files[f];
+	if (fl->kind == FK_PIDFD) {
+		int p = vfs_proc_by_pid(w, fl->pid);
+		snprintf(buf, n, "pidfd:[%d]%s%s", fl->pid, p >= 0 ? " " : "",
+			 p >= 0 ? w->procs[p].name : "");
+		return;
+	}
+	char path[VFS_PATH_MAX];
+	vfs_inode_path(w, fl->inode, path, sizeof path);
+	snprintf(buf, n, "%s%s", path, w->inodes[fl->inode].unlinked ? " (deleted)" : "");
+}
+
+static void show_fds(struct session *s, int p)
+{
+	const struct vfs_world *w = s->w;
+	int t = w->procs[p].fdt;
+	out(s, "%s (pid %d)%s\n", w->procs[p].name, w->procs[p].pid,
+	    t < 0 ? ": exited, no descriptors" : "");
+	if (t < 0)
+		return;
+	int shared = w->fdt[t].count;
+	if (shared > 1)
+		out(s, "  table shared by %d threads (files->count %d): lookups take references\n",
+		    shared, shared);
+	for (int fd = 0; fd < w->fdt[t].nfds; fd++) {
+		unsigned v = w->fdt[t].fd[fd];
+		unsigned fi = v & ~FD_CLOEXEC_BIT;
+		if (!fi || (fi == FD_RESERVED && fd < 3))
+			continue;
+		if (fi == FD_RESERVED) {
+			out(s, "  %3d  (being opened)\n", fd);
+			continue;
+		}
+		char d[VFS_PATH_MAX + 32];
+		describe_file(w, (int)fi - 1, d, sizeof d);
+		out(s, "  %3d  file#%-3d %s%s\n", fd, w->files[fi - 1].id, d,
+		    v & FD_CLOEXEC_BIT ? "  cloexec" : "");
+	}
+}
+
+HANDLER(c_fds)
+{
+	if (c->argc) {
+		int proc, pid;
+		if (resolve_proc(s, c->argv[0], &proc, &pid) < 0)
+			return -1;
+		if (proc < 0)
+			return cli_error(s, "fds: no process with pid %d", pid);
+		show_fds(s, proc);
+		return 0;
+	}
+	for (int p = 0; p < s->w->nprocs; p++)
+		show_fds(s, p);
+	return 0;
+}
+
+HANDLER(c_files)
+{
+	(void)c;
+	const struct vfs_world *w = s->w;
+	out(s, "%-8s %-22s %6s %7s %-22s %s\n", "FILE", "OBJECT", "F_POS", "F_COUNT",
+	    "F_MODE", "F_POS_LOCK");
+	for (int f = 0; f < w->nfiles; f++) {
+		const struct vfs_file *fl = &w->files[f];
+		if (fl->kind == FK_NONE)
+			continue;
+		char d[VFS_PATH_MAX + 32], id[16], mode[64], lk[40] = "free";
+		describe_file(w, f, d, sizeof d);
+		snprintf(id, sizeof id, "file#%d", fl->id);
+		snprintf(mode, sizeof mode, "%s%s%s",
+			 fl->f_mode & FMODE_READ ? "READ" : "",
+			 fl->f_mode & FMODE_WRITE ? (fl->f_mode & FMODE_READ ? "|WRITE" : "WRITE") : "",
+			 fl->f_mode & FMODE_ATOMIC_POS ? "|ATOMIC_POS" : "");
+		if (fl->f_pos_lock.owner >= 0) {
+			char th[32];
+			vfs_thread_name(w, fl->f_pos_lock.owner, th, sizeof th);
+			snprintf(lk, sizeof lk, "held by %s", th);
+		}
+		out(s, "%-8s %-22s %6lld %7d %-22s %s\n", id, d, (long long)fl->f_pos,
+		    fl->f_count, mode, lk);
+	}
+	return 0;
+}
+
+static void show_lock(struct session *s, uint16_t lid, const struct vfs_lock *l)
+{
+	const struct vfs_world *w = s->w;
+	if (l->owner < 0 && l->nreaders == 0 && l->wait_head < 0)
+		return;
+	char ln[VFS_PATH_MAX + 32], buf[512];
+	size_t o = 0;
+	vfs_lock_name(w, lid, ln, sizeof ln);
+	o += (size_t)snprintf(buf, sizeof buf, "%-28s", ln);
+	for (int i = 0; i < w->nthreads; i++) {
+		int mode;
+		const struct vfs_thread *t = &w->threads[i];
+		for (int h = 0; h < t->nheld; h++) {
+			if (t->held[h].lock != lid)
+				continue;
+			mode = t->held[h].mode;
+			char th[32];
+			vfs_thread_name(w, i, th, sizeof th);
+			o += (size_t)snprintf(buf + o, sizeof buf - o, " held by %s (%s)", th,
+					      vfs_mode_name(mode));
+		}
+	}
+	if (l->wait_head >= 0) {
+		o += (size_t)snprintf(buf + o, sizeof buf - o, "; waiting:");
+		for (int c = l->wait_head; c >= 0 && o < sizeof buf; c = w->threads[c].wait_next) {
+			char th[32];
+			vfs_thread_name(w, c, th, sizeof th);
+			o += (size_t)snprintf(buf + o, sizeof buf - o, " %s (%s)", th,
+					      vfs_mode_name(w->threads[c].wait_mode));
+		}
+	}
+	out(s, "%s\n", buf);
+}
+
+HANDLER(c_locks)
+{
+	(void)c;
+	const struct vfs_world *w = s->w;
+	int before = 0;
+	for (int f = 0; f < w->nfiles; f++) {
+		if (w->files[f].kind == FK_NONE)
+			continue;
+		show_lock(s, VFS_LID(LID_FILE_POS, f), &w->files[f].f_pos_lock);
+		show_lock(s, VFS_LID(LID_FILE_LOCK, f), &w->files[f].f_lock);
+	}
+	for (int i = 0; i < w->ninodes; i++)
+		show_lock(s, VFS_LID(LID_INODE, i), &w->inodes[i].i_rwsem);
+	show_lock(s, VFS_LID(LID_RENAME, 0), &w->rename_mutex);
+	(void)before;
+	for (int i = 0; i < w->nthreads; i++)
+		if (w->threads[i].state == TS_BLOCKED) {
+			char why[256];
+			session_blocked_line(s, i, why, sizeof why);
+			out(s, "why: %s\n", why);
+		}
+	return 0;
+}
+
+static void where_one(struct session *s, int tid)
+{
+	const struct vfs_world *w = s->w;
+	const struct vfs_thread *t = &w->threads[tid];
+	char th[32];
+	vfs_thread_name(w, tid, th, sizeof th);
+	if (!t->nfn) {
+		bool en;
+		int fn = vfs_next_fn(w, tid, &en);
+		out(s, "%s: %s%s%s\n", th, state_name(w, tid),
+		    fn ? ", next: " : "", fn ? vfs_fn_name(fn) : "");
+		return;
+	}
+	out(s, "%s (%s):\n", th, state_name(w, tid));
+	for (int i = t->nfn - 1; i >= 0; i--)
+		out(s, "  #%d %s\n", t->nfn - 1 - i, vfs_fn_name(t->fnstack[i]));
+	bool en;
+	int next = vfs_next_fn(w, tid, &en);
+	if (t->state != TS_BLOCKED && next)
+		out(s, "  next step: %s%s\n", en ? "enter " : "", vfs_fn_name(next));
+	for (int h = 0; h < t->nheld; h++) {
+		char ln[VFS_PATH_MAX + 32];
+		vfs_lock_name(w, t->held[h].lock, ln, sizeof ln);
+		out(s, "  holds %s (%s)\n", ln, vfs_mode_name(t->held[h].mode));
+	}
+	if (t->state == TS_BLOCKED) {
+		char why[256];
+		session_blocked_line(s, tid, why, sizeof why);
+		out(s, "  %s\n", why);
+	}
+}
+
+HANDLER(c_where)
+{
+	if (c->argc) {
+		int tid;
+		if (resolve_thread(s, c->argv[0], &tid) < 0)
+			return -1;
+		where_one(s, tid);
+		return 0;
+	}
+	for (int i = 0; i < s->w->nthreads; i++)
+		where_one(s, i);
+	return 0;
+}
+
+HANDLER(c_trace)
+{
+	const char *a = c->argc ? c->argv[0] : "show";
+	if (!strcmp(a, "on") || !strcmp(a, "text")) {
+		s->trace = TRACE_TEXT;
+	} else if (!strcmp(a, "jsonl")) {
+		s->trace = TRACE_JSONL;
+	} else if (!strcmp(a, "off")) {
+		s->trace = TRACE_OFF;
+	} else if (!strcmp(a, "clear")) {
+		s->nev = 0;
+	} else if (!strcmp(a, "show")) {
+		long long last = 0;
+		if (c->argc > 1 && (parse_num(c->argv[1], &last) < 0 || last < 0))
+			return cli_error(s, "trace show [N]: N must be a count of events");
+		size_t from = last && (size_t)last < s->nev ? s->nev - (size_t)last : 0;
+		char buf[512];
+		for (size_t i = from; i < s->nev; i++) {
+			vfs_event_text(s->w, &s->ev[i], buf, sizeof buf);
+			out(s, "%s\n", buf);
+		}
+		if (s->ev_dropped)
+			out(s, "(%zu later events were not kept)\n", s->ev_dropped);
+	} else {
+		return cli_error(s, "trace: expected on, off, jsonl, show or clear, not '%s'", a);
+	}
+	return 0;
+}
+
+HANDLER(c_stats)
+{
+	(void)c;
+	const struct vfs_stats *st = &s->w->stats;
+	static const int order[] = { LC_F_POS_LOCK, LC_I_RWSEM_DIR, LC_I_RWSEM, LC_F_LOCK,
+		LC_RENAME_MUTEX };
+	static const char *const label[] = { "f_pos_lock", "i_rwsem (dirs)",
+		"i_rwsem (files)", "f_lock", "rename_mutex" };
+	out(s, "%-16s %10s %10s %12s\n", "lock class", "acquired", "contended",
+	    "steps waiting");
+	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+		out(s, "%-16s %10u %10u %12u\n", label[i], st->acquire[order[i]],
+		    st->contended[order[i]], st->wait_steps[order[i]]);
+	out(s, "calls %u, atomic operations %u (%.2f per call)\n", st->calls, st->atomics,
+	    st->calls ? (double)st->atomics / st->calls : 0.0);
+	for (int sy = 1; sy < SYS__COUNT; sy++)
+		if (st->calls_by_sys[sy])
+			out(s, "  %-12s %6u calls %8.2f atomics/call\n", vfs_sys[sy].kname,
+			    st->calls_by_sys[sy],
+			    (double)st->atomics_by_sys[sy] / st->calls_by_sys[sy]);
+	return 0;
+}
+
+HANDLER(c_history)
+{
+	(void)c;
+	for (size_t i = 0; i < s->nhist; i++)
+		out(s, "%5zu  %s\n", i + 1, s->hist[i]);
+	return 0;
+}

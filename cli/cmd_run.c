@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cmd_run.c - step, run, back: running the pending calls. */
+#include <string.h>
+#include "commands.h"
+
+#define RUN_LIMIT 10000000L     /* steps one `run` may take */
+
+static int blocked_msg(struct session *s, int tid)
+{
+	char why[256];
+	session_blocked_line(s, tid, why, sizeof why);
+	out(s, "%s%s%s\n", color_on(s, "\033[33m"), why, color_off(s));
+	return 0;
+}
+
+static void report_stuck(struct session *s)
+{
+	if (!vfs_all_blocked(s->w))
+		return;
+	out(s, "%severy live thread is blocked:%s\n", color_on(s, "\033[1;31m"),
+	    color_off(s));
+	for (int i = 0; i < s->w->nthreads; i++)
+		if (s->w->threads[i].state == TS_BLOCKED) {
+			out(s, "  ");
+			blocked_msg(s, i);
+		}
+}
+
+static int step_until(struct session *s, int tid, const char *fname)
+{
+	int fn = vfs_fn_lookup(fname);
+	char th[32];
+	vfs_thread_name(s->w, tid, th, sizeof th);
+	if (fn == 0) {
+		const char *names[VFN__COUNT];
+		for (int i = 0; i < VFN__COUNT; i++)
+			names[i] = vfs_fn_name(i);
+		const char *sug = did_you_mean(fname, names + 1, VFN__COUNT - 1);
+		if (sug)
+			return cli_error(s, "unknown kernel function '%s' (did you mean '%s'?)",
+					 fname, sug);
+		return cli_error(s, "unknown kernel function '%s'", fname);
+	}
+	for (long n = 0; n < RUN_LIMIT; n++) {
+		bool enters;
+		if (s->w->threads[tid].state == TS_BLOCKED) {
+			out(s, "%s stopped before %s: ", th, fname);
+			return blocked_msg(s, tid);
+		}
+		if (!vfs_runnable(s->w, tid)) {
+			out(s, "%s: its pending calls are done; it never entered %s\n", th, fname);
+			return 0;
+		}
+		if (vfs_next_fn(s->w, tid, &enters) == fn && enters) {
+			out(s, "%s is about to enter %s%s\n", th, fname,
+			    n ? "" : " (already)");
+			return 0;
+		}
+		session_step(s, tid);
+		if ((n & 1023) == 1023 && session_interrupted(s)) {
+			out(s, "interrupted\n");
+			return 0;
+		}
+	}
+	return 0;
+}
+
+HANDLER(c_step)
+{
+	int tid = -1, ai = 0;
+	long long n = 1;
+	if (ai < c->argc && parse_num(c->argv[ai], &n) < 0) {
+		if (resolve_thread(s, c->argv[ai], &tid) < 0)
+			return -1;
+		ai++;
+		n = 1;
+	}
+	if (ai < c->argc && !strcmp(c->argv[ai], "until")) {
+		if (tid < 0)
+			return cli_error(s, "step until: name the thread (step THREAD until FUNC)");
+		if (ai + 2 != c->argc)
+			return cli_error(s, "step THREAD until FUNC: one function name");
+		return step_until(s, tid, c->argv[ai + 1]);
+	}
+	if (ai < c->argc && parse_num(c->argv[ai++], &n) < 0)
+		return cli_error(s, "step: N must be a number, not '%s'", c->argv[ai - 1]);
+	if (ai < c->argc)
+		return cli_error(s, "step: too many arguments (step [THREAD] [N])");
+	if (n < 0)
+		return cli_error(s, "step: N must not be negative");
+	for (long long i = 0; i < n; i++) {
+		if (tid >= 0) {
+			char th[32];
+			vfs_thread_name(s->w, tid, th, sizeof th);
+			if (s->w->threads[tid].state == TS_BLOCKED) {
+				char why[256];
+				session_blocked_line(s, tid, why, sizeof why);
+				return cli_error(s, "step: %s cannot run: %s", th, why);
+			}
+			if (!vfs_runnable(s->w, tid))
+				return cli_error(s, "step: %s has nothing to run", th);
+			session_step(s, tid);
+		} else {
+			bool done;
+			if (session_sched_step(s, &done) < 0) {
+				if (i == 0)
+					out(s, "nothing is runnable\n");
+				report_stuck(s);
+				return 0;
+			}
+		}
+	}
+	return 0;
+}
+
+HANDLER(c_run)
+{
+	int tid = -1;
+	if (c->argc && resolve_thread(s, c->argv[0], &tid) < 0)
+		return -1;
+	for (long n = 0;; n++) {
+		if (n >= RUN_LIMIT) {
+			out(s, "run: stopped after %ld steps\n", RUN_LIMIT);
+			return 0;
+		}
+		if ((n & 1023) == 1023 && session_interrupted(s)) {
+			out(s, "interrupted after %ld steps; the world is as it was then\n", n);
+			return 0;
+		}
+		if (tid >= 0) {
+			if (!vfs_runnable(s->w, tid)) {
+				if (s->w->threads[tid].state == TS_BLOCKED)
+					blocked_msg(s, tid);
+				return 0;
+			}
+			session_step(s, tid);
+		} else {
+			bool done;
+			if (session_sched_step(s, &done) < 0)
+				break;
+		}
+	}
+	report_stuck(s);
+	return 0;
+}
+
+HANDLER(c_back)
+{
+	long long n = 1;
+	if (c->argc && (parse_num(c->argv[0], &n) < 0 || n < 0))
+		return cli_error(s, "back: N must be a number of steps");
+	size_t steps = 0;
+	for (size_t i = 0; i < s->nlog; i++)
+		steps += s->log[i].kind == REC_STEP;
+	if ((size_t)n > steps)
+		n = (long long)steps;
+	session_replay(s, (size_t)n);
+	out(s, "back %lld step%s: now at step %d\n", n, n == 1 ? "" : "s", s->w->step);
+	return 0;
+}

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cmd_script.c - source, echo, save, help, quit. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "commands.h"
+
+HANDLER(c_source)
+{
+	return session_source(s, c->argv[0]);
+}
+
+HANDLER(c_echo)
+{
+	for (int i = 0; i < c->argc; i++)
+		out(s, "%s%s", i ? " " : "", c->argv[i]);
+	out(s, "\n");
+	return 0;
+}
+
+/* A word as the lexer will read it back. */
+static void put_word(FILE *f, const char *w)
+{
+	if (*w && !strpbrk(w, " \t#'\"$&\\"))
+		fputs(w, f);
+	else if (!strchr(w, '\''))
+		fprintf(f, "'%s'", w);
+	else
+		fprintf(f, "\"%s\"", w);
+}
+
+static void put_call(FILE *f, const struct vfs_world *w, int tid,
+		     const struct vfs_call *c)
+{
+	char th[32];
+	vfs_thread_name(w, tid, th, sizeof th);
+	fprintf(f, "%s: %s", th, vfs_sys[c->sys].name);
+	switch (c->sys) {
+	case SYS_OPEN: {
+		int acc = (int)(c->a[1] & VO_ACCMODE);
+		fputc(' ', f);
+		put_word(f, c->s[0]);
+		fprintf(f, " %s%s%s", acc == VO_RDONLY ? "rdonly" : acc == VO_WRONLY ?
+			"wronly" : "rdwr", c->a[1] & VO_DIRECTORY ? " directory" : "",
+			c->a[1] & VO_CLOEXEC ? " cloexec" : "");
+		break;
+	}
+	case SYS_CREAT: case SYS_MKDIR: case SYS_UNLINK: case SYS_RMDIR:
+	case SYS_FORK:
+		fputc(' ', f);
+		put_word(f, c->s[0]);
+		break;
+	case SYS_RENAME:
+		fputc(' ', f);
+		put_word(f, c->s[0]);
+		fputc(' ', f);
+		put_word(f, c->s[1]);
+		break;
+	case SYS_CLOSE: case SYS_DUP: case SYS_PIDFD_OPEN:
+		fprintf(f, " %lld", (long long)c->a[0]);
+		break;
+	case SYS_DUP2: case SYS_PIDFD_GETFD:
+		fprintf(f, " %lld %lld", (long long)c->a[0], (long long)c->a[1]);
+		break;
+	case SYS_GETDENTS: case SYS_READ:
+		fprintf(f, " %lld", (long long)c->a[0]);
+		if (c->a[1] >= 0)
+			fprintf(f, " %lld", (long long)c->a[1]);
+		break;
+	case SYS_LSEEK:
+		fprintf(f, " %lld %lld %s", (long long)c->a[0], (long long)c->a[1],
+			c->a[2] == VSEEK_SET ? "set" : c->a[2] == VSEEK_CUR ? "cur" :
+			c->a[2] == VSEEK_END ? "end" : "");
+		if (c->a[2] > VSEEK_END || c->a[2] < 0)
+			fprintf(f, "%lld", (long long)c->a[2]);
+		break;
+	case SYS_WRITE:
+		fprintf(f, " %lld ", (long long)c->a[0]);
+		put_word(f, c->s[0]);
+		break;
+	case SYS_PREAD:
+		fprintf(f, " %lld %lld %lld", (long long)c->a[0], (long long)c->a[1],
+			(long long)c->a[2]);
+		break;
+	case SYS_PWRITE:
+		fprintf(f, " %lld ", (long long)c->a[0]);
+		put_word(f, c->s[0]);
+		fprintf(f, " %lld", (long long)c->a[2]);
+		break;
+	}
+	fputs(" &\n", f);
+}
+
+/* Write the log as a script: set-up lines, calls started with &, and the
+ * steps as explicit `step THREAD N` (runs of one thread folded). */
+int session_save(struct session *s, FILE *f);
+int session_save(struct session *s, FILE *f)
+{
+	fprintf(f, "# vfsim session, saved: replays step for step\n");
+	for (size_t i = 0; i < s->nlog; i++) {
+		const struct rec *r = &s->log[i];
+		char th[32];
+		switch (r->kind) {
+		case REC_SETUP:
+			fprintf(f, "%s\n", r->text);
+			break;
+		case REC_SUBMIT:
+			put_call(f, s->w, r->tid, &r->call);
+			break;
+		case REC_STEP: {
+			size_t j = i;
+			while (j + 1 < s->nlog && s->log[j + 1].kind == REC_STEP &&
+			       s->log[j + 1].tid == r->tid)
+				j++;
+			vfs_thread_name(s->w, r->tid, th, sizeof th);
+			if (j > i)
+				fprintf(f, "step %s %zu\n", th, j - i + 1);
+			else
+				fprintf(f, "step %s\n", th);
+			i = j;
+			break;
+		}
+		}
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+HANDLER(c_save)
+{
+	const char *path = c->argv[0];
+	char tmp[4096];
+	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return cli_error(s, "save: cannot write '%s': %s", path, strerror(errno));
+	int r = session_save(s, f);
+	if (fclose(f) != 0 || r < 0) {
+		unlink(tmp);
+		return cli_error(s, "save: writing '%s' failed", path);
+	}
+	if (rename(tmp, path) != 0) {   /* atomic: the old file or the new one */
+		int e = errno;
+		unlink(tmp);
+		return cli_error(s, "save: cannot replace '%s': %s", path, strerror(e));
+	}
+	out(s, "saved %zu records to %s\n", s->nlog, path);
+	return 0;
+}
+
+HANDLER(c_help)
+{
+	if (!c->argc) {
+		cmd_help_list(s);
+		return 0;
+	}
+	const struct cmd_entry *e = cmd_find(c->argv[0]);
+	if (!e) {
+		const char *names[256];
+		for (int i = 0; i < cmd_count; i++)
+			names[i] = cmd_table[i].name;
+		const char *sug = did_you_mean(c->argv[0], names, cmd_count);
+		return cli_error(s, "help: no command '%s'%s%s%s", c->argv[0],
+				 sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
+	}
+	out(s, "%s%s%s %s\n  %s\n", e->flags & CMD_THREAD && !(e->flags & CMD_WORLD) ?
+	    "THREAD: " : "", e->name, "", e->args, e->help);
+	if (e->long_help)
+		out(s, "\n%s\n", e->long_help);
+	if (e->flags & CMD_THREAD)
+		out(s, "\nA trailing & only starts the call: it stays pending for step, run "
+		       "and explore.\n");
+	return 0;
+}
+
+HANDLER(c_quit)
+{
+	(void)c;
+	s->quit = 1;
+	return 0;
+}

@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cmd_world.c - setting up the world: kernel, set, fs, mount, mkdir,
+ * touch, ls, spawn, reset, sched.  Instant and untraced. */
+#include <stdlib.h>
+#include <string.h>
+#include "commands.h"
+
+static const char *const *preset_names(int *n)
+{
+	static const char *names[32];
+	for (int i = 0; i < vfs_npresets && i < 32; i++)
+		names[i] = vfs_presets[i].name;
+	*n = vfs_npresets;
+	return names;
+}
+
+static int unknown_preset(struct session *s, const char *name)
+{
+	int n;
+	const char *const *names = preset_names(&n);
+	const char *sug = did_you_mean(name, names, n);
+	if (sug)
+		return cli_error(s, "unknown preset '%s' (did you mean '%s'?)", name, sug);
+	return cli_error(s, "unknown preset '%s' (see 'kernel list')", name);
+}
+
+static void show_knobs(struct session *s, bool only_changed)
+{
+	const struct vfs_preset *p = &vfs_presets[s->w->preset];
+	for (int i = 0; i < vfs_nknobs; i++) {
+		const struct vfs_knob_desc *d = &vfs_knobs[i];
+		int v = vfs_knob_get(&s->w->k, d), pv = vfs_knob_get(&p->k, d);
+		if (only_changed && v == pv)
+			continue;
+		if (v != pv)
+			out(s, "  %-15s %-17s (preset: %s)\n", d->name, d->values[v],
+			    d->values[pv]);
+		else
+			out(s, "  %-15s %s\n", d->name, d->values[v]);
+	}
+}
+
+HANDLER(c_kernel)
+{
+	if (c->argc == 0) {
+		const struct vfs_preset *p = &vfs_presets[s->w->preset];
+		out(s, "%s: %s\n", p->name, p->summary);
+		show_knobs(s, true);
+		return 0;
+	}
+	if (!strcmp(c->argv[0], "list")) {
+		for (int i = 0; i < vfs_npresets; i++)
+			out(s, "%s %-13s %s\n", i == s->w->preset ? "*" : " ",
+			    vfs_presets[i].name, vfs_presets[i].summary);
+		return 0;
+	}
+	const struct vfs_preset *p = vfs_preset_lookup(c->argv[0]);
+	if (!p)
+		return unknown_preset(s, c->argv[0]);
+	for (int i = 0; i < s->w->nthreads; i++)
+		if (s->w->threads[i].f.pc != 0 && s->w->threads[i].state != TS_DEAD)
+			return cli_error(s, "kernel: a call is in progress; finish it "
+					 "(run) or 'reset' before changing the kernel");
+	vfs_set_preset(s->w, p);
+	return 0;
+}
+
+HANDLER(c_set)
+{
+	if (c->argc == 0) {
+		show_knobs(s, false);
+		return 0;
+	}
+	const struct vfs_knob_desc *d = vfs_knob_lookup(c->argv[0]);
+	if (!d) {
+		const char *names[32];
+		for (int i = 0; i < vfs_nknobs; i++)
+			names[i] = vfs_knobs[i].name;
+		const char *sug = did_you_mean(c->argv[0], names, vfs_nknobs);
+		return cli_error(s, "unknown knob '%s'%s%s%s", c->argv[0],
+				 sug ? " (did you mean '" : " (see 'set')",
+				 sug ? sug : "", sug ? "'?)" : "");
+	}
+	if (c->argc < 2) {
+		out(s, "%s = %s (values:", d->name, d->values[vfs_knob_get(&s->w->k, d)]);
+		for (int i = 0; d->values[i]; i++)
+			out(s, " %s", d->values[i]);
+		out(s, ")\n  %s\n", d->help);
+		return 0;
+	}
+	if (vfs_knob_set(&s->w->k, d, c->argv[1]) < 0) {
+		char vals[256] = "";
+		size_t o = 0;
+		for (int i = 0; d->values[i]; i++)
+			o += (size_t)snprintf(vals + o, sizeof vals - o, "%s%s", i ? ", " : "",
+					      d->values[i]);
+		return cli_error(s, "%s: '%s' is not one of %s", d->name, c->argv[1], vals);
+	}
+	s->w->knobs_overridden = 1;
+	if ((d->wrong_mask >> vfs_knob_get(&s->w->k, d)) & 1)
+		out(s, "note: %s %s is deliberately wrong: no kernel ever did this\n",
+		    d->name, c->argv[1]);
+	return 0;
+}
+
+/* Version strings like "6.8" or "5.7" compared with a preset's era. */
+static double preset_version(const char *name)
+{
+	if (name[0] == 'v')
+		return atof(name + 1);
+	if (!strcmp(name, "mainline"))
+		return 99;
+	return 6.5;     /* the 2023 commits: 6.5-rc */
+}
+
+HANDLER(c_fs)
+{
+	if (c->argc && strcmp(c->argv[0], "list"))
+		return cli_error(s, "fs: only 'fs list' (got '%s')", c->argv[0]);
+	static const char *const ll[] = { "generic_file_llseek", "ext4_dir_llseek",
+		"dcache_dir_lseek", "offset_dir_llseek", "ceph_dir_llseek",
+		"ovl_dir_llseek", "default_llseek" };
+	double v = preset_version(vfs_presets[s->w->preset].name);
+	out(s, "%-10s %-20s %-34s %-18s %s\n", "type", "iterator", "under this kernel",
+	    "dir llseek", "read() on a dir");
+	for (int i = 0; i < vfs_nfstypes; i++) {
+		const struct vfs_fstype *ft = &vfs_fstypes[i];
+		const char *how;
+		bool native = ft->native_shared ||
+			      (!strcmp(ft->name, "ntfs") && s->w->k.ntfs3);
+		switch (s->w->k.iterate) {
+		case ITER_EXCLUSIVE: how = "->iterate, exclusive"; break;
+		case ITER_DUAL: how = native ? "->iterate_shared, shared" :
+				      "->iterate, exclusive"; break;
+		default: how = native ? "->iterate_shared, shared" :
+				 "wrap_directory_iterator"; break;
+		}
+		const char *iter = vfs_fn_name(ft->iter_fn);
+		int llk = ft->llseek;
+		if (!strcmp(ft->name, "tmpfs") && s->w->k.tmpfs_offsets) {
+			iter = "offset_readdir";
+			llk = LLSEEK_OFFSET_DIR;
+		}
+		char era[64] = "";
+		if (ft->since && atof(ft->since) > v + 1e-9)
+			snprintf(era, sizeof era, "  (not yet: since %s)", ft->since);
+		if (ft->until && v > atof(ft->until) + 1e-9 && !s->w->k.ntfs3)
+			snprintf(era, sizeof era, "  (gone after %s)", ft->until);
+		out(s, "%-10s %-20s %-34s %-18s %s%s\n", ft->name, iter, how, ll[llk],
+		    ft->dir_read == DIRREAD_CEPH ? "text with -o dirstat" :
+		    ft->dir_read == DIRREAD_NONE ? "EINVAL" : "EISDIR", era);
+	}
+	return 0;
+}
+
+static int setup_err(struct session *s, const char *what, const char *path, int r)
+{
+	const char *e = vfs_errno_name(-r);
+	const char *why = r == -VE_EXIST ? "already exists" : r == -VE_NOENT ?
+			  "no such directory" : r == -VE_NOTDIR ? "not a directory" :
+			  r == -VE_NOSPC ? "too many inodes" : r == -VE_NAMETOOLONG ?
+			  "name too long" : e ? e : "failed";
+	return cli_error(s, "%s %s: %s", what, path, why);
+}
+
+HANDLER(c_mount)
+{
+	if (!vfs_fstype_lookup(c->argv[0])) {
+		const char *names[32];
+		for (int i = 0; i < vfs_nfstypes; i++)
+			names[i] = vfs_fstypes[i].name;
+		const char *sug = did_you_mean(c->argv[0], names, vfs_nfstypes);
+		return cli_error(s, "mount: unknown filesystem type '%s'%s%s%s", c->argv[0],
+				 sug ? " (did you mean '" : " (see 'fs list')",
+				 sug ? sug : "", sug ? "'?)" : "");
+	}
+	if (c->argv[1][0] != '/')
+		return cli_error(s, "mount: '%s': paths start with /", c->argv[1]);
+	int r = vfs_setup_mount(s->w, c->argv[0], c->argv[1], c->argc > 2 ? c->argv[2] : NULL);
+	if (r == -VE_INVAL)
+		return cli_error(s, "mount: '%s' takes no option '%s'", c->argv[0],
+				 c->argc > 2 ? c->argv[2] : "");
+	return r < 0 ? setup_err(s, "mount", c->argv[1], r) : 0;
+}
+
+HANDLER(c_mkdir)
+{
+	if (c->tid >= 0) {
+		if (c->argc != 1)
+			return cli_error(s, "THREAD: mkdir takes one PATH");
+		return c_syscall(s, c);
+	}
+	for (int i = 0; i < c->argc; i++) {
+		if (c->argv[i][0] != '/')
+			return cli_error(s, "mkdir: '%s': paths start with /", c->argv[i]);
+		int r = vfs_setup_mkdir(s->w, c->argv[i], true);
+		if (r < 0)
+			return setup_err(s, "mkdir", c->argv[i], r);
+	}
+	return 0;
+}
+
+HANDLER(c_touch)
+{
+	for (int i = 0; i < c->argc; i++) {
+		if (c->argv[i][0] != '/')
+			return cli_error(s, "touch: '%s': paths start with /", c->argv[i]);
+		int r = vfs_setup_touch(s->w, c->argv[i], true);
+		if (r < 0)
+			return setup_err(s, "touch", c->argv[i], r);
+	}
+	return 0;
+}
+
+static void ls_tree(struct session *s, int ino, int depth)
+{
+	const struct vfs_world *w = s->w;
+	for (int ch = w->inodes[ino].first_child; ch >= 0; ch = w->inodes[ch].next_sibling) {
+		const struct vfs_inode *in = &w->inodes[ch];
+		char extra[64] = "";
+		if (in->is_mountpoint)
+			snprintf(extra, sizeof extra, "  [%s]", vfs_inode_fstype(w, ch)->name);
+		out(s, "%*s%s%s  (offset %d)%s\n", depth * 2, "", in->name,
+		    in->type == IT_DIR ? "/" : "", in->d_off, extra);
+		if (in->type == IT_DIR)
+			ls_tree(s, ch, depth + 1);
+	}
+}
+
+HANDLER(c_ls)
+{
+	const char *path = c->argc ? c->argv[0] : "/";
+	int ino = vfs_path_lookup(s->w, path);
+	if (ino < 0)
+		return cli_error(s, "ls: %s: no such file or directory", path);
+	const struct vfs_inode *in = &s->w->inodes[ino];
+	out(s, "%s%s  [%s]\n", path, in->type == IT_DIR && strcmp(path, "/") ? "/" : "",
+	    vfs_inode_fstype(s->w, ino)->name);
+	if (in->type == IT_DIR)
+		ls_tree(s, ino, 1);
+	return 0;
+}
+
+HANDLER(c_spawn)
+{
+	int uid = 0;
+	if (c->argc > 1) {
+		long long v;
+		if (strncmp(c->argv[1], "uid=", 4) || parse_num(c->argv[1] + 4, &v) < 0 ||
+		    v < 0 || v > 65535)
+			return cli_error(s, "spawn: expected uid=N, got '%s'", c->argv[1]);
+		uid = (int)v;
+	}
+	int r = vfs_spawn(s->w, c->argv[0], uid);
+	if (r == -VE_EXIST)
+		return cli_error(s, "spawn: a process named '%s' exists already", c->argv[0]);
+	if (r == -VE_INVAL)
+		return cli_error(s, "spawn: '%s' is not a name ([A-Za-z][A-Za-z0-9_]*)",
+				 c->argv[0]);
+	if (r < 0)
+		return cli_error(s, "spawn: too many processes or threads (at most %d, %d)",
+				 VFS_MAX_PROCS, VFS_MAX_THREADS);
+	if (s->interactive)
+		out(s, "%s: pid %d\n", c->argv[0], s->w->procs[r].pid);
+	return 0;
+}
+
+HANDLER(c_reset)
+{
+	(void)c;
+	struct vfs_knobs k = s->w->k;
+	int overridden = s->w->knobs_overridden, sched = s->w->sched;
+	const struct vfs_preset *p = &vfs_presets[s->w->preset];
+	session_reset(s, p);
+	s->w->k = k;
+	s->w->knobs_overridden = (uint8_t)overridden;
+	/* the new log starts with what reset kept */
+	char line[128];
+	snprintf(line, sizeof line, "kernel %s", p->name);
+	session_exec_line(s, line);
+	for (int i = 0; i < vfs_nknobs; i++) {
+		const struct vfs_knob_desc *d = &vfs_knobs[i];
+		if (vfs_knob_get(&k, d) != vfs_knob_get(&p->k, d)) {
+			snprintf(line, sizeof line, "set %s %s", d->name,
+				 d->values[vfs_knob_get(&k, d)]);
+			session_exec_line(s, line);
+		}
+	}
+	(void)sched;
+	return 0;
+}
+
+HANDLER(c_sched)
+{
+	if (c->argc == 0) {
+		static const char *const n[] = { "rr", "fifo", "random" };
+		out(s, "%s\n", n[s->w->sched]);
+		return 0;
+	}
+	if (!strcmp(c->argv[0], "rr") && c->argc == 1)
+		s->w->sched = SCHED_RR;
+	else if (!strcmp(c->argv[0], "fifo") && c->argc == 1)
+		s->w->sched = SCHED_FIFO;
+	else if (!strcmp(c->argv[0], "random")) {
+		long long seed;
+		if (c->argc != 2 || parse_num(c->argv[1], &seed) < 0)
+			return cli_error(s, "sched random needs a SEED (a number)");
+		s->w->sched = SCHED_RANDOM;
+		s->w->rng = (uint64_t)seed * 0x9e3779b97f4a7c15ull + 0x2545f4914f6cdd1dull;
+		if (!s->w->rng)
+			s->w->rng = 1;
+	} else {
+		return cli_error(s, "sched: expected rr, fifo or random SEED");
+	}
+	return 0;
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* commands.h - the handlers the command table points at. */
+#ifndef VFSIM_COMMANDS_H
+#define VFSIM_COMMANDS_H
+#include "cli.h"
+
+#define HANDLER(n) int n(struct session *s, const struct cmd_call *c)
+/* cmd_world.c */
+HANDLER(c_kernel); HANDLER(c_set); HANDLER(c_fs); HANDLER(c_mount);
+HANDLER(c_mkdir); HANDLER(c_touch); HANDLER(c_ls); HANDLER(c_spawn);
+HANDLER(c_reset); HANDLER(c_sched);
+/* cmd_thread.c */
+HANDLER(c_syscall);
+/* cmd_run.c */
+HANDLER(c_step); HANDLER(c_run); HANDLER(c_back);
+/* cmd_look.c */
+HANDLER(c_ps); HANDLER(c_fds); HANDLER(c_files); HANDLER(c_locks);
+HANDLER(c_where); HANDLER(c_trace); HANDLER(c_stats); HANDLER(c_history);
+/* cmd_check.c */
+HANDLER(c_expect);
+/* cmd_script.c */
+HANDLER(c_source); HANDLER(c_echo); HANDLER(c_save); HANDLER(c_help);
+HANDLER(c_quit);
+#endif

@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * complete.c - Tab completion, from the command table's synopses: a
+ * placeholder word (PATH, FD, PROC, THREAD, PRESET, KNOB, VALUE, FUNC,
+ * FSTYPE, COMMAND) says what to offer, and a|b|c offers those words.
+ */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "lex.h"
+
+static struct session *cs;      /* the session completion looks at */
+
+void cli_complete_bind(struct session *s)
+{
+	cs = s;
+}
+
+struct cands { char **v; int n, cap; const char *prefix; };
+
+static void add(struct cands *c, const char *word)
+{
+	if (strncmp(word, c->prefix, strlen(c->prefix)))
+		return;
+	for (int i = 0; i < c->n; i++)
+		if (!strcmp(c->v[i], word))
+			return;
+	if (c->n + 2 > c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 32;
+		char **nv = realloc(c->v, sizeof *nv * (size_t)c->cap);
+		if (!nv)
+			return;
+		c->v = nv;
+	}
+	c->v[c->n] = strdup(word);
+	if (c->v[c->n])
+		c->n++;
+	c->v[c->n] = NULL;
+}
+
+static void add_threads(struct cands *c, const char *suffix)
+{
+	char buf[48];
+	for (int i = 0; i < cs->w->nthreads; i++) {
+		vfs_thread_name(cs->w, i, buf, sizeof buf - 2);
+		strcat(buf, suffix);
+		add(c, buf);
+	}
+}
+
+static void add_paths(struct cands *c)
+{
+	/* complete one component of the simulated tree */
+	const char *p = c->prefix;
+	const char *slash = strrchr(p, '/');
+	char dir[VFS_PATH_MAX], buf[VFS_PATH_MAX * 2];
+	if (!slash) {
+		add(c, "/");
+		return;
+	}
+	snprintf(dir, sizeof dir, "%.*s", (int)(slash - p) + (slash == p), p);
+	int ino = vfs_path_lookup(cs->w, dir);
+	if (ino < 0 || cs->w->inodes[ino].type != IT_DIR)
+		return;
+	for (int ch = cs->w->inodes[ino].first_child; ch >= 0;
+	     ch = cs->w->inodes[ch].next_sibling) {
+		snprintf(buf, sizeof buf, "%.*s%s%s", (int)(slash - p) + 1, p,
+			 cs->w->inodes[ch].name, cs->w->inodes[ch].type == IT_DIR ? "/" : "");
+		add(c, buf);
+	}
+}
+
+static void add_host_files(struct cands *c)
+{
+	char dir[1024], buf[2048];
+	const char *slash = strrchr(c->prefix, '/');
+	if (slash)
+		snprintf(dir, sizeof dir, "%.*s", (int)(slash - c->prefix) + 1, c->prefix);
+	else
+		dir[0] = 0;
+	DIR *d = opendir(*dir ? dir : ".");
+	if (!d)
+		return;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(buf, sizeof buf, "%s%s%s", dir, de->d_name,
+			 de->d_type == DT_DIR ? "/" : "");
+		add(c, buf);
+	}
+	closedir(d);
+}
+
+static void add_fds(struct cands *c, int tid)
+{
+	if (tid < 0)
+		return;
+	const struct vfs_world *w = cs->w;
+	int t = w->procs[w->threads[tid].proc].fdt;
+	if (t < 0)
+		return;
+	char buf[16];
+	for (int fd = 3; fd < w->fdt[t].nfds; fd++) {
+		unsigned v = w->fdt[t].fd[fd] & ~FD_CLOEXEC_BIT;
+		if (v && v != FD_RESERVED) {
+			snprintf(buf, sizeof buf, "%d", fd);
+			add(c, buf);
+		}
+	}
+}
+
+/* Offer what the synopsis word `kind` stands for. */
+static void add_kind(struct cands *c, const char *kind, int tid, char **words, int nw)
+{
+	char k[64];
+	size_t j = 0;
+	for (const char *p = kind; *p && j < sizeof k - 1; p++)
+		if (*p != '[' && *p != ']' && *p != '.')
+			k[j++] = *p;
+	k[j] = 0;
+	if (strchr(k, '|')) {
+		for (char *tok = strtok(k, "|"); tok; tok = strtok(NULL, "|")) {
+			char t[64];
+			snprintf(t, sizeof t, "%s", tok);
+			if (t[0] >= 'a' && t[0] <= 'z')
+				add(c, t);
+			else
+				add_kind(c, t, tid, words, nw);
+		}
+		return;
+	}
+	const char *alt = k;
+	if (!strcmp(alt, "PATH") || !strcmp(alt, "OLD") || !strcmp(alt, "NEW")) {
+		add_paths(c);
+	} else if (!strcmp(alt, "FD") || !strcmp(alt, "PIDFD")) {
+		add_fds(c, tid);
+	} else if (!strcmp(alt, "PROC") || !strcmp(alt, "NAME")) {
+		for (int i = 0; i < cs->w->nprocs; i++)
+			add(c, cs->w->procs[i].name);
+	} else if (!strcmp(alt, "THREAD")) {
+		add_threads(c, "");
+	} else if (!strcmp(alt, "PRESET")) {
+		for (int i = 0; i < vfs_npresets; i++)
+			add(c, vfs_presets[i].name);
+	} else if (!strcmp(alt, "KNOB")) {
+		for (int i = 0; i < vfs_nknobs; i++)
+			add(c, vfs_knobs[i].name);
+	} else if (!strcmp(alt, "VALUE") && nw >= 2) {
+		const struct vfs_knob_desc *d = vfs_knob_lookup(words[nw - 1]);
+		for (int i = 0; d && d->values[i]; i++)
+			add(c, d->values[i]);
+	} else if (!strcmp(alt, "FUNC")) {
+		for (int i = 1; i < VFN__COUNT; i++)
+			add(c, vfs_fn_name(i));
+	} else if (!strcmp(alt, "FSTYPE")) {
+		for (int i = 0; i < vfs_nfstypes; i++)
+			add(c, vfs_fstypes[i].name);
+	} else if (!strcmp(alt, "COMMAND")) {
+		for (int i = 0; i < cmd_count; i++)
+			add(c, cmd_table[i].name);
+	} else if (!strcmp(alt, "FILE")) {
+		add_host_files(c);
+	}
+}
+
+char **cli_complete(const char *line, int start, int end)
+{
+	struct cands c = { .prefix = "" };
+	char before[1024], word[256];
+	(void)end;
+	if (!cs || start < 0 || (size_t)start >= sizeof before)
+		return NULL;
+	snprintf(before, sizeof before, "%.*s", start, line);
+	snprintf(word, sizeof word, "%.*s", end - start, line + start);
+	c.prefix = word;
+	/* the words before the one being completed */
+	char *words[64];
+	int nw = 0;
+	for (char *tok = strtok(before, " \t"); tok && nw < 64; tok = strtok(NULL, " \t"))
+		words[nw++] = tok;
+	int tid = -1, first = 0;
+	if (nw && words[0][strlen(words[0]) - 1] == ':') {
+		char th[48];
+		snprintf(th, sizeof th, "%.*s", (int)strlen(words[0]) - 1, words[0]);
+		tid = vfs_thread_by_name(cs->w, th);
+		first = 1;
+	}
+	if (nw == first) {
+		/* the command word: commands (thread ones after "T:"), or "T:" */
+		for (int i = 0; i < cmd_count; i++)
+			if (first ? (cmd_table[i].flags & CMD_THREAD) :
+			    !(cmd_table[i].flags & CMD_THREAD) || (cmd_table[i].flags & CMD_WORLD))
+				add(&c, cmd_table[i].name);
+		if (!first)
+			add_threads(&c, ":");
+		return c.v;
+	}
+	const struct cmd_entry *e = cmd_find(words[first]);
+	if (!e)
+		return NULL;
+	int argi = nw - first - 1;      /* index of the argument being completed */
+	/* special shapes */
+	if (!strcmp(e->name, "step")) {
+		if (argi == 0)
+			add_threads(&c, "");
+		else if (argi == 1)
+			add(&c, "until");
+		else if (argi == 2 && !strcmp(words[nw - 1], "until"))
+			add_kind(&c, "FUNC", -1, words, nw);
+		return c.v;
+	}
+	if (!strcmp(e->name, "help")) {
+		add_kind(&c, "COMMAND", -1, words, nw);
+		return c.v;
+	}
+	if (!strcmp(e->name, "source") || !strcmp(e->name, "save")) {
+		add_kind(&c, "FILE", -1, words, nw);
+		return c.v;
+	}
+	if (!strcmp(e->name, "expect")) {
+		static const char *const conds[] = { "ret", "entries", "fpos", "count",
+			"took", "skipped", "blocked", "race", "duplicate", "deadlock", "no" };
+		if (argi == 0)
+			for (int i = 0; i < 11; i++)
+				add(&c, conds[i]);
+		else if (argi == 1 && (!strcmp(words[nw - 1], "took") ||
+				       !strcmp(words[nw - 1], "skipped") ||
+				       !strcmp(words[nw - 1], "blocked")))
+			add_threads(&c, "");
+		else if (argi == 2 && strcmp(words[nw - 2], "expect") == 0)
+			;
+		else if (argi == 2) {
+			add(&c, "f_pos_lock"); add(&c, "i_rwsem"); add(&c, "f_lock");
+			add(&c, "rename_mutex");
+		} else if (argi == 3) {
+			add(&c, "read"); add(&c, "write");
+		}
+		return c.v;
+	}
+	/* from the synopsis: the argi-th word, the last one repeating (...) */
+	char syn[256];
+	snprintf(syn, sizeof syn, "%s", e->args);
+	char *parts[16];
+	int np = 0;
+	for (char *tok = strtok(syn, " "); tok && np < 16; tok = strtok(NULL, " "))
+		parts[np++] = tok;
+	if (!np)
+		return NULL;
+	if (argi >= np) {
+		if (!strstr(parts[np - 1], "..."))
+			return NULL;
+		argi = np - 1;
+	}
+	/* flags of open: any of the remaining choices */
+	if (!strcmp(e->name, "open") && argi >= 1) {
+		for (int i = 1; i < np; i++)
+			add_kind(&c, parts[i], tid, words, nw);
+		return c.v;
+	}
+	if (!strcmp(e->name, "mount") && argi == 2) {
+		add(&c, "dirstat");
+		return c.v;
+	}
+	add_kind(&c, parts[argi], tid, words, nw);
+	return c.v;
+}

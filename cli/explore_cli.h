@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* explore_cli.h - what `expect` asks of the last `explore`. */
+#ifndef VFSIM_EXPLORE_CLI_H
+#define VFSIM_EXPLORE_CLI_H
+#include "cli.h"
+/* Whether the conditions refer to the last explore's executions. */
+bool explore_cli_active(const struct session *s);
+/* Executions (of the last explore) with a report of this kind. */
+int explore_cli_count(const struct session *s, int kind, int field);
+/* Forget the last explore (the world moved on). */
+void explore_cli_forget(struct session *s);
+#endif

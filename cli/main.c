@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * main.c - vfsim's command line and its prompt.
+ *
+ *   vfsim [-k PRESET] [-c COMMAND]... [-i] [--check] [--trace text|jsonl]
+ *         [-q] [--color auto|always|never] [SCRIPT...]
+ *
+ * Exit status: 0 all well, 1 an expect failed, 2 a usage or script error.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+#include "lineedit.h"
+
+#ifndef VFSIM_VERSION
+#define VFSIM_VERSION "0.1"
+#endif
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: vfsim [-k PRESET] [-c COMMAND]... [-i] [--check] [--trace text|jsonl]\n"
+		"             [-q] [--color auto|always|never] [SCRIPT...]\n"
+		"\n"
+		"  -k PRESET        start with this kernel preset (default v6.5; 'kernel list')\n"
+		"  -c COMMAND       run COMMAND after the scripts (repeatable)\n"
+		"  -i               enter the prompt after the scripts and commands\n"
+		"  --check          run each SCRIPT as a test in a fresh world: PASS or FAIL\n"
+		"  --trace FORMAT   print every trace event as it happens (text or jsonl)\n"
+		"  -q               quiet: no banner and no result lines\n"
+		"  --color WHEN     auto (a terminal, without NO_COLOR), always or never\n"
+		"  --version, --help\n"
+		"\nAt the prompt, 'help' lists the commands. See vfsim(1) and vfsim(5).\n");
+}
+
+struct opts {
+	const char *preset;
+	const char **cmds;
+	int ncmds;
+	int interactive, check, quiet, trace, color;
+};
+
+static void apply(struct session *s, const struct opts *o)
+{
+	s->quiet = o->quiet;
+	s->trace = o->trace;
+	s->color = o->color;
+	if (o->preset)
+		vfs_set_preset(s->w, vfs_preset_lookup(o->preset));
+	if (o->preset) {
+		char line[64];
+		snprintf(line, sizeof line, "kernel %s", o->preset);
+		session_log(s, REC_SETUP, -1, NULL);
+		s->log[s->nlog - 1].text = strdup(line);
+	}
+}
+
+static int exit_status(const struct session *s)
+{
+	return s->errors ? 2 : s->failed ? 1 : 0;
+}
+
+static int run_check(struct opts *o, char **files, int n)
+{
+	int pass = 0, fail = 0;
+	for (int i = 0; i < n; i++) {
+		struct session *s = session_new();
+		if (!s) {
+			fprintf(stderr, "vfsim: out of memory\n");
+			return 2;
+		}
+		apply(s, o);
+		s->quiet = 1;
+		s->silent = 1;
+		int r = session_source(s, files[i]);
+		int st = r < 0 && !s->errors ? 2 : exit_status(s);
+		fflush(stderr);
+		printf("%s %s\n", st ? "FAIL" : "PASS", files[i]);
+		fflush(stdout);
+		if (st)
+			fail++;
+		else
+			pass++;
+		session_free(s);
+	}
+	printf("%d passed, %d failed\n", pass, fail);
+	return fail ? 1 : 0;
+}
+
+static void banner(struct session *s)
+{
+	if (s->quiet)
+		return;
+	printf("vfsim %s: how the Linux VFS locks open files and directories.\n"
+	       "Kernel preset %s ('kernel list' for others). Type 'help' for the "
+	       "commands,\n'source examples/01-first-steps.vfs' for the first lesson, "
+	       "Tab to complete.\n", VFSIM_VERSION, vfs_presets[s->w->preset].name);
+}
+
+static int repl(struct session *s)
+{
+	char *hist = le_default_histfile();
+	le_init(1, cli_complete, hist);
+	le_install_sigint();
+	s->interrupted = &le_interrupted;
+	s->interactive = 1;
+	cli_complete_bind(s);
+	banner(s);
+	while (!s->quit) {
+		char prompt[64];
+		snprintf(prompt, sizeof prompt, "vfsim %s> ", vfs_presets[s->w->preset].name);
+		char *line = le_readline(prompt);
+		if (!line)
+			break;
+		while (lex_continues(line)) {
+			char *more = le_readline("... ");
+			if (!more)
+				break;
+			size_t a = strlen(line), b = strlen(more);
+			char *j = malloc(a + b + 1);
+			if (!j) {
+				free(more);
+				break;
+			}
+			memcpy(j, line, a - 1);         /* drop the backslash */
+			j[a - 1] = ' ';
+			memcpy(j + a, more, b + 1);
+			free(line);
+			free(more);
+			line = j;
+		}
+		if (*line) {
+			le_add_history(line);
+			char **nh = realloc(s->hist, sizeof *nh * (s->nhist + 1));
+			if (nh) {
+				s->hist = nh;
+				s->hist[s->nhist++] = strdup(line);
+			}
+			le_interrupted = 0;
+			session_exec_line(s, line);
+			fflush(stdout);
+		}
+		free(line);
+	}
+	le_end();
+	free(hist);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .color = -1 };
+	enum { OPT_CHECK = 256, OPT_TRACE, OPT_COLOR, OPT_VERSION, OPT_HELP, OPT_MDOC };
+	static const struct option longs[] = {
+		{ "check", no_argument, NULL, OPT_CHECK },
+		{ "trace", required_argument, NULL, OPT_TRACE },
+		{ "color", required_argument, NULL, OPT_COLOR },
+		{ "colour", required_argument, NULL, OPT_COLOR },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "commands-mdoc", no_argument, NULL, OPT_MDOC },
+		{ NULL, 0, NULL, 0 },
+	};
+	int ch;
+	o.cmds = calloc((size_t)argc + 1, sizeof *o.cmds);
+	if (!o.cmds)
+		return 2;
+	while ((ch = getopt_long(argc, argv, "k:c:iqh", longs, NULL)) != -1) {
+		switch (ch) {
+		case 'k':
+			if (!vfs_preset_lookup(optarg)) {
+				fprintf(stderr, "vfsim: unknown preset '%s' (presets:", optarg);
+				for (int i = 0; i < vfs_npresets; i++)
+					fprintf(stderr, " %s", vfs_presets[i].name);
+				fprintf(stderr, ")\n");
+				return 2;
+			}
+			o.preset = optarg;
+			break;
+		case 'c': o.cmds[o.ncmds++] = optarg; break;
+		case 'i': o.interactive = 1; break;
+		case 'q': o.quiet = 1; break;
+		case OPT_CHECK: o.check = 1; break;
+		case OPT_TRACE:
+			if (!strcmp(optarg, "text"))
+				o.trace = TRACE_TEXT;
+			else if (!strcmp(optarg, "jsonl"))
+				o.trace = TRACE_JSONL;
+			else {
+				fprintf(stderr, "vfsim: --trace takes text or jsonl, not '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case OPT_COLOR:
+			if (!strcmp(optarg, "always"))
+				o.color = 1;
+			else if (!strcmp(optarg, "never"))
+				o.color = 0;
+			else if (!strcmp(optarg, "auto"))
+				o.color = -1;
+			else {
+				fprintf(stderr, "vfsim: --color takes auto, always or never\n");
+				return 2;
+			}
+			break;
+		case OPT_VERSION:
+			printf("vfsim %s (line editing: %s)\n", VFSIM_VERSION, le_name());
+			free(o.cmds);
+			return 0;
+		case OPT_HELP: case 'h':
+			usage(stdout);
+			free(o.cmds);
+			return 0;
+		case OPT_MDOC:
+			cmd_print_mdoc(stdout);
+			free(o.cmds);
+			return 0;
+		default:
+			usage(stderr);
+			free(o.cmds);
+			return 2;
+		}
+	}
+	if (o.color < 0) {
+		const char *nc = getenv("NO_COLOR");
+		o.color = isatty(1) && !(nc && *nc);
+	}
+	char **scripts = argv + optind;
+	int nscripts = argc - optind;
+	if (o.check) {
+		if (!nscripts) {
+			fprintf(stderr, "vfsim: --check needs SCRIPT files\n");
+			free(o.cmds);
+			return 2;
+		}
+		int r = run_check(&o, scripts, nscripts);
+		free(o.cmds);
+		return r;
+	}
+	struct session *s = session_new();
+	if (!s)
+		return 2;
+	apply(s, &o);
+	int status = 0;
+	for (int i = 0; i < nscripts && !s->quit; i++) {
+		if (session_source(s, scripts[i]) < 0 && !s->errors)
+			s->errors = 1;
+		if (s->errors || s->failed)
+			break;
+	}
+	for (int i = 0; i < o.ncmds && !s->quit && !s->errors && !s->failed; i++) {
+		s->file = "-c";
+		s->line = i + 1;
+		session_exec_line(s, o.cmds[i]);
+		s->file = NULL;
+	}
+	bool tty = isatty(0);
+	if (!s->quit && !s->errors && !s->failed &&
+	    (o.interactive || (!nscripts && !o.ncmds))) {
+		if (tty)
+			repl(s);
+		else
+			session_run_stream(s, stdin, "<stdin>");
+	} else if (!s->quit && o.interactive && tty) {
+		repl(s);
+	}
+	status = exit_status(s);
+	session_free(s);
+	free(o.cmds);
+	return status;
+}

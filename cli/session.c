@@ -1,0 +1,538 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * session.c - one session: its world, the log that rebuilds it, the
+ * events it produced, reading scripts line by line with FILE:LINE.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+
+#define MAX_SOURCE_DEPTH 16
+#define MAX_EVENTS (4u << 20)
+
+static void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n);
+	if (!q) {
+		fprintf(stderr, "vfsim: out of memory\n");
+		exit(2);
+	}
+	return q;
+}
+
+static char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(xrealloc(NULL, n), s, n);
+}
+
+/* ---- output ---- */
+
+const char *color_on(struct session *s, const char *code)
+{
+	return s->color && !s->replaying ? code : "";
+}
+
+const char *color_off(struct session *s)
+{
+	return s->color && !s->replaying ? "\033[0m" : "";
+}
+
+void out(struct session *s, const char *fmt, ...)
+{
+	va_list ap;
+	if (s->replaying || s->silent)
+		return;
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+}
+
+int cli_error(struct session *s, const char *fmt, ...)
+{
+	va_list ap;
+	fflush(stdout);
+	if (s->file)
+		fprintf(stderr, "%s:%d: ", s->file, s->line);
+	else
+		fprintf(stderr, "%svfsim:%s ", s->color ? "\033[1;31m" : "",
+			s->color ? "\033[0m" : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (s->file)
+		s->errors = 1;
+	return -1;
+}
+
+/* ---- events ---- */
+
+static void sink_fn(void *ctx, const struct vfs_world *w, const struct vfs_event *ev)
+{
+	struct session *s = ctx;
+	if (s->nev < MAX_EVENTS) {
+		if (s->nev == s->capev) {
+			s->capev = s->capev ? s->capev * 2 : 4096;
+			s->ev = xrealloc(s->ev, s->capev * sizeof *s->ev);
+		}
+		s->ev[s->nev++] = *ev;
+	} else {
+		s->ev_dropped++;
+	}
+	if (s->replaying || s->silent || s->trace == TRACE_OFF)
+		return;
+	char buf[512];
+	if (s->trace == TRACE_JSONL) {
+		vfs_event_jsonl(w, ev, buf, sizeof buf);
+		printf("%s\n", buf);
+	} else {
+		vfs_event_text(w, ev, buf, sizeof buf);
+		printf("%s%s%s\n", color_on(s, "\033[2m"), buf, color_off(s));
+	}
+}
+
+/* ---- life ---- */
+
+struct session *session_new(void)
+{
+	struct session *s = calloc(1, sizeof *s);
+	if (!s)
+		return NULL;
+	s->w = malloc(sizeof *s->w);
+	if (!s->w) {
+		free(s);
+		return NULL;
+	}
+	session_reset(s, NULL);
+	return s;
+}
+
+static void log_clear(struct session *s)
+{
+	for (size_t i = 0; i < s->nlog; i++)
+		free(s->log[i].text);
+	s->nlog = 0;
+}
+
+void session_free(struct session *s)
+{
+	if (!s)
+		return;
+	log_clear(s);
+	free(s->log);
+	free(s->ev);
+	for (size_t i = 0; i < s->nhist; i++)
+		free(s->hist[i]);
+	free(s->hist);
+	free(s->w);
+	free(s);
+}
+
+void session_reset(struct session *s, const struct vfs_preset *p)
+{
+	log_clear(s);
+	s->nev = 0;
+	s->ev_dropped = 0;
+	s->have_ret = 0;
+	vfs_world_init(s->w, p);
+}
+
+void session_log(struct session *s, int kind, int tid, const struct vfs_call *c)
+{
+	if (s->replaying)
+		return;
+	if (s->nlog == s->caplog) {
+		s->caplog = s->caplog ? s->caplog * 2 : 256;
+		s->log = xrealloc(s->log, s->caplog * sizeof *s->log);
+	}
+	struct rec *r = &s->log[s->nlog++];
+	memset(r, 0, sizeof *r);
+	r->kind = (uint8_t)kind;
+	r->tid = (int16_t)tid;
+	if (c)
+		r->call = *c;
+}
+
+/* Set-up commands are logged as a canonical line, quoted where needed. */
+void session_log_setup(struct session *s, const struct cmd_call *c,
+		       const char *name)
+{
+	char line[1024];
+	size_t o = 0;
+	if (s->replaying)
+		return;
+	o += (size_t)snprintf(line, sizeof line, "%s", name);
+	for (int i = 0; i < c->argc && o < sizeof line; i++)
+		o += (size_t)snprintf(line + o, sizeof line - o,
+				      strpbrk(c->argv[i], " \t#'\"$") ? " '%s'" : " %s",
+				      c->argv[i]);
+	session_log(s, REC_SETUP, -1, NULL);
+	s->log[s->nlog - 1].text = xstrdup(line);
+}
+
+void session_replay(struct session *s, size_t drop_steps)
+{
+	size_t n = s->nlog, keep_steps = 0, total = 0;
+	for (size_t i = 0; i < n; i++)
+		total += s->log[i].kind == REC_STEP;
+	keep_steps = drop_steps > total ? 0 : total - drop_steps;
+
+	struct rec *old = s->log;
+	s->log = NULL;
+	s->nlog = s->caplog = 0;
+	int q = s->quiet, tr = s->trace;
+	const char *file = s->file;
+	int line = s->line;
+	vfs_world_init(s->w, vfs_preset_lookup("v6.5"));
+	s->nev = 0;
+	s->have_ret = 0;
+	s->file = "(replay)";
+	size_t steps = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct rec *r = &old[i];
+		if (r->kind == REC_STEP && steps++ >= keep_steps) {
+			free(r->text);
+			continue;
+		}
+		s->replaying = 1;
+		if (r->kind == REC_SETUP)
+			session_exec_line(s, r->text);
+		s->replaying = 0;
+		if (r->kind == REC_SUBMIT) {
+			vfs_submit(s->w, r->tid, &r->call);
+			session_log(s, REC_SUBMIT, r->tid, &r->call);
+		} else if (r->kind == REC_STEP) {
+			s->replaying = 1;
+			if (r->picked)
+				vfs_sched_pick(s->w);   /* keeps rr/random state exact */
+			session_step(s, r->tid);
+			s->replaying = 0;
+			session_log(s, REC_STEP, r->tid, NULL);
+			s->log[s->nlog - 1].picked = r->picked;
+		} else {
+			session_log(s, REC_SETUP, -1, NULL);
+			s->log[s->nlog - 1].text = r->text;
+			r->text = NULL;
+		}
+		free(r->text);
+	}
+	free(old);
+	s->quiet = q;
+	s->trace = tr;
+	s->file = file;
+	s->line = line;
+	s->replaying = 0;
+}
+
+int session_interrupted(struct session *s)
+{
+	if (s->interrupted && *s->interrupted) {
+		*s->interrupted = 0;
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- stepping and results ---- */
+
+static void fmt_ret(int64_t ret, char *buf, size_t n)
+{
+	const char *e = ret < 0 ? vfs_errno_name((int)-ret) : NULL;
+	if (e)
+		snprintf(buf, n, "-1 %s", e);
+	else
+		snprintf(buf, n, "%" PRId64, ret);
+}
+
+static void set_ret(struct session *s, int64_t ret)
+{
+	const char *e = ret < 0 ? vfs_errno_name((int)-ret) : NULL;
+	if (e)
+		snprintf(s->ret, sizeof s->ret, "%s", e);
+	else
+		snprintf(s->ret, sizeof s->ret, "%" PRId64, ret);
+	s->have_ret = 1;
+}
+
+static const char *whence_name(int64_t w)
+{
+	return w == VSEEK_SET ? "SEEK_SET" : w == VSEEK_CUR ? "SEEK_CUR" :
+	       w == VSEEK_END ? "SEEK_END" : "?";
+}
+
+/* "getdents64(3, 2)" as strace would show the call */
+static void fmt_call(const struct vfs_world *w, const struct vfs_call *c,
+		     char *buf, size_t n)
+{
+	const char *k = vfs_sys[c->sys].kname;
+	switch (c->sys) {
+	case SYS_OPEN: {
+		int acc = (int)(c->a[1] & VO_ACCMODE);
+		snprintf(buf, n, "%s(\"%s\", %s%s%s)", k, c->s[0],
+			 acc == VO_RDONLY ? "O_RDONLY" : acc == VO_WRONLY ?
+			 "O_WRONLY" : "O_RDWR",
+			 c->a[1] & VO_DIRECTORY ? "|O_DIRECTORY" : "",
+			 c->a[1] & VO_CLOEXEC ? "|O_CLOEXEC" : "");
+		break;
+	}
+	case SYS_CLOSE: case SYS_DUP:
+		snprintf(buf, n, "%s(%" PRId64 ")", k, c->a[0]);
+		break;
+	case SYS_DUP2: case SYS_PIDFD_GETFD:
+		snprintf(buf, n, "%s(%" PRId64 ", %" PRId64 ")", k, c->a[0], c->a[1]);
+		break;
+	case SYS_CLONE: case SYS_EXIT:
+		snprintf(buf, n, "%s()", k);
+		break;
+	case SYS_FORK:
+		snprintf(buf, n, "%s() [%s]", k, c->s[0]);
+		break;
+	case SYS_PIDFD_OPEN:
+		snprintf(buf, n, "%s(%" PRId64 ")", k, c->a[0]);
+		break;
+	case SYS_GETDENTS: case SYS_READ:
+		if (c->a[1] < 0)
+			snprintf(buf, n, "%s(%" PRId64 ")", k, c->a[0]);
+		else
+			snprintf(buf, n, "%s(%" PRId64 ", %" PRId64 ")", k, c->a[0], c->a[1]);
+		break;
+	case SYS_LSEEK:
+		snprintf(buf, n, "%s(%" PRId64 ", %" PRId64 ", %s)", k, c->a[0], c->a[1],
+			 whence_name(c->a[2]));
+		break;
+	case SYS_WRITE:
+		snprintf(buf, n, "%s(%" PRId64 ", \"%s\")", k, c->a[0], c->s[0]);
+		break;
+	case SYS_PREAD:
+		snprintf(buf, n, "%s(%" PRId64 ", %" PRId64 ", %" PRId64 ")", k, c->a[0],
+			 c->a[1], c->a[2]);
+		break;
+	case SYS_PWRITE:
+		snprintf(buf, n, "%s(%" PRId64 ", \"%s\", %" PRId64 ")", k, c->a[0],
+			 c->s[0], c->a[2]);
+		break;
+	case SYS_RENAME:
+		snprintf(buf, n, "%s(\"%s\", \"%s\")", k, c->s[0], c->s[1]);
+		break;
+	default:
+		snprintf(buf, n, "%s(\"%s\")", k, c->s[0]);
+		break;
+	}
+	(void)w;
+}
+
+void session_print_result(struct session *s, int tid)
+{
+	const struct vfs_world *w = s->w;
+	const struct vfs_thread *t = &w->threads[tid];
+	const struct vfs_callrec *r = &t->rec;
+	char th[32], call[256], ret[32], extra[1024] = "";
+
+	set_ret(s, r->ret);
+	if (s->quiet || s->replaying)
+		return;
+	vfs_thread_name(w, tid, th, sizeof th);
+	fmt_call(w, &r->call, call, sizeof call);
+	fmt_ret(r->ret, ret, sizeof ret);
+	if (r->call.sys == SYS_GETDENTS && r->ret >= 0) {
+		size_t o = 0;
+		o += (size_t)snprintf(extra, sizeof extra, " [");
+		for (int i = 0; i < r->nent && o < sizeof extra; i++) {
+			int e = r->ent[i];
+			o += (size_t)snprintf(extra + o, sizeof extra - o, "%s%s",
+					      i ? " " : "", e == -1 ? "." : e == -2 ?
+					      ".." : w->inodes[e].name);
+		}
+		if (o < sizeof extra)
+			snprintf(extra + o, sizeof extra - o, "]");
+	} else if ((r->call.sys == SYS_READ || r->call.sys == SYS_PREAD) && r->ret > 0) {
+		char esc[256];
+		size_t o = 0;
+		for (const char *p = r->text; *p && o + 5 < sizeof esc; p++) {
+			if (*p == '\n') { esc[o++] = '\\'; esc[o++] = 'n'; }
+			else if (*p == '"' || *p == '\\') { esc[o++] = '\\'; esc[o++] = *p; }
+			else if ((unsigned char)*p < 32) { esc[o++] = '?'; }
+			else esc[o++] = *p;
+		}
+		esc[o] = 0;
+		snprintf(extra, sizeof extra, " \"%s\"", esc);
+	} else if (r->call.sys == SYS_CLONE && r->ret > 0) {
+		for (int i = 0; i < w->nthreads; i++)
+			if (w->threads[i].tid == r->ret) {
+				char nn[32];
+				vfs_thread_name(w, i, nn, sizeof nn);
+				snprintf(extra, sizeof extra, " (%s)", nn);
+			}
+	}
+	printf("%s%s:%s %s = %s%s\n", color_on(s, "\033[1m"), th, color_off(s), call,
+	       ret, extra);
+}
+
+void session_blocked_line(struct session *s, int tid, char *buf, size_t n)
+{
+	const struct vfs_world *w = s->w;
+	const struct vfs_thread *t = &w->threads[tid];
+	char th[32], ln[VFS_PATH_MAX + 32], holder[32] = "";
+	vfs_thread_name(w, tid, th, sizeof th);
+	vfs_lock_name(w, t->wait_lock, ln, sizeof ln);
+	/* who holds it: the owner, or the readers */
+	const struct vfs_lock *l = NULL;
+	int idx = VFS_LID_IDX(t->wait_lock);
+	switch (VFS_LID_KIND(t->wait_lock)) {
+	case LID_FILE_POS: l = &w->files[idx].f_pos_lock; break;
+	case LID_FILE_LOCK: l = &w->files[idx].f_lock; break;
+	case LID_INODE: l = &w->inodes[idx].i_rwsem; break;
+	default: l = &w->rename_mutex; break;
+	}
+	size_t o = 0;
+	for (int i = 0; i < w->nthreads; i++)
+		for (int h = 0; h < w->threads[i].nheld; h++)
+			if (w->threads[i].held[h].lock == t->wait_lock && o < sizeof holder) {
+				char nn[32];
+				vfs_thread_name(w, i, nn, sizeof nn);
+				o += (size_t)snprintf(holder + o, sizeof holder - o, "%s%s",
+						      o ? "," : "", nn);
+			}
+	(void)l;
+	snprintf(buf, n, "%s blocks in %s on %s (%s), held by %s", th,
+		 vfs_fn_name(t->nfn ? t->fnstack[t->nfn - 1] : VFN_none), ln,
+		 vfs_mode_name(t->wait_mode), o ? holder : "nobody");
+}
+
+bool session_step(struct session *s, int tid)
+{
+	struct vfs_sink sink = { sink_fn, s };
+	bool done = vfs_step(s->w, tid, &sink);
+	session_log(s, REC_STEP, tid, NULL);
+	if (done)
+		session_print_result(s, tid);
+	return done;
+}
+
+int session_sched_step(struct session *s, bool *done)
+{
+	int tid = vfs_sched_pick(s->w);
+	if (tid < 0)
+		return -1;
+	*done = session_step(s, tid);
+	if (!s->replaying && s->nlog)
+		s->log[s->nlog - 1].picked = 1;
+	return tid;
+}
+
+/* ---- lines, files, streams ---- */
+
+int session_exec_line(struct session *s, const char *line)
+{
+	struct lex l;
+	if (lex(&l, line, s->have_ret ? s->ret : NULL) < 0)
+		return cli_error(s, "column %d: %s", l.errcol, l.err);
+	if (!l.nwords)
+		return 0;
+	const struct cmd_entry *e = cmd_find(l.words[0]);
+	if (!e) {
+		const char *names[256];
+		int n = 0;
+		for (int i = 0; i < cmd_count && n < 256; i++)
+			names[n++] = cmd_table[i].name;
+		const char *sug = did_you_mean(l.words[0], names, n);
+		if (sug)
+			return cli_error(s, "unknown command '%s' (did you mean '%s'?)",
+					 l.words[0], sug);
+		return cli_error(s, "unknown command '%s' (try 'help')", l.words[0]);
+	}
+	struct cmd_call c = { .argc = l.nwords - 1, .argv = l.words + 1,
+		.cols = l.cols + 1, .tid = -1, .thread = l.thread,
+		.background = l.background, .line = line };
+	if (l.thread[0]) {
+		if (!(e->flags & CMD_THREAD))
+			return cli_error(s, "'%s' is not something a thread does "
+					 "(drop '%s:')", e->name, l.thread);
+		if (resolve_thread(s, l.thread, &c.tid) < 0)
+			return -1;
+	} else if ((e->flags & CMD_THREAD) && !(e->flags & CMD_WORLD)) {
+		return cli_error(s, "'%s' needs a thread: THREAD: %s %s", e->name,
+				 e->name, e->args);
+	}
+	if (c.argc < e->min_args || (e->max_args >= 0 && c.argc > e->max_args))
+		return cli_error(s, "%s: %s arguments (usage: %s%s %s)", e->name,
+				 c.argc < e->min_args ? "missing" : "too many",
+				 e->flags & CMD_THREAD ? "THREAD: " : "", e->name, e->args);
+	int r = e->fn(s, &c);
+	if (r == 0 && (e->flags & CMD_LOG) && c.tid < 0)
+		session_log_setup(s, &c, e->name);
+	return r;
+}
+
+static int run_lines(struct session *s, FILE *in, const char *name)
+{
+	char *buf = NULL, *acc = NULL;
+	size_t cap = 0, acclen = 0;
+	ssize_t n;
+	int lineno = 0, start = 0, rc = 0;
+	const char *ofile = s->file;
+	int oline = s->line;
+
+	for (;;) {
+		n = s->quit || s->failed ? -1 : getline(&buf, &cap, in);
+		if (n < 0 && !acclen)
+			break;
+		if (n >= 0) {
+			lineno++;
+			if (!acclen)
+				start = lineno;
+			size_t len = strlen(buf);
+			while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
+				buf[--len] = 0;
+			int more = lex_continues(buf);
+			if (more)
+				buf[--len] = ' ';     /* the backslash */
+			acc = xrealloc(acc, acclen + len + 1);
+			memcpy(acc + acclen, buf, len + 1);
+			acclen += len;
+			if (more)
+				continue;
+		}
+		s->file = name;
+		s->line = start;
+		int r = session_exec_line(s, acc);
+		acclen = 0;
+		if (r < 0 || s->errors) {
+			rc = -1;
+			break;
+		}
+		if (n < 0)
+			break;
+	}
+	free(buf);
+	free(acc);
+	s->file = ofile;
+	s->line = oline;
+	return rc;
+}
+
+int session_source(struct session *s, const char *path)
+{
+	if (s->depth >= MAX_SOURCE_DEPTH)
+		return cli_error(s, "source: nesting deeper than %d (does '%s' source itself?)",
+				 MAX_SOURCE_DEPTH, path);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return cli_error(s, "source: cannot open '%s': %s", path, strerror(errno));
+	s->depth++;
+	char *name = xstrdup(path);
+	int r = run_lines(s, f, name);
+	s->depth--;
+	fclose(f);
+	free(name);
+	return r;
+}
+
+int session_run_stream(struct session *s, FILE *in, const char *name)
+{
+	return run_lines(s, in, name);
+}

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * explore.h - the exploration engine: every interleaving of the pending
+ * calls of a world, with dynamic partial-order reduction, on POSIX threads.
+ *
+ * The world given is a snapshot: it is never changed.  Each execution runs
+ * every thread with work (vfs_has_work) to the end, or until every live
+ * thread is blocked (a deadlock).  An execution is given by its schedule:
+ * the index of the thread that ran each step, in order.
+ *
+ * Modes:
+ *   default  source-set DPOR (Abdulla et al., POPL 2014) with sleep sets:
+ *            every Mazurkiewicz trace of the steps at least once, and never
+ *            two complete executions of one trace.  Two steps conflict when
+ *            they touch the same lock (every lock operation counts as a
+ *            write), or the same field of one object with at least one
+ *            write (atomic f_count accesses included), or hand out entries
+ *            of one open directory, or allocate the same kind of object.
+ *   naive    every interleaving, no reduction.
+ *   bound K  every interleaving with at most K preemptions (a switch away
+ *            from a thread that could still run), no reduction.
+ *
+ * Results are identical whatever the number of workers: the search tree is
+ * split at a fixed depth (chosen from the world, not from `jobs`) into
+ * subtrees, explored in parallel and merged in their order.  Executions are
+ * numbered from 1 in that order (depth first, lower thread index first).
+ *
+ * No terminal I/O: progress goes to a callback, results to a struct.
+ */
+#ifndef VFSIM_EXPLORE_H
+#define VFSIM_EXPLORE_H
+
+#include <signal.h>
+#include "vfsim.h"
+
+/* What can go wrong in an execution (bits of a kind mask). */
+enum vfs_xkind {
+	VX_DUPLICATE,           /* RPT_DUPLICATE reported during the execution */
+	VX_RACE,                /* RPT_RACE */
+	VX_DEADDIR,             /* RPT_DEADDIR: iterating a dead directory */
+	VX_DEADLOCK,            /* the end: live threads all blocked, work left */
+	VX_SKIPPED,             /* RPT_SKIPPED (not a violation by default) */
+	VX_LOCKORDER,           /* RPT_LOCKORDER (not a violation by default) */
+	VX__COUNT
+};
+#define VX_BIT(k) (1u << (k))
+#define VX_DEFAULT_VIOLATIONS \
+	(VX_BIT(VX_DUPLICATE) | VX_BIT(VX_RACE) | VX_BIT(VX_DEADDIR) | \
+	 VX_BIT(VX_DEADLOCK))
+const char *vfs_xkind_name(int kind);  /* "duplicate", "race", ... */
+
+struct vfs_explore_progress {
+	uint64_t executions;    /* complete executions so far */
+	uint64_t steps;         /* steps run so far (replays included) */
+	double seconds;         /* since the start */
+	double rate;            /* executions per second */
+	uint64_t estimate;      /* estimated total executions, 0 if unknown */
+	uint64_t violating;     /* executions with a violation so far */
+};
+typedef void vfs_explore_progress_fn(void *ctx,
+				     const struct vfs_explore_progress *p);
+
+struct vfs_explore_opts {
+	uint64_t max;           /* stop after this many executions; 0: no cap */
+	int jobs;               /* worker threads; <= 0: online CPUs */
+	int naive;              /* no reduction */
+	int bound;              /* < 0: none; else at most this many preemptions */
+	uint32_t violations;    /* VX_BIT mask; 0: VX_DEFAULT_VIOLATIONS */
+	uint32_t keep;          /* schedules kept: the first KEEP executions and
+				 * the first KEEP violating ones; 0: 10000 */
+	int max_depth;          /* steps per execution; 0: 100000 */
+	/* Polled by the search: set it (from a SIGINT handler) to stop. */
+	volatile sig_atomic_t *stop;
+	/* Called from the calling thread at most every ~0.5 s. */
+	vfs_explore_progress_fn *progress;
+	void *progress_ctx;
+};
+/* jobs = online CPUs, no cap, DPOR, no bound. */
+void vfs_explore_opts_init(struct vfs_explore_opts *o);
+
+enum vfs_xcut { XCUT_NONE, XCUT_MAX, XCUT_BOUND, XCUT_STOP, XCUT_DEPTH,
+		XCUT_ERROR };
+
+struct vfs_explore_priv;
+struct vfs_explore_result {
+	uint64_t executions;    /* complete executions run (and numbered) */
+	uint64_t redundant;     /* explorations cut by the sleep sets (DPOR)
+				 * before completing: not executions */
+	uint64_t steps;         /* steps run, replays included */
+	uint64_t outcomes;      /* distinct outcomes among the executions */
+	bool complete;          /* every interleaving covered (no cut) */
+	uint8_t cut;            /* enum vfs_xcut: why not complete */
+	uint64_t violating;     /* executions with a violation */
+	uint64_t kind_execs[VX__COUNT]; /* executions with each kind */
+	uint32_t violations;    /* the mask used */
+	int max_preemptions;    /* the most seen in one execution */
+	/* The counterexample: among the violating executions, one with the
+	 * fewest preemptions; the first such in execution order. */
+	bool have_cex;
+	uint64_t cex_index;     /* its execution number, from 1 */
+	int cex_preemptions;
+	uint32_t cex_kinds;     /* VX_BIT mask of what happened in it */
+	int cex_len;
+	uint8_t *cex_schedule;  /* thread index per step */
+	double seconds;
+	int jobs;               /* workers used */
+	int subtrees;           /* pieces the search was split into */
+	int split_depth;
+	uint64_t kept_first;    /* schedules 1..kept_first are kept */
+	struct vfs_explore_priv *priv;  /* the schedule table */
+};
+
+/*
+ * Explore from SNAP.  Returns 0, or -1 with errno set (ENOMEM, EAGAIN when
+ * threads cannot be created).  Free R with vfs_explore_result_free.
+ * Threads created here block SIGINT (pthread_sigmask).
+ */
+int vfs_explore(const struct vfs_world *snap, const struct vfs_explore_opts *o,
+		struct vfs_explore_result *r);
+void vfs_explore_result_free(struct vfs_explore_result *r);
+
+/*
+ * The schedule of execution K (from 1), when kept: the first `keep`
+ * executions, the first `keep` violating ones, and the counterexample.
+ * Returns its length, or -1 when not kept.  *SCHED stays valid until the
+ * result is freed.
+ */
+int vfs_explore_schedule(const struct vfs_explore_result *r, uint64_t k,
+			 const uint8_t **sched);
+/* Kind mask (VX_BIT) of execution K when its schedule is kept, else 0. */
+uint32_t vfs_explore_kinds(const struct vfs_explore_result *r, uint64_t k);
+
+/*
+ * Replay SCHED (LEN steps) into W, which the caller has made a copy of the
+ * snapshot (vfs_world_copy).  Events go to SINK (may be NULL).  Returns the
+ * number of steps run; fewer than LEN when step i names a thread that is
+ * not runnable (the schedule does not fit this world).
+ */
+int vfs_explore_replay(struct vfs_world *w, const uint8_t *sched, int len,
+		       const struct vfs_sink *sink);
+
+/* Outcome and violations of a finished execution (after replay): the
+ * kinds (VX_BIT) that happened since SNAP. */
+uint32_t vfs_explore_kinds_of(const struct vfs_world *snap,
+			      const struct vfs_world *w);
+
+#endif

@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_locking.c - the wait queues of kernel/locking (kernel-reference.md
+ * section 8), driven through real kernel paths:
+ *   rw_semaphore: a waiting writer holds back new readers (FIFO); a
+ *   writer at the head is woken alone; a writer's release wakes all the
+ *   queued readers together; downgrade_write wakes the readers at the head;
+ *   mutex: FIFO, and the lock is handed to the first waiter (no stealing).
+ */
+#include "harness.h"
+
+static const struct vfs_lock *ilock(struct h *h, const char *path)
+{
+	return &h->w->inodes[vfs_path_lookup(h->w, path)].i_rwsem;
+}
+
+/* Threads woken (OP_WAKE) since MARK, as a bit mask, all in one step? */
+static unsigned woken(struct h *h, size_t mark, int *nsteps)
+{
+	unsigned m = 0;
+	int32_t last = -1;
+	*nsteps = 0;
+	for (size_t i = mark; i < h->log.n; i++) {
+		const struct vfs_event *e = &h->log.ev[i];
+		if (e->op != OP_WAKE)
+			continue;
+		m |= 1u << e->tid;
+		if (e->step != last) {
+			(*nsteps)++;
+			last = e->step;
+		}
+	}
+	return m;
+}
+
+static void test_rwsem_fifo(void **state)
+{
+	(void)state;
+	struct h *h = h_new("v6.5");
+	h_mkdir(h, "/d");
+	h_touch(h, "/d/a");
+	int A = h_spawn(h, "A", 0), B = h_spawn(h, "B", 0);
+	int C = h_spawn(h, "C", 0), D = h_spawn(h, "D", 0);
+	int E = h_spawn(h, "E", 0);
+	assert_int_equal(h_do(h, A, C_OPEN("/d", VO_RDONLY)), 3);
+	assert_int_equal(h_do(h, C, C_OPEN("/d", VO_RDONLY)), 3);
+	assert_int_equal(h_do(h, D, C_OPEN("/d", VO_RDONLY)), 3);
+	assert_int_equal(h_do(h, E, C_OPEN("/d", VO_RDONLY)), 3);
+	const struct vfs_lock *l = ilock(h, "/d");
+	uint16_t lid = VFS_LID(LID_INODE, vfs_path_lookup(h->w, "/d"));
+
+	/* a reader holds */
+	h_submit(h, A, C_GETDENTS(3, 10));
+	h_until(h, A, VFN_ext4_readdir);
+	assert_int_equal(l->nreaders, 1);
+	assert_int_equal(l->owner, -1);
+
+	/* with nobody waiting, a second reader gets in at once */
+	size_t mark = h_mark(h);
+	h_submit(h, E, C_GETDENTS(3, 10));
+	h_until(h, E, VFN_ext4_readdir);
+	assert_int_equal(l->nreaders, 2);
+	assert_int_equal(h_nev(h, mark, E, OP_BLOCK, LC_NONE), 0);
+	assert_int_equal(h_finish(h, E), 3);
+	assert_int_equal(l->nreaders, 1);
+
+	/* a writer waits for the reader */
+	mark = h_mark(h);
+	assert_true(h_do(h, B, C_MKDIR("/d/x")) == H_BLOCKED);
+	assert_int_equal(h->w->threads[B].wait_lock, lid);
+	assert_int_equal(h->w->threads[B].wait_mode, M_WRITE);
+	assert_int_equal(h_nev(h, mark, B, OP_BLOCK, LC_I_RWSEM_DIR), 1);
+	for (size_t i = mark; i < h->log.n; i++)
+		if (h->log.ev[i].op == OP_BLOCK)
+			assert_int_equal(h->log.ev[i].other, A);  /* held by A */
+
+	/* a new reader queues behind the writer, although only a reader
+	 * holds the lock */
+	assert_true(h_do(h, C, C_GETDENTS(3, 10)) == H_BLOCKED);
+	assert_true(h_do(h, D, C_GETDENTS(3, 10)) == H_BLOCKED);
+	assert_int_equal(l->nreaders, 1);
+	assert_int_equal(h->w->threads[C].wait_mode, M_READ);
+	assert_int_equal(l->wait_head, B);
+	assert_int_equal(h->w->threads[B].wait_next, C);
+	assert_int_equal(h->w->threads[C].wait_next, D);
+	assert_int_equal(l->wait_tail, D);
+
+	/* the reader's release wakes the writer alone, holding the lock */
+	mark = h_mark(h);
+	assert_int_equal(h_finish(h, A), 3);
+	int nsteps;
+	assert_int_equal(woken(h, mark, &nsteps), 1u << B);
+	assert_int_equal(l->owner, B);
+	assert_int_equal(l->nreaders, 0);
+	assert_int_equal(h->w->threads[B].state, TS_RUNNING);
+	assert_int_equal(h->w->threads[C].state, TS_BLOCKED);
+	assert_int_equal(h->w->threads[D].state, TS_BLOCKED);
+	assert_false(vfs_runnable(h->w, C));
+
+	/* the writer's release wakes both queued readers, in one step */
+	mark = h_mark(h);
+	assert_int_equal(h_finish(h, B), 0);
+	assert_int_equal(woken(h, mark, &nsteps), (1u << C) | (1u << D));
+	assert_int_equal(nsteps, 1);
+	assert_int_equal(l->nreaders, 2);
+	assert_int_equal(l->owner, -1);
+	assert_int_equal(l->wait_head, -1);
+	assert_int_equal(h_finish(h, C), 4);    /* . .. a x */
+	assert_int_equal(h_finish(h, D), 4);
+	assert_int_equal(l->nreaders, 0);
+	h_free(h);
+}
+
+static void test_rwsem_downgrade(void **state)
+{
+	(void)state;
+	struct h *h = h_new("v6.5");
+	h_mount(h, "exfat", "/x");
+	h_touch(h, "/x/a");
+	int A = h_spawn(h, "A", 0), C = h_spawn(h, "C", 0);
+	int D = h_spawn(h, "D", 0), E = h_spawn(h, "E", 0);
+	assert_int_equal(h_do(h, A, C_OPEN("/x", VO_RDONLY)), 3);
+	assert_int_equal(h_do(h, C, C_OPEN("/x", VO_RDONLY)), 3);
+	assert_int_equal(h_do(h, D, C_OPEN("/x", VO_RDONLY)), 3);
+	const struct vfs_lock *l = ilock(h, "/x");
+
+	/* A inside the wrapper, holding the lock for writing */
+	h_submit(h, A, C_GETDENTS(3, 10));
+	h_until(h, A, VFN_exfat_iterate);
+	assert_int_equal(l->owner, A);
+	/* two readers, then a writer, queue */
+	assert_true(h_do(h, C, C_GETDENTS(3, 10)) == H_BLOCKED);
+	assert_true(h_do(h, D, C_GETDENTS(3, 10)) == H_BLOCKED);
+	assert_true(h_do(h, E, C_MKDIR("/x/n")) == H_BLOCKED);
+
+	/* downgrade_write: A keeps it for reading, the readers at the head
+	 * come in with it, the writer behind them keeps waiting */
+	h_until(h, A, VFN_downgrade_write);
+	size_t mark = h_mark(h);
+	h_step(h, A);
+	assert_int_equal(h_nev(h, mark, A, OP_DOWNGRADE, LC_I_RWSEM_DIR), 1);
+	int nsteps;
+	assert_int_equal(woken(h, mark, &nsteps), (1u << C) | (1u << D));
+	assert_int_equal(l->owner, -1);
+	assert_int_equal(l->nreaders, 3);
+	assert_int_equal(h->w->threads[E].state, TS_BLOCKED);
+	assert_int_equal(l->wait_head, E);
+
+	/* everybody completes: no lost wake-up, no deadlock */
+	h_run(h, 10000);
+	assert_int_equal(h->w->threads[A].rec.ret, 3);
+	/* C and D went on in the wrapper: up_read, then down_write queued
+	 * behind E's mkdir, so their exfat_iterate sees "n" */
+	assert_int_equal(h->w->threads[C].rec.ret, 4);
+	assert_int_equal(h->w->threads[D].rec.ret, 4);
+	assert_int_equal(h->w->threads[E].rec.ret, 0);
+	assert_int_equal(l->owner, -1);
+	assert_int_equal(l->nreaders, 0);
+	assert_int_equal(l->wait_head, -1);
+	assert_int_equal(vfs_report_count(h->w, RPT_DEADLOCK, 0), 0);
+	h_free(h);
+}
+
+static void test_mutex_handoff(void **state)
+{
+	(void)state;
+	struct h *h = h_new("v6.5");
+	h_mkdir(h, "/d");
+	h_touch(h, "/d/a");
+	h_touch(h, "/d/b");
+	int A = h_spawn(h, "A", 0);
+	assert_int_equal(h_do(h, A, C_OPEN("/d", VO_RDONLY)), 3);
+	for (int i = 0; i < 3; i++)
+		assert_true(h_do(h, A, C_CLONE()) > 0);
+	int A2 = h_tid(h, "A.2"), A3 = h_tid(h, "A.3"), A4 = h_tid(h, "A.4");
+	int file = h_file(h, A, 3);
+	const struct vfs_lock *l = &h->w->files[file].f_pos_lock;
+
+	h_submit(h, A, C_GETDENTS(3, 1));
+	h_until(h, A, VFN_ext4_readdir);
+	assert_int_equal(l->owner, A);
+	assert_true(h_do(h, A2, C_GETDENTS(3, 1)) == H_BLOCKED);
+	assert_true(h_do(h, A3, C_GETDENTS(3, 1)) == H_BLOCKED);
+	assert_int_equal(h->w->threads[A2].wait_lock, VFS_LID(LID_FILE_POS, file));
+	assert_int_equal(l->wait_head, A2);
+	assert_int_equal(l->wait_tail, A3);
+
+	/* the release hands the mutex to the first waiter */
+	assert_int_equal(h_finish(h, A), 1);
+	assert_int_equal(l->owner, A2);
+	assert_int_equal(h->w->threads[A2].state, TS_RUNNING);
+	assert_int_equal(h->w->threads[A3].state, TS_BLOCKED);
+	/* a newcomer cannot steal it before A.2 runs */
+	assert_true(h_do(h, A4, C_GETDENTS(3, 1)) == H_BLOCKED);
+	assert_int_equal(l->wait_tail, A4);
+
+	/* in order: each one continues where the previous left f_pos */
+	char buf[64];
+	assert_int_equal(h_finish(h, A2), 1);
+	h_entries(h, A2, buf, sizeof buf);
+	assert_string_equal(buf, "..");
+	assert_int_equal(l->owner, A3);
+	assert_int_equal(h_finish(h, A3), 1);
+	h_entries(h, A3, buf, sizeof buf);
+	assert_string_equal(buf, "a");
+	assert_int_equal(l->owner, A4);
+	assert_int_equal(h_finish(h, A4), 1);
+	h_entries(h, A4, buf, sizeof buf);
+	assert_string_equal(buf, "b");
+	assert_int_equal(l->owner, -1);
+	assert_int_equal(l->wait_head, -1);
+	assert_int_equal(vfs_report_count(h->w, RPT_DUPLICATE, 0), 0);
+	assert_int_equal(vfs_report_count(h->w, RPT_RACE, 0), 0);
+	h_free(h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rwsem_fifo),
+		cmocka_unit_test(test_rwsem_downgrade),
+		cmocka_unit_test(test_mutex_handoff),
+	};
+	return cmocka_run_group_tests(tests, NULL, h_teardown);
+}
