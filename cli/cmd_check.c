@@ -28,15 +28,6 @@ static int failed(struct session *s, const char *fmt, ...)
 	return 0;
 }
 
-static void ret_str(int64_t r, char *buf, size_t n)
-{
-	const char *e = r < 0 ? vfs_errno_name((int)-r) : NULL;
-	if (e)
-		snprintf(buf, n, "-1 %s", e);
-	else
-		snprintf(buf, n, "%" PRId64, r);
-}
-
 static int lock_cls_arg(struct session *s, const char *name, int *cls)
 {
 	*cls = vfs_class_lookup(name);
@@ -129,7 +120,7 @@ HANDLER(c_expect)
 					 a[0]);
 		if (!ok) {
 			char got[32], th[32];
-			ret_str(r, got, sizeof got);
+			vfs_ret_text(r, got, sizeof got);
 			vfs_thread_name(w, w->last_done_tid, th, sizeof th);
 			return failed(s, "ret: expected %s, got %s (from %s's %s)", a[0], got, th,
 				      vfs_sys[w->threads[w->last_done_tid].rec.call.sys].kname);
@@ -151,7 +142,7 @@ HANDLER(c_expect)
 				ok = false;
 		}
 		if (r->ret < 0)
-			ret_str(r->ret, got, sizeof got);
+			vfs_ret_text(r->ret, got, sizeof got);
 		if (!ok) {
 			o = 0;
 			for (int i = 0; i < rest; i++)

@@ -239,15 +239,6 @@ int session_interrupted(struct session *s)
 
 /* ---- stepping and results ---- */
 
-static void fmt_ret(int64_t ret, char *buf, size_t n)
-{
-	const char *e = ret < 0 ? vfs_errno_name((int)-ret) : NULL;
-	if (e)
-		snprintf(buf, n, "-1 %s", e);
-	else
-		snprintf(buf, n, "%" PRId64, ret);
-}
-
 static void set_ret(struct session *s, int64_t ret)
 {
 	const char *e = ret < 0 ? vfs_errno_name((int)-ret) : NULL;
@@ -337,7 +328,7 @@ void session_print_result(struct session *s, int tid)
 		return;
 	vfs_thread_name(w, tid, th, sizeof th);
 	fmt_call(w, &r->call, call, sizeof call);
-	fmt_ret(r->ret, ret, sizeof ret);
+	vfs_ret_text(r->ret, ret, sizeof ret);
 	if (r->call.sys == SYS_GETDENTS && r->ret >= 0) {
 		size_t o = 0;
 		o += (size_t)snprintf(extra, sizeof extra, " [");

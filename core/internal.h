@@ -38,6 +38,8 @@ typedef int site_fn_resolver(const struct vfs_world *w,
 #define VFS_SITE_LIST(S) \
 	S(IDLE,            none,                 NULL,              0, 0) \
 	S(SYSCALL,         none,                 sys_fn_of,         1, 0) \
+	/* the end of a call whose result is in the frame (after the puts) */ \
+	S(RET_RES,         none,                 NULL,              0, 1) \
 	/* fs/file.c: fdget_pos / fdget and their puts */ \
 	S(FGP_LOOKUP,      fdget_pos,            NULL,              1, 0) \
 	S(FGP_CHECK,       file_needs_f_pos_lock,NULL,              1, 0) \
@@ -54,7 +56,6 @@ typedef int site_fn_resolver(const struct vfs_world *w,
 	S(GD_ACTOR,        none,                 gd_actor_fn,       1, 0) \
 	S(GD_SETPOS,       iterate_dir,          NULL,              0, 0) \
 	S(GD_UNLOCK,       none,                 gd_unlock_fn,      1, 0) \
-	S(GD_RET,          getdents64,           NULL,              0, 1) \
 	S(GW_ENTER,        wrap_directory_iterator, NULL,           1, 0) \
 	S(GW_UP_READ,      up_read,              NULL,              1, 0) \
 	S(GW_DOWN_WRITE,   down_write,           NULL,              1, 0) \
@@ -68,25 +69,20 @@ typedef int site_fn_resolver(const struct vfs_world *w,
 	S(LS_ILOCK,        none,                 ls_ilock_fn,       1, 0) \
 	S(LS_IBODY,        none,                 ls_fs_fn,          0, 0) \
 	S(LS_IUNLOCK,      none,                 ls_iunlock_fn,     1, 0) \
-	S(LS_RET,          lseek,                NULL,              0, 1) \
 	S(RD_POS,          ksys_read,            NULL,              0, 0) \
 	S(RD_VFS,          vfs_read,             NULL,              1, 0) \
 	S(RD_SETPOS,       ksys_read,            NULL,              0, 0) \
-	S(RD_RET,          read,                 NULL,              0, 1) \
 	S(WR_POS,          ksys_write,           NULL,              0, 0) \
 	S(WR_VFS,          vfs_write,            NULL,              1, 0) \
 	S(WR_LOCK,         down_write,           NULL,              1, 0) \
 	S(WR_DO,           generic_file_write_iter, NULL,           0, 0) \
 	S(WR_UNLOCK,       up_write,             NULL,              1, 0) \
 	S(WR_SETPOS,       ksys_write,           NULL,              0, 0) \
-	S(WR_RET,          write,                NULL,              0, 1) \
 	S(PR_VFS,          vfs_read,             NULL,              1, 0) \
-	S(PR_RET,          pread64,              NULL,              0, 1) \
 	S(PW_VFS,          vfs_write,            NULL,              1, 0) \
 	S(PW_LOCK,         down_write,           NULL,              1, 0) \
 	S(PW_DO,           generic_file_write_iter, NULL,           0, 0) \
 	S(PW_UNLOCK,       up_write,             NULL,              1, 0) \
-	S(PW_RET,          pwrite64,             NULL,              0, 1) \
 	/* fs/open.c, fs/file.c: open, close, dup */ \
 	S(OP_LOOKUP,       do_sys_open,          NULL,              1, 0) \
 	S(OP_DENTRY_OPEN,  do_dentry_open,       NULL,              1, 0) \

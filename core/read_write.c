@@ -13,7 +13,7 @@ static void finish_llseek(struct vx *x, int fsfn)
 {
 	fn_exit(x, fsfn, x->t->f.res);
 	fn_exit(x, VFN_vfs_llseek, x->t->f.res);
-	put_pos_sub(x, SITE_LS_RET);
+	put_pos_sub(x, SITE_RET_RES);
 }
 
 void site_LS_LLSEEK(struct vx *x)
@@ -30,7 +30,7 @@ void site_LS_LLSEEK(struct vx *x)
 	if (fl->kind == FK_PIDFD || whence < VSEEK_SET || whence > VSEEK_END) {
 		f->res = fl->kind == FK_PIDFD ? -VE_SPIPE : -VE_INVAL;
 		fn_exit(x, VFN_vfs_llseek, f->res);
-		put_pos_sub(x, SITE_LS_RET);
+		put_pos_sub(x, SITE_RET_RES);
 		return;
 	}
 	const struct vfs_inode *ino = &w->inodes[fl->inode];
@@ -264,24 +264,37 @@ void site_LS_IUNLOCK(struct vx *x)
 	finish_llseek(x, ls_fs_fn(x->w, x->t));
 }
 
-void site_LS_RET(struct vx *x)
-{
-	sys_return(x, x->t->f.res);
-}
 
 /* ---- read ---- */
 
-void site_RD_POS(struct vx *x)
+/* pos = *file_ppos(file): ksys_read and ksys_write work on a copy */
+static void pos_read(struct vx *x, int fn, int next)
 {
 	struct vfs_frame *f = &x->t->f;
 	if (f->file < 0) {
 		sys_return(x, -VE_BADF);
 		return;
 	}
-	f->pos = x->w->files[f->file].f_pos;    /* pos = *file_ppos(file) */
-	access_file(x, VFN_ksys_read, FLD_F_POS, f->file, f->pos, false, false);
-	go(x, SITE_RD_VFS);
+	f->pos = x->w->files[f->file].f_pos;
+	access_file(x, fn, FLD_F_POS, f->file, f->pos, false, false);
+	go(x, next);
 }
+
+/* ... and store it back when the call worked: file->f_pos = pos */
+static void pos_write(struct vx *x, int fn)
+{
+	struct vfs_frame *f = &x->t->f;
+	if (f->res >= 0) {
+		x->w->files[f->file].f_pos = f->pos;
+		access_file(x, fn, FLD_F_POS, f->file, f->pos, true, false);
+	}
+	put_pos_sub(x, SITE_RET_RES);
+}
+
+void site_RD_POS(struct vx *x) { pos_read(x, VFN_ksys_read, SITE_RD_VFS); }
+void site_RD_SETPOS(struct vx *x) { pos_write(x, VFN_ksys_read); }
+void site_WR_POS(struct vx *x) { pos_read(x, VFN_ksys_write, SITE_WR_VFS); }
+void site_WR_SETPOS(struct vx *x) { pos_write(x, VFN_ksys_write); }
 
 /* Read from pos into the record; returns bytes or -errno. */
 static int64_t do_read(struct vx *x, int64_t *pos, int64_t count)
@@ -350,34 +363,7 @@ void site_RD_VFS(struct vx *x)
 	go(x, SITE_RD_SETPOS);
 }
 
-void site_RD_SETPOS(struct vx *x)
-{
-	struct vfs_frame *f = &x->t->f;
-	if (f->res >= 0) {      /* file->f_pos = pos */
-		x->w->files[f->file].f_pos = f->pos;
-		access_file(x, VFN_ksys_read, FLD_F_POS, f->file, f->pos, true, false);
-	}
-	put_pos_sub(x, SITE_RD_RET);
-}
-
-void site_RD_RET(struct vx *x)
-{
-	sys_return(x, x->t->f.res);
-}
-
 /* ---- write ---- */
-
-void site_WR_POS(struct vx *x)
-{
-	struct vfs_frame *f = &x->t->f;
-	if (f->file < 0) {
-		sys_return(x, -VE_BADF);
-		return;
-	}
-	f->pos = x->w->files[f->file].f_pos;
-	access_file(x, VFN_ksys_write, FLD_F_POS, f->file, f->pos, false, false);
-	go(x, SITE_WR_VFS);
-}
 
 /* vfs_write's checks; 0 when the write may go on. */
 static int64_t write_check(struct vx *x, int64_t pos)
@@ -453,29 +439,14 @@ static void unlock_write(struct vx *x, int next)
 	lock_release(x, VFN_up_write, VFS_LID(LID_INODE, x->t->f.inode));
 	fn_exit(x, VFN_generic_file_write_iter, x->t->f.res);
 	fn_exit(x, VFN_vfs_write, x->t->f.res);
-	if (next == SITE_PW_RET)
-		call_sub(x, SITE_FP_PUT, SITE_PW_RET);
+	if (next == SITE_RET_RES)
+		call_sub(x, SITE_FP_PUT, SITE_RET_RES);
 	else
 		go(x, next);
 }
 
 void site_WR_UNLOCK(struct vx *x) { unlock_write(x, SITE_WR_SETPOS); }
-void site_PW_UNLOCK(struct vx *x) { unlock_write(x, SITE_PW_RET); }
-
-void site_WR_SETPOS(struct vx *x)
-{
-	struct vfs_frame *f = &x->t->f;
-	if (f->res >= 0) {
-		x->w->files[f->file].f_pos = f->pos;
-		access_file(x, VFN_ksys_write, FLD_F_POS, f->file, f->pos, true, false);
-	}
-	put_pos_sub(x, SITE_WR_RET);
-}
-
-void site_WR_RET(struct vx *x)
-{
-	sys_return(x, x->t->f.res);
-}
+void site_PW_UNLOCK(struct vx *x) { unlock_write(x, SITE_RET_RES); }
 
 /* ---- pread64, pwrite64: plain fdget, f_pos untouched ---- */
 
@@ -493,13 +464,9 @@ void site_PR_VFS(struct vx *x)
 	else
 		f->res = do_read(x, &pos, cur_call(x)->a[1]);
 	fn_exit(x, VFN_vfs_read, f->res);
-	call_sub(x, SITE_FP_PUT, SITE_PR_RET);
+	call_sub(x, SITE_FP_PUT, SITE_RET_RES);
 }
 
-void site_PR_RET(struct vx *x)
-{
-	sys_return(x, x->t->f.res);
-}
 
 void site_PW_VFS(struct vx *x)
 {
@@ -513,7 +480,7 @@ void site_PW_VFS(struct vx *x)
 	f->res = write_check(x, f->pos);
 	if (f->res < 0) {
 		fn_exit(x, VFN_vfs_write, f->res);
-		call_sub(x, SITE_FP_PUT, SITE_PW_RET);
+		call_sub(x, SITE_FP_PUT, SITE_RET_RES);
 		return;
 	}
 	f->inode = x->w->files[f->file].inode;
@@ -521,7 +488,3 @@ void site_PW_VFS(struct vx *x)
 	go(x, SITE_PW_LOCK);
 }
 
-void site_PW_RET(struct vx *x)
-{
-	sys_return(x, x->t->f.res);
-}

@@ -38,7 +38,7 @@ void site_GD_ITERATE(struct vx *x)
 	if (ino < 0 || x->w->inodes[ino].type != IT_DIR) {
 		f->res = -VE_NOTDIR;    /* no ->iterate_shared on a non-directory */
 		fn_exit(x, VFN_iterate_dir, f->res);
-		put_pos_sub(x, SITE_GD_RET);
+		put_pos_sub(x, SITE_RET_RES);
 		return;
 	}
 	f->inode = (int16_t)ino;
@@ -172,13 +172,9 @@ void site_GD_UNLOCK(struct vx *x)
 	struct vfs_frame *f = &x->t->f;
 	lock_release(x, gd_unlock_fn(x->w, x->t), VFS_LID(LID_INODE, f->inode));
 	fn_exit(x, VFN_iterate_dir, f->res);
-	put_pos_sub(x, SITE_GD_RET);
+	put_pos_sub(x, SITE_RET_RES);
 }
 
-void site_GD_RET(struct vx *x)
-{
-	sys_return(x, x->t->f.res);
-}
 
 /* ---- wrap_directory_iterator (v6.5): shared in, exclusive inside ---- */
 

@@ -38,6 +38,11 @@ const struct vfs_sysdesc vfs_sys[SYS__COUNT] = {
 
 void site_IDLE(struct vx *x) { (void)x; }
 
+void site_RET_RES(struct vx *x)
+{
+	sys_return(x, x->t->f.res);
+}
+
 int sys_fn_of(const struct vfs_world *w, const struct vfs_thread *t)
 {
 	(void)w;

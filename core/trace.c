@@ -180,7 +180,7 @@ static void entry_name(const struct vfs_world *w, int ino, int64_t off,
 		snprintf(buf, n, "?");
 }
 
-static void ret_text(int64_t ret, char *buf, size_t n)
+void vfs_ret_text(int64_t ret, char *buf, size_t n)
 {
 	const char *e = ret < 0 ? vfs_errno_name((int)-ret) : NULL;
 	if (e)
@@ -225,7 +225,7 @@ void vfs_event_text(const struct vfs_world *w, const struct vfs_event *ev,
 	n -= (size_t)o;
 	switch (ev->op) {
 	case OP_EXIT:
-		ret_text(ev->ret, r, sizeof r);
+		vfs_ret_text(ev->ret, r, sizeof r);
 		snprintf(buf, n, " = %s", r);
 		break;
 	case OP_ACQUIRE: case OP_RELEASE: case OP_BLOCK: case OP_WAKE:

@@ -46,6 +46,8 @@ enum {
 	VE_OPNOTSUPP = 95,
 };
 const char *vfs_errno_name(int err);     /* "ENOENT"; NULL if unknown */
+/* A return value as strace shows it: "3" or "-1 ENOENT". */
+void vfs_ret_text(int64_t ret, char *buf, size_t n);
 int vfs_errno_lookup(const char *name);  /* 0 if unknown */
 
 /* ---- presets and knobs (core/presets.c) ------------------------------------ */

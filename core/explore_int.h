@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * explore_int.h - what explore.c (the coordinator: splitting, workers,
+ * merging, the schedule table) and explore_search.c (one subtree's depth
+ * first search) share.
+ */
+#ifndef VFSIM_EXPLORE_INT_H
+#define VFSIM_EXPLORE_INT_H
+
+#include <pthread.h>
+#include "explore.h"
+
+#define XMAXT VFS_MAX_THREADS
+#define XFP 20                  /* keys one step may touch, then "all" */
+#define XW 0x80000000u          /* key bit: a write */
+
+/* What one step touched: keys with a write bit.  all: conflicts with all. */
+struct xfp {
+	uint8_t n, all;
+	uint32_t key[XFP];
+};
+
+/* ---- small containers ---- */
+struct xset {                   /* a set of nonzero 64-bit hashes */
+	uint64_t *v;
+	size_t cap, n;
+};
+int xset_add(struct xset *s, uint64_t h);      /* 1 new, 0 had, -1 ENOMEM */
+void xset_free(struct xset *s);
+
+struct xrec { uint64_t hash; uint16_t pre; uint8_t kinds; };
+
+struct xsched {                 /* kept schedules, in execution order */
+	uint64_t k;             /* execution number (local or global) */
+	uint32_t off;
+	uint32_t len;
+	uint8_t kinds;
+};
+struct xtable {
+	struct xsched *e;
+	size_t n, cap;
+	uint8_t *bytes;
+	size_t nbytes, capbytes;
+};
+int xtable_add(struct xtable *t, uint64_t k, uint8_t kinds, const uint8_t *s,
+	       uint32_t len);
+void xtable_free(struct xtable *t);
+
+/* ---- one piece of the split search ---- */
+struct xitem {
+	int plen;
+	uint8_t *prefix;        /* the schedule to the subtree's root */
+	uint32_t slp;           /* sleep set at the root */
+	struct xfp *slpfp;      /* XMAXT entries, for the threads in slp */
+
+	/* results, local numbering from 1 */
+	uint64_t execs, redundant, steps, violating;
+	uint64_t kind_execs[VX__COUNT];
+	int maxpre;
+	uint8_t cut;            /* enum vfs_xcut */
+	struct xset out;
+	struct xrec *recs;      /* per execution, only with a cap (opts.max) */
+	size_t nrecs, caprecs;
+	struct xtable cands;    /* violating, each with fewer preemptions */
+	struct xtable kept;     /* the first executions' and violating ones' */
+	uint64_t kept_viol;
+	bool keep_first, keep_viol;
+	int failed;             /* ENOMEM */
+	int done;
+};
+
+struct xshared {
+	const struct vfs_world *snap;
+	struct vfs_explore_opts o;
+	uint32_t viol;
+	int keep;
+	int maxdepth;
+	/* the split */
+	int split_depth;
+	struct xitem *items;
+	int nitems, capitems;
+	/* work distribution and the in-order prefix of finished items */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int next_item;
+	int merged_upto;        /* items 0..merged_upto-1 are done */
+	uint64_t merged_execs, merged_viol;
+	int running;            /* workers not finished */
+	/* progress counters, summed by the coordinator */
+	uint64_t live_execs[64], live_steps[64], live_viol[64];
+	int nworkers;
+	int items_done;
+};
+
+/* explore_search.c */
+struct xsearch;
+struct xsearch *xsearch_new(struct xshared *sh, int worker);
+void xsearch_free(struct xsearch *s);
+/* Explore ITEM's subtree (mode 0), or the top of the tree down to DEPTH,
+ * appending one item per leaf to sh->items (mode 1). -1: out of memory. */
+int xsearch_item(struct xsearch *s, struct xitem *item);
+int xsearch_top(struct xsearch *s, int depth);
+bool xsearch_stopped(const struct xshared *sh);
+
+/* explore.c */
+uint32_t xkinds_of(const struct vfs_world *snap, const struct vfs_world *w);
+uint64_t xmix(uint64_t x);
+
+#endif
