@@ -19,6 +19,7 @@ enum rec_kind { REC_SETUP, REC_SUBMIT, REC_STEP };
 struct rec {
 	uint8_t kind;
 	uint8_t picked;         /* REC_STEP: the scheduler chose the thread */
+	uint8_t fg;             /* a foreground call, or a step it took itself (compare) */
 	int16_t tid;
 	char *text;             /* REC_SETUP: the command line, canonical */
 	struct vfs_call call;   /* REC_SUBMIT */
@@ -105,7 +106,11 @@ int session_sched_step(struct session *s, bool *done);
 void session_replay(struct session *s, size_t drop_steps);
 void session_print_result(struct session *s, int tid);
 void session_blocked_line(struct session *s, int tid, char *buf, size_t n);
+/* "getdents64(3, 2)": a call as strace shows it */
+void session_fmt_call(const struct vfs_world *w, const struct vfs_call *c,
+		      char *buf, size_t n);
 int session_interrupted(struct session *s);
+const char *errno_text(int e);  /* strerror, lower case */
 
 /* output (session.c) */
 void out(struct session *s, const char *fmt, ...)

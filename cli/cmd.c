@@ -79,7 +79,7 @@ const struct cmd_entry cmd_table[] = {
 	  1, 2, CMD_THREAD, SYS_GETDENTS, c_syscall },
 	{ "lseek", "thread", "FD OFFSET [set|cur|end]", "move f_pos (the filesystem's llseek)",
 	  NULL, 2, 3, CMD_THREAD, SYS_LSEEK, c_syscall },
-	{ "read", "thread", "FD [N]", "read N bytes at f_pos (EISDIR on most directories)",
+	{ "read", "thread", "FD [N]", "read N bytes (4096 without N) at f_pos; EISDIR on most directories",
 	  NULL, 1, 2, CMD_THREAD, SYS_READ, c_syscall },
 	{ "write", "thread", "FD TEXT", "write TEXT at f_pos", NULL, 2, 2, CMD_THREAD,
 	  SYS_WRITE, c_syscall },
@@ -117,18 +117,67 @@ const struct cmd_entry cmd_table[] = {
 	  NULL, 0, 2, 0, 0, c_trace },
 	{ "stats", "look", "", "per lock class: acquisitions, contention, waiting; atomics per call",
 	  NULL, 0, 0, 0, 0, c_stats },
+	{ "reports", "look", "[race|duplicate|skipped|deaddir|deadlock|lockorder]",
+	  "what the detectors found, each report in full",
+	  "Races (vector clocks), duplicate and skipped entries per pass of an open\n"
+	  "directory, iteration of a dead directory, deadlocks (the wait-for cycle,\n"
+	  "shown as lockdep's \"Possible unsafe locking scenario\" with the threads\n"
+	  "as columns) and lock-order problems (a cycle in the lock-class graph, or\n"
+	  "a rank of directory-locking.rst broken), even when no deadlock happened.",
+	  0, 1, 0, 0, c_reports },
+	{ "lockdep", "look", "[graph|reports]", "the lock-order graph and its problems",
+	  "The graph: an edge A -> B for every lock key B taken while holding A,\n"
+	  "with the first thread, kernel function and step that did it. Keys are\n"
+	  "lock classes with the kernel's nesting subclass (/1 I_MUTEX_PARENT,\n"
+	  "/2 I_MUTEX_PARENT2, /3 I_MUTEX_NONDIR2). 'lockdep reports' prints each\n"
+	  "lock-order report as lockdep would.", 0, 1, 0, 0, c_lockdep },
 	{ "history", "look", "", "the commands typed in this session", NULL, 0, 0, 0, 0, c_history },
 	/* ---- checking ---- */
 	{ "expect", "check", "CONDITION...", "fail the script unless CONDITION holds",
 	  "Conditions: ret VALUE; entries NAME...; fpos FILE N; count FILE N;\n"
 	  "took THREAD LOCK [MODE]; skipped THREAD f_pos_lock; blocked THREAD [LOCK];\n"
-	  "race [FIELD]; no race; duplicate; no duplicate; deadlock; no deadlock.\n"
+	  "race [FIELD]; no race; duplicate; no duplicate; deadlock; no deadlock;\n"
+	  "lockorder; no lockorder (vfsim extension: a lock-order report, see\n"
+	  "'lockdep'); deaddir; no deaddir (iteration of an rmdir'ed directory).\n"
 	  "FILE is file#N or PROC:FD.", 1, -1, 0, 0, c_expect },
 	/* ---- scripts ---- */
 	{ "source", "script", "FILE", "run the commands of FILE", NULL, 1, 1, 0, 0, c_source },
 	{ "echo", "script", "[TEXT...]", "print TEXT", NULL, 0, -1, 0, 0, c_echo },
 	{ "save", "script", "FILE", "write the session as a replayable script", NULL,
 	  1, 1, 0, 0, c_save },
+	{ "compare", "explore", "PRESET PRESET [FILE]", "replay the session (or FILE) under two kernels, side by side",
+	  "Replays the calls of this session (its log, as 'save' writes it) or of\n"
+	  "FILE under each preset in a fresh session, and prints call by call the\n"
+	  "locks taken (acquisitions with class and mode, skips of f_pos_lock, waits)\n"
+	  "and the results side by side; * marks what differs. Foreground calls run\n"
+	  "until they return or block; pending (&) calls follow the same step\n"
+	  "commands where they can: a step of a thread that is blocked under one\n"
+	  "kernel goes to the scheduler instead, and the column says so. Then the\n"
+	  "scheduler runs what is left. The script's 'kernel' lines are replaced by\n"
+	  "the presets; its 'set' lines are kept. Example: compare v6.4 v6.5",
+	  2, 3, 0, 0, c_compare },
+	{ "lessons", "script", "[N|NAME]", "list the workshop's lessons, or load lesson N",
+	  "Lists examples/NN-*.vfs with the first line of each. 'lessons 1' loads\n"
+	  "lesson 1 into a fresh world (as 'source' would). Each lesson's comments\n"
+	  "(open the file beside the shell) say what to watch with 'trace on' and\n"
+	  "what to try next. The directory: $VFSIM_EXAMPLES, the source tree's\n"
+	  "examples/, or $(PREFIX)/share/vfsim/examples.", 0, 1, 0, 0, c_lessons },
+	/* ---- pictures (cmd_picture.c, timeline.c, export_*.c) ---- */
+	{ "timeline", "picture", "[FROM [TO]]", "the trace as a table: a row per step, a column per thread",
+	  "Each thread's column starts with three narrow lock columns: f_pos_lock (┃),\n"
+	  "i_rwsem (║ read, █ write), f_lock or rename_mutex (│); ░ while it waits\n"
+	  "for one. Then what it did in that step: the kernel function, the lock it\n"
+	  "waits for, the entries handed out, the syscall's result. '!' marks the\n"
+	  "steps of a detector's report, listed below the table. FROM and TO limit\n"
+	  "the steps shown. 80 columns hold three threads.", 0, 2, 0, 0, c_timeline },
+	{ "export", "picture", "html|chrome|dot|jsonl FILE", "write the trace for a browser, Perfetto, Graphviz or jq",
+	  "html: one self-contained page, the timeline with threads as lanes, lock\n"
+	  "holds and waits, wake-ups and the detectors' reports (for a projector).\n"
+	  "chrome: Chrome trace event JSON (open in ui.perfetto.dev): calls and kernel\n"
+	  "functions as nested slices, a track per lock, wake-ups as flows; 1 step\n"
+	  "is 1 microsecond. dot: the lock-order graph (dot -Tsvg FILE), inversions\n"
+	  "in red. jsonl: one trace event a line. FILE '-' is the standard output.",
+	  2, 2, 0, 0, c_export },
 	{ "help", "script", "[COMMAND]", "list the commands, or explain one", NULL,
 	  0, 1, 0, 0, c_help },
 	{ "quit", "script", "", "leave vfsim", NULL, 0, 0, 0, 0, c_quit },
@@ -170,7 +219,8 @@ static int lev(const char *a, const char *b)
 const char *did_you_mean(const char *word, const char *const *cands, int n)
 {
 	const char *best = NULL;
-	int bd = 3;
+	/* two edits for a long word, one for a short one ("v9.9" is not "v4.6") */
+	int bd = strlen(word) > 4 ? 3 : 2;
 	for (int i = 0; i < n; i++) {
 		int d = lev(word, cands[i]);
 		if (!strncmp(word, cands[i], strlen(word)) && strlen(word) >= 2)
@@ -292,11 +342,14 @@ void cmd_help_list(struct session *s)
 				    color_off(s));
 			char syn[96];
 			snprintf(syn, sizeof syn, "%s %s", e->name, e->args);
-			out(s, "  %-34s %s\n", syn, e->help);
+			if (strlen(syn) > 34)   /* a long synopsis: its help below */
+				out(s, "  %s\n  %-34s %s\n", syn, "", e->help);
+			else
+				out(s, "  %-34s %s\n", syn, e->help);
 		}
 	}
-	out(s, "'help COMMAND' says more. Lessons to load: examples/ "
-	       "(e.g. 'source examples/01-first-steps.vfs').\n");
+	out(s, "'help COMMAND' says more. The workshop's lessons: 'lessons' lists them,\n"
+	       "'lessons 1' loads the first (examples/01-first-steps.vfs).\n");
 }
 
 static void mdoc_escape(FILE *f, const char *t)

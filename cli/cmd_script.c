@@ -30,7 +30,8 @@ static void put_word(FILE *f, const char *w)
 		fprintf(f, "\"%s\"", w);
 }
 
-static void put_call(FILE *f, const struct vfs_world *w, int tid,
+void put_call(FILE *f, const struct vfs_world *w, int tid, const struct vfs_call *c);
+void put_call(FILE *f, const struct vfs_world *w, int tid,
 		     const struct vfs_call *c)
 {
 	char th[32];
@@ -110,8 +111,27 @@ int session_save(struct session *s, FILE *f)
 			break;
 		case REC_STEP: {
 			size_t j = i;
+			if (r->picked) {
+				/* The scheduler's choices stay its choices, so that
+				 * rr and random go on from the same state after the
+				 * replay; the comment says who ran. */
+				while (j + 1 < s->nlog && s->log[j + 1].kind == REC_STEP &&
+				       s->log[j + 1].picked)
+					j++;
+				if (j > i)
+					fprintf(f, "step %zu   #", j - i + 1);
+				else
+					fprintf(f, "step   #");
+				for (size_t k = i; k <= j; k++) {
+					vfs_thread_name(s->w, s->log[k].tid, th, sizeof th);
+					fprintf(f, " %s", th);
+				}
+				fputc('\n', f);
+				i = j;
+				break;
+			}
 			while (j + 1 < s->nlog && s->log[j + 1].kind == REC_STEP &&
-			       s->log[j + 1].tid == r->tid)
+			       !s->log[j + 1].picked && s->log[j + 1].tid == r->tid)
 				j++;
 			vfs_thread_name(s->w, r->tid, th, sizeof th);
 			if (j > i)
@@ -133,7 +153,7 @@ HANDLER(c_save)
 	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
 	FILE *f = fopen(tmp, "w");
 	if (!f)
-		return cli_error(s, "save: cannot write '%s': %s", path, strerror(errno));
+		return cli_error(s, "save: cannot write '%s': %s", path, errno_text(errno));
 	int r = session_save(s, f);
 	if (fclose(f) != 0 || r < 0) {
 		unlink(tmp);
@@ -142,9 +162,9 @@ HANDLER(c_save)
 	if (rename(tmp, path) != 0) {   /* atomic: the old file or the new one */
 		int e = errno;
 		unlink(tmp);
-		return cli_error(s, "save: cannot replace '%s': %s", path, strerror(e));
+		return cli_error(s, "save: cannot replace '%s': %s", path, errno_text(e));
 	}
-	out(s, "saved %zu records to %s\n", s->nlog, path);
+	out(s, "session saved to %s\n", path);
 	return 0;
 }
 

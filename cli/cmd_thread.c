@@ -7,6 +7,8 @@
 #include <string.h>
 #include "commands.h"
 
+#define READ_DEFAULT 4096     /* `read FD` without N */
+
 static int num_arg(struct session *s, const struct cmd_call *c, int i,
 		   const char *what, int64_t *v)
 {
@@ -96,6 +98,8 @@ static int build_call(struct session *s, const struct cmd_entry *e,
 				return -1;
 			if (call->a[1] < 0)
 				return cli_error(s, "%s: N must not be negative", e->name);
+		} else if (e->sys == SYS_READ) {
+			call->a[1] = READ_DEFAULT;   /* a buffer, as a program passes one */
 		}
 		return 0;
 	case SYS_LSEEK:
@@ -151,6 +155,7 @@ HANDLER(c_syscall)
 	int32_t seq = w->threads[c->tid].pending[(w->threads[c->tid].pend_head +
 				 w->threads[c->tid].npending - 1) % VFS_MAX_PENDING].seq;
 	session_log(s, REC_SUBMIT, c->tid, &call);
+	s->log[s->nlog - 1].fg = !c->background;
 	if (c->background) {
 		if (s->interactive && !s->quiet)
 			out(s, "%s: %s started (pending; step or run it)\n", th,
@@ -171,6 +176,7 @@ HANDLER(c_syscall)
 		if (!vfs_runnable(w, c->tid))
 			return 0;
 		bool done = session_step(s, c->tid);
+		s->log[s->nlog - 1].fg = 1;   /* compare drops these steps */
 		t = &w->threads[c->tid];
 		if (done && t->rec.call.seq == seq)
 			return 0;

@@ -16,9 +16,18 @@ HANDLER(c_step); HANDLER(c_run); HANDLER(c_back);
 /* cmd_look.c */
 HANDLER(c_ps); HANDLER(c_fds); HANDLER(c_files); HANDLER(c_locks);
 HANDLER(c_where); HANDLER(c_trace); HANDLER(c_stats); HANDLER(c_history);
+/* cmd_detect.c */
+HANDLER(c_reports); HANDLER(c_lockdep);
+void detect_print_stuck(struct session *s);
 /* cmd_check.c */
 HANDLER(c_expect);
 /* cmd_script.c */
 HANDLER(c_source); HANDLER(c_echo); HANDLER(c_save); HANDLER(c_help);
 HANDLER(c_quit);
+/* cmd_compare.c */
+HANDLER(c_compare);
+/* cmd_lessons.c */
+HANDLER(c_lessons);
+/* cmd_picture.c, timeline.c */
+HANDLER(c_export); HANDLER(c_timeline);
 #endif

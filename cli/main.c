@@ -95,7 +95,7 @@ static void banner(struct session *s)
 		return;
 	printf("vfsim %s: how the Linux VFS locks open files and directories.\n"
 	       "Kernel preset %s ('kernel list' for others). Type 'help' for the "
-	       "commands,\n'source examples/01-first-steps.vfs' for the first lesson, "
+	       "commands,\n'lessons' for the workshop ('lessons 1' loads the first), "
 	       "Tab to complete.\n", VFSIM_VERSION, vfs_presets[s->w->preset].name);
 }
 

@@ -205,6 +205,7 @@ void session_replay(struct session *s, size_t drop_steps)
 		if (r->kind == REC_SUBMIT) {
 			vfs_submit(s->w, r->tid, &r->call);
 			session_log(s, REC_SUBMIT, r->tid, &r->call);
+			s->log[s->nlog - 1].fg = r->fg;
 		} else if (r->kind == REC_STEP) {
 			s->replaying = 1;
 			if (r->picked)
@@ -213,6 +214,7 @@ void session_replay(struct session *s, size_t drop_steps)
 			s->replaying = 0;
 			session_log(s, REC_STEP, r->tid, NULL);
 			s->log[s->nlog - 1].picked = r->picked;
+			s->log[s->nlog - 1].fg = r->fg;
 		} else {
 			session_log(s, REC_SETUP, -1, NULL);
 			s->log[s->nlog - 1].text = r->text;
@@ -256,7 +258,7 @@ static const char *whence_name(int64_t w)
 }
 
 /* "getdents64(3, 2)" as strace would show the call */
-static void fmt_call(const struct vfs_world *w, const struct vfs_call *c,
+void session_fmt_call(const struct vfs_world *w, const struct vfs_call *c,
 		     char *buf, size_t n)
 {
 	const char *k = vfs_sys[c->sys].kname;
@@ -327,7 +329,7 @@ void session_print_result(struct session *s, int tid)
 	if (s->quiet || s->replaying)
 		return;
 	vfs_thread_name(w, tid, th, sizeof th);
-	fmt_call(w, &r->call, call, sizeof call);
+	session_fmt_call(w, &r->call, call, sizeof call);
 	vfs_ret_text(r->ret, ret, sizeof ret);
 	if (r->call.sys == SYS_GETDENTS && r->ret >= 0) {
 		size_t o = 0;
@@ -365,33 +367,7 @@ void session_print_result(struct session *s, int tid)
 
 void session_blocked_line(struct session *s, int tid, char *buf, size_t n)
 {
-	const struct vfs_world *w = s->w;
-	const struct vfs_thread *t = &w->threads[tid];
-	char th[32], ln[VFS_PATH_MAX + 32], holder[32] = "";
-	vfs_thread_name(w, tid, th, sizeof th);
-	vfs_lock_name(w, t->wait_lock, ln, sizeof ln);
-	/* who holds it: the owner, or the readers */
-	const struct vfs_lock *l = NULL;
-	int idx = VFS_LID_IDX(t->wait_lock);
-	switch (VFS_LID_KIND(t->wait_lock)) {
-	case LID_FILE_POS: l = &w->files[idx].f_pos_lock; break;
-	case LID_FILE_LOCK: l = &w->files[idx].f_lock; break;
-	case LID_INODE: l = &w->inodes[idx].i_rwsem; break;
-	default: l = &w->rename_mutex; break;
-	}
-	size_t o = 0;
-	for (int i = 0; i < w->nthreads; i++)
-		for (int h = 0; h < w->threads[i].nheld; h++)
-			if (w->threads[i].held[h].lock == t->wait_lock && o < sizeof holder) {
-				char nn[32];
-				vfs_thread_name(w, i, nn, sizeof nn);
-				o += (size_t)snprintf(holder + o, sizeof holder - o, "%s%s",
-						      o ? "," : "", nn);
-			}
-	(void)l;
-	snprintf(buf, n, "%s blocks in %s on %s (%s), held by %s", th,
-		 vfs_fn_name(t->nfn ? t->fnstack[t->nfn - 1] : VFN_none), ln,
-		 vfs_mode_name(t->wait_mode), o ? holder : "nobody");
+	vfs_blocked_why(s->w, tid, buf, n);     /* core/deadlock.c */
 }
 
 bool session_step(struct session *s, int tid)
@@ -506,6 +482,16 @@ static int run_lines(struct session *s, FILE *in, const char *name)
 	return rc;
 }
 
+/* strerror, in the lower case of vfsim's own messages */
+const char *errno_text(int e)
+{
+	static char buf[128];
+	snprintf(buf, sizeof buf, "%s", strerror(e));
+	if (buf[0] >= 'A' && buf[0] <= 'Z' && !(buf[1] >= 'A' && buf[1] <= 'Z'))
+		buf[0] = (char)(buf[0] - 'A' + 'a');
+	return buf;
+}
+
 int session_source(struct session *s, const char *path)
 {
 	if (s->depth >= MAX_SOURCE_DEPTH)
@@ -513,7 +499,7 @@ int session_source(struct session *s, const char *path)
 				 MAX_SOURCE_DEPTH, path);
 	FILE *f = fopen(path, "r");
 	if (!f)
-		return cli_error(s, "source: cannot open '%s': %s", path, strerror(errno));
+		return cli_error(s, "source: cannot open '%s': %s", path, errno_text(errno));
 	s->depth++;
 	char *name = xstrdup(path);
 	int r = run_lines(s, f, name);

@@ -146,36 +146,35 @@ void site_FGP_LOOKUP(struct vx *x)
 	go(x, SITE_FGP_CHECK);
 }
 
+/*
+ * file_needs_f_pos_lock, by era.  The count is read first, as the kernel's
+ * "file_count(file) > 1 || ..." does; 20ea1e7d13c1 did not read it at all.
+ */
 static bool needs_f_pos_lock(struct vx *x, const struct vfs_file *fl)
 {
 	const struct vfs_world *w = x->w;
 	bool dir = fl->kind == FK_INODE && w->inodes[fl->inode].type == IT_DIR;
-	bool many;
 
 	if (!(fl->f_mode & FMODE_ATOMIC_POS))
 		return false;
-	switch (w->k.fpos_lock) {
-	case FPOS_ALWAYS:
+	if (w->k.fpos_lock == FPOS_ALWAYS)
 		return true;
+	access_file(x, VFN_file_needs_f_pos_lock, FLD_F_COUNT,
+		    (int)(fl - w->files), fl->f_count, false, true);
+	if (fl->f_count > 1)
+		return true;
+	switch (w->k.fpos_lock) {
 	case FPOS_COUNT_OR_DIR:
-		if (dir)
-			return true;
-		break;
+		return dir;
 	case FPOS_COUNT_OR_ITERATE:
 		/* ->iterate_shared: every directory once ->iterate is gone;
 		 * before that only the converted filesystems have it */
-		if (dir && (w->k.iterate == ITER_SHARED ||
-			    (w->k.iterate == ITER_DUAL &&
-			     dir_native_shared(w, fl->inode))))
-			return true;
-		break;
+		return dir && (w->k.iterate == ITER_SHARED ||
+			       (w->k.iterate == ITER_DUAL &&
+				dir_native_shared(w, fl->inode)));
 	default:
-		break;
+		return false;
 	}
-	many = fl->f_count > 1;
-	access_file(x, VFN_file_needs_f_pos_lock, FLD_F_COUNT,
-		    (int)(fl - w->files), fl->f_count, false, true);
-	return many;
 }
 
 void site_FGP_CHECK(struct vx *x)
@@ -346,7 +345,8 @@ void site_D2_DO(struct vx *x)
 	while (t->nfds <= nfd)
 		t->fd[t->nfds++] = 0;
 	int old = fd_lookup(x->w, proc, nfd);
-	if (t->fd[nfd] == FD_RESERVED) {  /* being opened: dup2 says EBUSY */
+	/* being opened (reserved, maybe with O_CLOEXEC): dup2 says EBUSY */
+	if ((t->fd[nfd] & ~FD_CLOEXEC_BIT) == FD_RESERVED) {
 		fn_exit(x, VFN_do_dup2, -VE_BUSY);
 		sys_return(x, -VE_BUSY);
 		return;
