@@ -103,7 +103,7 @@ endef
 $(foreach v,$(VARIANTS),$(eval $(call VARIANT_RULES,$(v))))
 
 .PHONY: all asan libedit none variants unit-tests driver run check bench \
-        install uninstall clean pictures lint-man help FORCE
+        install uninstall clean pictures lint-man man help FORCE
 FORCE:
 
 all: $(BUILD)/vfsim
@@ -132,6 +132,10 @@ bench pictures:
 MAN_PAGES := $(wildcard man/*.1 man/*.5)
 lint-man:
 	$(if $(MAN_PAGES),mandoc -T lint -W warning $(MAN_PAGES),@echo "make lint-man: no manual pages in man/ yet")
+
+# vfsim(1)'s command list, regenerated from the command table
+man: $(BUILD)/vfsim
+	scripts/gen-man.sh $(BUILD)/vfsim man/vfsim.1
 
 install: $(BUILD)/vfsim
 	$(INSTALL) -d $(DESTDIR)$(BINDIR)
@@ -164,4 +168,5 @@ help:
 	@echo 'make unit-tests   build the cmocka tests (build/asan/tests/test_*)'
 	@echo 'make driver       build $(BUILD)/vfsim-driver from tests/driver/*.c'
 	@echo 'make install|uninstall   PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)'
+	@echo 'make man          regenerate the command list in man/vfsim.1 from the table'
 	@echo 'make bench|pictures|lint-man|clean'

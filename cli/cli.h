@@ -136,5 +136,9 @@ void cli_complete_bind(struct session *s);
 /* help (cmd.c) */
 void cmd_help_list(struct session *s);
 void cmd_print_mdoc(FILE *f);
+/* mdoc.c: the pieces of the man page's command list */
+void mdoc_args(FILE *f, const char *synopsis);
+void mdoc_sentence(FILE *f, const char *help);
+void mdoc_title(FILE *f, const char *title);
 
 #endif

@@ -170,14 +170,15 @@ const struct cmd_entry cmd_table[] = {
 	  "waits for, the entries handed out, the syscall's result. '!' marks the\n"
 	  "steps of a detector's report, listed below the table. FROM and TO limit\n"
 	  "the steps shown. 80 columns hold three threads.", 0, 2, 0, 0, c_timeline },
-	{ "export", "picture", "html|chrome|dot|jsonl FILE", "write the trace for a browser, Perfetto, Graphviz or jq",
+	{ "export", "picture", "html|chrome|dot|jsonl FILE [TITLE...]", "write the trace for a browser, Perfetto, Graphviz or jq",
 	  "html: one self-contained page, the timeline with threads as lanes, lock\n"
 	  "holds and waits, wake-ups and the detectors' reports (for a projector).\n"
 	  "chrome: Chrome trace event JSON (open in ui.perfetto.dev): calls and kernel\n"
 	  "functions as nested slices, a track per lock, wake-ups as flows; 1 step\n"
 	  "is 1 microsecond. dot: the lock-order graph (dot -Tsvg FILE), inversions\n"
-	  "in red. jsonl: one trace event a line. FILE '-' is the standard output.",
-	  2, 2, 0, 0, c_export },
+	  "in red. jsonl: one trace event a line. FILE '-' is the standard output.\n"
+	  "html takes a TITLE for the page (default: the file's name).",
+	  2, -1, 0, 0, c_export },
 	{ "help", "script", "[COMMAND]", "list the commands, or explain one", NULL,
 	  0, 1, 0, 0, c_help },
 	{ "quit", "script", "", "leave vfsim", NULL, 0, 0, 0, 0, c_quit },
@@ -352,16 +353,6 @@ void cmd_help_list(struct session *s)
 	       "'lessons 1' loads the first (examples/01-first-steps.vfs).\n");
 }
 
-static void mdoc_escape(FILE *f, const char *t)
-{
-	for (; *t; t++) {
-		if (*t == '\\')
-			fputs("\\e", f);
-		else
-			fputc(*t, f);
-	}
-}
-
 /* The man page's command list, from the table. */
 void cmd_print_mdoc(FILE *f)
 {
@@ -371,24 +362,14 @@ void cmd_print_mdoc(FILE *f)
 			const struct cmd_entry *e = &cmd_table[i];
 			if (strcmp(e->group, groups[g].id))
 				continue;
-			if (!any++)
-				fprintf(f, ".Ss %s\n.Bl -tag -width Ds\n", groups[g].title);
-			fprintf(f, ".It Ic %s", e->name);
-			if (*e->args) {
-				fputc(' ', f);
-				for (const char *a = e->args; *a; a++) {
-					if (*a == '"')
-						fputs("\\(dq", f);
-					else
-						fputc(*a, f);
-				}
+			if (!any++) {
+				mdoc_title(f, groups[g].title);
+				fputs(".Bl -tag -width Ds\n", f);
 			}
+			fprintf(f, ".It Ic %s", e->name);
+			mdoc_args(f, e->args);          /* mdoc.c */
 			fputc('\n', f);
-			char h[256];
-			snprintf(h, sizeof h, "%s", e->help);
-			h[0] = (char)toupper((unsigned char)h[0]);
-			mdoc_escape(f, h);
-			fputs(".\n", f);
+			mdoc_sentence(f, e->help);
 		}
 		if (any)
 			fputs(".El\n", f);

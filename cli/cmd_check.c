@@ -96,8 +96,10 @@ HANDLER(c_expect)
 		neg = true;
 		k = c->argv[1];
 		ai = 2;
-		if (strcmp(k, "race") && strcmp(k, "duplicate") && strcmp(k, "deadlock"))
-			return cli_error(s, "expect no %s: only race, duplicate or deadlock", k);
+		if (strcmp(k, "race") && strcmp(k, "duplicate") && strcmp(k, "deadlock") &&
+		    strcmp(k, "lockorder") && strcmp(k, "deaddir"))
+			return cli_error(s, "expect no %s: only race, duplicate, deadlock, "
+					 "lockorder or deaddir", k);
 	}
 	int rest = c->argc - ai;
 	char **a = c->argv + ai;
@@ -241,16 +243,35 @@ HANDLER(c_expect)
 			return cli_error(s, "expect %sdeadlock takes no argument", neg ? "no " : "");
 		if (explore_cli_active(s))
 			return want_count(s, RPT_DEADLOCK, "deadlock", !neg, FLD_NONE);
-		bool dl = vfs_all_blocked(w) || vfs_report_count(w, RPT_DEADLOCK, FLD_NONE);
-		if (dl && neg)
-			return failed(s, "no deadlock: every live thread is blocked");
+		/* a wait-for cycle now or earlier, or everybody stuck */
+		struct vfs_report r;
+		bool cyc = vfs_deadlock_find(w, -1, &r);
+		int nrep = vfs_report_count(w, RPT_DEADLOCK, FLD_NONE);
+		bool dl = cyc || nrep || vfs_all_blocked(w);
+		if (dl && neg) {
+			if (!cyc && nrep)
+				for (int i = 0; i < w->det.nreports; i++)
+					if (w->det.reports[i].kind == RPT_DEADLOCK)
+						r = w->det.reports[i];
+			return failed(s, "no deadlock: %s", cyc || nrep ? r.text :
+				      "every live thread is blocked");
+		}
 		if (!dl && !neg)
-			return failed(s, "deadlock: some thread can still run");
+			return failed(s, "deadlock: no wait-for cycle, and some thread can "
+				      "still run");
 		return 0;
 	}
+	if (!strcmp(k, "lockorder") || !strcmp(k, "deaddir")) {
+		if (rest)
+			return cli_error(s, "expect %s%s takes no argument", neg ? "no " : "", k);
+		bool lo = !strcmp(k, "lockorder");
+		return want_count(s, lo ? RPT_LOCKORDER : RPT_DEADDIR,
+				  lo ? "lock-order problem" : "iteration of a dead directory",
+				  !neg, FLD_NONE);
+	}
 	const char *conds[] = { "ret", "entries", "fpos", "count", "took", "skipped",
-		"blocked", "race", "duplicate", "deadlock", "no" };
-	const char *sug = did_you_mean(k, conds, 11);
+		"blocked", "race", "duplicate", "deadlock", "lockorder", "deaddir", "no" };
+	const char *sug = did_you_mean(k, conds, (int)(sizeof conds / sizeof conds[0]));
 	return cli_error(s, "expect: unknown condition '%s'%s%s%s", k,
 			 sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
 }

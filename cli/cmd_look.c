@@ -28,8 +28,18 @@ HANDLER(c_ps)
 		if (t->npending)
 			snprintf(call + strlen(call), sizeof call - strlen(call), "%s+%d queued",
 				 *call ? " " : "", t->npending);
-		out(s, "%-8s %-6d %-5d %-8d %-10s %s\n", th, w->procs[t->proc].pid,
-		    w->procs[t->proc].uid, t->tid, state_name(w, i), call);
+		char line[192];
+		size_t n = (size_t)snprintf(line, sizeof line, "%-8s %-6d %-5d %-8d %-10s %s",
+					    th, w->procs[t->proc].pid, w->procs[t->proc].uid,
+					    t->tid, state_name(w, i), call);
+		while (n > 0 && n < sizeof line && line[n - 1] == ' ')
+			line[--n] = 0;          /* no trailing blanks */
+		out(s, "%s\n", line);
+		if (t->state == TS_BLOCKED) {
+			char why[512];
+			vfs_blocked_why(w, i, why, sizeof why);
+			out(s, "         why: %s\n", why);
+		}
 	}
 	return 0;
 }
@@ -63,7 +73,7 @@ static void show_fds(struct session *s, int p)
 	for (int fd = 0; fd < w->fdt[t].nfds; fd++) {
 		unsigned v = w->fdt[t].fd[fd];
 		unsigned fi = v & ~FD_CLOEXEC_BIT;
-		if (!fi || (fi == FD_RESERVED && fd < 3))
+		if (!fi || fi == FD_STDIO)
 			continue;
 		if (fi == FD_RESERVED) {
 			out(s, "  %3d  (being opened)\n", fd);
@@ -178,11 +188,24 @@ HANDLER(c_locks)
 	return 0;
 }
 
+/* The frame a held lock belongs to: where it was taken, or, when that
+ * function has returned (fdget_pos returns holding f_pos_lock), the
+ * deepest live frame above it. */
+static int held_frame(const struct vfs_thread *t, const struct vfs_held *h,
+		      bool *returned)
+{
+	*returned = !(h->frame < t->nfn && t->fnstack[h->frame] == h->fn);
+	if (!*returned)
+		return h->frame;
+	int f = (h->frame < t->nfn ? h->frame : t->nfn) - 1;
+	return f < 0 ? 0 : f;
+}
+
 static void where_one(struct session *s, int tid)
 {
 	const struct vfs_world *w = s->w;
 	const struct vfs_thread *t = &w->threads[tid];
-	char th[32];
+	char th[32], call[256] = "";
 	vfs_thread_name(w, tid, th, sizeof th);
 	if (!t->nfn) {
 		bool en;
@@ -191,21 +214,32 @@ static void where_one(struct session *s, int tid)
 		    fn ? ", next: " : "", fn ? vfs_fn_name(fn) : "");
 		return;
 	}
-	out(s, "%s (%s):\n", th, state_name(w, tid));
-	for (int i = t->nfn - 1; i >= 0; i--)
+	session_fmt_call(w, &t->rec.call, call, sizeof call);
+	out(s, "%s (%s): %s, since step %d\n", th, state_name(w, tid), call,
+	    t->rec.start_step);
+	for (int i = t->nfn - 1; i >= 0; i--) {
 		out(s, "  #%d %s\n", t->nfn - 1 - i, vfs_fn_name(t->fnstack[i]));
+		for (int h = 0; h < t->nheld; h++) {
+			bool ret;
+			if (held_frame(t, &t->held[h], &ret) != i)
+				continue;
+			char ln[VFS_PATH_MAX + 32];
+			vfs_lock_name(w, t->held[h].lock, ln, sizeof ln);
+			if (ret)
+				out(s, "       holds %s (%s), taken in %s, which returned\n", ln,
+				    vfs_mode_name(t->held[h].mode), vfs_fn_name(t->held[h].fn));
+			else
+				out(s, "       holds %s (%s), taken here\n", ln,
+				    vfs_mode_name(t->held[h].mode));
+		}
+	}
 	bool en;
 	int next = vfs_next_fn(w, tid, &en);
 	if (t->state != TS_BLOCKED && next)
 		out(s, "  next step: %s%s\n", en ? "enter " : "", vfs_fn_name(next));
-	for (int h = 0; h < t->nheld; h++) {
-		char ln[VFS_PATH_MAX + 32];
-		vfs_lock_name(w, t->held[h].lock, ln, sizeof ln);
-		out(s, "  holds %s (%s)\n", ln, vfs_mode_name(t->held[h].mode));
-	}
 	if (t->state == TS_BLOCKED) {
-		char why[256];
-		session_blocked_line(s, tid, why, sizeof why);
+		char why[512];
+		vfs_blocked_why(w, tid, why, sizeof why);
 		out(s, "  %s\n", why);
 	}
 }
@@ -261,11 +295,12 @@ HANDLER(c_stats)
 		LC_RENAME_MUTEX };
 	static const char *const label[] = { "f_pos_lock", "i_rwsem (dirs)",
 		"i_rwsem (files)", "f_lock", "rename_mutex" };
-	out(s, "%-16s %10s %10s %12s\n", "lock class", "acquired", "contended",
-	    "steps waiting");
+	out(s, "%-16s %10s %10s %12s %9s\n", "lock class", "acquired", "contended",
+	    "steps waiting", "per call");
 	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
-		out(s, "%-16s %10u %10u %12u\n", label[i], st->acquire[order[i]],
-		    st->contended[order[i]], st->wait_steps[order[i]]);
+		out(s, "%-16s %10u %10u %12u %9.2f\n", label[i], st->acquire[order[i]],
+		    st->contended[order[i]], st->wait_steps[order[i]],
+		    st->calls ? (double)st->acquire[order[i]] / st->calls : 0.0);
 	out(s, "calls %u, atomic operations %u (%.2f per call)\n", st->calls, st->atomics,
 	    st->calls ? (double)st->atomics / st->calls : 0.0);
 	for (int sy = 1; sy < SYS__COUNT; sy++)

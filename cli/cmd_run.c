@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd_run.c - step, run, back: running the pending calls. */
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "commands.h"
 
 #define RUN_LIMIT 10000000L     /* steps one `run` may take */
@@ -15,15 +17,7 @@ static int blocked_msg(struct session *s, int tid)
 
 static void report_stuck(struct session *s)
 {
-	if (!vfs_all_blocked(s->w))
-		return;
-	out(s, "%severy live thread is blocked:%s\n", color_on(s, "\033[1;31m"),
-	    color_off(s));
-	for (int i = 0; i < s->w->nthreads; i++)
-		if (s->w->threads[i].state == TS_BLOCKED) {
-			out(s, "  ");
-			blocked_msg(s, i);
-		}
+	detect_print_stuck(s);  /* cmd_detect.c: the wait-for cycle, lockdep-style */
 }
 
 static int step_until(struct session *s, int tid, const char *fname)
@@ -113,9 +107,25 @@ HANDLER(c_step)
 	return 0;
 }
 
+/* A hidden knob for the interactive tests: VFSIM_TEST_STEP_DELAY_US makes
+ * each step of `run` that much slower, so that a test can press Ctrl-C
+ * during a run. */
+static useconds_t step_delay(void)
+{
+	static long us = -1;
+	if (us < 0) {
+		const char *e = getenv("VFSIM_TEST_STEP_DELAY_US");
+		us = e ? atol(e) : 0;
+		if (us < 0 || us > 1000000)
+			us = 0;
+	}
+	return (useconds_t)us;
+}
+
 HANDLER(c_run)
 {
 	int tid = -1;
+	useconds_t delay = step_delay();
 	if (c->argc && resolve_thread(s, c->argv[0], &tid) < 0)
 		return -1;
 	for (long n = 0;; n++) {
@@ -123,7 +133,9 @@ HANDLER(c_run)
 			out(s, "run: stopped after %ld steps\n", RUN_LIMIT);
 			return 0;
 		}
-		if ((n & 1023) == 1023 && session_interrupted(s)) {
+		if (delay)
+			usleep(delay);
+		if (session_interrupted(s)) {   /* a flag: cheap to test each step */
 			out(s, "interrupted after %ld steps; the world is as it was then\n", n);
 			return 0;
 		}

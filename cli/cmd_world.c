@@ -121,7 +121,7 @@ HANDLER(c_fs)
 		"dcache_dir_lseek", "offset_dir_llseek", "ceph_dir_llseek",
 		"ovl_dir_llseek", "default_llseek" };
 	double v = preset_version(vfs_presets[s->w->preset].name);
-	out(s, "%-10s %-20s %-34s %-18s %s\n", "type", "iterator", "under this kernel",
+	out(s, "%-10s %-20s %-34s %-19s %s\n", "type", "iterator", "under this kernel",
 	    "dir llseek", "read() on a dir");
 	for (int i = 0; i < vfs_nfstypes; i++) {
 		const struct vfs_fstype *ft = &vfs_fstypes[i];
@@ -146,7 +146,7 @@ HANDLER(c_fs)
 			snprintf(era, sizeof era, "  (not yet: since %s)", ft->since);
 		if (ft->until && v > atof(ft->until) + 1e-9 && !s->w->k.ntfs3)
 			snprintf(era, sizeof era, "  (gone after %s)", ft->until);
-		out(s, "%-10s %-20s %-34s %-18s %s%s\n", ft->name, iter, how, ll[llk],
+		out(s, "%-10s %-20s %-34s %-19s %s%s\n", ft->name, iter, how, ll[llk],
 		    ft->dir_read == DIRREAD_CEPH ? "text with -o dirstat" :
 		    ft->dir_read == DIRREAD_NONE ? "EINVAL" : "EISDIR", era);
 	}
@@ -298,14 +298,14 @@ HANDLER(c_sched)
 		return 0;
 	}
 	if (!strcmp(c->argv[0], "rr") && c->argc == 1)
-		s->w->sched = SCHED_RR;
+		s->w->sched = VSCHED_RR;
 	else if (!strcmp(c->argv[0], "fifo") && c->argc == 1)
-		s->w->sched = SCHED_FIFO;
+		s->w->sched = VSCHED_FIFO;
 	else if (!strcmp(c->argv[0], "random")) {
 		long long seed;
 		if (c->argc != 2 || parse_num(c->argv[1], &seed) < 0)
 			return cli_error(s, "sched random needs a SEED (a number)");
-		s->w->sched = SCHED_RANDOM;
+		s->w->sched = VSCHED_RANDOM;
 		s->w->rng = (uint64_t)seed * 0x9e3779b97f4a7c15ull + 0x2545f4914f6cdd1dull;
 		if (!s->w->rng)
 			s->w->rng = 1;

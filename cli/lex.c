@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lex.c - split a command line into words: blanks separate, '...' and
- * "..." quote, # starts a comment outside quotes, $ret expands, a first
+ * "..." quote ($ret expands inside "..." but not inside '...'), # starts a comment outside quotes, $ret expands, a first
  * word "NAME:" names the thread, a last word "&" puts the call in the
  * background.
  */
@@ -26,6 +26,14 @@ int lex_continues(const char *line)
 		}
 	}
 	return !q && n && line[n - 1] == '\\';
+}
+
+/* "$ret" here, and not the start of a longer name such as $retry */
+static int is_ret(const char *p)
+{
+	return !strncmp(p, "$ret", 4) &&
+	       !(p[4] == '_' || (p[4] >= 'a' && p[4] <= 'z') ||
+		 (p[4] >= 'A' && p[4] <= 'Z') || (p[4] >= '0' && p[4] <= '9'));
 }
 
 static int fail(struct lex *l, int col, const char *msg)
@@ -60,16 +68,25 @@ int lex(struct lex *l, const char *line, const char *ret)
 				while (*p && *p != q) {
 					if (o + 2 >= sizeof l->buf)
 						return fail(l, (int)(p - line) + 1, "line too long");
+					if (q == '"' && is_ret(p)) {    /* as sh: "..." expands */
+						if (!ret)
+							return fail(l, (int)(p - line) + 1,
+								    "$ret: no system call has completed yet");
+						size_t n = strlen(ret);
+						if (o + n + 2 >= sizeof l->buf)
+							return fail(l, (int)(p - line) + 1, "line too long");
+						memcpy(l->buf + o, ret, n);
+						o += n;
+						p += 4;
+						continue;
+					}
 					l->buf[o++] = *p++;
 				}
 				if (!*p)
 					return fail(l, (int)(start - line) + 1,
 						    "unterminated quote");
 				p++;
-			} else if (!strncmp(p, "$ret", 4) &&
-				   !(p[4] == '_' || (p[4] >= 'a' && p[4] <= 'z') ||
-				     (p[4] >= 'A' && p[4] <= 'Z') ||
-				     (p[4] >= '0' && p[4] <= '9'))) {
+			} else if (is_ret(p)) {
 				if (!ret)
 					return fail(l, (int)(p - line) + 1,
 						    "$ret: no system call has completed yet");

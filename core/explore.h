@@ -88,6 +88,11 @@ struct vfs_explore_result {
 				 * before completing: not executions */
 	uint64_t steps;         /* steps run, replays included */
 	uint64_t outcomes;      /* distinct outcomes among the executions */
+	/* A fingerprint of the set of outcomes (order-free): equal sets give
+	 * equal digests.  An outcome: each completed call's return value (and
+	 * the entries getdents handed it, the bytes read returned) plus the
+	 * final f_pos of every open file. */
+	uint64_t outcome_digest;
 	bool complete;          /* every interleaving covered (no cut) */
 	uint8_t cut;            /* enum vfs_xcut: why not complete */
 	uint64_t violating;     /* executions with a violation */

@@ -7,8 +7,10 @@
 #ifndef VFSIM_EXPLORE_INT_H
 #define VFSIM_EXPLORE_INT_H
 
-#include <pthread.h>
+/* vfsim.h first: <sched.h> (from <pthread.h>) defines SCHED_RR and
+ * SCHED_FIFO as macros, which vfsim.h uses as enum names */
 #include "explore.h"
+#include <pthread.h>
 
 #define XMAXT VFS_MAX_THREADS
 #define XFP 20                  /* keys one step may touch, then "all" */
@@ -77,6 +79,7 @@ struct xshared {
 	int maxdepth;
 	/* the split */
 	int split_depth;
+	uint8_t top_cut;         /* the top was cut (bound) */
 	struct xitem *items;
 	int nitems, capitems;
 	/* work distribution and the in-order prefix of finished items */
@@ -99,7 +102,7 @@ void xsearch_free(struct xsearch *s);
 /* Explore ITEM's subtree (mode 0), or the top of the tree down to DEPTH,
  * appending one item per leaf to sh->items (mode 1). -1: out of memory. */
 int xsearch_item(struct xsearch *s, struct xitem *item);
-int xsearch_top(struct xsearch *s, int depth);
+int xsearch_top(struct xsearch *s, int depth, uint8_t *cut);
 bool xsearch_stopped(const struct xshared *sh);
 
 /* explore.c */

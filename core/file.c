@@ -46,7 +46,7 @@ int fd_lookup(const struct vfs_world *w, int proc, int64_t fd)
 	if (ti < 0 || fd < 0 || fd >= w->fdt[ti].nfds)
 		return -VE_BADF;
 	unsigned v = w->fdt[ti].fd[fd] & ~FD_CLOEXEC_BIT;
-	if (v == 0 || v == FD_RESERVED)
+	if (v == 0 || v == FD_RESERVED || v == FD_STDIO)
 		return -VE_BADF;
 	return (int)v - 1;
 }
@@ -267,6 +267,14 @@ void site_CL_PICK(struct vx *x)
 	fn_enter(x, VFN_close_fd);
 	f->file = (int16_t)fd_lookup(x->w, proc, cur_call(x)->a[0]);
 	access_fdt(x, VFN_close_fd, x->w->procs[proc].fdt, true);
+	int64_t fd = cur_call(x)->a[0];
+	struct vfs_fdtable *t = proc_fdt(x->w, proc);
+	if (f->file < 0 && t && fd >= 0 && fd < t->nfds && t->fd[fd] == FD_STDIO) {
+		t->fd[fd] = 0;  /* stdio: no file modelled behind it */
+		fn_exit(x, VFN_close_fd, 0);
+		sys_return(x, 0);
+		return;
+	}
 	if (f->file < 0) {
 		fn_exit(x, VFN_close_fd, -VE_BADF);
 		sys_return(x, -VE_BADF);

@@ -28,6 +28,9 @@ static int new_thread(struct vfs_world *w, int proc)
 	th->tnum = ++w->procs[proc].nthreads_made;
 	th->tid = w->next_pid++;
 	th->wait_next = -1;
+	/* a fresh clock (as proc_new does): a copied world may hold a stale
+	 * row here; copy_process's event then joins the parent's clock in */
+	memset(w->det.vc[t], 0, sizeof w->det.vc[t]);
 	th->rec.done = 1;
 	return t;
 }
@@ -77,12 +80,12 @@ void site_FORK_COPY(struct vx *x)
 	dst->nfds = src->nfds;
 	for (int i = 0; i < src->nfds; i++) {
 		unsigned v = src->fd[i] & ~FD_CLOEXEC_BIT;
-		if (v == FD_RESERVED) {
-			dst->fd[i] = i < 3 ? FD_RESERVED : 0;
+		if (v == FD_RESERVED) {         /* an open in progress stays the parent's */
+			dst->fd[i] = 0;
 			continue;
 		}
 		dst->fd[i] = src->fd[i];
-		if (v)
+		if (v && v != FD_STDIO)         /* stdio: taken, but no file */
 			file_get(x, VFN_dup_fd, (int)v - 1);
 	}
 	fn_exit(x, VFN_dup_fd, 0);
@@ -105,7 +108,7 @@ void site_EXIT_DO(struct vx *x)
 		for (int i = 0; i < ft->nfds; i++) {
 			unsigned v = ft->fd[i] & ~FD_CLOEXEC_BIT;
 			ft->fd[i] = 0;
-			if (v && v != FD_RESERVED)
+			if (v && v != FD_RESERVED && v != FD_STDIO)
 				file_put(x, VFN_put_files_struct, (int)v - 1);
 		}
 		fn_exit(x, VFN_put_files_struct, 0);

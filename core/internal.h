@@ -203,6 +203,12 @@ void file_put(struct vx *x, int fn, int file);
 void file_get(struct vx *x, int fn, int file);
 bool dir_native_shared(const struct vfs_world *w, int ino);
 
+/* ---- detectors (deadlock.c, lockdep.c) ---- */
+void deadlock_on_block(struct vfs_world *w, int tid);
+size_t deadlock_detail(const struct vfs_world *w, const struct vfs_report *r,
+		       char *buf, size_t n);
+void lockdep_event(struct vfs_world *w, const struct vfs_event *ev);
+
 #define FDPUT_FPUT 1
 #define FDPUT_POS_UNLOCK 2
 

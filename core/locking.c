@@ -105,6 +105,8 @@ static void grant(struct vfs_world *w, const struct vfs_sink *sink, int tid,
 		t->held[t->nheld].lock = lid;
 		t->held[t->nheld].mode = (uint8_t)mode;
 		t->held[t->nheld].cls = (uint8_t)cls;
+		t->held[t->nheld].fn = (uint8_t)(t->nfn ? t->fnstack[t->nfn - 1] : fn);
+		t->held[t->nheld].frame = (uint8_t)(t->nfn ? t->nfn - 1 : 0);
 		t->nheld++;
 	}
 	t->rec.took |= 1u << (cls * 4 + mode);
@@ -153,9 +155,9 @@ static void wake_one(struct vfs_world *w, const struct vfs_sink *sink,
 	t->state = TS_RUNNING;
 	w->stats.wait_steps[cls] += (uint32_t)(w->step - t->block_step);
 	lock_event(w, sink, tid, OP_WAKE, fn, lid, t->wait_mode, -1);
-	grant(w, sink, tid, lid, t->wait_mode, fn);
 	if (t->nfn)
 		t->nfn--;       /* leaves the lock function it slept in */
+	grant(w, sink, tid, lid, t->wait_mode, fn);
 }
 
 static void wake_waiters(struct vfs_world *w, const struct vfs_sink *sink,

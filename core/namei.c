@@ -81,6 +81,22 @@ void site_NM_LOOKUP(struct vx *x)
 		return;
 	}
 	f->parent = (int16_t)p1;
+	/* lock_rename locks these very inodes; the names are looked up in
+	 * them afterwards, even if they were moved meanwhile */
+	f->sparent = (int16_t)p1;
+	f->dparent = (int16_t)(p2 >= 0 ? p2 : p1);
+	if (c->sys == SYS_RENAME && p2 != p1 &&
+	    w->k.rename_lock == RENLOCK_NO_MUTEX) {
+		/* deliberately wrong: no s_vfs_rename_mutex, no ancestor
+		 * order, no nesting annotation: the two parents in the
+		 * order the arguments name them */
+		f->parent2 = (int16_t)p2;
+		note(x, nm_lookup_fn(w, x->t), "rename-lock no-mutex: both "
+		     "parents locked in argument order without "
+		     "s_vfs_rename_mutex (deliberately wrong)");
+		go(x, SITE_NM_LOCK_P1);
+		return;
+	}
 	if (c->sys == SYS_RENAME && p2 != p1) {
 		/* lock_rename: ancestor first, else the source's parent */
 		if (inode_is_ancestor(w, p2, p1)) {
@@ -140,14 +156,14 @@ void site_NM_FIND(struct vx *x)
 	char name[VFS_NAME_MAX], name2[VFS_NAME_MAX];
 	int sp, dp;     /* source and destination parents */
 
-	if (c->sys == SYS_RENAME)
+	if (c->sys == SYS_RENAME && x->t->nfn &&
+	    x->t->fnstack[x->t->nfn - 1] == VFN_lock_rename)
 		fn_exit(x, VFN_lock_rename, 0);
 	sp = f->parent;
 	dp = f->parent2 < 0 ? f->parent : f->parent2;
 	if (c->sys == SYS_RENAME) {
-		const char *l;
-		path_parent(w, c->s[0], &sp, &l);
-		path_parent(w, c->s[1], &dp, &l);
+		sp = f->sparent;
+		dp = f->dparent;
 	}
 	last_of(c->s[0], name);
 	access_inode(x, nm_lookup_fn(w, x->t), FLD_DIR, sp, w->inodes[sp].nchildren,
@@ -316,10 +332,7 @@ void site_NM_DO(struct vx *x)
 	}
 	case SYS_RENAME: {
 		char name2[VFS_NAME_MAX];
-		const char *l;
-		int sp, dp;
-		path_parent(w, c->s[0], &sp, &l);
-		path_parent(w, c->s[1], &dp, &l);
+		int sp = f->sparent, dp = f->dparent;
 		if (f->victim2 >= 0) {
 			if (w->inodes[f->victim2].type == IT_DIR)
 				w->inodes[f->victim2].dead = 1;
@@ -387,6 +400,11 @@ void site_NM_UNLOCK_P2(struct vx *x)
 	struct vfs_frame *f = &x->t->f;
 	lock_release(x, dir_unlock_fn(x->w, x->t), VFS_LID(LID_INODE, f->parent2));
 	f->locked_parent2 = 0;
+	if (!f->locked_rename) {        /* rename-lock no-mutex */
+		fn_exit(x, VFN_unlock_rename, 0);
+		nm_finish(x);
+		return;
+	}
 	go(x, SITE_NM_URMUTEX);
 }
 

@@ -12,7 +12,8 @@
 #include "vfsim.h"
 
 /*                                 fpos            iterate         wrapper       pidfd adir dlock kill tmpfs ntfs3 */
-#define K(fp, it, wr, pg, ad, dl, ki, tm, n3) { fp, it, wr, pg, ad, dl, ki, tm, n3 }
+#define K(fp, it, wr, pg, ad, dl, ki, tm, n3) { fp, it, wr, pg, ad, dl, ki, tm, n3, \
+						 RENLOCK_CORRECT }
 
 const struct vfs_preset vfs_presets[] = {
 	{ "v3.13", "no f_pos lock yet; ->iterate only, directory i_mutex exclusive",
@@ -45,6 +46,7 @@ static const char *const wrapper_values[] = { "correct", "no-recheck",
 	"naive-upgrade", NULL };
 static const char *const onoff_values[] = { "off", "on", NULL };
 static const char *const dirlock_values[] = { "i_mutex", "i_rwsem", NULL };
+static const char *const renlock_values[] = { "correct", "no-mutex", NULL };
 
 #define OFF(f) offsetof(struct vfs_knobs, f)
 const struct vfs_knob_desc vfs_knobs[] = {
@@ -70,6 +72,9 @@ const struct vfs_knob_desc vfs_knobs[] = {
 	{ "ntfs3", onoff_values,
 	  "\"ntfs\" is ntfs3 with native ->iterate_shared (classic ntfs left in v6.9)",
 	  OFF(ntfs3), 0 },
+	{ "rename-lock", renlock_values,
+	  "cross-directory rename: lock_rename under s_vfs_rename_mutex, or no-mutex (wrong on purpose: two plain inode_lock()s in argument order)",
+	  OFF(rename_lock), 1u << RENLOCK_NO_MUTEX },
 };
 const int vfs_nknobs = (int)(sizeof vfs_knobs / sizeof vfs_knobs[0]);
 

@@ -13,9 +13,11 @@
 #include <stdio.h>
 #include "internal.h"
 
-static void vc_join(vfs_vclock d, const vfs_vclock s)
+/* Only the first nthreads entries: a thread's entry is 0 in every clock
+ * until the thread exists (its own row is cleared when it is made). */
+static void vc_join(vfs_vclock d, const vfs_vclock s, int n)
 {
-	for (int i = 0; i < VFS_MAX_THREADS; i++)
+	for (int i = 0; i < n; i++)
 		if (s[i] > d[i])
 			d[i] = s[i];
 }
@@ -142,11 +144,12 @@ static void on_access(struct vfs_world *w, const struct vfs_event *ev)
 	if (s->w.step && s->w.tid != t && s->w.clock > d->vc[t][s->w.tid])
 		race(w, ev, &s->w, &cur);
 	if (write) {
-		for (int u = 0; u < VFS_MAX_THREADS; u++)
+		for (int u = 0; u < w->nthreads; u++)
 			if (u != t && s->r[u].step && s->r[u].clock > d->vc[t][u])
 				race(w, ev, &s->r[u], &cur);
 		s->w = cur;
-		memset(s->r, 0, sizeof s->r);
+		/* reads are only ever recorded for existing threads */
+		memset(s->r, 0, sizeof s->r[0] * (size_t)w->nthreads);
 	} else {
 		s->r[t] = cur;
 	}
@@ -161,16 +164,16 @@ static void on_lock(struct vfs_world *w, const struct vfs_event *ev)
 		return;
 	switch (ev->op) {
 	case OP_ACQUIRE:
-		vc_join(d->vc[t], l->w);
+		vc_join(d->vc[t], l->w, w->nthreads);
 		if (ev->mode != M_READ)
-			vc_join(d->vc[t], l->r);
+			vc_join(d->vc[t], l->r, w->nthreads);
 		break;
 	case OP_RELEASE:
-		vc_join(ev->mode == M_READ ? l->r : l->w, d->vc[t]);
+		vc_join(ev->mode == M_READ ? l->r : l->w, d->vc[t], w->nthreads);
 		d->vc[t][t]++;
 		break;
 	case OP_DOWNGRADE:      /* a write release, still holding for read */
-		vc_join(l->w, d->vc[t]);
+		vc_join(l->w, d->vc[t], w->nthreads);
 		d->vc[t][t]++;
 		break;
 	}
@@ -225,9 +228,16 @@ static void on_emit(struct vfs_world *w, const struct vfs_event *ev)
 	int64_t off = ev->value;
 	if (file < 0 || off < 0 || off >= VFS_MAX_ENTRIES)
 		return;
-	struct vfs_pass *p = pass_of(w, file, true);
-	if (!p)
-		return;
+	struct vfs_pass *p = pass_of(w, file, false);
+	if (!p) {
+		/* a new pass begins where this getdents began (ctx->pos):
+		 * what lies before was not skipped by it */
+		p = pass_of(w, file, true);
+		if (!p)
+			return;
+		for (int64_t o = 0; o < t->f.pos && o < VFS_MAX_ENTRIES; o++)
+			p->by[o] = -1;
+	}
 	char th1[32], th2[32], name[VFS_NAME_MAX + 16], dn[VFS_PATH_MAX];
 	if (p->by[off] > 0) {
 		struct vfs_report *r = add_report(w, RPT_DUPLICATE);
@@ -317,8 +327,8 @@ static void on_seek(struct vfs_world *w, const struct vfs_event *ev)
 static void on_enter(struct vfs_world *w, const struct vfs_event *ev)
 {
 	const struct vfs_thread *t = &w->threads[ev->tid];
-	if (!is_iterator_fn(ev->fn) || t->f.inode < 0 ||
-	    !w->inodes[t->f.inode].dead)
+	if (t->f.inode < 0 || !w->inodes[t->f.inode].dead ||
+	    !is_iterator_fn(ev->fn))
 		return;
 	struct vfs_report *r = add_report(w, RPT_DEADDIR);
 	if (!r)
@@ -348,6 +358,11 @@ void vfs_detect_event(struct vfs_world *w, const struct vfs_event *ev)
 		break;
 	case OP_ACQUIRE: case OP_RELEASE: case OP_DOWNGRADE:
 		on_lock(w, ev);
+		if (ev->op == OP_ACQUIRE)
+			lockdep_event(w, ev);   /* lockdep.c */
+		break;
+	case OP_BLOCK: case OP_WAKE:
+		lockdep_event(w, ev);           /* lockdep.c, deadlock.c */
 		break;
 	case OP_EMIT:
 		on_emit(w, ev);
@@ -358,7 +373,7 @@ void vfs_detect_event(struct vfs_world *w, const struct vfs_event *ev)
 	case OP_NOTE:
 		if (ev->fn == VFN_copy_process && ev->other >= 0) {
 			struct vfs_detect *d = &w->det;
-			vc_join(d->vc[ev->other], d->vc[ev->tid]);
+			vc_join(d->vc[ev->other], d->vc[ev->tid], w->nthreads);
 			d->vc[ev->other][ev->other]++;
 			d->vc[ev->tid][ev->tid]++;
 		}

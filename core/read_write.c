@@ -93,8 +93,10 @@ static int64_t target(struct vx *x, int fsfn, bool *ok)
 	case VSEEK_END: {
 		const struct vfs_inode *ino = &w->inodes[fl->inode];
 		base = ino->type == IT_DIR ? ino->nchildren + 2 : ino->size;
-		access_inode(x, fsfn, ino->type == IT_DIR ? FLD_DIR : FLD_SIZE,
-			     fl->inode, base, false);
+		/* i_size_read(): lockless by design (generic_file_llseek,
+		 * ext4_dir_llseek), for directories too: the inode's size,
+		 * not its entries */
+		access_inode(x, fsfn, FLD_SIZE, fl->inode, base, false);
 		break;
 	}
 	}

@@ -241,7 +241,7 @@ int vfs_sched_pick(struct vfs_world *w)
 	if (!n)
 		return -1;
 	switch (w->sched) {
-	case SCHED_FIFO: {
+	case VSCHED_FIFO: {
 		int32_t key = 0;
 		for (int i = 0; i < n; i++) {
 			if (!vfs_runnable(w, i))
@@ -256,7 +256,7 @@ int vfs_sched_pick(struct vfs_world *w)
 		}
 		return best;
 	}
-	case SCHED_RANDOM: {
+	case VSCHED_RANDOM: {
 		int cnt = vfs_nrunnable(w);
 		if (!cnt)
 			return -1;

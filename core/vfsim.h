@@ -55,6 +55,7 @@ enum vfs_fpos_lock { FPOS_NONE, FPOS_COUNT, FPOS_ALWAYS, FPOS_COUNT_OR_DIR,
 		     FPOS_COUNT_OR_ITERATE };
 enum vfs_iterate { ITER_EXCLUSIVE, ITER_DUAL, ITER_SHARED };
 enum vfs_wrapper { WRAP_CORRECT, WRAP_NO_RECHECK, WRAP_NAIVE_UPGRADE };
+enum vfs_rename_lock { RENLOCK_CORRECT, RENLOCK_NO_MUTEX };
 
 struct vfs_knobs {
 	uint8_t fpos_lock;      /* enum vfs_fpos_lock */
@@ -66,6 +67,7 @@ struct vfs_knobs {
 	uint8_t killable;       /* iterate_dir takes the lock killably */
 	uint8_t tmpfs_offsets;  /* tmpfs: offset_readdir/offset_dir_llseek (6.6) */
 	uint8_t ntfs3;          /* "ntfs" means ntfs3 (native shared, 6.9+) */
+	uint8_t rename_lock;    /* enum vfs_rename_lock (no-mutex: wrong) */
 };
 
 struct vfs_preset {
@@ -179,7 +181,8 @@ struct vfs_file {
 };
 
 #define FD_CLOEXEC_BIT 0x8000
-#define FD_RESERVED    0x7fff  /* taken, no file behind it (yet) */
+#define FD_RESERVED    0x7fff  /* taken by an open in progress */
+#define FD_STDIO       0x7ffe  /* 0-2: taken, as stdio would be (no file modelled) */
 struct vfs_fdtable {
 	int16_t count;          /* tasks sharing it (files->count) */
 	int16_t nfds;           /* one past the highest slot ever used */
@@ -243,7 +246,11 @@ struct vfs_callrec {
 /* ---- threads ---------------------------------------------------------------- */
 enum vfs_tstate { TS_FREE, TS_IDLE, TS_RUNNING, TS_BLOCKED, TS_DEAD };
 
-struct vfs_held { uint16_t lock; uint8_t mode; uint8_t cls; };
+struct vfs_held {
+	uint16_t lock; uint8_t mode; uint8_t cls;
+	uint8_t fn;             /* the kernel function it was taken in */
+	uint8_t frame;          /* its index in fnstack then */
+};
 
 /* Locals of the kernel path in progress: plain data, so steps can resume. */
 struct vfs_frame {
@@ -253,6 +260,7 @@ struct vfs_frame {
 	uint8_t fdput_flags;    /* FDPUT_FPUT | FDPUT_POS_UNLOCK */
 	int16_t file;           /* struct file in use */
 	int16_t inode, parent, victim, parent2, victim2;
+	int16_t sparent, dparent; /* rename: the parents as looked up (source, target) */
 	int32_t fd;             /* reserved/looked-up descriptor */
 	int64_t pos;            /* ctx->pos, or the local pos of ksys_read */
 	int64_t res;            /* result so far */
@@ -317,6 +325,25 @@ struct vfs_lockclock { uint16_t lock; uint8_t used; vfs_vclock w, r; };
 
 enum vfs_report_kind { RPT_RACE, RPT_DUPLICATE, RPT_SKIPPED, RPT_DEADDIR,
 		       RPT_DEADLOCK, RPT_LOCKORDER, RPT__COUNT };
+/* One link of a deadlock's wait-for cycle (thread tid holds `held`, which
+ * the previous thread wants, and waits for `want`), or one edge of a lock
+ * order chain (thread tid took `want` while holding `held`). */
+struct vfs_link {
+	int8_t tid;
+	uint8_t fn;             /* the lock function */
+	uint8_t held_mode, want_mode;
+	uint8_t held_key, want_key; /* lockdep keys (vfs_ld_key_name) */
+	uint8_t queued;         /* deadlock: waits behind a queued waiter, not a holder */
+	uint16_t held, want;    /* lock ids; held 0: none */
+	int32_t step;
+};
+#define VFS_MAX_LINKS 8
+
+/* RPT_LOCKORDER: which check fired (vfs_report.rule) */
+enum vfs_ld_rule { LDR_CYCLE, LDR_RECURSIVE, LDR_SAME_LOCK, LDR_RANK_RENAME,
+		   LDR_RANK_NONDIR_DIR, LDR_FPOS_UNDER_INODE, LDR_TWO_DIRS,
+		   LDR_TWO_NONDIRS, LDR_UNDER_SPIN, LDR__COUNT };
+
 struct vfs_report {
 	uint8_t kind;
 	uint8_t field;
@@ -324,6 +351,11 @@ struct vfs_report {
 	struct vfs_access a, b; /* race: both sides; duplicate: both receivers */
 	int32_t entry;          /* duplicate: the entry's inode (-1 . -2 ..) */
 	char text[160];         /* one line in the kernel's vocabulary */
+	/* deadlock: the cycle; lock order: link[0] the new acquisition,
+	 * link[1..] the chain that already ordered the other way */
+	uint8_t rule;           /* lock order: enum vfs_ld_rule */
+	uint8_t nlinks;
+	struct vfs_link link[VFS_MAX_LINKS];
 };
 
 struct vfs_pass {               /* one pass of an open directory */
@@ -336,6 +368,23 @@ struct vfs_pass {               /* one pass of an open directory */
 };
 #define VFS_MAX_PASSES 16
 
+/* The lock-order graph (core/lockdep.c): nodes are lockdep keys, a lock
+ * class with its nesting subclass (key = class * 4 + subclass); each edge
+ * keeps the first acquisition that made it. */
+enum { LDSUB_NORMAL, LDSUB_PARENT, LDSUB_PARENT2, LDSUB_NONDIR2 };
+#define VFS_LD_KEYS (LC__COUNT * 4)
+#define VFS_MAX_LDEDGES 48
+#define VFS_MAX_LDSEEN 32
+struct vfs_ldedge { uint8_t from, to; uint32_t count; struct vfs_link first; };
+struct vfs_lockdep {
+	uint8_t nedges, nseen, ndead;
+	uint8_t overflow;       /* edges not recorded: the graph was full */
+	uint32_t woken;         /* threads whose next acquire is a handoff */
+	uint32_t seen[VFS_MAX_LDSEEN]; /* lock-order reports made (deduplication) */
+	uint32_t dead[8];       /* deadlocks reported: thread sets */
+	struct vfs_ldedge edges[VFS_MAX_LDEDGES];
+};
+
 struct vfs_detect {
 	uint8_t enabled;
 	vfs_vclock vc[VFS_MAX_THREADS];
@@ -346,6 +395,7 @@ struct vfs_detect {
 	uint8_t nreports;
 	uint32_t counts[RPT__COUNT]; /* reports seen, also past the list's end */
 	struct vfs_report reports[VFS_MAX_REPORTS];
+	struct vfs_lockdep ld;
 };
 
 /* ---- statistics (per lock class) -------------------------------------------- */
@@ -360,14 +410,14 @@ struct vfs_stats {
 };
 
 /* ---- the world ------------------------------------------------------------ */
-enum vfs_sched { SCHED_RR, SCHED_FIFO, SCHED_RANDOM };
+enum vfs_sched { VSCHED_RR, VSCHED_FIFO, VSCHED_RANDOM };
 
 struct vfs_world {
 	struct vfs_knobs k;
 	uint8_t preset;         /* index into vfs_presets */
 	uint8_t knobs_overridden;
 	uint8_t sched;          /* enum vfs_sched */
-	uint64_t rng;           /* xorshift state for SCHED_RANDOM */
+	uint64_t rng;           /* xorshift state for VSCHED_RANDOM */
 	int8_t rr_last;         /* last thread picked by rr */
 	int32_t step;           /* steps run so far */
 	uint64_t seq;           /* trace events emitted so far */
@@ -489,5 +539,27 @@ void vfs_detect_event(struct vfs_world *w, const struct vfs_event *ev);
 int vfs_report_count(const struct vfs_world *w, int kind, int field);
 void vfs_report_text(const struct vfs_world *w, const struct vfs_report *r,
 		     char *buf, size_t n);
+/* Several lines, no final newline: deadlocks as lockdep's "Possible unsafe
+ * locking scenario" table with the threads as columns, lock-order reports
+ * with both chains; other kinds as vfs_report_text. */
+void vfs_report_detail(const struct vfs_world *w, const struct vfs_report *r,
+		       char *buf, size_t n);
+
+/* ---- deadlocks (core/deadlock.c) ------------------------------------------- */
+/* The wait-for cycle through tid (or through any blocked thread when tid is
+ * -1) into *r (kind RPT_DEADLOCK, not recorded); false when there is none.
+ * Edges: a waiter waits for every holder of its lock (rwsem readers too)
+ * and for the waiters queued ahead of it (FIFO). */
+bool vfs_deadlock_find(const struct vfs_world *w, int tid, struct vfs_report *r);
+/* "A blocks in down_write on /d i_rwsem (write), held by B (read); queued
+ * behind C (write)" */
+void vfs_blocked_why(const struct vfs_world *w, int tid, char *buf, size_t n);
+
+/* ---- lock order (core/lockdep.c) ------------------------------------------- */
+/* "&type->i_rwsem_dir_key/1" style names of lockdep keys */
+const char *vfs_ld_key_name(int key);
+const char *vfs_ld_rule_name(int rule);
+/* The order graph as text lines: "A -> B  (first: thread, fn, step)". */
+void vfs_lockdep_graph_text(const struct vfs_world *w, char *buf, size_t n);
 
 #endif

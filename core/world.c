@@ -65,6 +65,9 @@ void vfs_world_copy(struct vfs_world *d, const struct vfs_world *s)
 	       sizeof d->det.passes[0] * s->det.npasses);
 	memcpy(d->det.reports, s->det.reports,
 	       sizeof d->det.reports[0] * s->det.nreports);
+	memcpy(&d->det.ld, &s->det.ld, offsetof(struct vfs_lockdep, edges));
+	memcpy(d->det.ld.edges, s->det.ld.edges,
+	       sizeof d->det.ld.edges[0] * s->det.ld.nedges);
 	memcpy(d->call_started, s->call_started, sizeof d->call_started);
 	memcpy(d->procs, s->procs, sizeof d->procs[0] * (size_t)s->nprocs);
 	memcpy(d->threads, s->threads, sizeof d->threads[0] * (size_t)s->nthreads);
@@ -329,7 +332,7 @@ int proc_new(struct vfs_world *w, const char *name, int uid, int fdt)
 		w->fdt[fdt].nfds = 3;
 		/* 0-2 are taken, as stdio would be (model: no file behind them) */
 		for (int i = 0; i < 3; i++)
-			w->fdt[fdt].fd[i] = FD_RESERVED;
+			w->fdt[fdt].fd[i] = FD_STDIO;
 	}
 	pr->fdt = (int16_t)fdt;
 	int t = w->nthreads++;

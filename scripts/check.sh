@@ -163,6 +163,15 @@ if have 'man/vfsim.[15]'; then
             fail "man/$(basename "$page")"
         fi
     done
+    # the command list in vfsim(1) is the table's (scripts/gen-man.sh)
+    if [ -f man/vfsim.1 ] && needs default man/commands; then
+        if out=$(run scripts/gen-man.sh --check "${built[default]}" man/vfsim.1 2>&1); then
+            pass "man/commands"
+        else
+            printf '%s\n' "$out" | tail -n 40 | indent
+            fail "man/commands (run 'make man')"
+        fi
+    fi
 fi
 
 # ---- interactive tests, once per line editor -----------------------------------------
@@ -182,6 +191,21 @@ if have 'tests/interactive/*.sh' || have 'tests/interactive/*.exp'; then
                 fail "lineedit/$le/$(basename "$t") (exit $rc)" ;;
             esac
         done
+    done
+fi
+
+# ---- pictures: each export read back by its reader (python, dot, chromium) ----
+# tests/pictures/*.sh: exit 0 pass, 77 skip (a reader is missing), else fail.
+if have 'tests/pictures/*.sh'; then
+    stage pictures
+    needs asan pictures && for t in tests/pictures/*.sh; do
+        out=$(VFSIM=$top/$asan run bash "$t" </dev/null 2>&1); rc=$?
+        case $rc in
+        0)  pass "pictures/$(basename "$t")" ;;
+        77) echo "SKIP pictures/$(basename "$t")" ;;
+        *)  printf '%s\n' "$out" | grep -v '^ok: ' | tail -n 30 | indent
+            fail "pictures/$(basename "$t") (exit $rc)" ;;
+        esac
     done
 fi
 

@@ -15,7 +15,8 @@ run)   case ${LINEEDIT:-readline} in
        *)       pkgs="build-essential libreadline-dev" ;;
        esac ;;
 check) pkgs="build-essential pkg-config libcmocka-dev libreadline-dev libedit-dev
-             mandoc expect tmux valgrind spin graphviz chromium python3" ;;
+             mandoc expect tmux valgrind spin graphviz chromium python3
+             hyperfine" ;;
 *)     echo "usage: $0 run|check" >&2; exit 2 ;;
 esac
 

@@ -181,13 +181,13 @@ static void run_one(const char *preset, uint64_t seed, struct order *o)
 	assert_true(h_do(h, A, C_CLONE()) > 0);
 	assert_true(h_do(h, A, C_FORK("B")) > 0);
 
-	w->sched = SCHED_RANDOM;
+	w->sched = VSCHED_RANDOM;
 	w->rng = seed * 0x9e3779b97f4a7c15ull + 1;
 	uint64_t s = seed + 12345;
 	int calls = 0;
-	for (int step = 0; step < 20000; step++) {
+	for (int step = 0; step < 100000; step++) {
 		for (int t = 0; t < w->nthreads; t++)
-			if (!vfs_has_work(w, t) && calls < 3000 && rnd(&s) % 3 == 0) {
+			if (!vfs_has_work(w, t) && calls < 10000 && rnd(&s) % 3 == 0) {
 				struct vfs_call c = random_call(&s, pidfd);
 				assert_int_equal(vfs_submit(w, t, &c), 0);
 				calls++;
@@ -197,7 +197,7 @@ static void run_one(const char *preset, uint64_t seed, struct order *o)
 			if (vfs_all_blocked(w))
 				fail_msg("%s seed %llu: every thread blocked at step %d",
 					 preset, (unsigned long long)seed, w->step);
-			if (calls >= 3000)
+			if (calls >= 10000)
 				break;
 			continue;
 		}

@@ -183,12 +183,40 @@ static void test_pread_fdget(void **state)
 	h_free(h);
 }
 
+/* dup2 onto a descriptor that an open in another thread has reserved but
+ * not installed yet: the kernel's do_dup2 says EBUSY (fd_is_open, no
+ * file) - also when that open asked for O_CLOEXEC. */
+static void test_dup2_onto_reserved(void **state)
+{
+	(void)state;
+	for (int cloexec = 0; cloexec < 2; cloexec++) {
+		struct h *h = h_new("v6.5");
+		h_mkdir(h, "/d");
+		h_touch(h, "/f");
+		int A = h_spawn(h, "A", 0);
+		assert_int_equal(h_do(h, A, C_OPEN("/f", VO_RDONLY)), 3);
+		assert_true(h_do(h, A, C_CLONE()) > 0);
+		int A2 = h_tid(h, "A.2");
+		h_submit(h, A2, C_OPEN("/d", VO_RDONLY | (cloexec ? VO_CLOEXEC : 0)));
+		h_until(h, A2, VFN_do_dentry_open);     /* fd 4 reserved */
+		int f = h_file(h, A, 3);
+		assert_int_equal(h_do(h, A, C_DUP2(3, 4)), -VE_BUSY);
+		assert_int_equal(h->w->files[f].f_count, 1);
+		assert_int_equal(h_finish(h, A2), 4);
+		assert_int_equal(h_file(h, A, 4), h_file(h, A2, 4));
+		assert_true(h_file(h, A, 4) != f);
+		assert_int_equal(h->w->files[f].f_count, 1);
+		h_free(h);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_counts),
 		cmocka_unit_test(test_light_lookup),
 		cmocka_unit_test(test_pread_fdget),
+		cmocka_unit_test(test_dup2_onto_reserved),
 	};
 	return cmocka_run_group_tests(tests, NULL, h_teardown);
 }

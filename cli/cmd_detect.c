@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cmd_detect.c - what the detectors found: `reports` (every report, in
+ * detail), `lockdep` (the lock-order graph and its reports), and the
+ * deadlock text printed when run/step end with every live thread blocked.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "commands.h"
+
+#define DETAIL_MAX 8192
+
+static const char *const kind_names[RPT__COUNT] = {
+	"race", "duplicate", "skipped", "dead directory", "deadlock", "lock order",
+};
+
+static void print_report(struct session *s, const struct vfs_report *r, int i)
+{
+	char *buf = malloc(DETAIL_MAX);
+	if (!buf)
+		return;
+	vfs_report_detail(s->w, r, buf, DETAIL_MAX);
+	out(s, "%s#%d %s:%s%s%s\n", color_on(s, "\033[1m"), i + 1,
+	    kind_names[r->kind], color_off(s), r->nlinks ? "" : " ",
+	    r->nlinks ? "" : buf);
+	if (r->nlinks)
+		out(s, "%s\n", buf);
+	free(buf);
+}
+
+HANDLER(c_reports)
+{
+	const struct vfs_world *w = s->w;
+	int only = -1;
+	if (c->argc) {
+		for (int k = 0; k < RPT__COUNT; k++)
+			if (!strcmp(c->argv[0], kind_names[k]) ||
+			    (k == RPT_LOCKORDER && !strcmp(c->argv[0], "lockorder")) ||
+			    (k == RPT_DEADDIR && !strcmp(c->argv[0], "deaddir")))
+				only = k;
+		if (only < 0)
+			return cli_error(s, "reports: race, duplicate, skipped, deaddir, "
+					 "deadlock or lockorder, not '%s'", c->argv[0]);
+	}
+	if (!w->det.enabled)
+		out(s, "(the detectors are off)\n");
+	int shown = 0;
+	for (int i = 0; i < w->det.nreports; i++)
+		if (only < 0 || w->det.reports[i].kind == only) {
+			print_report(s, &w->det.reports[i], i);
+			shown++;
+		}
+	unsigned total = 0;
+	for (int k = 0; k < RPT__COUNT; k++)
+		if (only < 0 || k == only)
+			total += w->det.counts[k];
+	if (!shown)
+		out(s, "no reports\n");
+	else if (total > (unsigned)shown)
+		out(s, "(%u reports in all; the same finding repeated, or past the "
+		    "first %d, is counted, not kept)\n", total, VFS_MAX_REPORTS);
+	return 0;
+}
+
+HANDLER(c_lockdep)
+{
+	const struct vfs_world *w = s->w;
+	char *buf = malloc(DETAIL_MAX);
+	if (!buf)
+		return cli_error(s, "lockdep: out of memory");
+	bool all = c->argc && !strcmp(c->argv[0], "reports");
+	if (c->argc && !all && strcmp(c->argv[0], "graph"))
+		return free(buf), cli_error(s, "lockdep [graph|reports]");
+	if (!all) {
+		vfs_lockdep_graph_text(w, buf, DETAIL_MAX);
+		out(s, "lock order (lockdep keys; \"/N\": nesting subclass):\n%s", buf);
+	}
+	int n = 0;
+	for (int i = 0; i < w->det.nreports; i++)
+		if (w->det.reports[i].kind == RPT_LOCKORDER) {
+			if (all) {
+				print_report(s, &w->det.reports[i], i);
+			} else {
+				vfs_report_text(w, &w->det.reports[i], buf, DETAIL_MAX);
+				out(s, "%s!%s %s\n", color_on(s, "\033[1;31m"), color_off(s), buf);
+			}
+			n++;
+		}
+	if (!n)
+		out(s, "no lock-order problem seen\n");
+	else if (!all)
+		out(s, "('lockdep reports' prints them as lockdep would)\n");
+	free(buf);
+	return 0;
+}
+
+/* run/step ended with every live thread blocked: say why, as lockdep would. */
+void detect_print_stuck(struct session *s)
+{
+	const struct vfs_world *w = s->w;
+	struct vfs_report r;
+	if (!vfs_all_blocked(w))
+		return;
+	out(s, "%severy live thread is blocked:%s\n", color_on(s, "\033[1;31m"),
+	    color_off(s));
+	char why[512];
+	for (int i = 0; i < w->nthreads; i++)
+		if (w->threads[i].state == TS_BLOCKED) {
+			vfs_blocked_why(w, i, why, sizeof why);
+			out(s, "  %s%s%s\n", color_on(s, "\033[33m"), why, color_off(s));
+		}
+	if (!vfs_deadlock_find(w, -1, &r)) {
+		out(s, "no wait-for cycle was found (a thread waits for a lock "
+		    "nobody can release)\n");
+		return;
+	}
+	char *buf = malloc(DETAIL_MAX);
+	if (!buf)
+		return;
+	vfs_report_detail(w, &r, buf, DETAIL_MAX);
+	out(s, "%s\n", buf);
+	free(buf);
+}

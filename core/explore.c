@@ -1,0 +1,552 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * explore.c - the explorer's coordinator: split the search tree at a fixed
+ * depth into subtrees (in depth-first order), hand them to worker threads,
+ * merge their results in order, keep a table of schedules, replay one.
+ *
+ * Determinism: the split depth is the first depth at which the top of the
+ * tree (explored with full branching and sleep sets) has at least
+ * SPLIT_ITEMS leaves; it depends on the world, never on the number of
+ * workers.  Each subtree numbers its executions from 1; merging in order
+ * gives the global numbers, and a cap (`max N`) is applied on the merged
+ * sequence, so every result is the same whatever `jobs` is.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "explore_int.h"
+
+#define SPLIT_ITEMS 64
+#define SPLIT_MAXDEPTH 24
+#define MAX_WORKERS 64
+
+struct vfs_explore_priv {
+	struct xtable kept;     /* global numbers, increasing */
+};
+
+static const char *const xkind_names[VX__COUNT] = {
+	"duplicate", "race", "deaddir", "deadlock", "skipped", "lockorder",
+};
+const char *vfs_xkind_name(int k)
+{
+	return k >= 0 && k < VX__COUNT ? xkind_names[k] : "?";
+}
+
+void vfs_explore_opts_init(struct vfs_explore_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->bound = -1;
+}
+
+/* ---- containers ---- */
+
+int xset_add(struct xset *s, uint64_t h)
+{
+	if (s->n * 2 >= s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 1024;
+		uint64_t *v = calloc(cap, sizeof *v);
+		if (!v)
+			return -1;
+		for (size_t i = 0; i < s->cap; i++) {
+			if (!s->v[i])
+				continue;
+			size_t j = s->v[i] & (cap - 1);
+			while (v[j])
+				j = (j + 1) & (cap - 1);
+			v[j] = s->v[i];
+		}
+		free(s->v);
+		s->v = v;
+		s->cap = cap;
+	}
+	size_t j = h & (s->cap - 1);
+	while (s->v[j]) {
+		if (s->v[j] == h)
+			return 0;
+		j = (j + 1) & (s->cap - 1);
+	}
+	s->v[j] = h;
+	s->n++;
+	return 1;
+}
+
+void xset_free(struct xset *s)
+{
+	free(s->v);
+	memset(s, 0, sizeof *s);
+}
+
+int xtable_add(struct xtable *t, uint64_t k, uint8_t kinds, const uint8_t *s,
+	       uint32_t len)
+{
+	if (t->n == t->cap) {
+		size_t c = t->cap ? t->cap * 2 : 64;
+		struct xsched *e = realloc(t->e, sizeof *e * c);
+		if (!e)
+			return -1;
+		t->e = e;
+		t->cap = c;
+	}
+	if (t->nbytes + len > t->capbytes) {
+		size_t c = t->capbytes ? t->capbytes : 4096;
+		while (c < t->nbytes + len)
+			c *= 2;
+		uint8_t *b = realloc(t->bytes, c);
+		if (!b)
+			return -1;
+		t->bytes = b;
+		t->capbytes = c;
+	}
+	memcpy(t->bytes + t->nbytes, s, len);
+	t->e[t->n].k = k;
+	t->e[t->n].off = (uint32_t)t->nbytes;
+	t->e[t->n].len = len;
+	t->e[t->n].kinds = kinds;
+	t->n++;
+	t->nbytes += len;
+	return 0;
+}
+
+void xtable_free(struct xtable *t)
+{
+	free(t->e);
+	free(t->bytes);
+	memset(t, 0, sizeof *t);
+}
+
+/* ---- what an execution did ---- */
+
+uint32_t xkinds_of(const struct vfs_world *snap, const struct vfs_world *w)
+{
+	static const int rpt[VX__COUNT] = {
+		[VX_DUPLICATE] = RPT_DUPLICATE, [VX_RACE] = RPT_RACE,
+		[VX_DEADDIR] = RPT_DEADDIR, [VX_DEADLOCK] = -1,
+		[VX_SKIPPED] = RPT_SKIPPED, [VX_LOCKORDER] = RPT_LOCKORDER,
+	};
+	uint32_t k = 0;
+	for (int i = 0; i < VX__COUNT; i++)
+		if (rpt[i] >= 0 && w->det.counts[rpt[i]] > snap->det.counts[rpt[i]])
+			k |= VX_BIT(i);
+	if (vfs_all_blocked(w))
+		k |= VX_BIT(VX_DEADLOCK);
+	return k;
+}
+
+uint32_t vfs_explore_kinds_of(const struct vfs_world *snap,
+			      const struct vfs_world *w)
+{
+	return xkinds_of(snap, w);
+}
+
+int vfs_explore_replay(struct vfs_world *w, const uint8_t *sched, int len,
+		       const struct vfs_sink *sink)
+{
+	for (int i = 0; i < len; i++) {
+		if (sched[i] >= w->nthreads || !vfs_runnable(w, sched[i]))
+			return i;
+		vfs_step(w, sched[i], sink);
+	}
+	return len;
+}
+
+/* ---- workers ---- */
+
+struct wctx {
+	struct xshared *sh;
+	int id;
+	int failed;
+};
+
+static void *worker(void *arg)
+{
+	struct wctx *c = arg;
+	struct xshared *sh = c->sh;
+	struct xsearch *s = xsearch_new(sh, c->id);
+
+	if (!s)
+		c->failed = 1;
+	for (;;) {
+		pthread_mutex_lock(&sh->mu);
+		int i = sh->next_item++;
+		struct xitem *it = i < sh->nitems ? &sh->items[i] : NULL;
+		bool skip = false;
+		if (it) {
+			it->keep_first = sh->merged_execs < (uint64_t)sh->keep;
+			it->keep_viol = sh->merged_viol < (uint64_t)sh->keep;
+			/* executions past the cap in order are never used */
+			skip = sh->o.max && sh->merged_execs >= sh->o.max;
+		}
+		pthread_mutex_unlock(&sh->mu);
+		if (!it)
+			break;
+		if (skip)
+			it->cut = XCUT_MAX;
+		else if (xsearch_stopped(sh))
+			it->cut = XCUT_STOP;
+		else if (!s || xsearch_item(s, it) < 0)
+			it->failed = 1;
+		pthread_mutex_lock(&sh->mu);
+		it->done = 1;
+		sh->items_done++;
+		while (sh->merged_upto < sh->nitems && sh->items[sh->merged_upto].done) {
+			sh->merged_execs += sh->items[sh->merged_upto].execs;
+			sh->merged_viol += sh->items[sh->merged_upto].violating;
+			sh->merged_upto++;
+		}
+		pthread_cond_broadcast(&sh->cv);
+		pthread_mutex_unlock(&sh->mu);
+	}
+	xsearch_free(s);
+	pthread_mutex_lock(&sh->mu);
+	sh->running--;
+	pthread_cond_broadcast(&sh->cv);
+	pthread_mutex_unlock(&sh->mu);
+	return NULL;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void report(struct xshared *sh, double t0, vfs_explore_progress_fn *fn,
+		   void *ctx)
+{
+	struct vfs_explore_progress p = { 0 };
+	uint64_t done_execs = 0;
+	for (int i = 0; i < sh->nworkers; i++) {
+		p.executions += __atomic_load_n(&sh->live_execs[i], __ATOMIC_RELAXED);
+		p.violating += __atomic_load_n(&sh->live_viol[i], __ATOMIC_RELAXED);
+	}
+	pthread_mutex_lock(&sh->mu);
+	for (int i = 0; i < sh->nitems; i++)
+		if (sh->items[i].done) {
+			done_execs += sh->items[i].execs;
+			p.steps += sh->items[i].steps;
+		}
+	int nd = sh->items_done;
+	pthread_mutex_unlock(&sh->mu);
+	p.seconds = now_s() - t0;
+	p.rate = p.seconds > 0 ? (double)p.executions / p.seconds : 0;
+	if (nd > 0)
+		p.estimate = (uint64_t)((double)done_execs / nd * sh->nitems);
+	if (p.estimate && p.estimate < p.executions)
+		p.estimate = p.executions;
+	if (sh->o.max && p.estimate > sh->o.max)
+		p.estimate = sh->o.max;
+	fn(ctx, &p);
+}
+
+static int online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : (int)n;
+}
+
+/* Split: the top of the tree, deeper until it has SPLIT_ITEMS leaves. */
+static int split(struct xshared *sh)
+{
+	struct xsearch *s = xsearch_new(sh, 0);
+	if (!s)
+		return -1;
+	int rc = 0;
+	for (int depth = 1;; depth++) {
+		for (int i = 0; i < sh->nitems; i++) {
+			free(sh->items[i].prefix);
+			free(sh->items[i].slpfp);
+		}
+		sh->nitems = 0;
+		if (xsearch_top(s, depth, &sh->top_cut) < 0) {
+			rc = -1;
+			break;
+		}
+		bool deeper = false;
+		for (int i = 0; i < sh->nitems && !deeper; i++)
+			deeper = sh->items[i].plen == depth;
+		sh->split_depth = depth;
+		if (sh->nitems >= SPLIT_ITEMS || !deeper || depth >= SPLIT_MAXDEPTH)
+			break;
+	}
+	xsearch_free(s);
+	return rc;
+}
+
+static void free_items(struct xshared *sh)
+{
+	for (int i = 0; i < sh->nitems; i++) {
+		struct xitem *it = &sh->items[i];
+		free(it->prefix);
+		free(it->slpfp);
+		free(it->recs);
+		xset_free(&it->out);
+		xtable_free(&it->cands);
+		xtable_free(&it->kept);
+	}
+	free(sh->items);
+}
+
+static int cut_rank(int c)
+{
+	static const int r[] = { [XCUT_NONE] = 0, [XCUT_BOUND] = 1,
+		[XCUT_DEPTH] = 2, [XCUT_MAX] = 3, [XCUT_STOP] = 4, [XCUT_ERROR] = 5 };
+	return r[c];
+}
+
+static int merge(struct xshared *sh, struct vfs_explore_result *r)
+{
+	struct xset out = { 0 };
+	struct vfs_explore_priv *pv = r->priv;
+	uint64_t base = 0;
+	uint64_t best_k = 0;
+	int best_pre = -1, best_item = -1;
+	size_t best_e = 0;
+	int cut = sh->top_cut, rc = 0;
+
+	for (int i = 0; i < sh->nitems && rc == 0; i++) {
+		struct xitem *it = &sh->items[i];
+		int c = it->failed ? XCUT_ERROR : it->cut;
+		r->steps += it->steps;
+		if (sh->o.max && base >= sh->o.max) {
+			if (it->execs || c != XCUT_NONE)
+				c = XCUT_MAX;
+			if (cut_rank(c) > cut_rank(cut))
+				cut = c;
+			continue;
+		}
+		uint64_t take = it->execs;
+		if (sh->o.max && base + take > sh->o.max) {
+			take = sh->o.max - base;
+			c = XCUT_MAX;
+		}
+		if (cut_rank(c) > cut_rank(cut))
+			cut = c;
+		if (take == it->execs) {
+			r->redundant += it->redundant;
+			r->violating += it->violating;
+			for (int k = 0; k < VX__COUNT; k++)
+				r->kind_execs[k] += it->kind_execs[k];
+			if (it->maxpre > r->max_preemptions)
+				r->max_preemptions = it->maxpre;
+			for (size_t j = 0; j < it->out.cap && rc == 0; j++)
+				if (it->out.v[j] && xset_add(&out, it->out.v[j]) < 0)
+					rc = -1;
+		} else {
+			for (uint64_t j = 0; j < take && rc == 0; j++) {
+				const struct xrec *x = &it->recs[j];
+				for (int k = 0; k < VX__COUNT; k++)
+					r->kind_execs[k] += x->kinds >> k & 1;
+				r->violating += (x->kinds & sh->viol) != 0;
+				if (x->pre > r->max_preemptions)
+					r->max_preemptions = x->pre;
+				if (xset_add(&out, x->hash) < 0)
+					rc = -1;
+			}
+		}
+		for (size_t j = 0; j < it->cands.n; j++) {
+			uint64_t k = it->cands.e[j].k & ((1ull << 48) - 1);
+			int pre = (int)(it->cands.e[j].k >> 48);
+			if (k > take)
+				break;
+			if (best_pre < 0 || pre < best_pre) {
+				best_pre = pre;
+				best_k = base + k;
+				best_item = i;
+				best_e = j;
+			}
+		}
+		for (size_t j = 0; j < it->kept.n && rc == 0; j++) {
+			const struct xsched *e = &it->kept.e[j];
+			if (e->k > take)
+				break;
+			bool first = base + e->k <= (uint64_t)sh->keep;
+			bool viol = (e->kinds & sh->viol) != 0;
+			if (!first && !viol)
+				continue;
+			if (xtable_add(&pv->kept, base + e->k, e->kinds,
+				       it->kept.bytes + e->off, e->len) < 0)
+				rc = -1;
+		}
+		base += take;
+	}
+	r->executions = base;
+	r->outcomes = out.n;
+	for (size_t j = 0; j < out.cap; j++)
+		if (out.v[j])
+			r->outcome_digest += xmix(out.v[j] ^ 0x6f7574636f6d65ull);
+	xset_free(&out);
+	r->cut = (uint8_t)cut;
+	r->complete = cut == XCUT_NONE;
+	r->kept_first = base < (uint64_t)sh->keep ? base : (uint64_t)sh->keep;
+	if (best_item >= 0 && rc == 0) {
+		const struct xitem *it = &sh->items[best_item];
+		const struct xsched *e = &it->cands.e[best_e];
+		r->have_cex = true;
+		r->cex_index = best_k;
+		r->cex_preemptions = best_pre;
+		r->cex_kinds = e->kinds;
+		r->cex_len = (int)e->len;
+		r->cex_schedule = malloc(e->len ? e->len : 1);
+		if (!r->cex_schedule)
+			rc = -1;
+		else
+			memcpy(r->cex_schedule, it->cands.bytes + e->off, e->len);
+	}
+	return rc;
+}
+
+int vfs_explore(const struct vfs_world *snap, const struct vfs_explore_opts *o,
+		struct vfs_explore_result *r)
+{
+	struct xshared *sh = calloc(1, sizeof *sh);
+	struct wctx wc[MAX_WORKERS];
+	pthread_t th[MAX_WORKERS];
+	double t0 = now_s();
+	int rc = 0, made = 0;
+
+	memset(r, 0, sizeof *r);
+	r->priv = calloc(1, sizeof *r->priv);
+	if (!sh || !r->priv) {
+		free(sh);
+		free(r->priv);
+		r->priv = NULL;
+		errno = ENOMEM;
+		return -1;
+	}
+	sh->snap = snap;
+	sh->o = *o;
+	if (sh->o.bound >= 0)
+		sh->o.naive = 1;
+	sh->viol = o->violations ? o->violations : VX_DEFAULT_VIOLATIONS;
+	sh->keep = o->keep ? (int)o->keep : 10000;
+	sh->maxdepth = o->max_depth > 0 ? o->max_depth : 100000;
+	sh->nworkers = o->jobs > 0 ? (o->jobs > MAX_WORKERS ? MAX_WORKERS : o->jobs) :
+		       online_cpus();
+	pthread_mutex_init(&sh->mu, NULL);
+	pthread_cond_init(&sh->cv, NULL);
+	r->violations = sh->viol;
+
+	if (split(sh) < 0) {
+		rc = -1;
+		errno = ENOMEM;
+		goto out;
+	}
+	r->subtrees = sh->nitems;
+	r->split_depth = sh->split_depth;
+	if (sh->nworkers > sh->nitems)
+		sh->nworkers = sh->nitems > 0 ? sh->nitems : 1;
+
+	sigset_t block, old;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	sh->running = sh->nworkers;
+	for (made = 0; made < sh->nworkers; made++) {
+		wc[made].sh = sh;
+		wc[made].id = made;
+		wc[made].failed = 0;
+		if (pthread_create(&th[made], NULL, worker, &wc[made]) != 0)
+			break;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_mutex_lock(&sh->mu);
+	sh->running -= sh->nworkers - made;     /* those never started */
+	if (!made) {
+		/* no thread at all: run here (SIGINT stays as the caller has it) */
+		pthread_mutex_unlock(&sh->mu);
+		sh->running = 1;
+		wc[0].sh = sh;
+		wc[0].id = 0;
+		worker(&wc[0]);
+		pthread_mutex_lock(&sh->mu);
+	}
+	double last = t0;
+	while (sh->running > 0) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 100 * 1000 * 1000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&sh->cv, &sh->mu, &ts);
+		if (o->progress && sh->running > 0 && now_s() - last >= 0.5) {
+			pthread_mutex_unlock(&sh->mu);
+			report(sh, t0, o->progress, o->progress_ctx);
+			last = now_s();
+			pthread_mutex_lock(&sh->mu);
+		}
+	}
+	pthread_mutex_unlock(&sh->mu);
+	for (int i = 0; i < made; i++)
+		pthread_join(th[i], NULL);
+	r->jobs = made ? made : 1;
+	for (int i = 0; i < made; i++)
+		if (wc[i].failed)
+			rc = -1;
+	if (merge(sh, r) < 0)
+		rc = -1;
+	if (rc < 0)
+		errno = ENOMEM;
+out:
+	r->seconds = now_s() - t0;
+	free_items(sh);
+	pthread_mutex_destroy(&sh->mu);
+	pthread_cond_destroy(&sh->cv);
+	free(sh);
+	if (rc < 0)
+		vfs_explore_result_free(r);
+	return rc;
+}
+
+void vfs_explore_result_free(struct vfs_explore_result *r)
+{
+	if (r->priv) {
+		xtable_free(&r->priv->kept);
+		free(r->priv);
+	}
+	free(r->cex_schedule);
+	r->priv = NULL;
+	r->cex_schedule = NULL;
+}
+
+static const struct xsched *find(const struct vfs_explore_result *r, uint64_t k)
+{
+	if (!r->priv)
+		return NULL;
+	const struct xtable *t = &r->priv->kept;
+	size_t lo = 0, hi = t->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (t->e[mid].k < k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->n && t->e[lo].k == k ? &t->e[lo] : NULL;
+}
+
+int vfs_explore_schedule(const struct vfs_explore_result *r, uint64_t k,
+			 const uint8_t **sched)
+{
+	if (r->have_cex && k == r->cex_index) {
+		*sched = r->cex_schedule;
+		return r->cex_len;
+	}
+	const struct xsched *e = find(r, k);
+	if (!e)
+		return -1;
+	*sched = r->priv->kept.bytes + e->off;
+	return (int)e->len;
+}
+
+uint32_t vfs_explore_kinds(const struct vfs_explore_result *r, uint64_t k)
+{
+	if (r->have_cex && k == r->cex_index)
+		return r->cex_kinds;
+	const struct xsched *e = find(r, k);
+	return e ? e->kinds : 0;
+}

@@ -1,0 +1,776 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * explore_search.c - one worker's depth-first search of one subtree.
+ *
+ * Stateless search by replay: the world of the current state is kept in
+ * one buffer and stepped in place; every CKSTEP levels a checkpoint copy is
+ * kept, and going back to a state copies the checkpoint and replays the
+ * schedule from there.
+ *
+ * Reduction: source-set DPOR with sleep sets (Abdulla, Aronis, Jonsson,
+ * Sagonas, "Optimal dynamic partial order reduction", POPL 2014, Alg. 1).
+ * Each step's footprint (the locks and fields it touched, from its trace
+ * events) gives the happens-before relation as vector clocks over the
+ * events of the current execution; for each new event, the events it races
+ * with (conflicting, other thread, not already ordered) are looked up per
+ * key (last write, reads since) and a thread that starts an equivalent
+ * reversed execution is added to the backtrack set of the state before the
+ * earlier event, unless one already is there.
+ *
+ * A thread woken by a release resumes holding the lock: its next step
+ * happens after the release (an ordering edge that is not a race: it could
+ * not run before).  A thread created by a step starts after it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "explore_int.h"
+#include "internal.h"
+
+#define CKSTEP 4                /* levels between checkpoints */
+#define NSLOTS 4096             /* keys tracked, then one shared slot */
+#define SLOTW (1 + XMAXT)       /* last write, last read per thread */
+#define KS_LASTEV(t) (t)
+#define KS_PJ(t)     (XMAXT + (t))
+#define KS_SLOT(s)   (2 * XMAXT + (s) * SLOTW)
+#define SLOT_ALL     NSLOTS     /* "touches everything" steps */
+#define SLOT_OVER    (NSLOTS + 1)
+#define KS_SIZE      (KS_SLOT(NSLOTS + 2))
+
+#define KLOCK(l)      ((1u << 24) | (uint32_t)(l))
+#define KFLD(f, k, o) ((2u << 24) | ((uint32_t)(f) << 20) | \
+		       ((uint32_t)(k) << 17) | ((uint32_t)(o) & 0x1ffff))
+#define KPASS(f)      ((3u << 24) | (uint32_t)(f))
+#define KALLOC(a)     ((4u << 24) | (uint32_t)(a))
+
+enum { MODE_ITEM, MODE_TOP };
+
+struct ulog { int32_t idx, old; };
+
+struct xsearch {
+	struct xshared *sh;
+	int worker;
+	int mode, topdepth, root;
+	bool naive;
+	int bound;
+	bool may_spawn;
+	/* per level, capacity cap */
+	int cap;
+	uint8_t *tid;
+	struct xfp *fp;
+	uint32_t *clk;          /* cap * XMAXT: 1 + index of the latest event
+				 * of each thread that happens before */
+	uint32_t *bt, *done, *slp, *en;
+	struct xfp *slpfp;      /* cap * XMAXT */
+	uint64_t *acc;
+	uint16_t *pre;
+	uint8_t *lastrun;
+	uint32_t *mark;
+	/* undo log of the key state */
+	struct ulog *ulog;
+	size_t nlog, caplog;
+	int32_t *ks;
+	uint32_t *keys;
+	/* worlds */
+	struct vfs_world *cur;
+	struct vfs_world **ck;
+	int nck;
+	int wdepth;
+	/* the step being run */
+	struct xfp *cfp;
+	int steptid;
+	uint32_t woken;
+	struct vfs_sink sink;
+	struct xitem *item;
+	struct xitem scratch;   /* the top's counters */
+	bool item_stop;
+	uint8_t *sched;         /* scratch for keeping schedules */
+	int failed;
+};
+
+bool xsearch_stopped(const struct xshared *sh)
+{
+	return sh->o.stop && *sh->o.stop;
+}
+
+/* ---- footprints ---- */
+
+static void fp_add(struct xfp *f, uint32_t key, bool write)
+{
+	if (f->all)
+		return;
+	for (int i = 0; i < f->n; i++)
+		if ((f->key[i] & ~XW) == key) {
+			if (write)
+				f->key[i] |= XW;
+			return;
+		}
+	if (f->n == XFP) {
+		f->all = 1;
+		return;
+	}
+	f->key[f->n++] = key | (write ? XW : 0);
+}
+
+static bool fp_indep(const struct xfp *a, const struct xfp *b)
+{
+	if (a->all || b->all)
+		return false;
+	for (int i = 0; i < a->n; i++)
+		for (int j = 0; j < b->n; j++)
+			if (!((a->key[i] ^ b->key[j]) & ~XW) &&
+			    ((a->key[i] | b->key[j]) & XW))
+				return false;
+	return true;
+}
+
+static void xsink(void *ctx, const struct vfs_world *w,
+		  const struct vfs_event *ev)
+{
+	struct xsearch *s = ctx;
+	struct xfp *f = s->cfp;
+	switch (ev->op) {
+	case OP_WAKE:
+		if (ev->tid != s->steptid && ev->tid >= 0)
+			s->woken |= 1u << ev->tid;
+		/* fall through */
+	case OP_ACQUIRE: case OP_RELEASE: case OP_BLOCK: case OP_DOWNGRADE:
+		fp_add(f, KLOCK(ev->lock), true);
+		break;
+	case OP_READ: case OP_WRITE:
+		fp_add(f, KFLD(ev->field, ev->objkind, ev->obj),
+		       ev->op == OP_WRITE);
+		/* a seek starts a new pass of the duplicate detector */
+		if (ev->op == OP_WRITE && ev->field == FLD_F_POS &&
+		    ev->objkind == 1)
+			fp_add(f, KPASS(ev->obj), true);
+		break;
+	case OP_EMIT:
+		fp_add(f, KPASS(w->threads[ev->tid].f.file), true);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- memory ---- */
+
+#define GROW(p, n) do { \
+		void *q_ = realloc((p), sizeof *(p) * (size_t)(n)); \
+		if (!q_) \
+			return -1; \
+		(p) = q_; \
+	} while (0)
+
+static int grow(struct xsearch *s, int need)
+{
+	if (need < s->cap)
+		return 0;
+	int cap = s->cap ? s->cap : 256;
+	while (cap <= need)
+		cap *= 2;
+	GROW(s->tid, cap);
+	GROW(s->fp, cap);
+	GROW(s->clk, (size_t)cap * XMAXT);
+	GROW(s->bt, cap);
+	GROW(s->done, cap);
+	GROW(s->slp, cap);
+	GROW(s->en, cap);
+	GROW(s->slpfp, (size_t)cap * XMAXT);
+	GROW(s->acc, cap);
+	GROW(s->pre, cap);
+	GROW(s->lastrun, cap);
+	GROW(s->mark, cap);
+	GROW(s->sched, cap);
+	s->cap = cap;
+	return 0;
+}
+
+static inline void uset(struct xsearch *s, int32_t idx, int32_t v)
+{
+	if (s->ks[idx] == v)
+		return;
+	if (s->nlog == s->caplog) {
+		size_t c = s->caplog ? s->caplog * 2 : 4096;
+		struct ulog *n = realloc(s->ulog, c * sizeof *n);
+		if (!n) {
+			s->failed = 1;
+			s->ks[idx] = v;
+			return;
+		}
+		s->ulog = n;
+		s->caplog = c;
+	}
+	s->ulog[s->nlog].idx = idx;
+	s->ulog[s->nlog].old = s->ks[idx];
+	s->nlog++;
+	s->ks[idx] = v;
+}
+
+static void undo_to(struct xsearch *s, size_t mark)
+{
+	while (s->nlog > mark) {
+		s->nlog--;
+		s->ks[s->ulog[s->nlog].idx] = s->ulog[s->nlog].old;
+	}
+}
+
+static int slot_of(struct xsearch *s, uint32_t key)
+{
+	uint32_t h = (key * 2654435761u) >> 20;
+	for (int i = 0; i < 64; i++) {
+		uint32_t j = (h + (uint32_t)i) & (NSLOTS - 1);
+		if (s->keys[j] == key)
+			return (int)j;
+		if (!s->keys[j]) {
+			s->keys[j] = key;
+			return (int)j;
+		}
+	}
+	return SLOT_OVER;       /* shared: more conflicts, still sound */
+}
+
+struct xsearch *xsearch_new(struct xshared *sh, int worker)
+{
+	struct xsearch *s = calloc(1, sizeof *s);
+	if (!s)
+		return NULL;
+	s->sh = sh;
+	s->worker = worker;
+	s->naive = sh->o.naive || sh->o.bound >= 0;
+	s->bound = sh->o.bound;
+	s->ks = malloc(sizeof *s->ks * KS_SIZE);
+	s->keys = calloc(NSLOTS, sizeof *s->keys);
+	s->cur = malloc(sizeof *s->cur);
+	s->sink.fn = xsink;
+	s->sink.ctx = s;
+	if (!s->ks || !s->keys || !s->cur || grow(s, 256) < 0) {
+		xsearch_free(s);
+		return NULL;
+	}
+	/* a clone/fork may create threads: their clocks must start clean */
+	const struct vfs_world *w = sh->snap;
+	for (int t = 0; t < w->nthreads && !s->may_spawn; t++)
+		for (int i = 0; i < w->threads[t].npending; i++) {
+			int sys = w->threads[t].pending[(w->threads[t].pend_head + i) %
+							VFS_MAX_PENDING].sys;
+			if (sys == SYS_CLONE || sys == SYS_FORK)
+				s->may_spawn = true;
+		}
+	return s;
+}
+
+void xsearch_free(struct xsearch *s)
+{
+	if (!s)
+		return;
+	free(s->tid); free(s->fp); free(s->clk); free(s->bt); free(s->done);
+	free(s->slp); free(s->en); free(s->slpfp); free(s->acc); free(s->pre);
+	free(s->lastrun); free(s->mark); free(s->sched);
+	free(s->ulog); free(s->ks); free(s->keys); free(s->cur);
+	for (int i = 0; i < s->nck; i++)
+		free(s->ck[i]);
+	free(s->ck);
+	free(s);
+}
+
+static void wcopy(struct xsearch *s, struct vfs_world *d,
+		  const struct vfs_world *src)
+{
+	vfs_world_copy(d, src);
+	/* vfs_world_copy leaves the clocks of unused thread slots alone; a
+	 * thread created later joins into its slot's clock */
+	if (s->may_spawn)
+		memset(d->det.vc[src->nthreads], 0,
+		       sizeof d->det.vc[0] * (size_t)(VFS_MAX_THREADS - src->nthreads));
+}
+
+static int save_ck(struct xsearch *s, int d)
+{
+	int i = (d - s->root) / CKSTEP;
+	if (i >= s->nck) {
+		struct vfs_world **n = realloc(s->ck, sizeof *n * (size_t)(i + 1));
+		if (!n)
+			return -1;
+		s->ck = n;
+		while (s->nck <= i) {
+			s->ck[s->nck] = malloc(sizeof **s->ck);
+			if (!s->ck[s->nck])
+				return -1;
+			s->nck++;
+		}
+	}
+	wcopy(s, s->ck[i], s->cur);
+	return 0;
+}
+
+static void restore(struct xsearch *s, int d)
+{
+	int c = s->root + ((d - s->root) / CKSTEP) * CKSTEP;
+	wcopy(s, s->cur, s->ck[(c - s->root) / CKSTEP]);
+	for (int j = c; j < d; j++)
+		vfs_step(s->cur, s->tid[j], NULL);
+	s->item->steps += (uint64_t)(d - c);
+	s->wdepth = d;
+}
+
+/* ---- hashing outcomes ---- */
+
+uint64_t xmix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+static uint64_t call_hash(const struct vfs_callrec *r)
+{
+	uint64_t h = xmix((uint64_t)(uint32_t)r->call.seq ^ ((uint64_t)r->call.sys << 40));
+	h = xmix(h ^ (uint64_t)r->ret);
+	if (r->call.sys == SYS_GETDENTS) {
+		h = xmix(h ^ (uint64_t)r->nent);
+		for (int i = 0; i < r->nent; i++)
+			h = xmix(h ^ (uint64_t)(uint16_t)r->ent[i]);
+	} else if ((r->call.sys == SYS_READ || r->call.sys == SYS_PREAD) &&
+		   r->ret > 0) {
+		for (int i = 0; i < r->ret && i < VFS_DATA_MAX; i++)
+			h = xmix(h ^ (uint8_t)r->text[i]);
+	}
+	return h;
+}
+
+static uint64_t final_hash(const struct vfs_world *w)
+{
+	uint64_t h = 0x5151;
+	for (int i = 0; i < w->nfiles; i++)
+		if (w->files[i].kind != FK_NONE)
+			h += xmix(xmix((uint64_t)w->files[i].id) ^
+				  (uint64_t)w->files[i].f_pos);
+	return h;
+}
+
+/* ---- one step, with the bookkeeping of the reduction ---- */
+
+static void join(uint32_t *c, const uint32_t *o, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (o[i] > c[i])
+			c[i] = o[i];
+}
+
+static void race_add(struct xsearch *s, int i, int n)
+{
+	int pi = s->tid[i];
+	uint32_t seen = 0, init = 0;
+	int firstv[XMAXT];
+	int nth = s->cur->nthreads;
+	for (int j = i + 1; j < n; j++) {
+		const uint32_t *cj = s->clk + (size_t)j * XMAXT;
+		if (cj[pi] >= (uint32_t)i + 1)
+			continue;       /* happens after e: not in v */
+		int r = s->tid[j];
+		if (seen >> r & 1)
+			continue;
+		bool pred = false;
+		for (int u = 0; u < nth && !pred; u++)
+			pred = (seen >> u & 1) && cj[u] >= (uint32_t)firstv[u] + 1;
+		seen |= 1u << r;
+		firstv[r] = j;
+		if (!pred)
+			init |= 1u << r;
+	}
+	int q = s->tid[n];
+	if (!(seen >> q & 1)) {
+		const uint32_t *cn = s->clk + (size_t)n * XMAXT;
+		bool pred = false;
+		for (int u = 0; u < nth && !pred; u++)
+			pred = (seen >> u & 1) && cn[u] >= (uint32_t)firstv[u] + 1;
+		if (!pred)
+			init |= 1u << q;
+	}
+	if (!init || (init & s->bt[i]))
+		return;
+	uint32_t awake = init & ~s->slp[i];
+	s->bt[i] |= 1u << __builtin_ctz(awake ? awake : init);
+}
+
+static int push(struct xsearch *s, int d, int p)
+{
+	struct vfs_world *w = s->cur;
+	struct xfp *f = &s->fp[d];
+	int nth0 = w->nthreads;
+	int32_t nfid = w->next_file_id, nino = w->ninodes, npid = w->next_pid,
+		nfdt = w->nfdt, nprocs = w->nprocs;
+
+	if (grow(s, d + 2) < 0)
+		return -1;
+	f->n = f->all = 0;
+	s->cfp = f;
+	s->steptid = p;
+	s->woken = 0;
+	s->tid[d] = (uint8_t)p;
+	s->pre[d + 1] = (uint16_t)(s->pre[d] +
+		(d > 0 && s->lastrun[d] && s->tid[d - 1] != p));
+	bool completed = vfs_step(w, p, s->naive ? NULL : &s->sink);
+	s->item->steps++;
+	s->wdepth = d + 1;
+	s->acc[d + 1] = s->acc[d] +
+		(completed ? call_hash(&w->threads[p].rec) : 0);
+
+	if (!s->naive) {
+		if (w->next_file_id != nfid) fp_add(f, KALLOC(1), true);
+		if (w->ninodes != nino) fp_add(f, KALLOC(2), true);
+		if (w->next_pid != npid || w->nthreads != nth0)
+			fp_add(f, KALLOC(3), true);
+		if (w->nfdt != nfdt || w->nprocs != nprocs)
+			fp_add(f, KALLOC(4), true);
+
+		int nth = w->nthreads;
+		uint32_t *C = s->clk + (size_t)d * XMAXT, B[XMAXT];
+		int races[64], nr = 0;
+		int le = s->ks[KS_LASTEV(p)], pj = s->ks[KS_PJ(p)];
+		s->mark[d] = (uint32_t)s->nlog;
+		if (le >= 0)
+			memcpy(C, s->clk + (size_t)le * XMAXT, sizeof *C * XMAXT);
+		else
+			memset(C, 0, sizeof *C * XMAXT);
+		if (pj >= 0) {
+			join(C, s->clk + (size_t)pj * XMAXT, nth);
+			uset(s, KS_PJ(p), -1);
+		}
+		memcpy(B, C, sizeof B);
+#define RACE(e) do { if (nr < 64) races[nr++] = (e); } while (0)
+		if (f->all) {
+			/* ordered after everything before it */
+			for (int u = 0; u < nth; u++) {
+				int e = s->ks[KS_LASTEV(u)];
+				if (e < 0)
+					continue;
+				join(C, s->clk + (size_t)e * XMAXT, nth);
+				if (u != p && B[u] < (uint32_t)e + 1)
+					RACE(e);
+			}
+			uset(s, KS_SLOT(SLOT_ALL), d);
+		} else {
+			int wa = s->ks[KS_SLOT(SLOT_ALL)];
+			if (wa >= 0) {
+				join(C, s->clk + (size_t)wa * XMAXT, nth);
+				if (s->tid[wa] != p && B[s->tid[wa]] < (uint32_t)wa + 1)
+					RACE(wa);
+			}
+			for (int k = 0; k < f->n; k++) {
+				int base = KS_SLOT(slot_of(s, f->key[k] & ~XW));
+				int lw = s->ks[base];
+				if (f->key[k] & XW) {
+					bool anyr = false;
+					for (int u = 0; u < nth; u++) {
+						int r = s->ks[base + 1 + u];
+						if (r < 0)
+							continue;
+						anyr = true;
+						join(C, s->clk + (size_t)r * XMAXT, nth);
+						if (u != p && B[u] < (uint32_t)r + 1)
+							RACE(r);
+						uset(s, base + 1 + u, -1);
+					}
+					if (lw >= 0) {
+						join(C, s->clk + (size_t)lw * XMAXT, nth);
+						if (!anyr && s->tid[lw] != p &&
+						    B[s->tid[lw]] < (uint32_t)lw + 1)
+							RACE(lw);
+					}
+					uset(s, base, d);
+				} else {
+					if (lw >= 0) {
+						join(C, s->clk + (size_t)lw * XMAXT, nth);
+						if (s->tid[lw] != p &&
+						    B[s->tid[lw]] < (uint32_t)lw + 1)
+							RACE(lw);
+					}
+					uset(s, base + 1 + p, d);
+				}
+			}
+		}
+#undef RACE
+		C[p] = (uint32_t)d + 1;
+		uset(s, KS_LASTEV(p), d);
+		for (uint32_t m = s->woken; m; m &= m - 1)
+			uset(s, KS_PJ(__builtin_ctz(m)), d);
+		for (int t = nth0; t < nth; t++)
+			uset(s, KS_LASTEV(t), d);
+
+		if (s->mode == MODE_ITEM)
+			for (int r = 0; r < nr; r++)
+				if (races[r] >= s->root)
+					race_add(s, races[r], d);
+
+		uint32_t ns = 0;
+		for (uint32_t m = s->slp[d]; m; m &= m - 1) {
+			int r = __builtin_ctz(m);
+			const struct xfp *rf = &s->slpfp[(size_t)d * XMAXT + r];
+			if (r != p && fp_indep(rf, f)) {
+				ns |= 1u << r;
+				s->slpfp[(size_t)(d + 1) * XMAXT + r] = *rf;
+			}
+		}
+		s->slp[d + 1] = ns;
+	} else {
+		s->slp[d + 1] = 0;
+	}
+	if ((d + 1 - s->root) % CKSTEP == 0 && d + 1 > s->root &&
+	    save_ck(s, d + 1) < 0)
+		return -1;
+	return s->failed ? -1 : 0;
+}
+
+/* Back from the branch taken at level d. */
+static void pop(struct xsearch *s, int d)
+{
+	if (s->naive)
+		return;
+	undo_to(s, s->mark[d]);
+	int p = s->tid[d];
+	s->slp[d] |= 1u << p;
+	s->slpfp[(size_t)d * XMAXT + p] = s->fp[d];
+}
+
+/* ---- leaves ---- */
+
+static int add_item(struct xsearch *s, int d)
+{
+	struct xshared *sh = s->sh;
+	if (sh->nitems == sh->capitems) {
+		int c = sh->capitems ? sh->capitems * 2 : 64;
+		struct xitem *n = realloc(sh->items, sizeof *n * (size_t)c);
+		if (!n)
+			return -1;
+		sh->items = n;
+		sh->capitems = c;
+	}
+	struct xitem *it = &sh->items[sh->nitems];
+	memset(it, 0, sizeof *it);
+	it->plen = d;
+	it->prefix = malloc((size_t)d + 1);
+	it->slpfp = malloc(sizeof *it->slpfp * XMAXT);
+	if (!it->prefix || !it->slpfp) {
+		free(it->prefix);
+		free(it->slpfp);
+		return -1;
+	}
+	memcpy(it->prefix, s->tid, (size_t)d);
+	it->slp = s->naive ? 0 : s->slp[d];
+	for (uint32_t m = it->slp; m; m &= m - 1) {
+		int r = __builtin_ctz(m);
+		it->slpfp[r] = s->slpfp[(size_t)d * XMAXT + r];
+	}
+	sh->nitems++;
+	return 0;
+}
+
+static int finish(struct xsearch *s, int d)
+{
+	struct xshared *sh = s->sh;
+	struct xitem *it = s->item;
+	const struct vfs_world *w = s->cur;
+	uint64_t h = s->acc[d] + final_hash(w);
+	uint8_t kinds = (uint8_t)xkinds_of(sh->snap, w);
+	int pre = s->pre[d];
+	uint64_t k;
+
+	if (!h)
+		h = 1;
+	k = ++it->execs;
+	__atomic_store_n(&sh->live_execs[s->worker],
+			 __atomic_load_n(&sh->live_execs[s->worker], __ATOMIC_RELAXED) + 1,
+			 __ATOMIC_RELAXED);
+	if (pre > it->maxpre)
+		it->maxpre = pre;
+	for (int i = 0; i < VX__COUNT; i++)
+		it->kind_execs[i] += kinds >> i & 1;
+	bool viol = (kinds & sh->viol) != 0;
+	if (viol) {
+		it->violating++;
+		sh->live_viol[s->worker]++;
+	}
+	if (xset_add(&it->out, h) < 0)
+		return -1;
+	if (sh->o.max) {
+		if (it->nrecs == it->caprecs) {
+			size_t c = it->caprecs ? it->caprecs * 2 : 1024;
+			struct xrec *n = realloc(it->recs, sizeof *n * c);
+			if (!n)
+				return -1;
+			it->recs = n;
+			it->caprecs = c;
+		}
+		it->recs[it->nrecs].hash = h;
+		it->recs[it->nrecs].pre = (uint16_t)pre;
+		it->recs[it->nrecs].kinds = kinds;
+		it->nrecs++;
+	}
+	if (viol && (!it->cands.n || (uint64_t)pre < it->cands.e[it->cands.n - 1].k >> 48)) {
+		/* k in the low bits, preemptions in the top 16 */
+		if (xtable_add(&it->cands, k | (uint64_t)pre << 48, kinds,
+			       s->tid, (uint32_t)d) < 0)
+			return -1;
+	}
+	bool keep = (it->keep_first && k <= (uint64_t)sh->keep) ||
+		    (viol && it->keep_viol && it->kept_viol < (uint64_t)sh->keep);
+	if (keep) {
+		if (viol)
+			it->kept_viol++;
+		if (xtable_add(&it->kept, k, kinds, s->tid, (uint32_t)d) < 0)
+			return -1;
+	}
+	if (sh->o.max && it->execs >= sh->o.max) {
+		s->item_stop = true;
+		it->cut = XCUT_MAX;
+	}
+	return 0;
+}
+
+/* At state d: 1 when it is a leaf, 0 when bt[d] is set, -1 on error. */
+static int enter_state(struct xsearch *s, int d)
+{
+	const struct vfs_world *w = s->cur;
+	uint32_t en = 0;
+	for (int t = 0; t < w->nthreads; t++)
+		if (vfs_runnable(w, t))
+			en |= 1u << t;
+	s->en[d] = en;
+	s->lastrun[d] = d > 0 && (en >> s->tid[d - 1] & 1);
+	if (s->mode == MODE_TOP && d >= s->topdepth)
+		return add_item(s, d) < 0 ? -1 : 1;
+	if (!en) {
+		if (s->mode == MODE_TOP)
+			return add_item(s, d) < 0 ? -1 : 1;
+		return finish(s, d) < 0 ? -1 : 1;
+	}
+	if (d >= s->sh->maxdepth) {
+		if (s->mode == MODE_TOP)
+			return add_item(s, d) < 0 ? -1 : 1;
+		s->item->cut = XCUT_DEPTH;
+		return 1;
+	}
+	uint32_t avail = s->naive ? en : en & ~s->slp[d];
+	if (!avail) {
+		if (s->mode == MODE_TOP)
+			return add_item(s, d) < 0 ? -1 : 1;
+		s->item->redundant++;
+		return 1;
+	}
+	if (s->bound >= 0 && s->lastrun[d] && s->pre[d] >= s->bound) {
+		uint32_t only = avail & (1u << s->tid[d - 1]);
+		if (only != avail && s->item->cut == XCUT_NONE)
+			s->item->cut = XCUT_BOUND;
+		avail = only;
+	}
+	s->bt[d] = (s->naive || s->mode == MODE_TOP) ? avail :
+		   1u << __builtin_ctz(avail);
+	s->done[d] = 0;
+	return 0;
+}
+
+static void reset(struct xsearch *s)
+{
+	for (int i = 0; i < KS_SIZE; i++)
+		s->ks[i] = -1;
+	memset(s->keys, 0, sizeof *s->keys * NSLOTS);
+	s->nlog = 0;
+	s->failed = 0;
+	s->item_stop = false;
+	s->acc[0] = 0;
+	s->pre[0] = 0;
+	s->slp[0] = 0;
+	s->lastrun[0] = 0;
+	wcopy(s, s->cur, s->sh->snap);
+	s->wdepth = 0;
+}
+
+static int dfs(struct xsearch *s)
+{
+	int d = s->root, r;
+	uint64_t polls = 0;
+
+	if (save_ck(s, d) < 0)
+		return -1;
+	r = enter_state(s, d);
+	if (r)
+		return r < 0 ? -1 : 0;
+	for (;;) {
+		if ((++polls & 63) == 0 && xsearch_stopped(s->sh)) {
+			if (s->mode == MODE_ITEM)
+				s->item->cut = XCUT_STOP;
+			return 0;
+		}
+		if (s->item_stop)
+			return 0;
+		uint32_t cand = s->bt[d] & ~s->done[d] & s->en[d];
+		if (!s->naive)
+			cand &= ~s->slp[d];
+		if (!cand) {
+			if (d == s->root)
+				return 0;
+			d--;
+			pop(s, d);
+			continue;
+		}
+		int p = __builtin_ctz(cand);
+		s->done[d] |= 1u << p;
+		if (s->wdepth != d)
+			restore(s, d);
+		if (push(s, d, p) < 0)
+			return -1;
+		r = enter_state(s, d + 1);
+		if (r < 0)
+			return -1;
+		if (r) {
+			pop(s, d);
+			continue;
+		}
+		d++;
+	}
+}
+
+int xsearch_item(struct xsearch *s, struct xitem *item)
+{
+	s->item = item;
+	s->mode = MODE_ITEM;
+	reset(s);
+	/* the prefix: bookkeeping only; races there are covered by the top's
+	 * full branching */
+	s->root = item->plen;
+	for (int d = 0; d < item->plen; d++) {
+		const struct vfs_world *w = s->cur;
+		uint32_t en = 0;
+		for (int t = 0; t < w->nthreads; t++)
+			if (vfs_runnable(w, t))
+				en |= 1u << t;
+		s->en[d] = en;
+		s->lastrun[d] = d > 0 && (en >> s->tid[d - 1] & 1);
+		s->slp[d] = 0;
+		if (push(s, d, item->prefix[d]) < 0)
+			return -1;
+	}
+	s->slp[s->root] = item->slp;
+	for (uint32_t m = item->slp; m; m &= m - 1) {
+		int r = __builtin_ctz(m);
+		s->slpfp[(size_t)s->root * XMAXT + r] = item->slpfp[r];
+	}
+	return dfs(s);
+}
+
+int xsearch_top(struct xsearch *s, int depth, uint8_t *cut)
+{
+	int rc;
+	memset(&s->scratch, 0, sizeof s->scratch);
+	s->item = &s->scratch;
+	s->mode = MODE_TOP;
+	s->topdepth = depth;
+	reset(s);
+	s->root = 0;
+	rc = dfs(s);
+	*cut = s->scratch.cut;
+	return rc;
+}

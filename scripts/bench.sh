@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# bench.sh: vfsim's benchmarks, in sections.  `make bench` runs them all;
+# `scripts/bench.sh SECTION...` runs the named ones.  Numbers and ratios
+# are printed; nothing here fails on timing.
+#
+#   core   bench/core_bench.c: one million system calls through vfs_step
+#          (steps/s, peak resident memory, the detectors' cost)
+#   host   kernel-reference.md section 9 on this machine: an uncontended
+#          pthread mutex around pread(4 KB) vs plain pread
+#
+#   BENCH_CALLS=N     calls for `core` (1000000)
+#   BENCH_SECS=S      seconds per round for `host` (0.3)
+#
+# To add a section: write section_NAME() below and add NAME to SECTIONS.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+
+SECTIONS=(core host)
+MAKE=${MAKE:-make}
+CC=${CC:-cc}
+out=build/bench
+mkdir -p "$out"
+
+# The optimised core library of the default build, and the bench binary
+# compiled against it with the same flags (no Makefile rule needed).
+build_core_bench() {
+    $MAKE --no-print-directory -s build/libvfscore.a || return 1
+    if [ ! -x "$out/core_bench" ] || [ bench/core_bench.c -nt "$out/core_bench" ] ||
+       [ build/libvfscore.a -nt "$out/core_bench" ]; then
+        $CC -std=c11 -O2 -g -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L \
+            -D_DEFAULT_SOURCE -Icore -pthread -o "$out/core_bench" \
+            bench/core_bench.c build/libvfscore.a -lm || return 1
+    fi
+}
+
+# (set -e does not reach into a function called from `||`: check each step)
+section_core() {
+    build_core_bench || return 1
+    "$out/core_bench" core "${BENCH_CALLS:-1000000}"
+}
+
+section_host() {
+    build_core_bench || return 1
+    "$out/core_bench" host "${BENCH_SECS:-0.3}"
+}
+
+want=("$@")
+[ ${#want[@]} -eq 0 ] && want=("${SECTIONS[@]}")
+status=0
+for s in "${want[@]}"; do
+    if ! declare -F "section_$s" >/dev/null; then
+        echo "bench.sh: no section '$s' (sections: ${SECTIONS[*]})" >&2
+        exit 2
+    fi
+    printf '== %s\n' "$s"
+    "section_$s" || status=1
+    echo
+done
+exit $status

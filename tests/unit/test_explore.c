@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_explore.c - the exploration engine (core/explore.h).
+ *
+ *  - the pidfd_getfd race: found under v5.6 and v6.4, proven absent
+ *    (exhaustively, no bound) under 20ea1e7d13c1, 797964253d35, v6.5 and
+ *    mainline, with one, two and three thieves; each counterexample
+ *    replays to the same violation;
+ *  - naive enumeration and the reduced search find the same set of
+ *    outcomes on small scenarios, the reduced one with fewer executions;
+ *  - the same results with jobs 1 and jobs 2; max, bound and stop.
+ */
+#include <signal.h>
+#include "harness.h"
+#include "explore.h"
+
+/* A owns /d (fd 3); each thief has a pidfd on A (fd 3), then pending:
+ * A: getdents 3 2; thief: pidfd_getfd 3 3, getdents 4 2. */
+static struct h *thieves(const char *preset, int n, int files)
+{
+	struct h *h = h_new(preset);
+	char path[32];
+	h_mkdir(h, "/d");
+	for (int i = 1; i <= files; i++) {
+		snprintf(path, sizeof path, "/d/f%d", i);
+		h_touch(h, path);
+	}
+	int A = h_spawn(h, "A", 1000);
+	assert_int_equal(h_do(h, A, C_OPEN("/d", VO_RDONLY | VO_DIRECTORY)), 3);
+	int t[4];
+	for (int i = 0; i < n; i++) {
+		char name[2] = { (char)('B' + i), 0 };
+		t[i] = h_spawn(h, name, 1000);
+		assert_int_equal(h_do(h, t[i], C_PIDFD_OPEN(h_pid(h, A))), 3);
+	}
+	h_submit(h, A, C_GETDENTS(3, 2));
+	for (int i = 0; i < n; i++) {
+		h_submit(h, t[i], C_PIDFD_GETFD(3, 3));
+		h_submit(h, t[i], C_GETDENTS(4, 2));
+	}
+	return h;
+}
+
+static void explore(const struct vfs_world *w, int jobs, int naive,
+		    uint64_t max, struct vfs_explore_result *r)
+{
+	struct vfs_explore_opts o;
+	vfs_explore_opts_init(&o);
+	o.jobs = jobs;
+	o.naive = naive;
+	o.max = max;
+	assert_int_equal(vfs_explore(w, &o, r), 0);
+}
+
+/* The counterexample replays, from the snapshot, to what it was said to
+ * show; so does every kept schedule that was violating. */
+static void check_cex(const struct vfs_world *snap,
+		      const struct vfs_explore_result *r, uint32_t want)
+{
+	struct vfs_world *w = malloc(sizeof *w);
+	const uint8_t *s;
+	assert_non_null(w);
+	assert_true(r->have_cex);
+	assert_true(r->cex_kinds & want);
+	int len = vfs_explore_schedule(r, r->cex_index, &s);
+	assert_int_equal(len, r->cex_len);
+	vfs_world_copy(w, snap);
+	assert_int_equal(vfs_explore_replay(w, s, len, NULL), len);
+	for (int t = 0; t < w->nthreads; t++)
+		assert_false(vfs_runnable(w, t));
+	assert_int_equal(vfs_explore_kinds_of(snap, w), r->cex_kinds);
+	/* the fewest preemptions among violating executions: none is needed */
+	assert_int_equal(r->cex_preemptions, 0);
+	free(w);
+}
+
+static void pidfd_found(const char *preset)
+{
+	for (int n = 1; n <= 3; n++) {
+		struct h *h = thieves(preset, n, 2);
+		struct vfs_explore_result r;
+		/* three thieves: half a million executions; the first 20000
+		 * have duplicates (the first 3000 only races) */
+		explore(h->w, 2, 0, n == 3 ? 20000 : 0, &r);
+		assert_true(r.executions > 0);
+		assert_true(r.kind_execs[VX_DUPLICATE] > 0);
+		assert_true(r.violating > 0);
+		assert_true(n == 3 ? !r.complete && r.cut == XCUT_MAX : r.complete);
+		check_cex(h->w, &r, VX_BIT(VX_DUPLICATE) | VX_BIT(VX_RACE));
+		vfs_explore_result_free(&r);
+		h_free(h);
+	}
+}
+
+static void test_found_v56(void **state) { (void)state; pidfd_found("v5.6"); }
+static void test_found_v64(void **state) { (void)state; pidfd_found("v6.4"); }
+
+static void pidfd_proven(const char *preset)
+{
+	for (int n = 1; n <= 3; n++) {
+		struct h *h = thieves(preset, n, 2);
+		struct vfs_explore_result r;
+		explore(h->w, 2, 0, 0, &r);
+		assert_true(r.complete);
+		assert_int_equal(r.cut, XCUT_NONE);
+		assert_true(r.executions > 1);
+		assert_int_equal(r.violating, 0);
+		for (int k = 0; k < VX__COUNT; k++)
+			if (k != VX_SKIPPED && k != VX_LOCKORDER)
+				assert_int_equal(r.kind_execs[k], 0);
+		assert_false(r.have_cex);
+		/* the calls take the 4 entries two by two, in any order: 2, 3!,
+		 * and 4!/2 (the last two both get nothing) outcomes */
+		static const uint64_t outcomes[] = { 0, 2, 6, 12 };
+		assert_int_equal(r.outcomes, outcomes[n]);
+		vfs_explore_result_free(&r);
+		h_free(h);
+	}
+}
+
+static void test_proven_20ea(void **state) { (void)state; pidfd_proven("20ea1e7d13c1"); }
+static void test_proven_7979(void **state) { (void)state; pidfd_proven("797964253d35"); }
+static void test_proven_v65(void **state) { (void)state; pidfd_proven("v6.5"); }
+static void test_proven_mainline(void **state) { (void)state; pidfd_proven("mainline"); }
+
+/* ---- naive and reduced agree ---- */
+
+/* Small scenarios: few steps, so that naive enumeration stays small. */
+static struct h *scenario(int i)
+{
+	struct h *h;
+	int A, B;
+	switch (i) {
+	case 0: /* v3.13: getdents and lseek on one shared file, no f_pos lock */
+		h = h_new("v3.13");
+		h_mkdir(h, "/d");
+		h_touch(h, "/d/a");
+		A = h_spawn(h, "A", 0);
+		assert_int_equal(h_do(h, A, C_OPEN("/d", VO_RDONLY)), 3);
+		assert_int_equal(h_do(h, A, C_CLONE()) > 0, 1);
+		B = h_tid(h, "A.2");
+		h_submit(h, A, C_GETDENTS(3, 1));
+		h_submit(h, B, C_LSEEK(3, 0, VSEEK_SET));
+		return h;
+	case 1: /* read and lseek on a stolen regular file (v6.4) */
+		h = h_new("v6.4");
+		h_touch(h, "/f");
+		A = h_spawn(h, "A", 0);
+		B = h_spawn(h, "B", 0);
+		assert_int_equal(h_do(h, A, C_OPEN("/f", VO_RDWR)), 3);
+		assert_int_equal(h_do(h, A, C_WRITE(3, "xyz")), 3);
+		assert_int_equal(h_do(h, A, C_LSEEK(3, 0, VSEEK_SET)), 0);
+		assert_int_equal(h_do(h, B, C_PIDFD_OPEN(h_pid(h, A))), 3);
+		assert_int_equal(h_do(h, B, C_PIDFD_GETFD(3, 3)), 4);
+		h_submit(h, A, C_READ(3, 1));
+		h_submit(h, B, C_LSEEK(4, 2, VSEEK_SET));
+		return h;
+	case 2: /* mkdir against getdents of the parent (v6.5) */
+		h = h_new("v6.5");
+		h_mkdir(h, "/d");
+		A = h_spawn(h, "A", 0);
+		B = h_spawn(h, "B", 0);
+		assert_int_equal(h_do(h, A, C_OPEN("/d", VO_RDONLY)), 3);
+		assert_int_equal(h_do(h, A, C_GETDENTS(3, 2)), 2);
+		h_submit(h, A, C_GETDENTS(3, 4));
+		h_submit(h, B, C_MKDIR("/d/x"));
+		return h;
+	case 3: /* rmdir against getdents of the victim (v6.5) */
+		h = h_new("v6.5");
+		h_mkdir(h, "/d/s");
+		A = h_spawn(h, "A", 0);
+		B = h_spawn(h, "B", 0);
+		assert_int_equal(h_do(h, A, C_OPEN("/d/s", VO_RDONLY)), 3);
+		h_submit(h, A, C_GETDENTS(3, 4));
+		h_submit(h, B, C_RMDIR("/d/s"));
+		return h;
+	case 4: /* read against write on one stolen file (v6.4) */
+		h = h_new("v6.4");
+		h_touch(h, "/f");
+		A = h_spawn(h, "A", 0);
+		B = h_spawn(h, "B", 0);
+		assert_int_equal(h_do(h, A, C_OPEN("/f", VO_RDWR)), 3);
+		assert_int_equal(h_do(h, A, C_WRITE(3, "ab")), 2);
+		assert_int_equal(h_do(h, A, C_LSEEK(3, 0, VSEEK_SET)), 0);
+		assert_int_equal(h_do(h, B, C_PIDFD_OPEN(h_pid(h, A))), 3);
+		assert_int_equal(h_do(h, B, C_PIDFD_GETFD(3, 3)), 4);
+		h_submit(h, A, C_READ(3, 2));
+		h_submit(h, B, C_WRITE(4, "q"));
+		return h;
+	case 5: /* mkdir and rmdir of one name (v6.5) */
+		h = h_new("v6.5");
+		h_mkdir(h, "/d");
+		A = h_spawn(h, "A", 0);
+		B = h_spawn(h, "B", 0);
+		h_submit(h, A, C_MKDIR("/d/x"));
+		h_submit(h, B, C_RMDIR("/d/x"));
+		return h;
+	case 6: /* three threads: lseeks on two files of their own, one mkdir */
+		h = h_new("v6.5");
+		h_touch(h, "/f");
+		A = h_spawn(h, "A", 0);
+		B = h_spawn(h, "B", 0);
+		assert_int_equal(h_do(h, A, C_OPEN("/f", VO_RDONLY)), 3);
+		assert_int_equal(h_do(h, B, C_PIDFD_OPEN(h_pid(h, A))), 3);
+		h_submit(h, A, C_LSEEK(3, 1, VSEEK_SET));
+		h_submit(h, B, C_PIDFD_GETFD(3, 3));
+		return h;
+	default:
+		return NULL;
+	}
+}
+
+static void test_naive_agrees(void **state)
+{
+	(void)state;
+	for (int i = 0; i < 7; i++) {
+		struct h *h = scenario(i);
+		struct vfs_explore_result n, d;
+		explore(h->w, 2, 1, 0, &n);
+		explore(h->w, 2, 0, 0, &d);
+		if (getenv("TEST_EXPLORE_VERBOSE"))
+			fprintf(stderr, "scenario %d: naive %llu executions, "
+				"dpor %llu (+%llu redundant), %llu outcomes\n", i,
+				(unsigned long long)n.executions,
+				(unsigned long long)d.executions,
+				(unsigned long long)d.redundant,
+				(unsigned long long)n.outcomes);
+		assert_true(n.complete);
+		assert_true(d.complete);
+		assert_int_equal(n.outcomes, d.outcomes);
+		assert_true(n.outcome_digest == d.outcome_digest);
+		assert_true(d.executions < n.executions);
+		/* the same kinds of trouble show up in both */
+		for (int k = 0; k < VX__COUNT; k++)
+			assert_int_equal(n.kind_execs[k] > 0, d.kind_execs[k] > 0);
+		vfs_explore_result_free(&n);
+		vfs_explore_result_free(&d);
+		h_free(h);
+	}
+}
+
+/* ---- deterministic whatever the number of workers ---- */
+
+static void same(const struct vfs_explore_result *a,
+		 const struct vfs_explore_result *b)
+{
+	assert_int_equal(a->executions, b->executions);
+	assert_int_equal(a->redundant, b->redundant);
+	assert_int_equal(a->outcomes, b->outcomes);
+	assert_true(a->outcome_digest == b->outcome_digest);
+	assert_int_equal(a->violating, b->violating);
+	for (int k = 0; k < VX__COUNT; k++)
+		assert_int_equal(a->kind_execs[k], b->kind_execs[k]);
+	assert_int_equal(a->complete, b->complete);
+	assert_int_equal(a->cut, b->cut);
+	assert_int_equal(a->have_cex, b->have_cex);
+	assert_int_equal(a->cex_index, b->cex_index);
+	assert_int_equal(a->cex_len, b->cex_len);
+	if (a->have_cex)
+		assert_memory_equal(a->cex_schedule, b->cex_schedule,
+				    (size_t)a->cex_len);
+	uint64_t n = a->executions < 200 ? a->executions : 200;
+	for (uint64_t k = 1; k <= n; k++) {
+		const uint8_t *sa, *sb;
+		int la = vfs_explore_schedule(a, k, &sa);
+		int lb = vfs_explore_schedule(b, k, &sb);
+		assert_int_equal(la, lb);
+		assert_true(la > 0);
+		assert_memory_equal(sa, sb, (size_t)la);
+	}
+}
+
+static void test_jobs(void **state)
+{
+	(void)state;
+	const char *presets[] = { "v6.4", "v6.5" };
+	for (int p = 0; p < 2; p++)
+		for (int naive = 0; naive <= 1; naive++)
+			for (int max = 0; max <= 1; max++) {
+				struct h *h = thieves(presets[p], naive ? 1 : 2, 2);
+				struct vfs_explore_result a, b;
+				uint64_t cap = max ? 1000 : 0;
+				explore(h->w, 1, naive, cap, &a);
+				explore(h->w, 2, naive, cap, &b);
+				assert_int_equal(a.jobs, 1);
+				assert_int_equal(b.jobs, 2);
+				same(&a, &b);
+				if (max)
+					assert_true(a.executions <= cap);
+				vfs_explore_result_free(&a);
+				vfs_explore_result_free(&b);
+				h_free(h);
+			}
+}
+
+/* bound 0: no preemption, so each thread runs its calls to the end (or
+ * until it blocks) before another one runs. */
+static void test_bound(void **state)
+{
+	(void)state;
+	struct h *h = thieves("v6.4", 1, 2);
+	struct vfs_explore_opts o;
+	struct vfs_explore_result r, full;
+	vfs_explore_opts_init(&o);
+	o.jobs = 2;
+	o.bound = 0;
+	assert_int_equal(vfs_explore(h->w, &o, &r), 0);
+	assert_false(r.complete);
+	assert_int_equal(r.cut, XCUT_BOUND);
+	assert_int_equal(r.max_preemptions, 0);
+	assert_true(r.executions >= 2);
+	o.bound = 1;
+	assert_int_equal(vfs_explore(h->w, &o, &full), 0);
+	assert_true(full.executions > r.executions);
+	assert_int_equal(full.max_preemptions, 1);
+	/* the race needs A to be preempted between the check and the read */
+	assert_true(full.kind_execs[VX_DUPLICATE] > 0);
+	assert_int_equal(full.cex_preemptions, 0);
+	vfs_explore_result_free(&r);
+	vfs_explore_result_free(&full);
+	h_free(h);
+}
+
+static volatile sig_atomic_t stop_now;
+
+static void test_stop(void **state)
+{
+	(void)state;
+	struct h *h = thieves("v6.4", 3, 2);
+	struct vfs_explore_opts o;
+	struct vfs_explore_result r;
+	vfs_explore_opts_init(&o);
+	o.jobs = 2;
+	stop_now = 1;
+	o.stop = &stop_now;
+	assert_int_equal(vfs_explore(h->w, &o, &r), 0);
+	assert_false(r.complete);
+	assert_int_equal(r.cut, XCUT_STOP);
+	vfs_explore_result_free(&r);
+	h_free(h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_found_v56),
+		cmocka_unit_test(test_found_v64),
+		cmocka_unit_test(test_proven_20ea),
+		cmocka_unit_test(test_proven_7979),
+		cmocka_unit_test(test_proven_v65),
+		cmocka_unit_test(test_proven_mainline),
+		cmocka_unit_test(test_naive_agrees),
+		cmocka_unit_test(test_jobs),
+		cmocka_unit_test(test_bound),
+		cmocka_unit_test(test_stop),
+	};
+	return cmocka_run_group_tests(tests, NULL, h_teardown);
+}

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_world.c - the world is one value: vfs_world_copy() in the middle
+ * of a run gives a world that continues exactly like the original, and
+ * a copy into a buffer that held a bigger world keeps nothing of it
+ * (here: the detectors' vector clocks of threads made after the copy).
+ */
+#include "harness.h"
+
+/* A v6.4 pidfd race stopped inside A's getdents; B has stolen the file. */
+static struct h *half_race(void)
+{
+	struct h *h = h_new("v6.4");
+	h_mkdir(h, "/d");
+	h_touch(h, "/d/a");
+	h_touch(h, "/d/b");
+	int A = h_spawn(h, "A", 0), B = h_spawn(h, "B", 0);
+	assert_int_equal(h_do(h, A, C_OPEN("/d", VO_RDONLY)), 3);
+	h_submit(h, A, C_GETDENTS(3, 2));
+	h_until(h, A, VFN_ext4_readdir);
+	assert_int_equal(h_do(h, B, C_PIDFD_OPEN(h_pid(h, A))), 3);
+	assert_int_equal(h_do(h, B, C_PIDFD_GETFD(3, 3)), 4);
+	h_submit(h, B, C_GETDENTS(4, 2));
+	return h;
+}
+
+static void test_copy_continues_alike(void **state)
+{
+	(void)state;
+	struct h *h = half_race();
+	struct h *c = h_new("v6.5");
+	vfs_world_copy(c->w, h->w);
+	int A = h_tid(h, "A"), B = h_tid(h, "B");
+	h_clear(h);
+	h_clear(c);
+	/* the same schedule on both */
+	assert_int_equal(h_finish(h, B), 2);
+	assert_int_equal(h_finish(c, B), 2);
+	assert_int_equal(h_finish(h, A), 2);
+	assert_int_equal(h_finish(c, A), 2);
+	h_run(h, 1000);
+	h_run(c, 1000);
+	assert_int_equal(h->log.n, c->log.n);
+	for (size_t i = 0; i < h->log.n; i++) {
+		char x[256], y[256];
+		vfs_event_text(h->w, &h->log.ev[i], x, sizeof x);
+		vfs_event_text(c->w, &c->log.ev[i], y, sizeof y);
+		assert_string_equal(x, y);
+	}
+	assert_int_equal(vfs_report_count(h->w, RPT_DUPLICATE, 0),
+			 vfs_report_count(c->w, RPT_DUPLICATE, 0));
+	assert_true(vfs_report_count(c->w, RPT_DUPLICATE, 0) > 0);
+	assert_int_equal(vfs_report_count(h->w, RPT_RACE, FLD_F_POS),
+			 vfs_report_count(c->w, RPT_RACE, FLD_F_POS));
+	assert_int_equal(h->w->step, c->w->step);
+	h_free(h);
+	h_free(c);
+}
+
+/* A clone made in a copied world starts from its parent's clock, not from
+ * whatever an earlier, bigger world left in the buffer. */
+static void test_copy_into_used_buffer(void **state)
+{
+	(void)state;
+	/* the buffer: a world in which thread 1 learnt a lot of thread 0 */
+	struct h *big = h_new("v6.5");
+	h_mkdir(big, "/d");
+	int A = h_spawn(big, "A", 0), B = h_spawn(big, "B", 0);
+	assert_int_equal(h_do(big, A, C_OPEN("/d", VO_RDONLY)), 3);
+	for (int i = 0; i < 50; i++) {
+		assert_true(h_do(big, A, C_GETDENTS(3, 10)) >= 0);
+		assert_int_equal(h_do(big, A, C_LSEEK(3, 0, VSEEK_SET)), 0);
+	}
+	assert_int_equal(h_do(big, B, C_MKDIR("/d/x")), 0);
+	assert_true(big->w->det.vc[1][0] > 50);
+
+	/* a small world, copied over it */
+	struct h *small = h_new("v3.13");
+	h_touch(small, "/f");
+	h_spawn(small, "A", 0);
+	vfs_world_copy(big->w, small->w);
+	h_free(small);
+	struct h *h = big;
+	h_clear(h);
+	A = h_tid(h, "A");
+	assert_int_equal(h_do(h, A, C_OPEN("/f", VO_RDWR)), 3);
+	assert_true(h_do(h, A, C_CLONE()) > 0);
+	int A2 = h_tid(h, "A.2");
+	/* v3.13: no f_pos lock; two unordered writes of f_pos */
+	assert_int_equal(h_do(h, A, C_LSEEK(3, 1, VSEEK_SET)), 1);
+	assert_int_equal(h_do(h, A2, C_LSEEK(3, 2, VSEEK_SET)), 2);
+	assert_true(vfs_report_count(h->w, RPT_RACE, FLD_F_POS) > 0);
+	h_free(h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_copy_continues_alike),
+		cmocka_unit_test(test_copy_into_used_buffer),
+	};
+	return cmocka_run_group_tests(tests, NULL, h_teardown);
+}
