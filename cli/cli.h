@@ -112,6 +112,9 @@ void session_fmt_call(const struct vfs_world *w, const struct vfs_call *c,
 int session_interrupted(struct session *s);
 const char *errno_text(int e);  /* strerror, lower case */
 
+/* The log as a script of set-up lines, calls and explicit steps. */
+int session_save(struct session *s, FILE *f);
+
 /* output (session.c) */
 void out(struct session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

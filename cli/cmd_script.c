@@ -95,7 +95,6 @@ void put_call(FILE *f, const struct vfs_world *w, int tid,
 
 /* Write the log as a script: set-up lines, calls started with &, and the
  * steps as explicit `step THREAD N` (runs of one thread folded). */
-int session_save(struct session *s, FILE *f);
 int session_save(struct session *s, FILE *f)
 {
 	fprintf(f, "# vfsim session, saved: replays step for step\n");

@@ -24,6 +24,8 @@ HANDLER(c_expect);
 /* cmd_script.c */
 HANDLER(c_source); HANDLER(c_echo); HANDLER(c_save); HANDLER(c_help);
 HANDLER(c_quit);
+/* explore_cli.c */
+HANDLER(c_explore);
 /* cmd_compare.c */
 HANDLER(c_compare);
 /* cmd_lessons.c */

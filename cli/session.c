@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "explore_cli.h"
 
 #define MAX_SOURCE_DEPTH 16
 #define MAX_EVENTS (4u << 20)
@@ -122,6 +123,7 @@ void session_free(struct session *s)
 {
 	if (!s)
 		return;
+	explore_cli_forget(s);
 	log_clear(s);
 	free(s->log);
 	free(s->ev);
@@ -134,6 +136,7 @@ void session_free(struct session *s)
 
 void session_reset(struct session *s, const struct vfs_preset *p)
 {
+	explore_cli_forget(s);
 	log_clear(s);
 	s->nev = 0;
 	s->ev_dropped = 0;
