@@ -122,6 +122,8 @@ void out(struct session *s, const char *fmt, ...)
  * prompt. Always returns -1. */
 int cli_error(struct session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* FILE:LINE: (in a script), then LABEL (coloured), then the message. */
+void cli_vmessage(struct session *s, const char *label, const char *fmt, va_list ap);
 const char *color_on(struct session *s, const char *code);
 const char *color_off(struct session *s);
 

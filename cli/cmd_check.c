@@ -14,15 +14,9 @@ static int failed(struct session *s, const char *fmt, ...)
 static int failed(struct session *s, const char *fmt, ...)
 {
 	va_list ap;
-	fflush(stdout);
-	if (s->file)
-		fprintf(stderr, "%s:%d: ", s->file, s->line);
-	fprintf(stderr, "%sexpect failed:%s ", s->color ? "\033[1;31m" : "",
-		s->color ? "\033[0m" : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cli_vmessage(s, "expect failed:", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	if (s->file)
 		s->failed = 1;
 	return 0;

@@ -52,19 +52,24 @@ void out(struct session *s, const char *fmt, ...)
 	va_end(ap);
 }
 
-int cli_error(struct session *s, const char *fmt, ...)
+void cli_vmessage(struct session *s, const char *label, const char *fmt, va_list ap)
 {
-	va_list ap;
 	fflush(stdout);
 	if (s->file)
 		fprintf(stderr, "%s:%d: ", s->file, s->line);
-	else
-		fprintf(stderr, "%svfsim:%s ", s->color ? "\033[1;31m" : "",
+	if (label)
+		fprintf(stderr, "%s%s%s ", s->color ? "\033[1;31m" : "", label,
 			s->color ? "\033[0m" : "");
-	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
-	va_end(ap);
 	fputc('\n', stderr);
+}
+
+int cli_error(struct session *s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	cli_vmessage(s, s->file ? NULL : "vfsim:", fmt, ap);
+	va_end(ap);
 	if (s->file)
 		s->errors = 1;
 	return -1;

@@ -7,6 +7,12 @@
 #          (steps/s, peak resident memory, the detectors' cost)
 #   host   kernel-reference.md section 9 on this machine: an uncontended
 #          pthread mutex around pread(4 KB) vs plain pread
+#   detect scripts/bench-detect.sh: a contended replay with and without the
+#          detectors (races, passes, lockdep, deadlocks)
+#   startup scripts/bench-startup.sh: vfsim -c quit and to the first prompt,
+#          against sqlite3 :memory: .quit
+#   explore scripts/bench-explore.sh: the issue's explore scenario against
+#          SPIN on an equivalent Promela model (bench/spin/)
 #
 #   BENCH_CALLS=N     calls for `core` (1000000)
 #   BENCH_SECS=S      seconds per round for `host` (0.3)
@@ -16,7 +22,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
-SECTIONS=(core host)
+SECTIONS=(core host detect startup explore)
 MAKE=${MAKE:-make}
 CC=${CC:-cc}
 out=build/bench
@@ -44,6 +50,10 @@ section_host() {
     build_core_bench || return 1
     "$out/core_bench" host "${BENCH_SECS:-0.3}"
 }
+
+section_detect()  { bash scripts/bench-detect.sh; }
+section_startup() { $MAKE --no-print-directory -s all && bash scripts/bench-startup.sh; }
+section_explore() { bash scripts/bench-explore.sh; }
 
 want=("$@")
 [ ${#want[@]} -eq 0 ] && want=("${SECTIONS[@]}")
