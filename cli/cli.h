@@ -100,6 +100,8 @@ void session_log_setup(struct session *s, const struct cmd_call *c,
 void session_log(struct session *s, int kind, int tid, const struct vfs_call *c);
 /* Run one step of tid, logging it and printing what it finished. */
 bool session_step(struct session *s, int tid);
+/* SIGKILL to a process, its events recorded (vfs_kill). */
+int session_kill(struct session *s, int proc);
 /* A step of the scheduler's choice; -1 when nothing is runnable. */
 int session_sched_step(struct session *s, bool *done);
 /* Rebuild the world from the log minus the last `drop_steps` steps. */

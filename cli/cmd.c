@@ -44,6 +44,12 @@ const struct cmd_entry cmd_table[] = {
 	  "Pids are given from 100 upward. The process's first thread is NAME (also\n"
 	  "NAME.1); its descriptors 0-2 are taken, so the first open gives 3.",
 	  1, 2, CMD_LOG, 0, c_spawn },
+	{ "kill", "world", "PROC", "SIGKILL: killable waits give up (EINTR), then the threads exit",
+	  "Drops PROC's queued calls and makes each thread exit after its current\n"
+	  "call. A thread asleep in a killable wait (iterate_dir's\n"
+	  "down_read_killable) gives up with EINTR at once; one asleep in a plain\n"
+	  "wait (the v6.5 wrapper's down_write) sleeps on until it gets the lock,\n"
+	  "as the wrapper's comment in fs/readdir.c explains.", 1, 1, CMD_LOG, 0, c_kill },
 	{ "reset", "world", "", "an empty world; the preset and knobs are kept", NULL,
 	  0, 0, 0, 0, c_reset },
 	{ "sched", "run", "[rr|fifo|random SEED]", "how step and run choose a thread",

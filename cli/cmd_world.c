@@ -314,3 +314,31 @@ HANDLER(c_sched)
 	}
 	return 0;
 }
+
+HANDLER(c_kill)
+{
+	int proc, pid;
+	if (resolve_proc(s, c->argv[0], &proc, &pid) < 0)
+		return -1;
+	if (proc < 0)
+		return cli_error(s, "kill: no process with pid %d", pid);
+	int blocked[VFS_MAX_THREADS] = { 0 };
+	for (int i = 0; i < s->w->nthreads; i++)
+		blocked[i] = s->w->threads[i].state == TS_BLOCKED;
+	int r = session_kill(s, proc);
+	if (r < 0)
+		return cli_error(s, "kill: %s has exited already", s->w->procs[proc].name);
+	for (int i = 0; i < s->w->nthreads; i++) {
+		if (s->w->threads[i].proc != proc || !blocked[i])
+			continue;
+		char th[32];
+		vfs_thread_name(s->w, i, th, sizeof th);
+		if (s->w->threads[i].state == TS_BLOCKED)
+			out(s, "%s: still asleep (a plain wait is not killable); it exits once "
+			    "it has the lock and its call returns\n", th);
+		else
+			out(s, "%s: its killable wait gave up: the call returns EINTR, then it exits\n",
+			    th);
+	}
+	return 0;
+}

@@ -8,7 +8,7 @@
 /* cmd_world.c */
 HANDLER(c_kernel); HANDLER(c_set); HANDLER(c_fs); HANDLER(c_mount);
 HANDLER(c_mkdir); HANDLER(c_touch); HANDLER(c_ls); HANDLER(c_spawn);
-HANDLER(c_reset); HANDLER(c_sched);
+HANDLER(c_reset); HANDLER(c_sched); HANDLER(c_kill);
 /* cmd_thread.c */
 HANDLER(c_syscall);
 /* cmd_run.c */

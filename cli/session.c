@@ -388,6 +388,12 @@ bool session_step(struct session *s, int tid)
 	return done;
 }
 
+int session_kill(struct session *s, int proc)
+{
+	struct vfs_sink sink = { sink_fn, s };
+	return vfs_kill(s->w, proc, &sink);
+}
+
 int session_sched_step(struct session *s, bool *done)
 {
 	int tid = vfs_sched_pick(s->w);

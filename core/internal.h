@@ -177,6 +177,10 @@ void note(struct vx *x, int fn, const char *text);
 bool lock_acquire(struct vx *x, int fn, uint16_t lid, int mode);
 void lock_release(struct vx *x, int fn, uint16_t lid);
 void lock_downgrade(struct vx *x, int fn, uint16_t lid);
+/* A fatal signal: true when the thread's wait was killable and it left. */
+bool lock_wait_abort(struct vx *x);
+/* readdir.c: iterate_dir's killable lock was interrupted. */
+void gd_lock_interrupted(struct vx *x);
 struct vfs_lock *lock_ptr(struct vfs_world *w, uint16_t lid);
 const struct vfs_lock *lock_cptr(const struct vfs_world *w, uint16_t lid);
 int lock_class(const struct vfs_world *w, uint16_t lid);

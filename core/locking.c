@@ -182,6 +182,26 @@ static void wake_waiters(struct vfs_world *w, const struct vfs_sink *sink,
 	}
 }
 
+/*
+ * A fatal signal reaches a thread asleep on a lock.  Only the *_killable
+ * waits give up (with -EINTR); the others go on waiting.  Leaving the
+ * queue may let the waiters behind it in (readers behind a writer).
+ */
+bool lock_wait_abort(struct vx *x)
+{
+	struct vfs_thread *t = x->t;
+	int fn = t->nfn ? t->fnstack[t->nfn - 1] : VFN_none;
+	if (t->state != TS_BLOCKED || (fn != VFN_down_read_killable &&
+	    fn != VFN_down_write_killable && fn != VFN_mutex_lock_killable))
+		return false;
+	dequeue(x->w, lock_ptr(x->w, t->wait_lock), x->tid);
+	t->state = TS_RUNNING;
+	note(x, fn, "fatal signal: the killable wait gives up with -EINTR");
+	t->nfn--;
+	wake_waiters(x->w, x->sink, t->wait_lock);
+	return true;
+}
+
 static int holder_of(const struct vfs_world *w, const struct vfs_lock *l,
 		     uint16_t lid)
 {

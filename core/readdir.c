@@ -73,6 +73,16 @@ void site_GD_LOCK(struct vx *x)
 		     f->dir_locked);
 }
 
+/* down_read_killable returned -EINTR: iterate_dir gives up, unlocking
+ * nothing it does not hold, and getdents64 says -EINTR. */
+void gd_lock_interrupted(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	f->res = -VE_INTR;
+	fn_exit(x, VFN_iterate_dir, f->res);
+	put_pos_sub(x, SITE_RET_RES);
+}
+
 void site_GD_CHECKDEAD(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;

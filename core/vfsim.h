@@ -523,6 +523,16 @@ bool vfs_has_work(const struct vfs_world *w, int tid);
 /* Run one atomic step of tid (must be runnable). Returns true if the step
  * completed a call. */
 bool vfs_step(struct vfs_world *w, int tid, const struct vfs_sink *sink);
+/*
+ * SIGKILL to a process (kernel/signal.c, as far as the paths here care):
+ * its queued calls are dropped and each thread exits after its current
+ * call; a thread asleep in a killable wait (iterate_dir's
+ * down_read_killable, ...) gives up with -EINTR, others keep waiting (the
+ * v6.5 wrapper's down_write is not killable: it must return holding the
+ * lock).  Returns how many waits were interrupted, or -1 if no such live
+ * process.
+ */
+int vfs_kill(struct vfs_world *w, int proc, const struct vfs_sink *sink);
 /* The scheduler's choice among runnable threads, or -1. Advances its state. */
 int vfs_sched_pick(struct vfs_world *w);
 /* The kernel function the thread's next step is in, and whether that step
