@@ -11,7 +11,10 @@
  *
  * Usage: explore-bench [-k KERNEL] [-t THIEVES] [-f FILES] [-c CALLS]
  *          [-p PER] [-j JOBS] [-n (naive)] [-m MAX] [-b BOUND] [-r REPEAT]
+ *          [-s (stateful)] [-H BITS (visited table, stateful)]
  * Prints one line: explore kernel=... executions=N seconds=S ...
+ * (stateful: explore-state kernel=... states=N transitions=N seconds=S ...;
+ * with -r, the best of the runs and the median).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,9 +33,9 @@ int main(int argc, char **argv)
 {
 	const char *kernel = "v6.5";
 	int thieves = 3, files = 30, calls = 3, per = 2, jobs = 0, naive = 0;
-	int bound = -1, repeat = 1, opt;
+	int bound = -1, repeat = 1, stateful = 0, bits = 0, opt;
 	unsigned long long max = 0;
-	while ((opt = getopt(argc, argv, "k:t:f:c:p:j:nm:b:r:")) != -1) {
+	while ((opt = getopt(argc, argv, "k:t:f:c:p:j:nm:b:r:sH:")) != -1) {
 		switch (opt) {
 		case 'k': kernel = optarg; break;
 		case 't': thieves = atoi(optarg); break;
@@ -44,6 +47,8 @@ int main(int argc, char **argv)
 		case 'm': max = strtoull(optarg, NULL, 10); break;
 		case 'b': bound = atoi(optarg); break;
 		case 'r': repeat = atoi(optarg); break;
+		case 's': stateful = 1; break;
+		case 'H': bits = atoi(optarg); break;
 		default: return 2;
 		}
 	}
@@ -91,17 +96,53 @@ int main(int argc, char **argv)
 	o.naive = naive;
 	o.max = max;
 	o.bound = bound;
+	o.stateful = stateful;
+	o.state_bits = bits;
 	struct vfs_explore_result r;
-	double best = 1e9;
+	double best = 1e9, secs[256];
+	if (repeat < 1)
+		repeat = 1;
+	if (repeat > 256)
+		repeat = 256;
 	for (int i = 0; i < repeat; i++) {
 		if (vfs_explore(&w, &o, &r) < 0) {
 			perror("explore");
 			return 1;
 		}
+		secs[i] = r.seconds;
 		if (r.seconds < best)
 			best = r.seconds;
 		if (i + 1 < repeat)
 			vfs_explore_result_free(&r);
+	}
+	if (stateful) {
+		for (int i = 1; i < repeat; i++)    /* median */
+			for (int j = i; j > 0 && secs[j - 1] > secs[j]; j--) {
+				double t = secs[j];
+				secs[j] = secs[j - 1];
+				secs[j - 1] = t;
+			}
+		printf("explore-state kernel=%s thieves=%d files=%d calls=%d per=%d "
+		       "jobs=%d states=%llu transitions=%llu matched=%llu probes=%llu "
+		       "local=%llu depth=%d seconds=%.4f median=%.4f runs=%d "
+		       "complete=%d cut=%d violating=%llu duplicate=%llu race=%llu "
+		       "deaddir=%llu deadlock=%llu cex_len=%d collision_p=%.2g "
+		       "subtrees=%d\n",
+		       kernel, thieves, files, calls, per, r.jobs,
+		       (unsigned long long)r.states,
+		       (unsigned long long)r.transitions,
+		       (unsigned long long)r.matched,
+		       (unsigned long long)r.probes,
+		       (unsigned long long)r.local_steps, r.state_depth, best,
+		       secs[repeat / 2], repeat, r.complete, r.cut,
+		       (unsigned long long)r.violating,
+		       (unsigned long long)r.kind_execs[VX_DUPLICATE],
+		       (unsigned long long)r.kind_execs[VX_RACE],
+		       (unsigned long long)r.kind_execs[VX_DEADDIR],
+		       (unsigned long long)r.kind_execs[VX_DEADLOCK],
+		       r.have_cex ? r.cex_len : 0, r.collision_p, r.subtrees);
+		vfs_explore_result_free(&r);
+		return 0;
 	}
 	printf("explore kernel=%s thieves=%d files=%d calls=%d per=%d jobs=%d mode=%s "
 	       "executions=%llu outcomes=%llu redundant=%llu steps=%llu seconds=%.4f "

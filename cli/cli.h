@@ -97,6 +97,8 @@ int session_source(struct session *s, const char *path);
 int session_run_stream(struct session *s, FILE *in, const char *name);
 void session_log_setup(struct session *s, const struct cmd_call *c,
 		       const char *name);
+/* WORD quoted so that the lexer reads it back the same (for logs, save) */
+void cli_put_word(FILE *f, const char *w);
 void session_log(struct session *s, int kind, int tid, const struct vfs_call *c);
 /* Run one step of tid, logging it and printing what it finished. */
 bool session_step(struct session *s, int tid);

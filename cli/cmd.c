@@ -151,12 +151,14 @@ const struct cmd_entry cmd_table[] = {
 	{ "echo", "script", "[TEXT...]", "print TEXT", NULL, 0, -1, 0, 0, c_echo },
 	{ "save", "script", "FILE", "write the session as a replayable script", NULL,
 	  1, 1, 0, 0, c_save },
-	{ "explore", "explore", "[max N] [jobs N] [naive] [bound K] | replay K | save FILE [K]",
+	{ "explore", "explore", "[max N] [jobs N] [naive|stateful] [bound K] | replay K | save FILE [K]",
 	  "run every interleaving of the pending calls; prove them or break them",
 	  "Runs every distinct interleaving of the pending calls from here, with\n"
 	  "dynamic partial-order reduction (only steps that conflict are reordered)\n"
 	  "unless 'naive'; 'bound K' allows at most K preemptions; 'max N' stops\n"
 	  "after N executions; 'jobs N' workers (the results do not depend on it).\n"
+	  "'stateful' visits each distinct state once instead (as SPIN does): it\n"
+	  "proves larger scenarios but counts states, not executions or outcomes.\n"
 	  "Prints the executions, the distinct outcomes, the violations and the\n"
 	  "first counterexample with the fewest preemptions, as a table.\n"
 	  "'explore replay K' makes execution K the current state (so trace, where\n"

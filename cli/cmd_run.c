@@ -5,7 +5,11 @@
 #include <unistd.h>
 #include "commands.h"
 
+#ifdef VFSIM_FUZZ                /* tests/fuzz: a small budget, not a hang */
+#define RUN_LIMIT 20000L
+#else
 #define RUN_LIMIT 10000000L     /* steps one `run` may take */
+#endif
 
 static int blocked_msg(struct session *s, int tid)
 {

@@ -19,16 +19,7 @@ HANDLER(c_echo)
 	return 0;
 }
 
-/* A word as the lexer will read it back. */
-static void put_word(FILE *f, const char *w)
-{
-	if (*w && !strpbrk(w, " \t#'\"$&\\"))
-		fputs(w, f);
-	else if (!strchr(w, '\''))
-		fprintf(f, "'%s'", w);
-	else
-		fprintf(f, "\"%s\"", w);
-}
+#define put_word cli_put_word    /* session.c */
 
 void put_call(FILE *f, const struct vfs_world *w, int tid, const struct vfs_call *c);
 void put_call(FILE *f, const struct vfs_world *w, int tid,

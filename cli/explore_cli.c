@@ -216,6 +216,10 @@ static int run_explore(struct session *s, const struct cmd_call *c)
 			o.naive = 1;
 			continue;
 		}
+		if (!strcmp(a, "stateful")) {
+			o.stateful = 1;
+			continue;
+		}
 		if (!strcmp(a, "max") || !strcmp(a, "jobs") || !strcmp(a, "bound")) {
 			if (i + 1 >= c->argc || parse_num(c->argv[i + 1], &v) < 0 || v < 0)
 				return cli_error(s, "explore %s: needs a number", a);
@@ -229,8 +233,13 @@ static int run_explore(struct session *s, const struct cmd_call *c)
 			continue;
 		}
 		return cli_error(s, "explore: unknown option '%s' (max N, jobs N, naive, "
-				 "bound K, replay K, save FILE)", a);
+				 "bound K, stateful, replay K, save FILE)", a);
 	}
+#ifdef VFSIM_FUZZ      /* tests/fuzz: explore's size is not what is tested */
+	if (!o.max || o.max > 200)
+		o.max = 200;
+	o.jobs = 1;
+#endif
 	int work = 0;
 	for (int t = 0; t < s->w->nthreads; t++)
 		work += vfs_has_work(s->w, t);
@@ -257,6 +266,29 @@ static int run_explore(struct session *s, const struct cmd_call *c)
 	if (s->interactive && !s->silent)
 		fprintf(stderr, "\r%60s\r", "");
 	const struct vfs_explore_result *r = &x->r;
+	if (r->stateful) {
+		out(s, "explored %llu distinct states, %llu transitions in %.2f s (%s, %d job%s; "
+		    "states told apart by a 64-bit hash: P(collision) < %.1g)\n",
+		    (unsigned long long)r->states, (unsigned long long)r->transitions,
+		    r->seconds, r->complete ? "every reachable state" : "cut short",
+		    r->jobs, r->jobs == 1 ? "" : "s", r->collision_p);
+		if (!r->violating) {
+			out(s, "no violation in any reachable state\n");
+			return 0;
+		}
+		out(s, "%s%llu violating transitions or states:%s", color_on(s, "\033[1;31m"),
+		    (unsigned long long)r->violating, color_off(s));
+		for (int k = 0; k < VX__COUNT; k++)
+			if (r->kind_execs[k])
+				out(s, " %s in %llu", vfs_xkind_name(k),
+				    (unsigned long long)r->kind_execs[k]);
+		out(s, "\n");
+		if (r->have_cex) {
+			out(s, "a shortest path to it ('explore save FILE' writes it):\n");
+			print_table(s, x, r->cex_schedule, r->cex_len);
+		}
+		return 0;
+	}
 	static const char *const cuts[] = { "complete", "stopped at max", "bounded",
 		"interrupted", "too deep", "failed" };
 	out(s, "explored %llu execution%s%s in %.2f s (%s%s, %d job%s): %llu distinct "

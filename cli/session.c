@@ -165,21 +165,49 @@ void session_log(struct session *s, int kind, int tid, const struct vfs_call *c)
 		r->call = *c;
 }
 
-/* Set-up commands are logged as a canonical line, quoted where needed. */
+/* A word as the lexer reads it back: bare when it can be, else in '...'
+ * with each ' written as '"'"' (never "...", where $ret would expand). */
+void cli_put_word(FILE *f, const char *w)
+{
+	if (*w && !strpbrk(w, " \t\r\n#'\"$&\\")) {
+		fputs(w, f);
+		return;
+	}
+	fputc('\'', f);
+	for (const char *p = w; *p; p++) {
+		if (*p == '\'')
+			fputs("'\"'\"'", f);
+		else
+			fputc(*p, f);
+	}
+	fputc('\'', f);
+}
+
+/* Set-up commands are logged as a canonical line, quoted where needed,
+ * whole whatever its length (`back` replays it). */
 void session_log_setup(struct session *s, const struct cmd_call *c,
 		       const char *name)
 {
-	char line[1024];
-	size_t o = 0;
+	char *line = NULL;
+	size_t len = 0;
 	if (s->replaying)
 		return;
-	o += (size_t)snprintf(line, sizeof line, "%s", name);
-	for (int i = 0; i < c->argc && o < sizeof line; i++)
-		o += (size_t)snprintf(line + o, sizeof line - o,
-				      strpbrk(c->argv[i], " \t#'\"$") ? " '%s'" : " %s",
-				      c->argv[i]);
+	FILE *f = open_memstream(&line, &len);
+	if (!f) {
+		fprintf(stderr, "vfsim: out of memory\n");
+		exit(2);
+	}
+	fputs(name, f);
+	for (int i = 0; i < c->argc; i++) {
+		fputc(' ', f);
+		cli_put_word(f, c->argv[i]);
+	}
+	if (fclose(f) != 0 || !line) {
+		fprintf(stderr, "vfsim: out of memory\n");
+		exit(2);
+	}
 	session_log(s, REC_SETUP, -1, NULL);
-	s->log[s->nlog - 1].text = xstrdup(line);
+	s->log[s->nlog - 1].text = line;
 }
 
 void session_replay(struct session *s, size_t drop_steps)
@@ -449,6 +477,35 @@ int session_exec_line(struct session *s, const char *line)
 	return r;
 }
 
+/* A line longer than this is not a command (the lexer takes 4096 bytes):
+ * it is reported rather than read whole (`source /dev/zero`). */
+#define MAX_LINE (64 * 1024)
+
+/* One line of `in` with its newline, NUL-terminated, into *buf: its length
+ * in bytes, -1 at the end of the file, -2 when it is longer than MAX_LINE. */
+static ssize_t read_line(char **buf, size_t *cap, FILE *in)
+{
+	size_t n = 0;
+	int ch = EOF;
+	if (!*cap) {
+		*cap = 256;
+		*buf = xrealloc(*buf, *cap);
+	}
+	while (n <= MAX_LINE && (ch = getc(in)) != EOF) {
+		if (n + 2 > *cap) {
+			*cap *= 2;
+			*buf = xrealloc(*buf, *cap);
+		}
+		(*buf)[n++] = (char)ch;
+		if (ch == '\n')
+			break;
+	}
+	(*buf)[n] = 0;
+	if (n > MAX_LINE)
+		return -2;
+	return n || ch != EOF ? (ssize_t)n : -1;
+}
+
 static int run_lines(struct session *s, FILE *in, const char *name)
 {
 	char *buf = NULL, *acc = NULL;
@@ -459,7 +516,22 @@ static int run_lines(struct session *s, FILE *in, const char *name)
 	int oline = s->line;
 
 	for (;;) {
-		n = s->quit || s->failed ? -1 : getline(&buf, &cap, in);
+		n = s->quit || s->failed ? -1 : read_line(&buf, &cap, in);
+		if (n == -2 || (n >= 0 && strlen(buf) != (size_t)n) ||
+		    (n == -1 && !s->quit && !s->failed && ferror(in))) {
+			int e = errno;
+			s->file = name;
+			s->line = lineno + 1;
+			if (n == -2)
+				cli_error(s, "line too long (more than %d bytes)", MAX_LINE);
+			else if (n >= 0)
+				cli_error(s, "column %zu: a NUL byte (not a text file?)",
+					  strlen(buf) + 1);
+			else
+				cli_error(s, "cannot read '%s': %s", name, errno_text(e));
+			rc = -1;
+			break;
+		}
 		if (n < 0 && !acclen)
 			break;
 		if (n >= 0) {
@@ -470,8 +542,16 @@ static int run_lines(struct session *s, FILE *in, const char *name)
 			while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
 				buf[--len] = 0;
 			int more = lex_continues(buf);
-			if (more)
-				buf[--len] = ' ';     /* the backslash */
+			if (more)       /* the backslash becomes a blank, as at the prompt */
+				buf[len - 1] = ' ';
+			if (acclen + len > MAX_LINE) {
+				s->file = name;
+				s->line = start;
+				cli_error(s, "line too long (more than %d bytes with its "
+					  "continuations)", MAX_LINE);
+				rc = -1;
+				break;
+			}
 			acc = xrealloc(acc, acclen + len + 1);
 			memcpy(acc + acclen, buf, len + 1);
 			acclen += len;

@@ -99,7 +99,8 @@ int xtable_add(struct xtable *t, uint64_t k, uint8_t kinds, const uint8_t *s,
 		t->bytes = b;
 		t->capbytes = c;
 	}
-	memcpy(t->bytes + t->nbytes, s, len);
+	if (len)        /* an empty schedule: bytes may still be NULL */
+		memcpy(t->bytes + t->nbytes, s, len);
 	t->e[t->n].k = k;
 	t->e[t->n].off = (uint32_t)t->nbytes;
 	t->e[t->n].len = len;
@@ -292,7 +293,8 @@ static void free_items(struct xshared *sh)
 static int cut_rank(int c)
 {
 	static const int r[] = { [XCUT_NONE] = 0, [XCUT_BOUND] = 1,
-		[XCUT_DEPTH] = 2, [XCUT_MAX] = 3, [XCUT_STOP] = 4, [XCUT_ERROR] = 5 };
+		[XCUT_DEPTH] = 2, [XCUT_MAX] = 3, [XCUT_STOP] = 4, [XCUT_ERROR] = 5,
+		[XCUT_TABLE] = 5 };
 	return r[c];
 }
 
@@ -392,7 +394,7 @@ static int merge(struct xshared *sh, struct vfs_explore_result *r)
 		r->cex_schedule = malloc(e->len ? e->len : 1);
 		if (!r->cex_schedule)
 			rc = -1;
-		else
+		else if (e->len)
 			memcpy(r->cex_schedule, it->cands.bytes + e->off, e->len);
 	}
 	return rc;
@@ -407,6 +409,10 @@ int vfs_explore(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	double t0 = now_s();
 	int rc = 0, made = 0;
 
+	if (o->stateful) {
+		free(sh);
+		return xstate_run(snap, o, r);
+	}
 	memset(r, 0, sizeof *r);
 	r->priv = calloc(1, sizeof *r->priv);
 	if (!sh || !r->priv) {

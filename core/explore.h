@@ -69,6 +69,11 @@ struct vfs_explore_opts {
 	uint32_t keep;          /* schedules kept: the first KEEP executions and
 				 * the first KEEP violating ones; 0: 10000 */
 	int max_depth;          /* steps per execution; 0: 100000 */
+	/* Stateful search (core/explore_state.c): every distinct state once
+	 * instead of every execution; proves the absence of violations,
+	 * counts states and transitions, no executions or outcomes. */
+	int stateful;
+	int state_bits;         /* visited table of 2^bits hashes; 0: 22 */
 	/* Polled by the search: set it (from a SIGINT handler) to stop. */
 	volatile sig_atomic_t *stop;
 	/* Called from the calling thread at most every ~0.5 s. */
@@ -79,7 +84,7 @@ struct vfs_explore_opts {
 void vfs_explore_opts_init(struct vfs_explore_opts *o);
 
 enum vfs_xcut { XCUT_NONE, XCUT_MAX, XCUT_BOUND, XCUT_STOP, XCUT_DEPTH,
-		XCUT_ERROR };
+		XCUT_ERROR, XCUT_TABLE /* stateful: the visited table is full */ };
 
 struct vfs_explore_priv;
 struct vfs_explore_result {
@@ -112,6 +117,18 @@ struct vfs_explore_result {
 	int subtrees;           /* pieces the search was split into */
 	int split_depth;
 	uint64_t kept_first;    /* schedules 1..kept_first are kept */
+	/* Stateful mode only (executions and outcomes stay 0; violating is
+	 * the number of violating transitions and deadlocked states; each
+	 * kind_execs[k] counts them per kind; the counterexample, when any,
+	 * is a complete execution: cex_index 1, kept alone). */
+	bool stateful;
+	uint64_t states;        /* distinct states (identical whatever jobs) */
+	uint64_t transitions;   /* transitions of the reduced state graph */
+	uint64_t matched;       /* transitions into a state already visited */
+	uint64_t probes;        /* steps run (transitions + POR probes) */
+	uint64_t local_steps;   /* transitions taken alone (local: POR) */
+	int state_depth;        /* longest path of the reduced graph seen */
+	double collision_p;     /* bound on P(two states share a 64-bit hash) */
 	struct vfs_explore_priv *priv;  /* the schedule table */
 };
 

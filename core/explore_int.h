@@ -105,6 +105,10 @@ int xsearch_item(struct xsearch *s, struct xitem *item);
 int xsearch_top(struct xsearch *s, int depth, uint8_t *cut);
 bool xsearch_stopped(const struct xshared *sh);
 
+/* explore_state.c: the stateful search (opts.stateful) */
+int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
+	       struct vfs_explore_result *r);
+
 /* explore.c */
 uint32_t xkinds_of(const struct vfs_world *snap, const struct vfs_world *w);
 uint64_t xmix(uint64_t x);

@@ -20,6 +20,10 @@
 #             one call each, 2 files (~580k executions)
 #   spin      SPIN's time (scripts/bench-spin.sh --kernel v6.5) and the
 #             ratio vfsim seconds / SPIN seconds
+#   state     the bench scenario, stateful search (every distinct state
+#             once, complete): states, transitions, best and median seconds
+#             of STATE_RUNS runs (default 3) with jobs 1 and jobs 2, the
+#             speed-up, the ratio to SPIN's seconds, and the load average
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
@@ -61,4 +65,20 @@ if sp=$(scripts/bench-spin.sh --kernel v6.5 2>/dev/null); then
 	     "ratio=$(awk -v a="$bs" -v b="$ss" 'BEGIN { printf "%.1f", a / b }')"
 else
 	echo "explore-bench: spin unavailable"
+	ss=
 fi
+
+echo "== explore stateful: the bench scenario (every distinct state once)"
+RUNS=${STATE_RUNS:-3}
+load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')
+s1=$("$bin" -k v6.5 -t 3 -f 30 -c 3 -p 2 -s -j 1 -r "$RUNS")
+s2=$("$bin" -k v6.5 -t 3 -f 30 -c 3 -p 2 -s -j 2 -r "$RUNS")
+echo "$s1"; echo "$s2"
+t1=$(field "$s1" seconds); t2=$(field "$s2" seconds)
+echo "explore-bench: state states=$(field "$s1" states) states_j2=$(field "$s2" states)" \
+     "transitions=$(field "$s1" transitions) complete=$(field "$s1" complete)" \
+     "violating=$(field "$s1" violating) jobs1=$t1 jobs2=$t2" \
+     "median1=$(field "$s1" median) median2=$(field "$s2" median)" \
+     "speedup=$(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.2f", a / b }')" \
+     "spin=${ss:-?} ratio=$(awk -v a="$t1" -v b="${ss:-0}" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "?" }')" \
+     "cpus=$(nproc) load=\"$load\""

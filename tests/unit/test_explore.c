@@ -293,6 +293,80 @@ static void test_jobs(void **state)
 			}
 }
 
+/* ---- the stateful search (opts.stateful) ---- */
+
+static void explore_state(const struct vfs_world *w, int jobs,
+			  struct vfs_explore_result *r)
+{
+	struct vfs_explore_opts o;
+	vfs_explore_opts_init(&o);
+	o.jobs = jobs;
+	o.stateful = 1;
+	o.state_bits = 16;
+	assert_int_equal(vfs_explore(w, &o, r), 0);
+	assert_true(r->stateful);
+	assert_true(r->complete);
+	assert_true(r->states > 1);
+	assert_true(r->transitions >= r->states - 1);
+}
+
+/* The stateful verdicts are DPOR's: for each kind, some violation or
+ * none; the counterexample replays to a violation; the same number of
+ * states and transitions with jobs 1 and 2.  Found (v5.6, v6.4) and
+ * proven (the fixes), one to three thieves; DPOR capped at three
+ * thieves for the found kernels, as above (a cap can only miss kinds). */
+static void stateful_agrees(const char *preset)
+{
+	for (int n = 1; n <= 3; n++) {
+		struct h *h = thieves(preset, n, 2);
+		struct vfs_explore_result d, a, b;
+		bool found = !strcmp(preset, "v5.6") || !strcmp(preset, "v6.4");
+		explore(h->w, 2, 0, found && n == 3 ? 20000 : 0, &d);
+		explore_state(h->w, 1, &a);
+		explore_state(h->w, 2, &b);
+		static const int kinds[] = { VX_DUPLICATE, VX_RACE, VX_DEADDIR,
+					     VX_DEADLOCK };
+		for (int i = 0; i < 4; i++) {
+			int k = kinds[i];
+			assert_int_equal(a.kind_execs[k] > 0, b.kind_execs[k] > 0);
+			if (d.complete || !d.kind_execs[k])
+				assert_int_equal(d.kind_execs[k] > 0, a.kind_execs[k] > 0);
+			else
+				assert_true(a.kind_execs[k] > 0);
+		}
+		assert_int_equal(found, a.kind_execs[VX_DUPLICATE] > 0);
+		assert_int_equal(a.states, b.states);
+		assert_int_equal(a.transitions, b.transitions);
+		assert_int_equal(a.violating > 0, found);
+		assert_int_equal(a.have_cex, found);
+		if (found) {
+			struct vfs_world *w = malloc(sizeof *w);
+			const uint8_t *sc;
+			assert_non_null(w);
+			int len = vfs_explore_schedule(&a, a.cex_index, &sc);
+			assert_int_equal(len, a.cex_len);
+			vfs_world_copy(w, h->w);
+			assert_int_equal(vfs_explore_replay(w, sc, len, NULL), len);
+			for (int t = 0; t < w->nthreads; t++)
+				assert_false(vfs_runnable(w, t));
+			assert_true(vfs_explore_kinds_of(h->w, w) &
+				    (VX_BIT(VX_DUPLICATE) | VX_BIT(VX_RACE)));
+			free(w);
+		}
+		vfs_explore_result_free(&d);
+		vfs_explore_result_free(&a);
+		vfs_explore_result_free(&b);
+		h_free(h);
+	}
+}
+
+static void test_stateful_v56(void **state) { (void)state; stateful_agrees("v5.6"); }
+static void test_stateful_v64(void **state) { (void)state; stateful_agrees("v6.4"); }
+static void test_stateful_20ea(void **state) { (void)state; stateful_agrees("20ea1e7d13c1"); }
+static void test_stateful_7979(void **state) { (void)state; stateful_agrees("797964253d35"); }
+static void test_stateful_v65(void **state) { (void)state; stateful_agrees("v6.5"); }
+static void test_stateful_mainline(void **state) { (void)state; stateful_agrees("mainline"); }
+
 /* bound 0: no preemption, so each thread runs its calls to the end (or
  * until it blocks) before another one runs. */
 static void test_bound(void **state)
@@ -353,6 +427,12 @@ int main(void)
 		cmocka_unit_test(test_jobs),
 		cmocka_unit_test(test_bound),
 		cmocka_unit_test(test_stop),
+		cmocka_unit_test(test_stateful_v56),
+		cmocka_unit_test(test_stateful_v64),
+		cmocka_unit_test(test_stateful_20ea),
+		cmocka_unit_test(test_stateful_7979),
+		cmocka_unit_test(test_stateful_v65),
+		cmocka_unit_test(test_stateful_mainline),
 	};
 	return cmocka_run_group_tests(tests, NULL, h_teardown);
 }

@@ -1,0 +1,1111 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * explore_state.c - the stateful search (`explore stateful`): every
+ * distinct state of the world once, as SPIN does, instead of every
+ * execution.  It proves the absence of violations; it does not count
+ * executions or outcomes (the DPOR search does, core/explore_search.c).
+ *
+ * The canonical state: what determines the future and the checked
+ * properties, nothing that only records history.  Threads (state, lock
+ * wait, frame: pc and locals, held locks, the function stack, the pending
+ * calls, the call in progress), processes, fd tables, files (f_pos,
+ * f_count, cursor, f_mode, both locks with their FIFO queues), inodes (the
+ * tree, dead flags, sizes, data, i_rwsem), the allocation counters, and
+ * for the detectors: per pass of an open directory, which offsets were
+ * handed out (given, not given, or before the pass: duplicates are then
+ * decided by the state), and lockdep's order graph (edges, reports made,
+ * handoffs).  Not in it: w->step, w->seq, call_seq, statistics, the call
+ * record's results (entries, return value), the receivers and steps of
+ * the pass entries, vector clocks, shadows and reports.
+ *
+ * Violations are properties of transitions and states: a step whose
+ * detector counts grew (duplicate, dead-directory iteration, skipped,
+ * lock order), a state where every live thread with work is blocked
+ * (deadlock), and races (below).  A transition is a function of the
+ * canonical state and the thread, so checking each transition of each
+ * visited state once checks every execution.
+ *
+ * Races: the vector clocks of core/race.c depend on the history, not the
+ * state.  Instead, at each fully expanded state, the steps of every two
+ * enabled threads are compared: same field of one object, at least one
+ * write (with core/race.c's exclusions: atomics, f_count, the fd table,
+ * reads of data and size), and no lock held by both at the accesses with
+ * one of them holding it exclusively.  Both steps are enabled, so either
+ * can run right after the other with nothing in between: nothing orders
+ * them, which is what the vector clocks report.  Conversely the first race
+ * of an execution (in vector-clock happens-before) can be brought next to
+ * its partner by moving the unordered steps after it, so some reachable
+ * state has both enabled; this holds as far as the happens-before of
+ * core/race.c covers every dependency (it ignores the FIFO of lock queues
+ * and atomics, as the DPOR footprints do not).  Steps taken alone by the
+ * reduction touch nothing shared, so every pair is compared at the next
+ * fully expanded state with the same steps.
+ *
+ * Hashing: the canonical state is serialised into a buffer (used slots
+ * only) and hashed to 64 bits; the visited set keeps the hashes only
+ * (hash compaction, as SPIN's -DHC): two distinct states collide with
+ * probability about n^2 / 2^65 for n states, reported in the result.
+ *
+ * Reduction: at each state, the enabled threads are tried in index order;
+ * the first whose step is local (no lock operation, no access to a field,
+ * no entry handed out, no allocation, no entry into an iterator: no trace
+ * event a detector or DPOR footprint would see) is taken alone, without
+ * branching: it commutes with every step of every other thread and is
+ * invisible to the properties (an ample set of one transition, as SPIN's
+ * partial-order reduction does for local transitions).  The cycle proviso
+ * holds trivially: every call terminates and a step never returns a
+ * thread to an earlier state, so the state graph is acyclic; the search
+ * checks it (a transition back to a state on the depth-first stack is an
+ * error, XCUT_ERROR), exactly with one worker, on each worker's own stack
+ * with more.
+ *
+ * Search: depth first; the successors of a state are made by copying it
+ * and stepping the copy (no copy back: the state of the next level is its
+ * parent's successor buffer).  The choice of the ample set depends on the
+ * state only, so the reduced graph, its number of states and transitions
+ * do not depend on the order of the search or on the number of workers.
+ *
+ * Parallel: a breadth-first top (SPLIT states, whatever jobs is) gives
+ * the frontier; workers take frontier states in order and search below
+ * them depth first, sharing the visited set (an open-addressing table of
+ * hashes, compare-and-swap into the slots, no lock).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "explore_int.h"
+#include "internal.h"
+
+#define SPLIT 256               /* frontier states for the workers */
+#define MAXACC 12               /* checked accesses recorded per step */
+#define MAX_WORKERS 64
+
+/* ---- the visited set: 64-bit hashes, lock-free ---- */
+
+struct vtable {
+	uint64_t *slot;
+	uint64_t mask;
+	uint64_t limit;         /* stop before the table is this full */
+	uint64_t n;             /* approximate, for the limit */
+};
+
+/* 1: new, 0: seen, -1: full */
+static int vt_insert(struct vtable *t, uint64_t h)
+{
+	uint64_t i = (h ^ (h >> 29)) & t->mask;
+	for (uint64_t k = 0; k <= t->mask; k++) {
+		uint64_t v = __atomic_load_n(&t->slot[i], __ATOMIC_RELAXED);
+		if (v == h)
+			return 0;
+		if (!v) {
+			uint64_t z = 0;
+			if (__atomic_compare_exchange_n(&t->slot[i], &z, h, false,
+							__ATOMIC_RELAXED,
+							__ATOMIC_RELAXED)) {
+				if ((__atomic_add_fetch(&t->n, 1, __ATOMIC_RELAXED)) >
+				    t->limit)
+					return -1;
+				return 1;
+			}
+			if (z == h)
+				return 0;
+		}
+		i = (i + 1) & t->mask;
+	}
+	return -1;
+}
+
+/* ---- serialisation and hashing ---- */
+
+struct sbuf {
+	uint8_t *p;
+	size_t n, cap;
+};
+
+static inline void put(struct sbuf *b, const void *v, size_t n)
+{
+	memcpy(b->p + b->n, v, n);
+	b->n += n;
+}
+#define PUT(b, x) put((b), &(x), sizeof(x))
+
+static inline void put_lock(struct sbuf *b, const struct vfs_lock *l)
+{
+	uint8_t v[5] = { l->kind, (uint8_t)l->owner, (uint8_t)l->nreaders,
+			 (uint8_t)l->wait_head, (uint8_t)l->wait_tail };
+	put(b, v, 5);
+}
+
+static inline void put_str(struct sbuf *b, const char *s, size_t max)
+{
+	size_t n = strnlen(s, max);
+	uint8_t len = (uint8_t)n;
+	PUT(b, len);
+	put(b, s, n);
+}
+
+static void put_call(struct sbuf *b, const struct vfs_call *c)
+{
+	PUT(b, c->sys);
+	put(b, c->a, sizeof c->a);
+	if (c->s[0][0] || c->s[1][0]) {
+		put_str(b, c->s[0], VFS_PATH_MAX);
+		put_str(b, c->s[1], VFS_PATH_MAX);
+	}
+}
+
+static uint64_t hash_buf(const uint8_t *p, size_t n);
+
+/* The inodes but their locks: the tree, names, dead flags, sizes, data. */
+static uint64_t tree_hash(struct sbuf *b, const struct vfs_world *w)
+{
+	b->n = 0;
+	for (int i = 0; i < w->ninodes; i++) {
+		const struct vfs_inode *n = &w->inodes[i];
+		uint8_t h[5] = { n->type, n->dead, n->unlinked, n->is_mountpoint,
+				 n->sb };
+		put(b, h, 5);
+		int16_t l[5] = { n->parent, n->first_child, n->last_child,
+				 n->next_sibling, n->prev_sibling };
+		put(b, l, sizeof l);
+		int32_t o[3] = { n->d_off, n->next_off, n->nchildren };
+		put(b, o, sizeof o);
+		PUT(b, n->size);
+		put_str(b, n->name, VFS_NAME_MAX);
+		if (n->type == IT_REG) {
+			size_t sz = n->size < 0 ? 0 : n->size > VFS_DATA_MAX ?
+				    VFS_DATA_MAX : (size_t)n->size;
+			put(b, n->data, sz);
+		}
+	}
+	return hash_buf(b->p, b->n);
+}
+
+/* A step of a call of these kinds leaves the tree alone (the inodes'
+ * locks apart): its successor keeps its parent's tree_hash. */
+static bool tree_clean(const struct vfs_world *w, int t, int ninodes0)
+{
+	if (w->ninodes != ninodes0)
+		return false;
+	switch (w->threads[t].rec.call.sys) {
+	case SYS_GETDENTS: case SYS_LSEEK: case SYS_READ: case SYS_PREAD:
+	case SYS_PIDFD_OPEN: case SYS_PIDFD_GETFD: case SYS_DUP:
+		return true;
+	}
+	return false;
+}
+
+/* Bytes needed at most for W's canonical state. */
+static size_t canon_bound(const struct vfs_world *w)
+{
+	size_t n = 256;
+	n += (size_t)w->nprocs * (16 + VFS_NAME_MAX);
+	n += (size_t)w->nthreads * (64 + sizeof(struct vfs_frame) +
+		VFS_MAX_HELD * 8 + VFS_MAX_FNSTACK +
+		(VFS_MAX_PENDING + 1) * (sizeof(struct vfs_call) + 8));
+	n += (size_t)w->nfiles * 48;
+	n += (size_t)VFS_MAX_INODES * (64 + VFS_NAME_MAX + VFS_DATA_MAX);
+	for (int i = 0; i < w->nfdt; i++)
+		n += 8 + 2 * (size_t)VFS_NR_OPEN;
+	n += (size_t)VFS_MAX_PASSES * (8 + VFS_MAX_ENTRIES);
+	n += sizeof(struct vfs_lockdep);
+	return n;
+}
+
+static void canon(struct sbuf *b, const struct vfs_world *w, uint64_t tree)
+{
+	b->n = 0;
+	/* allocation counters and sizes */
+	int32_t g[4] = { w->next_pid, w->next_file_id,
+			 (int32_t)w->nprocs | (int32_t)w->nthreads << 16,
+			 (int32_t)w->nfiles | (int32_t)w->ninodes << 16 };
+	put(b, g, sizeof g);
+	PUT(b, w->nfdt);
+	put_lock(b, &w->rename_mutex);
+	for (int i = 0; i < w->nprocs; i++) {
+		const struct vfs_proc *p = &w->procs[i];
+		uint8_t h[2] = { p->alive, p->exists };
+		put(b, h, 2);
+		PUT(b, p->pid);
+		PUT(b, p->uid);
+		PUT(b, p->fdt);
+		PUT(b, p->nthreads_made);
+		put_str(b, p->name, VFS_NAME_MAX);
+	}
+	for (int i = 0; i < w->nthreads; i++) {
+		const struct vfs_thread *t = &w->threads[i];
+		uint8_t h[4] = { t->state, (uint8_t)t->wait_next, t->wait_mode,
+				 t->npending };
+		put(b, h, 4);
+		if (t->state == TS_FREE || t->state == TS_DEAD)
+			continue;
+		PUT(b, t->wait_lock);
+		PUT(b, t->proc);
+		PUT(b, t->tnum);
+		PUT(b, t->tid);
+		for (int k = 0; k < t->npending; k++)
+			put_call(b, &t->pending[(t->pend_head + k) % VFS_MAX_PENDING]);
+		PUT(b, t->nheld);
+		for (int k = 0; k < t->nheld; k++) {
+			const struct vfs_held *hd = &t->held[k];
+			uint8_t v[6] = { (uint8_t)hd->lock, (uint8_t)(hd->lock >> 8),
+					 hd->mode, hd->cls, hd->fn, hd->frame };
+			put(b, v, 6);
+		}
+		PUT(b, t->nfn);
+		put(b, t->fnstack, t->nfn < VFS_MAX_FNSTACK ? t->nfn : VFS_MAX_FNSTACK);
+		uint8_t rs[2] = { t->rec.started, t->rec.done };
+		put(b, rs, 2);
+		if (t->f.pc != SITE_IDLE) {
+			/* the call in progress: its arguments and its locals
+			 * (the frame is cleared whole when a call starts) */
+			put(b, &t->f, sizeof t->f);
+			put_call(b, &t->rec.call);
+		} else {
+			PUT(b, t->f.pc);
+		}
+	}
+	for (int i = 0; i < w->nfiles; i++) {
+		const struct vfs_file *f = &w->files[i];
+		PUT(b, f->kind);
+		if (f->kind == FK_NONE)
+			continue;
+		PUT(b, f->f_mode);
+		PUT(b, f->id);
+		PUT(b, f->f_count);
+		PUT(b, f->inode);
+		PUT(b, f->pid);
+		PUT(b, f->f_pos);
+		PUT(b, f->cursor);
+		put_lock(b, &f->f_pos_lock);
+		put_lock(b, &f->f_lock);
+	}
+	/* the inodes: the tree by its hash (tree_hash), the locks that are
+	 * not idle here (an idle lock's kind is set again when taken) */
+	PUT(b, tree);
+	for (int16_t i = 0; i < w->ninodes; i++) {
+		const struct vfs_lock *l = &w->inodes[i].i_rwsem;
+		if (l->owner < 0 && !l->nreaders && l->wait_head < 0)
+			continue;
+		PUT(b, i);
+		put_lock(b, l);
+	}
+	for (int i = 0; i < w->nfdt; i++) {
+		const struct vfs_fdtable *t = &w->fdt[i];
+		PUT(b, t->count);
+		PUT(b, t->nfds);
+		put(b, t->fd, sizeof t->fd[0] * (size_t)(t->nfds > 0 ? t->nfds : 0));
+	}
+	/* the detectors: what decides their future reports */
+	const struct vfs_detect *d = &w->det;
+	PUT(b, d->npasses);
+	for (int i = 0; i < d->npasses; i++) {
+		const struct vfs_pass *p = &d->passes[i];
+		PUT(b, p->used);
+		PUT(b, p->file);
+		PUT(b, p->epoch);
+		/* given (1), not given (0), before the pass or reported
+		 * skipped (2): not who got it, nor when */
+		uint8_t v[VFS_MAX_ENTRIES];
+		int last = -1;
+		for (int k = 0; k < VFS_MAX_ENTRIES; k++) {
+			v[k] = p->by[k] > 0 ? 1 : p->by[k] < 0 ? 2 : 0;
+			if (v[k])
+				last = k;
+		}
+		int16_t nl = (int16_t)(last + 1);
+		PUT(b, nl);
+		put(b, v, (size_t)nl);
+	}
+	const struct vfs_lockdep *ld = &d->ld;
+	uint8_t lh[4] = { ld->nedges, ld->nseen, ld->ndead, ld->overflow };
+	put(b, lh, 4);
+	PUT(b, ld->woken);
+	put(b, ld->seen, sizeof ld->seen[0] * ld->nseen);
+	put(b, ld->dead, sizeof ld->dead[0] * (ld->ndead < 8 ? ld->ndead : 8));
+	for (int i = 0; i < ld->nedges; i++) {
+		uint8_t e[2] = { ld->edges[i].from, ld->edges[i].to };
+		put(b, e, 2);
+	}
+}
+
+static inline uint64_t rotl(uint64_t x, int r)
+{
+	return (x << r) | (x >> (64 - r));
+}
+
+/* xxhash64-style rounds over 8-byte words, then a full avalanche */
+static uint64_t hash_buf(const uint8_t *p, size_t n)
+{
+	const uint64_t P1 = 0x9e3779b185ebca87ull, P2 = 0xc2b2ae3d27d4eb4full;
+	uint64_t a = 0x60ea27eeadc0b5d6ull, c = 0x2d358dccaa6c78a5ull ^ n;
+	size_t i = 0;
+	for (; i + 16 <= n; i += 16) {
+		uint64_t x, y;
+		memcpy(&x, p + i, 8);
+		memcpy(&y, p + i + 8, 8);
+		a = rotl(a + x * P2, 31) * P1;
+		c = rotl(c + y * P2, 31) * P1;
+	}
+	uint64_t tail[2] = { 0, 0 };
+	memcpy(tail, p + i, n - i);
+	a = rotl(a + tail[0] * P2, 31) * P1;
+	c = rotl(c + tail[1] * P2, 31) * P1;
+	uint64_t h = xmix(a ^ rotl(c, 17));
+	return h ? h : 1;
+}
+
+/* ---- one step, watched ---- */
+
+struct xacc {
+	uint32_t loc;           /* field, object kind, object */
+	uint8_t write, nl;
+	uint16_t lk[VFS_MAX_HELD];
+	uint8_t lm[VFS_MAX_HELD];
+};
+
+struct xobs {                   /* what the step being run did */
+	uint8_t shared;         /* not a local step */
+	uint8_t nacc, over;
+	struct xacc acc[MAXACC];
+};
+
+static bool iterator_fn(int fn)
+{
+	if (fn == VFN_offset_readdir)
+		return true;
+	for (int i = 0; i < vfs_nfstypes; i++)
+		if (vfs_fstypes[i].iter_fn == fn)
+			return true;
+	return false;
+}
+
+static void obs_sink(void *ctx, const struct vfs_world *w,
+		     const struct vfs_event *ev)
+{
+	struct xobs *o = ctx;
+	switch (ev->op) {
+	case OP_ACQUIRE: case OP_RELEASE: case OP_BLOCK: case OP_WAKE:
+	case OP_DOWNGRADE: case OP_EMIT:
+		o->shared = 1;
+		break;
+	case OP_ENTER:
+		/* the dead-directory check reads the inode's S_DEAD */
+		if (iterator_fn(ev->fn))
+			o->shared = 1;
+		break;
+	case OP_NOTE:
+		if (ev->fn == VFN_copy_process)
+			o->shared = 1;
+		break;
+	case OP_READ: case OP_WRITE: {
+		o->shared = 1;
+		bool write = ev->op == OP_WRITE;
+		/* what core/race.c checks */
+		if (ev->atomic || ev->field == FLD_FDTABLE ||
+		    ev->field == FLD_F_COUNT)
+			break;
+		if (!write && (ev->field == FLD_DATA || ev->field == FLD_SIZE))
+			break;
+		if (o->nacc == MAXACC) {
+			o->over = 1;
+			break;
+		}
+		struct xacc *a = &o->acc[o->nacc++];
+		const struct vfs_thread *t = &w->threads[ev->tid];
+		a->loc = (uint32_t)ev->field << 24 | (uint32_t)ev->objkind << 20 |
+			 ((uint32_t)ev->obj & 0xfffff);
+		a->write = write;
+		a->nl = t->nheld;
+		for (int i = 0; i < t->nheld; i++) {
+			a->lk[i] = t->held[i].lock;
+			a->lm[i] = t->held[i].mode;
+		}
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+/* Two enabled steps race: a common location, a write, no lock held by
+ * both with one of them holding it exclusively. */
+static bool steps_race(const struct xobs *x, const struct xobs *y)
+{
+	if (x->over || y->over)
+		return false;   /* (more accesses than kept: not judged) */
+	for (int i = 0; i < x->nacc; i++)
+		for (int j = 0; j < y->nacc; j++) {
+			const struct xacc *a = &x->acc[i], *b = &y->acc[j];
+			if (a->loc != b->loc || !(a->write | b->write))
+				continue;
+			bool ordered = false;
+			for (int k = 0; k < a->nl && !ordered; k++)
+				for (int l = 0; l < b->nl && !ordered; l++)
+					ordered = a->lk[k] == b->lk[l] &&
+						  (a->lm[k] != M_READ || b->lm[l] != M_READ);
+			if (!ordered)
+				return true;
+		}
+	return false;
+}
+
+/* ---- copying: what the stateful search needs of a world ----
+ * Like vfs_world_copy, less: the vector clocks, shadows and lock clocks
+ * only for the threads that exist, no report list (nreports is pinned at
+ * the maximum: the detectors still count, which is all this search
+ * reads), no pass steps, no call record entries or text (results, not
+ * state).  D must have been made by vfs_world_copy once (initialised). */
+static void fcopy(struct vfs_world *d, const struct vfs_world *s)
+{
+	int n = s->nthreads;
+	memcpy(d, s, offsetof(struct vfs_world, det));
+	struct vfs_detect *dd = &d->det;
+	const struct vfs_detect *sd = &s->det;
+	dd->enabled = sd->enabled;
+	dd->nshadows = sd->nshadows;
+	dd->nlockclocks = sd->nlockclocks;
+	dd->npasses = sd->npasses;
+	dd->nreports = VFS_MAX_REPORTS;
+	memcpy(dd->counts, sd->counts, sizeof dd->counts);
+	for (int i = 0; i < n; i++)
+		memcpy(dd->vc[i], sd->vc[i], sizeof dd->vc[i][0] * (size_t)n);
+	for (int i = 0; i < sd->nshadows; i++) {
+		memcpy(&dd->shadows[i], &sd->shadows[i],
+		       offsetof(struct vfs_shadow, r));
+		memcpy(dd->shadows[i].r, sd->shadows[i].r,
+		       sizeof sd->shadows[i].r[0] * (size_t)n);
+	}
+	for (int i = 0; i < sd->nlockclocks; i++) {
+		memcpy(&dd->lockclocks[i], &sd->lockclocks[i],
+		       offsetof(struct vfs_lockclock, w));
+		memcpy(dd->lockclocks[i].w, sd->lockclocks[i].w,
+		       sizeof sd->lockclocks[i].w[0] * (size_t)n);
+		memcpy(dd->lockclocks[i].r, sd->lockclocks[i].r,
+		       sizeof sd->lockclocks[i].r[0] * (size_t)n);
+	}
+	for (int i = 0; i < sd->npasses; i++)
+		memcpy(&dd->passes[i], &sd->passes[i], offsetof(struct vfs_pass, at));
+	memcpy(&dd->ld, &sd->ld, offsetof(struct vfs_lockdep, edges));
+	memcpy(dd->ld.edges, sd->ld.edges, sizeof dd->ld.edges[0] * sd->ld.nedges);
+	memcpy(d->procs, s->procs, sizeof d->procs[0] * (size_t)s->nprocs);
+	for (int i = 0; i < n; i++) {
+		struct vfs_thread *dt = &d->threads[i];
+		const struct vfs_thread *st = &s->threads[i];
+		memcpy(dt, st, offsetof(struct vfs_thread, pending));
+		for (int k = 0; k < st->npending; k++) {
+			int j = (st->pend_head + k) % VFS_MAX_PENDING;
+			dt->pending[j] = st->pending[j];
+		}
+		memcpy(&dt->f, &st->f, offsetof(struct vfs_thread, rec) +
+		       offsetof(struct vfs_callrec, ent) -
+		       offsetof(struct vfs_thread, f));
+		memcpy(&dt->rec.start_step, &st->rec.start_step,
+		       sizeof *st - offsetof(struct vfs_thread, rec) -
+		       offsetof(struct vfs_callrec, start_step));
+	}
+	memcpy(d->files, s->files, sizeof d->files[0] * (size_t)s->nfiles);
+	memcpy(d->sbs, s->sbs, sizeof d->sbs[0] * (size_t)s->nsb);
+	memcpy(d->inodes, s->inodes, sizeof d->inodes[0] * (size_t)s->ninodes);
+	for (int i = 0; i < s->nfdt; i++) {
+		d->fdt[i].count = s->fdt[i].count;
+		d->fdt[i].nfds = s->fdt[i].nfds;
+		memcpy(d->fdt[i].fd, s->fdt[i].fd,
+		       sizeof s->fdt[i].fd[0] * (size_t)s->fdt[i].nfds);
+	}
+}
+
+/* ---- the search ---- */
+
+struct lvl {
+	struct vfs_world *state;        /* this level's state */
+	uint64_t hash;
+	int n, next;                    /* successors made, next to visit */
+	struct vfs_world *succ[XMAXT];  /* successor buffers (owned) */
+	uint8_t tid[XMAXT];
+	uint8_t kinds[XMAXT];           /* VX_BIT of the transition */
+	uint8_t tdirty[XMAXT];          /* the step may have changed the tree */
+	uint64_t tree;                  /* tree_hash of this level's state */
+};
+
+struct xst;
+
+struct sworker {
+	struct xst *st;
+	int id;
+	struct lvl *lv;
+	int caplv;
+	uint8_t *path;                  /* thread per step from the snapshot */
+	struct xobs obs[XMAXT];
+	struct sbuf buf;
+	/* counters */
+	uint64_t states, transitions, matched, probes, local, violating;
+	uint64_t kind_n[VX__COUNT];
+	uint32_t kinds;
+	int maxdepth;
+	uint8_t cut;
+	int failed;
+	/* the best counterexample: shortest prefix, then lowest schedule */
+	uint8_t *cex;
+	int cexlen, cexpre;
+	uint32_t cexkinds;
+	struct vfs_world *scratch;
+};
+
+struct xitem_s {                        /* a frontier state */
+	struct vfs_world *w;
+	uint64_t hash, tree;
+	int plen;
+	uint8_t *path;
+};
+
+struct xst {
+	const struct vfs_world *snap;
+	struct vfs_explore_opts o;
+	uint32_t viol;
+	int maxdepth;
+	struct vtable vt;
+	struct xitem_s *items;
+	int nitems, capitems;
+	int next_item;                  /* atomic */
+	volatile int abort;             /* table full, error */
+};
+
+static int stopped(struct sworker *s)
+{
+	return s->st->abort || (s->st->o.stop && *s->st->o.stop);
+}
+
+static struct vfs_world *wnew(void)
+{
+	return malloc(sizeof(struct vfs_world));
+}
+
+static int lv_grow(struct sworker *s, int d)
+{
+	if (d < s->caplv)
+		return 0;
+	int c = s->caplv ? s->caplv * 2 : 256;
+	while (c <= d)
+		c *= 2;
+	struct lvl *n = realloc(s->lv, sizeof *n * (size_t)c);
+	uint8_t *p = realloc(s->path, (size_t)c + 1);
+	if (n)
+		s->lv = n;
+	if (p)
+		s->path = p;
+	if (!n || !p)
+		return -1;
+	memset(s->lv + s->caplv, 0, sizeof *n * (size_t)(c - s->caplv));
+	s->caplv = c;
+	return 0;
+}
+
+/* Record a violation found at depth D (the path to the state, then the
+ * threads EXTRA): the schedule is completed, lowest runnable thread first,
+ * and kept when it is the shortest so far. */
+static void violation(struct sworker *s, int d, const uint8_t *extra, int nx,
+		      uint32_t kinds)
+{
+	s->violating++;
+	for (int k = 0; k < VX__COUNT; k++)
+		s->kind_n[k] += kinds >> k & 1;
+	s->kinds |= kinds;
+	if (!(kinds & s->st->viol))
+		return;
+	int pre = d + nx;
+	if (s->cex && (pre > s->cexpre ||
+		       (pre == s->cexpre && memcmp(s->path, s->cex, (size_t)d) >= 0)))
+		return;
+	/* complete it */
+	struct vfs_world *w = s->scratch;
+	if (!w && !(w = s->scratch = wnew())) {
+		s->failed = 1;
+		return;
+	}
+	size_t cap = (size_t)pre + 1024;
+	uint8_t *sch = malloc(cap);
+	if (!sch) {
+		s->failed = 1;
+		return;
+	}
+	memcpy(sch, s->path, (size_t)d);
+	memcpy(sch + d, extra, (size_t)nx);
+	int len = pre;
+	vfs_world_copy(w, s->st->snap);
+	if (vfs_explore_replay(w, sch, len, NULL) != len) {
+		free(sch);
+		return;         /* (cannot happen: the path was run) */
+	}
+	for (;;) {
+		int t = -1;
+		for (int i = 0; i < w->nthreads && t < 0; i++)
+			if (vfs_runnable(w, i))
+				t = i;
+		if (t < 0 || len >= s->st->maxdepth)
+			break;
+		if ((size_t)len == cap) {
+			uint8_t *n = realloc(sch, cap * 2);
+			if (!n) {
+				free(sch);
+				s->failed = 1;
+				return;
+			}
+			sch = n;
+			cap *= 2;
+		}
+		sch[len++] = (uint8_t)t;
+		vfs_step(w, t, NULL);
+	}
+	free(s->cex);
+	s->cex = sch;
+	s->cexlen = len;
+	s->cexpre = pre;
+	s->cexkinds = xkinds_of(s->st->snap, w) | kinds;
+}
+
+static inline uint32_t counts_kinds(const struct vfs_world *a,
+				    const struct vfs_world *b)
+{
+	uint32_t k = 0;
+	if (b->det.counts[RPT_DUPLICATE] != a->det.counts[RPT_DUPLICATE])
+		k |= VX_BIT(VX_DUPLICATE);
+	if (b->det.counts[RPT_DEADDIR] != a->det.counts[RPT_DEADDIR])
+		k |= VX_BIT(VX_DEADDIR);
+	if (b->det.counts[RPT_SKIPPED] != a->det.counts[RPT_SKIPPED])
+		k |= VX_BIT(VX_SKIPPED);
+	if (b->det.counts[RPT_LOCKORDER] != a->det.counts[RPT_LOCKORDER])
+		k |= VX_BIT(VX_LOCKORDER);
+	return k;
+}
+
+/* Make the successors of level D's state (the reduced set). */
+static int expand(struct sworker *s, int d)
+{
+	struct lvl *L = &s->lv[d];
+	const struct vfs_world *S = L->state;
+	struct vfs_sink sink;
+	int n = 0;
+	L->n = L->next = 0;
+	if (d > s->maxdepth)
+		s->maxdepth = d;
+	if (d >= s->st->maxdepth) {
+		s->cut = XCUT_DEPTH;
+		return 0;
+	}
+	for (int t = 0; t < S->nthreads; t++) {
+		if (!vfs_runnable(S, t))
+			continue;
+		if (!L->succ[n]) {
+			if (!(L->succ[n] = wnew()))
+				return -1;
+			vfs_world_copy(L->succ[n], S);
+		}
+		struct vfs_world *W = L->succ[n];
+		struct xobs *o = &s->obs[n];
+		o->shared = o->nacc = o->over = 0;
+		sink.fn = obs_sink;
+		sink.ctx = o;
+		fcopy(W, S);
+		int nth = W->nthreads, nf = W->next_file_id, ni = W->ninodes,
+		    np = W->next_pid, nfdt = W->nfdt, npr = W->nprocs;
+		vfs_step(W, t, &sink);
+		s->probes++;
+		if (W->nthreads != nth || W->next_file_id != nf || W->ninodes != ni ||
+		    W->next_pid != np || W->nfdt != nfdt || W->nprocs != npr)
+			o->shared = 1;
+		L->tid[n] = (uint8_t)t;
+		L->kinds[n] = (uint8_t)counts_kinds(S, W);
+		L->tdirty[n] = !tree_clean(W, t, ni);
+		if (!o->shared) {
+			/* local: taken alone (an ample set of one) */
+			if (n) {
+				struct vfs_world *tmp = L->succ[0];
+				L->succ[0] = W;
+				L->succ[n] = tmp;
+				L->tid[0] = (uint8_t)t;
+				L->kinds[0] = L->kinds[n];
+				L->tdirty[0] = L->tdirty[n];
+			}
+			L->n = 1;
+			s->local++;
+			s->transitions++;
+			return 0;
+		}
+		n++;
+	}
+	L->n = n;
+	s->transitions += (uint64_t)n;
+	if (!n) {
+		if (vfs_all_blocked(S))
+			violation(s, d, NULL, 0, VX_BIT(VX_DEADLOCK));
+		return 0;
+	}
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++)
+			if (steps_race(&s->obs[i], &s->obs[j])) {
+				uint8_t ex[2] = { L->tid[i], L->tid[j] };
+				violation(s, d, ex, 2, VX_BIT(VX_RACE));
+				i = n;  /* one per state */
+				break;
+			}
+	return 0;
+}
+
+/* Depth-first from STATE (already in the visited set), at depth BASE
+ * with PATH leading to it. */
+static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
+	       uint64_t tree, const uint8_t *path, int base)
+{
+	if (lv_grow(s, base + 1) < 0)
+		return -1;
+	memcpy(s->path, path, (size_t)base);
+	int d = base;
+	s->lv[d].state = state;
+	s->lv[d].hash = hash;
+	s->lv[d].tree = tree;
+	if (expand(s, d) < 0)
+		return -1;
+	uint64_t polls = 0;
+	for (;;) {
+		struct lvl *L = &s->lv[d];
+		if (L->next == L->n) {
+			if (d == base)
+				return 0;
+			d--;
+			continue;
+		}
+		if ((++polls & 1023) == 0 && stopped(s)) {
+			if (!s->cut)
+				s->cut = s->st->abort ? XCUT_TABLE : XCUT_STOP;
+			return 0;
+		}
+		int i = L->next++;
+		struct vfs_world *W = L->succ[i];
+		s->path[d] = L->tid[i];
+		if (L->kinds[i])
+			violation(s, d + 1, NULL, 0, L->kinds[i]);
+		if (s->buf.cap < canon_bound(W)) {
+			free(s->buf.p);
+			s->buf.cap = canon_bound(W) * 2;
+			if (!(s->buf.p = malloc(s->buf.cap)))
+				return -1;
+		}
+		uint64_t tree = L->tdirty[i] ? tree_hash(&s->buf, W) : L->tree;
+		canon(&s->buf, W, tree);
+		uint64_t h = hash_buf(s->buf.p, s->buf.n);
+		int r = vt_insert(&s->st->vt, h);
+		if (r < 0) {
+			s->st->abort = 1;
+			s->cut = XCUT_TABLE;
+			return 0;
+		}
+		if (!r) {
+			s->matched++;
+			/* acyclic: never back to a state on the stack */
+			for (int k = base; k <= d; k++)
+				if (s->lv[k].hash == h) {
+					s->cut = XCUT_ERROR;
+					s->failed = 2;
+					return -1;
+				}
+			continue;
+		}
+		s->states++;
+		if (lv_grow(s, d + 2) < 0)
+			return -1;
+		d++;
+		s->lv[d].state = W;
+		s->lv[d].hash = h;
+		s->lv[d].tree = tree;
+		if (expand(s, d) < 0)
+			return -1;
+	}
+}
+
+static void worker_free(struct sworker *s)
+{
+	for (int d = 0; d < s->caplv; d++)
+		for (int i = 0; i < XMAXT; i++)
+			free(s->lv[d].succ[i]);
+	free(s->lv);
+	free(s->path);
+	free(s->buf.p);
+	free(s->cex);
+	free(s->scratch);
+}
+
+static void *worker_main(void *arg)
+{
+	struct sworker *s = arg;
+	struct xst *st = s->st;
+	for (;;) {
+		int i = __atomic_fetch_add(&st->next_item, 1, __ATOMIC_RELAXED);
+		if (i >= st->nitems || stopped(s))
+			break;
+		struct xitem_s *it = &st->items[i];
+		if (dfs(s, it->w, it->hash, it->tree, it->path, it->plen) < 0) {
+			if (!s->failed)
+				s->failed = 1;
+			st->abort = 1;
+			break;
+		}
+	}
+	return NULL;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int add_item(struct xst *st, const struct vfs_world *w, uint64_t h,
+		    uint64_t tree, const uint8_t *path, int plen)
+{
+	if (st->nitems == st->capitems) {
+		int c = st->capitems ? st->capitems * 2 : 64;
+		struct xitem_s *n = realloc(st->items, sizeof *n * (size_t)c);
+		if (!n)
+			return -1;
+		st->items = n;
+		st->capitems = c;
+	}
+	struct xitem_s *it = &st->items[st->nitems];
+	it->w = wnew();
+	it->path = malloc((size_t)plen + 1);
+	if (!it->w || !it->path) {
+		free(it->w);
+		free(it->path);
+		return -1;
+	}
+	vfs_world_copy(it->w, w);
+	if (plen)
+		memcpy(it->path, path, (size_t)plen);
+	it->plen = plen;
+	it->hash = h;
+	it->tree = tree;
+	st->nitems++;
+	return 0;
+}
+
+static void free_items(struct xst *st, int from, int to)
+{
+	for (int i = from; i < to; i++) {
+		free(st->items[i].w);
+		free(st->items[i].path);
+	}
+}
+
+/* The frontier: breadth first from the snapshot until it has SPLIT
+ * states (or the graph ends); worker 0's buffers do the expanding. */
+static int top(struct xst *st, struct sworker *s)
+{
+	struct sbuf *b = &s->buf;
+	b->cap = canon_bound(st->snap) * 2;
+	if (!(b->p = malloc(b->cap)))
+		return -1;
+	uint64_t t0 = tree_hash(b, st->snap);
+	canon(b, st->snap, t0);
+	uint64_t h = hash_buf(b->p, b->n);
+	vt_insert(&st->vt, h);
+	s->states++;
+	if (add_item(st, st->snap, h, t0, NULL, 0) < 0)
+		return -1;
+	int lo = 0;
+	while (st->nitems - lo < SPLIT && lo < st->nitems) {
+		int hi = st->nitems;
+		for (int k = lo; k < hi; k++) {
+			struct xitem_s *it = &st->items[k];
+			if (lv_grow(s, it->plen + 2) < 0)
+				return -1;
+			memcpy(s->path, it->path, (size_t)it->plen);
+			int d = it->plen;
+			s->lv[d].state = it->w;
+			s->lv[d].hash = it->hash;
+			s->lv[d].tree = it->tree;
+			uint64_t ptree = it->tree;      /* add_item moves items */
+			if (expand(s, d) < 0)
+				return -1;
+			struct lvl *L = &s->lv[d];
+			for (int i = 0; i < L->n; i++) {
+				struct vfs_world *W = L->succ[i];
+				s->path[d] = L->tid[i];
+				if (L->kinds[i])
+					violation(s, d + 1, NULL, 0, L->kinds[i]);
+				if (b->cap < canon_bound(W)) {
+					free(b->p);
+					b->cap = canon_bound(W) * 2;
+					if (!(b->p = malloc(b->cap)))
+						return -1;
+				}
+				uint64_t tr = L->tdirty[i] ? tree_hash(b, W) : ptree;
+				canon(b, W, tr);
+				uint64_t hh = hash_buf(b->p, b->n);
+				int r = vt_insert(&st->vt, hh);
+				if (r < 0)
+					return -1;
+				if (!r) {
+					s->matched++;
+					continue;
+				}
+				s->states++;
+				if (add_item(st, W, hh, tr, s->path, d + 1) < 0)
+					return -1;
+			}
+		}
+		/* expanded: no longer part of the frontier */
+		free_items(st, lo, hi);
+		lo = hi;
+	}
+	/* keep the frontier only */
+	memmove(st->items, st->items + lo, sizeof *st->items * (size_t)(st->nitems - lo));
+	st->nitems -= lo;
+	return 0;
+}
+
+int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
+	       struct vfs_explore_result *r)
+{
+	double t0 = now_s();
+	struct xst *st = calloc(1, sizeof *st);
+	int jobs = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (jobs < 1)
+		jobs = 1;
+	if (jobs > MAX_WORKERS)
+		jobs = MAX_WORKERS;
+	struct sworker *ws = calloc((size_t)jobs, sizeof *ws);
+	int rc = 0;
+
+	memset(r, 0, sizeof *r);
+	r->stateful = true;
+	if (!st || !ws) {
+		free(st);
+		free(ws);
+		errno = ENOMEM;
+		return -1;
+	}
+	st->snap = snap;
+	st->o = *o;
+	st->viol = o->violations ? o->violations : VX_DEFAULT_VIOLATIONS;
+	st->maxdepth = o->max_depth > 0 ? o->max_depth : 100000;
+	int bits = o->state_bits > 0 ? o->state_bits : 22;
+	if (bits < 10)
+		bits = 10;
+	if (bits > 34)
+		bits = 34;
+	st->vt.mask = (1ull << bits) - 1;
+	st->vt.limit = (st->vt.mask + 1) / 8 * 7;
+	st->vt.slot = calloc(st->vt.mask + 1, sizeof *st->vt.slot);
+	r->violations = st->viol;
+	for (int i = 0; i < jobs; i++) {
+		ws[i].st = st;
+		ws[i].id = i;
+	}
+	if (!st->vt.slot || top(st, &ws[0]) < 0) {
+		rc = -1;
+		goto out;
+	}
+	if (ws[0].failed)
+		rc = -1;
+	int made = 0;
+	pthread_t th[MAX_WORKERS];
+	if (rc == 0 && jobs > 1 && st->nitems > 1) {
+		sigset_t block, old;
+		sigemptyset(&block);
+		sigaddset(&block, SIGINT);
+		pthread_sigmask(SIG_BLOCK, &block, &old);
+		for (made = 1; made < jobs; made++)
+			if (pthread_create(&th[made], NULL, worker_main, &ws[made]) != 0)
+				break;
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
+	if (rc == 0)
+		worker_main(&ws[0]);
+	for (int i = 1; i < made; i++)
+		pthread_join(th[i], NULL);
+	r->jobs = made > 1 ? made : 1;
+	r->subtrees = st->nitems;
+	int best = -1;
+	int cut = XCUT_NONE;
+	for (int i = 0; i < jobs; i++) {
+		struct sworker *s = &ws[i];
+		r->states += s->states;
+		r->transitions += s->transitions;
+		r->matched += s->matched;
+		r->probes += s->probes;
+		r->local_steps += s->local;
+		r->violating += s->violating;
+		for (int k = 0; k < VX__COUNT; k++)
+			r->kind_execs[k] += s->kind_n[k];
+		if (s->maxdepth > r->state_depth)
+			r->state_depth = s->maxdepth;
+		if (s->failed)
+			rc = -1;
+		if (s->cut && (cut == XCUT_NONE || s->cut == XCUT_ERROR ||
+			       s->cut == XCUT_TABLE))
+			cut = s->cut;
+		if (s->cex && (best < 0 || s->cexpre < ws[best].cexpre ||
+			       (s->cexpre == ws[best].cexpre &&
+				memcmp(s->cex, ws[best].cex, (size_t)s->cexpre) < 0)))
+			best = i;
+	}
+	if (st->abort && cut == XCUT_NONE)
+		cut = XCUT_TABLE;
+	if (o->stop && *o->stop && cut == XCUT_NONE)
+		cut = XCUT_STOP;
+	r->cut = (uint8_t)cut;
+	r->complete = cut == XCUT_NONE && rc == 0;
+	double n = (double)r->states;
+	r->collision_p = n * n / 2.0 / 18446744073709551616.0;
+	if (best >= 0) {
+		struct sworker *s = &ws[best];
+		r->have_cex = true;
+		r->cex_index = 1;
+		r->cex_len = s->cexlen;
+		r->cex_kinds = s->cexkinds;
+		r->cex_schedule = s->cex;
+		s->cex = NULL;
+		/* preemptions of the schedule */
+		int pre = 0;
+		struct vfs_world *w = ws[0].scratch ? ws[0].scratch : wnew();
+		if (w) {
+			vfs_world_copy(w, snap);
+			for (int k = 0; k < r->cex_len; k++) {
+				int p = r->cex_schedule[k];
+				if (k > 0 && r->cex_schedule[k - 1] != p &&
+				    vfs_runnable(w, r->cex_schedule[k - 1]))
+					pre++;
+				vfs_step(w, p, NULL);
+			}
+			if (w != ws[0].scratch)
+				free(w);
+		}
+		r->cex_preemptions = pre;
+	}
+	if (rc < 0 && ws[0].failed == 2)
+		rc = 0, r->cut = XCUT_ERROR, r->complete = false;
+out:
+	for (int i = 0; i < jobs; i++)
+		if (ws[i].failed == 2) {
+			rc = 0;
+			r->cut = XCUT_ERROR;
+			r->complete = false;
+		}
+	free_items(st, 0, st->nitems);
+	free(st->items);
+	for (int i = 0; i < jobs; i++)
+		worker_free(&ws[i]);
+	free(ws);
+	free(st->vt.slot);
+	free(st);
+	r->seconds = now_s() - t0;
+	if (rc < 0) {
+		vfs_explore_result_free(r);
+		errno = ENOMEM;
+	}
+	return rc;
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# fuzz.sh [SECONDS] [-- LIBFUZZER-OPTIONS...]: build tests/fuzz/fuzz_session.c
+# with libFuzzer + ASan + UBSan (clang) and run it for SECONDS (default 60)
+# on a seed corpus made from the project's scripts.  Not part of `make check`.
+#
+#   build/fuzz/fuzz_session      the fuzzer (-DVFSIM_FUZZ: `run` capped at a
+#                                small step budget, explore at max 200)
+#   build/fuzz/corpus/           the working corpus (kept between runs)
+#   build/fuzz/artifacts/        crash-*, timeout-*, leak-*, oom-* inputs
+#
+# A crashing input found here belongs in tests/fuzz/regress/ (make check's
+# fuzz-regress stage runs those through build/asan/vfsim).
+#   JOBS=N     run N fuzzer processes in parallel (default 1)
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+secs=${1:-60}
+[ $# -gt 0 ] && shift
+[ "${1:-}" = "--" ] && shift
+CC=${FUZZ_CC:-clang}
+command -v "$CC" >/dev/null || { echo "fuzz.sh: $CC not found (apt-get install clang)" >&2; exit 2; }
+
+out=$top/build/fuzz
+mkdir -p "$out/obj" "$out/corpus" "$out/artifacts"
+flags="-std=c11 -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined
+       -fno-sanitize-recover=undefined -DVFSIM_FUZZ -DVFSIM_LINEEDIT_NONE
+       -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Icore -Icli -pthread"
+objs=()
+for src in core/*.c cli/*.c; do
+    case $src in cli/main.c) continue ;; esac
+    obj=$out/obj/$(echo "$src" | tr / _).o
+    # shellcheck disable=SC2086
+    if [ ! -e "$obj" ] || [ "$src" -nt "$obj" ] || [ -n "$(find core cli -name '*.h' -newer "$obj" | head -n 1)" ] \
+       || [ scripts/fuzz.sh -nt "$obj" ]; then
+        $CC $flags -c -o "$obj" "$src"
+    fi
+    objs+=("$obj")
+done
+# shellcheck disable=SC2086
+$CC $flags -fsanitize=fuzzer -o "$out/fuzz_session" tests/fuzz/fuzz_session.c "${objs[@]}" -lm
+
+# seeds: every script of the project, and the regression inputs
+for f in tests/scenarios/*.vfs examples/*.vfs tests/golden/*.vfs ../shared/conformance/*.vfs \
+         tests/fuzz/regress/*.vfs; do
+    [ -f "$f" ] || continue
+    cp -n "$f" "$out/corpus/seed-$(echo "$f" | tr / _)" 2>/dev/null || true
+done
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+jobs=${JOBS:-1}
+extra=()
+[ "$jobs" -gt 1 ] && extra=(-jobs="$jobs" -workers="$jobs")
+exec "$out/fuzz_session" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+    -max_len=4096 -close_fd_mask=3 -dict="$top/tests/fuzz/vfsim.dict" \
+    -artifact_prefix="$out/artifacts/" -print_final_stats=1 "${extra[@]}" "$@" "$out/corpus"
