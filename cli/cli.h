@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include "lex.h"
 #include "vfsim.h"
 
@@ -95,6 +96,10 @@ void session_reset(struct session *s, const struct vfs_preset *p);
 int session_exec_line(struct session *s, const char *line);
 int session_source(struct session *s, const char *path);
 int session_run_stream(struct session *s, FILE *in, const char *name);
+/* One line of a script with its newline into *buf (grown as needed): its
+ * length, -1 at the end of the file, -2 when longer than CLI_MAX_LINE. */
+#define CLI_MAX_LINE (64 * 1024)
+ssize_t cli_read_line(char **buf, size_t *cap, FILE *in);
 void session_log_setup(struct session *s, const struct cmd_call *c,
 		       const char *name);
 /* WORD quoted so that the lexer reads it back the same (for logs, save) */
@@ -116,6 +121,9 @@ void session_fmt_call(const struct vfs_world *w, const struct vfs_call *c,
 int session_interrupted(struct session *s);
 const char *errno_text(int e);  /* strerror, lower case */
 
+/* Write PATH atomically through WRITER (cmd_script.c); -1 reported. */
+int write_atomic(struct session *s, const char *what, const char *path,
+		 int (*writer)(struct session *, FILE *, void *), void *ctx);
 /* The log as a script of set-up lines, calls and explicit steps. */
 int session_save(struct session *s, FILE *f);
 

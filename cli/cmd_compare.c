@@ -283,13 +283,19 @@ static int from_file(struct session *s, struct script *sc, const char *path, int
 	char *buf = NULL, *acc = NULL;
 	size_t cap = 0, acclen = 0;
 	int rc = 0, stop = 0;
-	while (!stop && getline(&buf, &cap, f) >= 0) {
+	ssize_t n;
+	while (!stop && (n = cli_read_line(&buf, &cap, f)) != -1) {
+		if (n == -2 || acclen > CLI_MAX_LINE) {
+			rc = cli_error(s, "compare: '%s': a line longer than %d bytes", path,
+				       CLI_MAX_LINE);
+			break;
+		}
 		size_t len = strlen(buf);
 		while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
 			buf[--len] = 0;
 		int more = lex_continues(buf);
-		if (more)
-			buf[--len] = ' ';
+		if (more)       /* the backslash becomes a blank (and acc ends in NUL) */
+			buf[len - 1] = ' ';
 		char *p = realloc(acc, acclen + len + 1);
 		if (!p) {
 			rc = -1;

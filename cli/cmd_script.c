@@ -136,25 +136,42 @@ int session_save(struct session *s, FILE *f)
 	return ferror(f) ? -1 : 0;
 }
 
-HANDLER(c_save)
+/*
+ * Write PATH through WRITER atomically: a temporary file renamed over it,
+ * so a failure leaves the old file (the user's work) as it was.
+ */
+int write_atomic(struct session *s, const char *what, const char *path,
+		 int (*writer)(struct session *, FILE *, void *), void *ctx)
 {
-	const char *path = c->argv[0];
 	char tmp[4096];
 	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
 	FILE *f = fopen(tmp, "w");
 	if (!f)
-		return cli_error(s, "save: cannot write '%s': %s", path, errno_text(errno));
-	int r = session_save(s, f);
+		return cli_error(s, "%s: cannot write '%s': %s", what, path, errno_text(errno));
+	int r = writer(s, f, ctx);
 	if (fclose(f) != 0 || r < 0) {
 		unlink(tmp);
-		return cli_error(s, "save: writing '%s' failed", path);
+		return cli_error(s, "%s: writing '%s' failed", what, path);
 	}
-	if (rename(tmp, path) != 0) {   /* atomic: the old file or the new one */
+	if (rename(tmp, path) != 0) {
 		int e = errno;
 		unlink(tmp);
-		return cli_error(s, "save: cannot replace '%s': %s", path, errno_text(e));
+		return cli_error(s, "%s: cannot replace '%s': %s", what, path, errno_text(e));
 	}
-	out(s, "session saved to %s\n", path);
+	return 0;
+}
+
+static int save_writer(struct session *s, FILE *f, void *ctx)
+{
+	(void)ctx;
+	return session_save(s, f);
+}
+
+HANDLER(c_save)
+{
+	if (write_atomic(s, "save", c->argv[0], save_writer, NULL) < 0)
+		return -1;
+	out(s, "session saved to %s\n", c->argv[0]);
 	return 0;
 }
 

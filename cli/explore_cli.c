@@ -328,6 +328,35 @@ static int get_schedule(struct session *s, uint64_t k, const uint8_t **sched)
 	return len;
 }
 
+struct cex_save {
+	const struct vfs_world *snap;
+	const uint8_t *sched;
+	int len;
+	long long k;
+};
+
+/* The session up to explore, then the execution's steps, thread by thread. */
+static int cex_writer(struct session *s, FILE *f, void *ctx)
+{
+	const struct cex_save *cs = ctx;
+	if (session_save(s, f) < 0)
+		return -1;
+	fprintf(f, "# explored execution %lld: the steps, thread by thread\n", cs->k);
+	for (int i = 0; i < cs->len;) {
+		int j = i;
+		while (j + 1 < cs->len && cs->sched[j + 1] == cs->sched[i])
+			j++;
+		char th[32];
+		vfs_thread_name(cs->snap, cs->sched[i], th, sizeof th);
+		if (j > i)
+			fprintf(f, "step %s %d\n", th, j - i + 1);
+		else
+			fprintf(f, "step %s\n", th);
+		i = j + 1;
+	}
+	return ferror(f) ? -1 : 0;
+}
+
 HANDLER(c_explore)
 {
 	if (!c->argc || (strcmp(c->argv[0], "replay") && strcmp(c->argv[0], "save")))
@@ -366,30 +395,10 @@ HANDLER(c_explore)
 		out(s, "now in execution %lld after %d steps: trace, where, back work here\n", k, len);
 		return 0;
 	}
+	struct cex_save cs = { x->snap, sched, len, k };
+	if (write_atomic(s, "explore save", c->argv[1], cex_writer, &cs) < 0)
+		return -1;
 	const char *path = c->argv[1];
-	char tmp[4096];
-	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		return cli_error(s, "explore save: cannot write '%s': %s", path, strerror(errno));
-	session_save(s, f);
-	fprintf(f, "# explored execution %lld: the steps, thread by thread\n", k);
-	for (int i = 0; i < len;) {
-		int j = i;
-		while (j + 1 < len && sched[j + 1] == sched[i])
-			j++;
-		char th[32];
-		vfs_thread_name(x->snap, sched[i], th, sizeof th);
-		if (j > i)
-			fprintf(f, "step %s %d\n", th, j - i + 1);
-		else
-			fprintf(f, "step %s\n", th);
-		i = j + 1;
-	}
-	if (fclose(f) != 0 || rename(tmp, path) != 0) {
-		unlink(tmp);
-		return cli_error(s, "explore save: writing '%s' failed", path);
-	}
 	out(s, "saved execution %lld (%d steps) to %s\n", k, len, path);
 	return 0;
 }

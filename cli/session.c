@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "cli.h"
 #include "explore_cli.h"
 
@@ -60,8 +61,24 @@ void cli_vmessage(struct session *s, const char *label, const char *fmt, va_list
 	if (label)
 		fprintf(stderr, "%s%s%s ", s->color ? "\033[1;31m" : "", label,
 			s->color ? "\033[0m" : "");
-	vfprintf(stderr, fmt, ap);
+	/* A typed word may hold control bytes (ESC, form feed, ...): shown as ?
+	 * so that the message stays one clear line on the terminal. */
+	char small[512], *msg = small;
+	va_list aq;
+	va_copy(aq, ap);
+	int n = vsnprintf(small, sizeof small, fmt, ap);
+	if (n >= (int)sizeof small && (msg = malloc((size_t)n + 1)))
+		vsnprintf(msg, (size_t)n + 1, fmt, aq);
+	else if (n >= (int)sizeof small)
+		msg = small;            /* out of memory: the message cut short */
+	va_end(aq);
+	for (unsigned char *p = (unsigned char *)msg; *p; p++)
+		if ((*p < 32 && *p != '\n' && *p != '\t') || *p == 127)
+			*p = '?';
+	fputs(msg, stderr);
 	fputc('\n', stderr);
+	if (msg != small)
+		free(msg);
 }
 
 int cli_error(struct session *s, const char *fmt, ...)
@@ -479,11 +496,11 @@ int session_exec_line(struct session *s, const char *line)
 
 /* A line longer than this is not a command (the lexer takes 4096 bytes):
  * it is reported rather than read whole (`source /dev/zero`). */
-#define MAX_LINE (64 * 1024)
+#define MAX_LINE CLI_MAX_LINE
 
 /* One line of `in` with its newline, NUL-terminated, into *buf: its length
  * in bytes, -1 at the end of the file, -2 when it is longer than MAX_LINE. */
-static ssize_t read_line(char **buf, size_t *cap, FILE *in)
+ssize_t cli_read_line(char **buf, size_t *cap, FILE *in)
 {
 	size_t n = 0;
 	int ch = EOF;
@@ -516,7 +533,7 @@ static int run_lines(struct session *s, FILE *in, const char *name)
 	int oline = s->line;
 
 	for (;;) {
-		n = s->quit || s->failed ? -1 : read_line(&buf, &cap, in);
+		n = s->quit || s->failed ? -1 : cli_read_line(&buf, &cap, in);
 		if (n == -2 || (n >= 0 && strlen(buf) != (size_t)n) ||
 		    (n == -1 && !s->quit && !s->failed && ferror(in))) {
 			int e = errno;
@@ -594,6 +611,11 @@ int session_source(struct session *s, const char *path)
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return cli_error(s, "source: cannot open '%s': %s", path, errno_text(errno));
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		return cli_error(s, "source: '%s' is a directory", path);
+	}
 	s->depth++;
 	char *name = xstrdup(path);
 	int r = run_lines(s, f, name);

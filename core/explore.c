@@ -89,7 +89,7 @@ int xtable_add(struct xtable *t, uint64_t k, uint8_t kinds, const uint8_t *s,
 		t->e = e;
 		t->cap = c;
 	}
-	if (t->nbytes + len > t->capbytes) {
+	if (!t->bytes || t->nbytes + len > t->capbytes) {  /* never NULL once used */
 		size_t c = t->capbytes ? t->capbytes : 4096;
 		while (c < t->nbytes + len)
 			c *= 2;

@@ -506,15 +506,7 @@ static void fcopy(struct vfs_world *d, const struct vfs_world *s)
 		       sizeof *st - offsetof(struct vfs_thread, rec) -
 		       offsetof(struct vfs_callrec, start_step));
 	}
-	memcpy(d->files, s->files, sizeof d->files[0] * (size_t)s->nfiles);
-	memcpy(d->sbs, s->sbs, sizeof d->sbs[0] * (size_t)s->nsb);
-	memcpy(d->inodes, s->inodes, sizeof d->inodes[0] * (size_t)s->ninodes);
-	for (int i = 0; i < s->nfdt; i++) {
-		d->fdt[i].count = s->fdt[i].count;
-		d->fdt[i].nfds = s->fdt[i].nfds;
-		memcpy(d->fdt[i].fd, s->fdt[i].fd,
-		       sizeof s->fdt[i].fd[0] * (size_t)s->fdt[i].nfds);
-	}
+	world_copy_objects(d, s);
 }
 
 /* ---- the search ---- */

@@ -188,6 +188,8 @@ void lock_init(struct vfs_lock *l, int kind);
 bool thread_holds(const struct vfs_thread *t, uint16_t lid, int *mode);
 
 /* ---- objects (world.c, file.c) ---- */
+/* The tail of vfs_world_copy: files, superblocks, inodes, fd tables. */
+void world_copy_objects(struct vfs_world *d, const struct vfs_world *s);
 int inode_alloc(struct vfs_world *w, int parent, const char *name, int type);
 void inode_unlink_entry(struct vfs_world *w, int ino);
 int inode_child(const struct vfs_world *w, int dir, const char *name);

@@ -71,6 +71,12 @@ void vfs_world_copy(struct vfs_world *d, const struct vfs_world *s)
 	memcpy(d->call_started, s->call_started, sizeof d->call_started);
 	memcpy(d->procs, s->procs, sizeof d->procs[0] * (size_t)s->nprocs);
 	memcpy(d->threads, s->threads, sizeof d->threads[0] * (size_t)s->nthreads);
+	world_copy_objects(d, s);
+}
+
+/* Files, superblocks, inodes and fd tables: only the slots in use. */
+void world_copy_objects(struct vfs_world *d, const struct vfs_world *s)
+{
 	memcpy(d->files, s->files, sizeof d->files[0] * (size_t)s->nfiles);
 	memcpy(d->sbs, s->sbs, sizeof d->sbs[0] * (size_t)s->nsb);
 	memcpy(d->inodes, s->inodes, sizeof d->inodes[0] * (size_t)s->ninodes);

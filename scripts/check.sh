@@ -151,6 +151,29 @@ if have 'examples/*.vfs'; then
     needs asan examples && check_run examples "$asan" examples/*.vfs
 fi
 
+# ---- inputs the fuzzers found (tests/fuzz/regress; scripts/fuzz.sh, tests/fuzz/gen.py) ----
+# Each runs as a script and from stdin through the AddressSanitizer build, in
+# its own directory: exit status 0, 1 or 2, nothing from a sanitizer.
+if have 'tests/fuzz/regress/*.vfs'; then
+    stage fuzz-regress
+    needs asan fuzz-regress && for vfs in tests/fuzz/regress/*.vfs; do
+        name=$(basename "$vfs"); bad=
+        for mode in file stdin; do
+            if [ "$mode" = file ]; then
+                (cd tests/fuzz/regress && NO_COLOR=1 run "$top/$asan" "$name" </dev/null >/dev/null 2>"$tmp/err")
+            else
+                (cd tests/fuzz/regress && NO_COLOR=1 run "$top/$asan" <"$name" >/dev/null 2>"$tmp/err")
+            fi
+            rc=$?
+            if [ "$rc" -gt 2 ] || grep -qE 'Sanitizer|runtime error:' "$tmp/err"; then
+                grep -vE '^\s*$' "$tmp/err" | head -n 30 | indent
+                bad="$bad $mode(exit $rc)"
+            fi
+        done
+        if [ -z "$bad" ]; then pass "fuzz-regress/$name"; else fail "fuzz-regress/$name:$bad"; fi
+    done
+fi
+
 # ---- manual pages ------------------------------------------------------------------
 if have 'man/vfsim.[15]'; then
     stage man

@@ -11,6 +11,8 @@
 # A crashing input found here belongs in tests/fuzz/regress/ (make check's
 # fuzz-regress stage runs those through build/asan/vfsim).
 #   JOBS=N     run N fuzzer processes in parallel (default 1)
+# libFuzzer stops at the first crash; for a long unattended run that goes on
+# past crashes: scripts/fuzz.sh 1200 -- -fork=1 -ignore_crashes=1 -ignore_timeouts=1
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"

@@ -404,7 +404,7 @@ def check_one(vfsim, path, tmpdir, mode, timeout):
     if p.returncode not in (0, 1, 2):
         return "exit status %d (mode %s)\n%s" % (p.returncode, mode, err[-3000:])
     name = "<stdin>" if mode == "stdin" else re.escape(path)
-    for ln in err.splitlines():
+    for ln in err.split("\n"):
         if not ln.strip():
             continue
         if re.match(r"^(%s|%s|[^:\s]+\.vfs|\(replay\)|-c):\d+: " % (name, re.escape(path)), ln):
