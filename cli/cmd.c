@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
@@ -313,7 +314,7 @@ int resolve_file(struct session *s, const char *name, int *file)
 	if (!strncmp(name, "file#", 5)) {
 		if (parse_num(name + 5, &v) < 0)
 			return cli_error(s, "'%s': expected file#N", name);
-		int f = vfs_file_by_id(s->w, (int)v);
+		int f = v < 1 || v > INT_MAX ? -1 : vfs_file_by_id(s->w, (int)v);
 		if (f < 0)
 			return cli_error(s, "%s is not open (closed, or never opened)", name);
 		*file = f;
@@ -331,7 +332,7 @@ int resolve_file(struct session *s, const char *name, int *file)
 		return cli_error(s, "no process with pid %s", pn);
 	if (parse_num(colon + 1, &v) < 0)
 		return cli_error(s, "'%s': the descriptor must be a number", name);
-	int f = vfs_fd_file(s->w, proc, (int)v);
+	int f = v < 0 || v > INT_MAX ? -1 : vfs_fd_file(s->w, proc, (int)v);
 	if (f < 0)
 		return cli_error(s, "%s: descriptor %lld is not open", pn, v);
 	*file = f;

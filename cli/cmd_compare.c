@@ -194,6 +194,43 @@ static void from_log(struct session *s, struct script *sc)
 
 static int from_file(struct session *s, struct script *sc, const char *path, int depth);
 
+/* A word of a call as the replay's lexer reads it back: quoted (empty words,
+ * blanks, quotes kept), but each $ret bare, so that it expands to the
+ * replay's own last result under each preset. */
+static void put_word_ret(FILE *f, const char *w)
+{
+	const char *p;
+	if (!*w) {
+		fputs("''", f);
+		return;
+	}
+	bool after = false;     /* right after a $ret: "$retx" is not $ret */
+	while (*w) {
+		p = strstr(w, "$ret");
+		size_t n = p ? (size_t)(p - w) : strlen(w);
+		bool bare = n && strcspn(w, " \t\r\n#'\"$&\\") >= n &&
+			    !(after && (w[0] == '_' || (w[0] >= '0' && w[0] <= '9') ||
+					((w[0] | 32) >= 'a' && (w[0] | 32) <= 'z')));
+		after = true;
+		if (bare) {
+			fwrite(w, 1, n, f);
+		} else if (n) {
+			fputc('\'', f);
+			for (size_t i = 0; i < n; i++) {
+				if (w[i] == '\'')
+					fputs("'\"'\"'", f);
+				else
+					fputc(w[i], f);
+			}
+			fputc('\'', f);
+		}
+		if (!p)
+			break;
+		fputs("$ret", f);
+		w = p + 4;
+	}
+}
+
 static int parse_line(struct session *s, struct script *sc, const char *line,
 		      int depth, int *stop)
 {
@@ -209,14 +246,20 @@ static int parse_line(struct session *s, struct script *sc, const char *line,
 	if (l.thread[0]) {
 		if (!(e->flags & CMD_THREAD))
 			return cli_error(s, "compare: '%s' is not something a thread does", name);
-		char text[1024];
-		size_t o = (size_t)snprintf(text, sizeof text, "%s:", l.thread);
-		for (int i = 0; i < l.nwords && o < sizeof text; i++)
-			o += (size_t)snprintf(text + o, sizeof text - o,
-					      strpbrk(l.words[i], " \t#'\"$&") ? " '%s'" : " %s",
-					      l.words[i]);
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		if (!f)
+			return cli_error(s, "compare: out of memory");
+		fprintf(f, "%s:", l.thread);
+		for (int i = 0; i < l.nwords; i++) {
+			fputc(' ', f);
+			put_word_ret(f, l.words[i]);
+		}
+		if (fclose(f) != 0 || !text)
+			return cli_error(s, "compare: out of memory");
 		struct act *a = add_act(sc, ACT_CALL);
-		a->text = xstrdup(text);
+		a->text = text;
 		a->bg = l.background;
 		a->call = sc->ncalls++;
 		snprintf(a->thread, sizeof a->thread, "%s", l.thread);
@@ -441,15 +484,19 @@ static void why_blocked(struct replay *rp, int tid, char *buf, size_t n)
 static void do_call(struct replay *rp, const struct act *a, struct cell *c)
 {
 	struct session *s = rp->s;
-	char line[1200];
-	snprintf(line, sizeof line, "%s &", a->text);
 	int tid = vfs_thread_by_name(s->w, a->thread);
 	if (tid < 0 || s->w->threads[tid].state == TS_DEAD) {
 		cell_add(c, "not run: no thread %s", a->thread);
 		return;
 	}
 	int before = s->w->threads[tid].npending;
-	if (session_exec_line(s, line) < 0 || s->w->threads[tid].npending == before) {
+	size_t len = strlen(a->text);
+	char *line = xcalloc(len + 3, 1);
+	memcpy(line, a->text, len);
+	memcpy(line + len, " &", 3);
+	int r = session_exec_line(s, line);
+	free(line);
+	if (r < 0 || s->w->threads[tid].npending == before) {
 		cell_add(c, "not run (see the error above)");
 		return;
 	}

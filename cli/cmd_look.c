@@ -142,7 +142,7 @@ static void show_lock(struct session *s, uint16_t lid, const struct vfs_lock *l)
 	for (int i = 0; i < w->nthreads; i++) {
 		int mode;
 		const struct vfs_thread *t = &w->threads[i];
-		for (int h = 0; h < t->nheld; h++) {
+		for (int h = 0; h < t->nheld && o < sizeof buf; h++) {
 			if (t->held[h].lock != lid)
 				continue;
 			mode = t->held[h].mode;
@@ -152,7 +152,7 @@ static void show_lock(struct session *s, uint16_t lid, const struct vfs_lock *l)
 					      vfs_mode_name(mode));
 		}
 	}
-	if (l->wait_head >= 0) {
+	if (l->wait_head >= 0 && o < sizeof buf) {
 		o += (size_t)snprintf(buf + o, sizeof buf - o, "; waiting:");
 		for (int c = l->wait_head; c >= 0 && o < sizeof buf; c = w->threads[c].wait_next) {
 			char th[32];

@@ -183,6 +183,33 @@ HANDLER(c_mount)
 	return r < 0 ? setup_err(s, "mount", c->argv[1], r) : 0;
 }
 
+/* mkdir and touch of several paths: all or nothing.  A failure part way
+ * (after /d was made, /d/x is refused) leaves the world as it was, so that
+ * the log, which gets only lines that succeeded, still rebuilds it (back). */
+static int setup_paths(struct session *s, const struct cmd_call *c, bool dir)
+{
+	const char *what = dir ? "mkdir" : "touch";
+	for (int i = 0; i < c->argc; i++)
+		if (c->argv[i][0] != '/')
+			return cli_error(s, "%s: '%s': paths start with /", what, c->argv[i]);
+	/* (one path too: its parents may be made before the last name fails) */
+	struct vfs_world *before = malloc(sizeof *before);
+	if (!before)
+		return cli_error(s, "%s: out of memory", what);
+	*before = *s->w;
+	for (int i = 0; i < c->argc; i++) {
+		int r = dir ? vfs_setup_mkdir(s->w, c->argv[i], true) :
+			vfs_setup_touch(s->w, c->argv[i], true);
+		if (r < 0) {
+			*s->w = *before;
+			free(before);
+			return setup_err(s, what, c->argv[i], r);
+		}
+	}
+	free(before);
+	return 0;
+}
+
 HANDLER(c_mkdir)
 {
 	if (c->tid >= 0) {
@@ -190,26 +217,12 @@ HANDLER(c_mkdir)
 			return cli_error(s, "THREAD: mkdir takes one PATH");
 		return c_syscall(s, c);
 	}
-	for (int i = 0; i < c->argc; i++) {
-		if (c->argv[i][0] != '/')
-			return cli_error(s, "mkdir: '%s': paths start with /", c->argv[i]);
-		int r = vfs_setup_mkdir(s->w, c->argv[i], true);
-		if (r < 0)
-			return setup_err(s, "mkdir", c->argv[i], r);
-	}
-	return 0;
+	return setup_paths(s, c, true);
 }
 
 HANDLER(c_touch)
 {
-	for (int i = 0; i < c->argc; i++) {
-		if (c->argv[i][0] != '/')
-			return cli_error(s, "touch: '%s': paths start with /", c->argv[i]);
-		int r = vfs_setup_touch(s->w, c->argv[i], true);
-		if (r < 0)
-			return setup_err(s, "touch", c->argv[i], r);
-	}
-	return 0;
+	return setup_paths(s, c, false);
 }
 
 static void ls_tree(struct session *s, int ino, int depth)

@@ -260,6 +260,13 @@ void session_replay(struct session *s, size_t drop_steps)
 			session_log(s, REC_SUBMIT, r->tid, &r->call);
 			s->log[s->nlog - 1].fg = r->fg;
 		} else if (r->kind == REC_STEP) {
+			if (r->tid < 0 || r->tid >= s->w->nthreads ||
+			    !vfs_runnable(s->w, r->tid)) {
+				/* a log that no longer fits the world: never step a
+				 * thread that has nothing to run (vfs_step's rule) */
+				free(r->text);
+				continue;
+			}
 			s->replaying = 1;
 			if (r->picked)
 				vfs_sched_pick(s->w);   /* keeps rr/random state exact */

@@ -398,13 +398,13 @@ static void race_add(struct xsearch *s, int i, int n)
 static int push(struct xsearch *s, int d, int p)
 {
 	struct vfs_world *w = s->cur;
-	struct xfp *f = &s->fp[d];
 	int nth0 = w->nthreads;
 	int32_t nfid = w->next_file_id, nino = w->ninodes, npid = w->next_pid,
 		nfdt = w->nfdt, nprocs = w->nprocs;
 
 	if (grow(s, d + 2) < 0)
 		return -1;
+	struct xfp *f = &s->fp[d];      /* after grow: it may move s->fp */
 	f->n = f->all = 0;
 	s->cfp = f;
 	s->steptid = p;

@@ -16,6 +16,8 @@
  *    `source x` still meet), never an absolute path;
  *  - `step N` / `back N` keep their numbers; lines over 8 KiB are dropped.
  */
+#include <dirent.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,16 +93,33 @@ static char *filter(const char *line, char *out, size_t n)
 	return out;
 }
 
+static char tmpdir[] = "/tmp/vfsim-fuzz.XXXXXX";
+
+/* The private directory and what the inputs wrote in it, at exit. */
+static void cleanup(void)
+{
+	DIR *d = opendir(tmpdir);
+	if (d) {
+		struct dirent *e;
+		while ((e = readdir(d)))
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+				unlinkat(dirfd(d), e->d_name, 0);
+		closedir(d);
+	}
+	if (chdir("/") == 0)
+		rmdir(tmpdir);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	char dir[] = "/tmp/vfsim-fuzz.XXXXXX";
-	if (!mkdtemp(dir) || chdir(dir) != 0) {
+	if (!mkdtemp(tmpdir) || chdir(tmpdir) != 0) {
 		perror("vfsim fuzz: temporary directory");
 		exit(1);
 	}
+	atexit(cleanup);
 	if (!freopen("/dev/null", "w", stdout))
 		exit(1);
 	return 0;

@@ -60,52 +60,69 @@ LOOKS = ["ps", "fds", "files", "locks", "where", "stats", "reports", "lockdep",
 
 
 class Gen:
-    def __init__(self, rnd, tmpdir):
+    """A script, line by line, with a rough model of the world so that most
+    lines name things that exist.  clean: errors are rare (deep scripts);
+    otherwise wrong names, numbers and options are frequent."""
+
+    def __init__(self, rnd, tmpdir, clean):
         self.r = rnd
         self.tmp = tmpdir
+        self.err = 0.04 if clean else 1.0
+        self.clean = clean
         self.procs = []          # names
-        self.threads = []        # thread names
+        self.threads = []        # live thread names
+        self.nthr = {}           # proc -> threads made
         self.paths = ["/"]       # known dirs and files
         self.dirs = ["/"]
         self.saved = []
         self.nproc = 0
+        self.nname = 0
+        self.pending = 0         # calls started with & since the last run
+        self.explored = False
+        self.pending_procs = []
+
+    def bad(self, p):
+        return self.r.random() < p * self.err
 
     def num(self):
-        r = self.r.random()
-        if r < 0.7:
+        if not self.bad(0.3):
             return str(self.r.randint(0, 8))
-        if r < 0.8:
+        r = self.r.random()
+        if r < 0.35:
             return str(self.r.randint(-5, -1))
-        if r < 0.9:
+        if r < 0.7:
             return self.r.choice(["1024", "1023", "4096", "65535", "2147483647",
                                   "2147483648", "-2147483649", "4294967296"])
         return self.r.choice(["9223372036854775807", "-9223372036854775808",
                               "99999999999999999999", "0x10", "1e3", "3abc", ""])
 
     def thread(self):
-        if self.threads and self.r.random() < 0.92:
+        if self.threads and not self.bad(0.08):
             t = self.r.choice(self.threads)
-            if self.r.random() < 0.1:
+            if self.bad(0.1):
                 t = t.split(".")[0] + "." + str(self.r.randint(1, 5))
             return t
         return self.r.choice(["Z", "A.9", "100", "101", "999", "A.0", "A.-1", "A."])
 
     def proc(self):
-        if self.procs and self.r.random() < 0.85:
+        if self.procs and not self.bad(0.15):
             return self.r.choice(self.procs)
         return self.r.choice(["100", "101", "0", "-1", "NOPE", "999999"])
 
+    def fresh(self):
+        self.nname += 1
+        return "%s%d" % (self.r.choice(["d", "e", "f", "g", "x", "sub", "a", "b"]),
+                         self.nname)
+
     def path(self, new=False):
-        if new or self.r.random() < 0.3:
+        if new or self.bad(0.3):
             d = self.r.choice(self.dirs)
-            name = self.r.choice(["d", "e", "f", "g", "x", "sub", "a", "b"]) + \
-                str(self.r.randint(0, 3))
-            p = (d.rstrip("/") + "/" + name)
-            if self.r.random() < 0.03:
+            p = d.rstrip("/") + "/" + self.fresh()
+            if self.bad(0.03):
                 p = "/" + "/".join("n%d" % i for i in range(self.r.randint(5, 40)))
-            if self.r.random() < 0.03:
+            if self.bad(0.03):
                 p = "/" + "x" * self.r.randint(20, 200)
-            if self.r.random() < 0.02:
+            if self.bad(0.02):
                 p = self.r.choice(["d", "", ".", "/..", "/d/../d", "//d", "/d/",
                                    "/./d", "/d/.", "/d/.."])
             return p
@@ -117,7 +134,15 @@ class Gen:
         return "%s:%s" % (self.proc(), self.num())
 
     def tmpfile(self, ext):
-        name = os.path.join(self.tmp, "f%d.%s" % (self.r.randint(0, 3), ext))
+        return os.path.join(self.tmp, "f%d.%s" % (self.r.randint(0, 3), ext))
+
+    def newproc(self, name=None):
+        if not name:
+            self.nproc += 1
+            name = "P%d" % self.nproc
+        self.procs.append(name)
+        self.threads.append(name)
+        self.nthr[name] = 1
         return name
 
     def syscall(self):
@@ -129,11 +154,13 @@ class Gen:
             "exit", "pidfd_open", "pidfd_getfd", "getdents", "getdents",
             "getdents", "lseek", "read", "write", "pread", "pwrite", "mkdir",
             "creat", "unlink", "rmdir", "rename"])
+        if c == "exit" and self.clean and r.random() < 0.7:
+            c = "getdents"
         if c == "open":
-            flags = r.sample(["rdonly", "wronly", "rdwr", "directory", "cloexec",
-                              "bogus"], r.randint(0, 3))
-            if "bogus" in flags and r.random() < 0.8:
-                flags.remove("bogus")
+            flags = r.sample(["rdonly", "wronly", "rdwr", "directory", "cloexec"],
+                             r.randint(0, 3))
+            if self.bad(0.1):
+                flags.append("bogus")
             args = [self.path()] + flags
         elif c in ("close", "dup"):
             args = [fd]
@@ -142,30 +169,30 @@ class Gen:
         elif c in ("clone", "exit"):
             args = []
         elif c == "fork":
-            self.nproc += 1
-            name = "P%d" % self.nproc
-            if r.random() < 0.1:
+            if self.bad(0.1):
                 name = r.choice(self.procs or ["A"])
-            if r.random() < 0.05:
+            elif self.bad(0.05):
                 name = r.choice(["1bad", "a-b", "x" * 40])
+            else:
+                self.nproc += 1
+                name = "P%d" % self.nproc
+                self.pending_procs.append(name)
             args = [name]
-            self.procs.append(name)
-            self.threads.append(name)
         elif c == "pidfd_open":
             args = [self.proc()]
         elif c in ("getdents", "read"):
             args = [fd] + ([self.num()] if r.random() < 0.7 else [])
         elif c == "lseek":
-            args = [fd, self.num()] + (
-                [r.choice(["set", "cur", "end", "3", "-1", "sideways"])]
-                if r.random() < 0.6 else [])
+            wh = ["set", "cur", "end"] + (["3", "-1", "sideways"] if self.bad(0.3) else [])
+            args = [fd, self.num()] + ([r.choice(wh)] if r.random() < 0.6 else [])
         elif c == "write":
-            args = [fd, r.choice(["hello", "'two words'", "x" * r.randint(1, 120),
-                                  '"$ret"', "$ret", "''"])]
+            args = [fd, r.choice(["hello", "'two words'", "x" * r.randint(1, 90),
+                                  '"$ret"', "$ret", "''", "\"it's\"",
+                                  "'a\"b'\"'\"'c'"])]
         elif c == "pread":
             args = [fd, self.num(), self.num()]
         elif c == "pwrite":
-            args = [fd, r.choice(["abc", "'q q'", "z" * r.randint(1, 100)]), self.num()]
+            args = [fd, r.choice(["abc", "'q q'", "z" * r.randint(1, 90)]), self.num()]
         elif c in ("mkdir", "creat"):
             p = self.path(new=True)
             args = [p]
@@ -179,9 +206,19 @@ class Gen:
             args = [self.path(), p]
             self.paths.append(p)
         bg = r.random() < 0.45
-        if c == "clone" and self.threads:
-            base = t.split(".")[0]
-            self.threads.append("%s.%d" % (base, r.randint(2, 4)))
+        base = t.split(".")[0]
+        # a clone or fork started with & makes its thread only when it runs
+        if c == "clone" and base in self.nthr and (not bg or r.random() < 0.3):
+            self.nthr[base] += 1
+            self.threads.append("%s.%d" % (base, self.nthr[base]))
+        for name in self.pending_procs:
+            if not bg or r.random() < 0.3:
+                self.newproc(name)
+        self.pending_procs = []
+        if c == "exit" and self.clean and t in self.threads:
+            self.threads.remove(t)
+        if bg:
+            self.pending += 1
         return "%s: %s %s%s" % (t, c, " ".join(args), " &" if bg else "")
 
     def expect(self):
@@ -191,6 +228,7 @@ class Gen:
             "ret %s" % r.choice([self.num(), r.choice(ERRNOS)]),
             "entries " + " ".join(r.sample([".", "..", "a", "b", "d0", "f1", "x"],
                                            r.randint(0, 4))),
+            "entries " + " ".join("e" * r.randint(1, 700) for _ in range(r.randint(1, 60))),
             "fpos %s %s" % (self.file_ref(), self.num()),
             "count %s %s" % (self.file_ref(), self.num()),
             "took %s %s %s" % (self.thread(), r.choice(LOCKS),
@@ -218,34 +256,41 @@ class Gen:
             p = self.path(new=True)
             self.paths.append(p)
             self.dirs.append(p)
-            return "mount %s %s%s" % (r.choice(FSTYPES + ["nofs"]), p,
-                                      r.choice(["", "", " dirstat", " bogus"]))
+            fs = r.choice(FSTYPES + ["nofs"] if self.bad(0.2) else FSTYPES)
+            opt = " dirstat" if fs == "ceph" and r.random() < 0.5 else ""
+            if self.bad(0.1):
+                opt = r.choice([" dirstat", " bogus"])
+            return "mount %s %s%s" % (fs, p, opt)
         if k < 0.75:
-            self.nproc += 1
-            name = r.choice(["A", "B", "C", "D"]) if r.random() < 0.5 else "P%d" % self.nproc
-            self.procs.append(name)
-            self.threads.append(name)
-            uid = r.choice(["", "", " uid=0", " uid=1000", " uid=-1", " uid=x",
-                            " uid=99999999"])
+            if self.bad(0.3) and self.procs:
+                return "spawn " + r.choice(self.procs)
+            name = self.newproc()
+            uid = r.choice(["", "", " uid=0", " uid=1000"])
+            if self.bad(0.1):
+                uid = r.choice([" uid=-1", " uid=x", " uid=99999999"])
             return "spawn %s%s" % (name, uid)
         if k < 0.85:
-            kn = r.choice(list(KNOBS) + ["bogus-knob"])
-            vals = KNOBS.get(kn, ["x"]) + ["wrong-value"]
+            kn = r.choice(list(KNOBS) + (["bogus-knob"] if self.bad(0.2) else []))
+            vals = KNOBS.get(kn, ["x"]) + (["wrong-value"] if self.bad(0.2) else [])
             return "set %s %s" % (kn, r.choice(vals)) if r.random() < 0.9 else "set " + kn
-        if k < 0.95:
-            return "kernel " + r.choice(PRESETS + ["v9.9", "list", ""])
-        return "sched " + r.choice(["rr", "fifo", "random %s" % self.num(), "random",
-                                    "bogus", "rr extra"])
+        if k < 0.95 and (not self.clean or self.pending == 0):
+            return "kernel " + r.choice(PRESETS + (["v9.9", "list", ""] if self.bad(0.3) else []))
+        return "sched " + r.choice(["rr", "fifo", "random %s" % self.num()] +
+                                   (["random", "bogus", "rr extra"] if self.bad(0.3) else []))
 
     def run_cmd(self):
         r = self.r
         k = r.random()
         if k < 0.35:
+            if self.clean:
+                return "step" + r.choice(["", " " + self.num()])
             return "step" + r.choice(["", " " + self.thread(), " " + self.num(),
                                       " %s %s" % (self.thread(), self.num())])
         if k < 0.5:
-            return "step %s until %s" % (self.thread(), r.choice(FNS))
+            return "step %s until %s" % (self.thread(), r.choice(FNS[:-1] + (
+                FNS[-1:] if self.bad(0.3) else [])))
         if k < 0.75:
+            self.pending = 0
             return "run" + (" " + self.thread() if r.random() < 0.3 else "")
         return "back" + r.choice(["", " " + self.num()])
 
@@ -257,28 +302,44 @@ class Gen:
             self.saved.append(f)
             return "save " + f
         if k < 0.35 and self.saved:
-            return "source " + r.choice(self.saved)
+            return ("reset\n" if self.clean else "") + "source " + r.choice(self.saved)
         if k < 0.55:
-            return "explore max 200" + r.choice(["", " naive", " bound 2", " jobs 2"])
+            if self.clean and not self.pending:
+                self.pending = 0
+                return "run"
+            self.explored = True
+            return "explore max 200" + r.choice(["", " naive", " bound 2", " jobs 2",
+                                                 " stateful"])
         if k < 0.62:
+            if self.clean:
+                if not self.explored:
+                    return "timeline"
+                return "explore " + r.choice(["replay 1", "save %s" % self.tmpfile("vfs")])
             return "explore " + r.choice(["replay %s" % self.num(),
                                           "save %s" % self.tmpfile("vfs"),
                                           "save %s %s" % (self.tmpfile("vfs"), self.num()),
                                           "replay", "bogus"])
         if k < 0.72:
-            return "compare %s %s%s" % (r.choice(PRESETS), r.choice(PRESETS + ["v0"]),
-                                        " " + r.choice(self.saved) if self.saved and
-                                        r.random() < 0.3 else "")
+            return "compare %s %s%s" % (r.choice(PRESETS), r.choice(
+                PRESETS + (["v0"] if self.bad(0.2) else [])),
+                " " + r.choice(self.saved) if self.saved and r.random() < 0.3 else "")
         if k < 0.8:
             return "timeline" + r.choice(["", " " + self.num(), " %s %s" % (self.num(), self.num())])
         if k < 0.9:
-            kind = r.choice(["html", "chrome", "dot", "jsonl", "svg"])
-            return "export %s %s%s" % (kind, self.tmpfile(kind),
-                                       r.choice(["", " My Title", " 'a \"title\"'"]))
-        if k < 0.95:
+            kind = r.choice(["html", "chrome", "dot", "jsonl"] + (["svg"] if self.bad(0.2) else []))
+            title = r.choice(["", " My Title", " 'a \"title\"'"])
+            if kind != "html" and not self.bad(0.3):
+                title = ""
+            return "export %s %s%s" % (kind, self.tmpfile(kind), title)
+        if k < 0.93:
             return "echo " + r.choice(["hello", "$ret", '"ret is $ret"', "'$ret'"])
-        return r.choice(["reset", "help " + r.choice(["open", "step", "nope"]),
-                         "lessons", "history"])
+        if k < 0.95 and self.procs:
+            victim = r.choice(self.procs)
+            self.threads = [t for t in self.threads if t.split(".")[0] != victim]
+            return "kill " + victim
+        return r.choice(["reset", "help " + r.choice(["open", "step"] + (["nope"] if self.bad(0.3) else [])),
+                         "lessons", "history", "kill %s" % self.proc()] if not self.clean else
+                        ["help open", "lessons", "history"])
 
     def line(self):
         r = self.r.random()
@@ -289,9 +350,11 @@ class Gen:
         if r < 0.65:
             return self.run_cmd()
         if r < 0.75:
+            if self.clean and not self.bad(1.0) and self.r.random() < 0.8:
+                return self.r.choice(LOOKS)
             return self.expect()
         if r < 0.88:
-            return self.r.choice(LOOKS) + (" " + self.thread() if self.r.random() < 0.1 else "")
+            return self.r.choice(LOOKS) + (" " + self.thread() if self.bad(0.1) else "")
         return self.meta()
 
     def script(self, nlines):
@@ -300,13 +363,13 @@ class Gen:
         if r.random() < 0.5:
             out.append("kernel " + r.choice(PRESETS))
         for _ in range(r.randint(1, 3)):
-            self.nproc += 1
-            n = "ABCD"[len(self.procs) % 4] if not self.procs or r.random() < 0.7 else "P%d" % self.nproc
-            if n in self.procs:
-                n = "P%d" % self.nproc
-            out.append("spawn " + n)
-            self.procs.append(n)
-            self.threads.append(n)
+            out.append("spawn " + self.newproc("ABCD"[len(self.procs)]))
+        if r.random() < 0.1:    # a crowd: many threads, long names (wide tables, lists)
+            for i in range(r.randint(5, 14)):
+                out.append("spawn " + self.newproc("Crowd%014d" % i))
+                out.append("Crowd%014d: clone" % i)
+                self.nthr["Crowd%014d" % i] = 2
+                self.threads.append("Crowd%014d.2" % i)
         out.append("mkdir /d")
         out.append("touch /d/a /d/b")
         self.paths += ["/d", "/d/a", "/d/b"]
@@ -317,12 +380,13 @@ class Gen:
 
 
 def corrupt(rnd, lines):
-    """Random damage to a few lines."""
+    """Random damage to a few lines (in the second half, mostly: the first
+    error ends a script, so the lines before it still run)."""
     n = len(lines)
     for _ in range(rnd.randint(0, 4)):
         if not lines:
             break
-        i = rnd.randrange(n)
+        i = rnd.randrange(n // 2 if rnd.random() < 0.7 else 0, n)
         s = lines[i]
         k = rnd.random()
         if k < 0.12 and len(s) > 2:
@@ -361,9 +425,9 @@ def corrupt(rnd, lines):
 
 def gen_script(seed, nlines, tmpdir):
     rnd = random.Random(seed)
-    g = Gen(rnd, tmpdir)
+    g = Gen(rnd, tmpdir, clean=rnd.random() < 0.6)
     lines = g.script(nlines)
-    if rnd.random() < 0.6:
+    if rnd.random() < 0.5:
         lines = corrupt(rnd, lines)
     if rnd.random() < 0.1:
         # a file that sources itself, or a chain
@@ -407,7 +471,9 @@ def check_one(vfsim, path, tmpdir, mode, timeout):
     for ln in err.split("\n"):
         if not ln.strip():
             continue
-        if re.match(r"^(%s|%s|[^:\s]+\.vfs|\(replay\)|-c):\d+: " % (name, re.escape(path)), ln):
+        # compare's replays speak as "compare, under PRESET:N:" (N: the call)
+        if re.match(r"^(%s|%s|[^:\s]+\.vfs|\(replay\)|-c|compare, under [^:]+):\d+: " %
+                    (name, re.escape(path)), ln):
             continue
         return "stderr line without FILE:LINE: (mode %s): %r" % (mode, ln[:300])
     if p.returncode in (1, 2) and mode != "check" and not err.strip():
@@ -456,7 +522,7 @@ def main():
             rnd = random.Random(s * 7919)
             text = gen_script(s, a.lines or rnd.randint(5, 60), tmp)
             path = os.path.join(tmp, "script.vfs")
-            with open(path, "w", encoding="latin-1") as f:
+            with open(path, "w", encoding="latin-1", errors="replace") as f:
                 f.write(text)
             mode = rnd.choice(["file", "file", "file", "stdin", "check"])
             why = check_one(vfsim, path, tmp, mode, a.timeout)
