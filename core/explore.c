@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include "explore_int.h"
 
-#define SPLIT_ITEMS 64
+#define SPLIT_ITEMS 512
 #define SPLIT_MAXDEPTH 24
 #define MAX_WORKERS 64
 
