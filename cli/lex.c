@@ -43,6 +43,19 @@ static int fail(struct lex *l, int col, const char *msg)
 	return -1;
 }
 
+/* $ret: the last completed call's result, copied into the word at *o. */
+static int expand_ret(struct lex *l, size_t *o, const char *ret, int col)
+{
+	if (!ret)
+		return fail(l, col, "$ret: no system call has completed yet");
+	size_t n = strlen(ret);
+	if (*o + n + 2 >= sizeof l->buf)
+		return fail(l, col, "line too long");
+	memcpy(l->buf + *o, ret, n);
+	*o += n;
+	return 0;
+}
+
 int lex(struct lex *l, const char *line, const char *ret)
 {
 	size_t o = 0;
@@ -69,14 +82,8 @@ int lex(struct lex *l, const char *line, const char *ret)
 					if (o + 2 >= sizeof l->buf)
 						return fail(l, (int)(p - line) + 1, "line too long");
 					if (q == '"' && is_ret(p)) {    /* as sh: "..." expands */
-						if (!ret)
-							return fail(l, (int)(p - line) + 1,
-								    "$ret: no system call has completed yet");
-						size_t n = strlen(ret);
-						if (o + n + 2 >= sizeof l->buf)
-							return fail(l, (int)(p - line) + 1, "line too long");
-						memcpy(l->buf + o, ret, n);
-						o += n;
+						if (expand_ret(l, &o, ret, (int)(p - line) + 1) < 0)
+							return -1;
 						p += 4;
 						continue;
 					}
@@ -87,14 +94,8 @@ int lex(struct lex *l, const char *line, const char *ret)
 						    "unterminated quote");
 				p++;
 			} else if (is_ret(p)) {
-				if (!ret)
-					return fail(l, (int)(p - line) + 1,
-						    "$ret: no system call has completed yet");
-				size_t n = strlen(ret);
-				if (o + n + 2 >= sizeof l->buf)
-					return fail(l, (int)(p - line) + 1, "line too long");
-				memcpy(l->buf + o, ret, n);
-				o += n;
+				if (expand_ret(l, &o, ret, (int)(p - line) + 1) < 0)
+					return -1;
 				p += 4;
 			} else if (*p == '\\' && (p[1] == 0 || p[1] == '\n')) {
 				p++;    /* a continuation backslash left over */
