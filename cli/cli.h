@@ -145,6 +145,11 @@ int resolve_proc(struct session *s, const char *name, int *proc, int *pid);
 int resolve_file(struct session *s, const char *name, int *file);
 int parse_num(const char *s, long long *v);
 const char *did_you_mean(const char *word, const char *const *cands, int n);
+/* "WHAT 'WORD' (did you mean 'X'?)", else "(HINT)" when given; returns -1. */
+int cli_unknown(struct session *s, const char *what, const char *word,
+		const char *const *cands, int n, const char *hint);
+/* The command names, for suggestions; returns how many. */
+int cmd_names(const char **names, int max);
 
 /* completion (complete.c) */
 char **cli_complete(const char *line, int start, int end);

@@ -256,6 +256,25 @@ const char *did_you_mean(const char *word, const char *const *cands, int n)
 	return best;
 }
 
+int cli_unknown(struct session *s, const char *what, const char *word,
+		const char *const *cands, int n, const char *hint)
+{
+	const char *sug = did_you_mean(word, cands, n);
+	if (sug)
+		return cli_error(s, "%s '%s' (did you mean '%s'?)", what, word, sug);
+	if (hint)
+		return cli_error(s, "%s '%s' (%s)", what, word, hint);
+	return cli_error(s, "%s '%s'", what, word);
+}
+
+int cmd_names(const char **names, int max)
+{
+	int n = 0;
+	for (int i = 0; i < cmd_count && n < max; i++)
+		names[n++] = cmd_table[i].name;
+	return n;
+}
+
 int parse_num(const char *s, long long *v)
 {
 	char *end;
@@ -279,10 +298,8 @@ int resolve_thread(struct session *s, const char *name, int *tid)
 		vfs_thread_name(s->w, i, buf[i], sizeof buf[i]);
 		names[i] = buf[i];
 	}
-	const char *sug = did_you_mean(name, names, s->w->nthreads);
-	if (sug)
-		return cli_error(s, "unknown thread '%s' (did you mean '%s'?)", name, sug);
-	return cli_error(s, "unknown thread '%s' (spawn it first)", name);
+	return cli_unknown(s, "unknown thread", name, names, s->w->nthreads,
+			   "spawn it first");
 }
 
 int resolve_proc(struct session *s, const char *name, int *proc, int *pid)
@@ -298,10 +315,7 @@ int resolve_proc(struct session *s, const char *name, int *proc, int *pid)
 		const char *names[VFS_MAX_PROCS];
 		for (int i = 0; i < s->w->nprocs; i++)
 			names[i] = s->w->procs[i].name;
-		const char *sug = did_you_mean(name, names, s->w->nprocs);
-		if (sug)
-			return cli_error(s, "unknown process '%s' (did you mean '%s'?)", name, sug);
-		return cli_error(s, "unknown process '%s'", name);
+		return cli_unknown(s, "unknown process", name, names, s->w->nprocs, NULL);
 	}
 	*proc = p;
 	*pid = s->w->procs[p].pid;

@@ -267,7 +267,6 @@ HANDLER(c_expect)
 	}
 	const char *conds[] = { "ret", "entries", "fpos", "count", "took", "skipped",
 		"blocked", "race", "duplicate", "deadlock", "lockorder", "deaddir", "no" };
-	const char *sug = did_you_mean(k, conds, (int)(sizeof conds / sizeof conds[0]));
-	return cli_error(s, "expect: unknown condition '%s'%s%s%s", k,
-			 sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
+	return cli_unknown(s, "expect: unknown condition", k, conds,
+			   (int)(sizeof conds / sizeof conds[0]), NULL);
 }

@@ -33,11 +33,8 @@ static int step_until(struct session *s, int tid, const char *fname)
 		const char *names[VFN__COUNT];
 		for (int i = 0; i < VFN__COUNT; i++)
 			names[i] = vfs_fn_name(i);
-		const char *sug = did_you_mean(fname, names + 1, VFN__COUNT - 1);
-		if (sug)
-			return cli_error(s, "unknown kernel function '%s' (did you mean '%s'?)",
-					 fname, sug);
-		return cli_error(s, "unknown kernel function '%s'", fname);
+		return cli_unknown(s, "unknown kernel function", fname, names + 1,
+				   VFN__COUNT - 1, NULL);
 	}
 	for (long n = 0; n < RUN_LIMIT; n++) {
 		bool enters;

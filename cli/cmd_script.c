@@ -184,11 +184,8 @@ HANDLER(c_help)
 	const struct cmd_entry *e = cmd_find(c->argv[0]);
 	if (!e) {
 		const char *names[256];
-		for (int i = 0; i < cmd_count; i++)
-			names[i] = cmd_table[i].name;
-		const char *sug = did_you_mean(c->argv[0], names, cmd_count);
-		return cli_error(s, "help: no command '%s'%s%s%s", c->argv[0],
-				 sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
+		return cli_unknown(s, "help: no command", c->argv[0], names,
+				   cmd_names(names, 256), NULL);
 	}
 	out(s, "%s%s%s %s\n  %s\n", e->flags & CMD_THREAD && !(e->flags & CMD_WORLD) ?
 	    "THREAD: " : "", e->name, "", e->args, e->help);

@@ -18,10 +18,7 @@ static int unknown_preset(struct session *s, const char *name)
 {
 	int n;
 	const char *const *names = preset_names(&n);
-	const char *sug = did_you_mean(name, names, n);
-	if (sug)
-		return cli_error(s, "unknown preset '%s' (did you mean '%s'?)", name, sug);
-	return cli_error(s, "unknown preset '%s' (see 'kernel list')", name);
+	return cli_unknown(s, "unknown preset", name, names, n, "see 'kernel list'");
 }
 
 static void show_knobs(struct session *s, bool only_changed)
@@ -76,10 +73,8 @@ HANDLER(c_set)
 		const char *names[32];
 		for (int i = 0; i < vfs_nknobs; i++)
 			names[i] = vfs_knobs[i].name;
-		const char *sug = did_you_mean(c->argv[0], names, vfs_nknobs);
-		return cli_error(s, "unknown knob '%s'%s%s%s", c->argv[0],
-				 sug ? " (did you mean '" : " (see 'set')",
-				 sug ? sug : "", sug ? "'?)" : "");
+		return cli_unknown(s, "unknown knob", c->argv[0], names, vfs_nknobs,
+				   "see 'set'");
 	}
 	if (c->argc < 2) {
 		out(s, "%s = %s (values:", d->name, d->values[vfs_knob_get(&s->w->k, d)]);
@@ -169,10 +164,8 @@ HANDLER(c_mount)
 		const char *names[32];
 		for (int i = 0; i < vfs_nfstypes; i++)
 			names[i] = vfs_fstypes[i].name;
-		const char *sug = did_you_mean(c->argv[0], names, vfs_nfstypes);
-		return cli_error(s, "mount: unknown filesystem type '%s'%s%s%s", c->argv[0],
-				 sug ? " (did you mean '" : " (see 'fs list')",
-				 sug ? sug : "", sug ? "'?)" : "");
+		return cli_unknown(s, "mount: unknown filesystem type", c->argv[0], names,
+				   vfs_nfstypes, "see 'fs list'");
 	}
 	if (c->argv[1][0] != '/')
 		return cli_error(s, "mount: '%s': paths start with /", c->argv[1]);

@@ -469,14 +469,8 @@ int session_exec_line(struct session *s, const char *line)
 	const struct cmd_entry *e = cmd_find(l.words[0]);
 	if (!e) {
 		const char *names[256];
-		int n = 0;
-		for (int i = 0; i < cmd_count && n < 256; i++)
-			names[n++] = cmd_table[i].name;
-		const char *sug = did_you_mean(l.words[0], names, n);
-		if (sug)
-			return cli_error(s, "unknown command '%s' (did you mean '%s'?)",
-					 l.words[0], sug);
-		return cli_error(s, "unknown command '%s' (try 'help')", l.words[0]);
+		return cli_unknown(s, "unknown command", l.words[0], names,
+				   cmd_names(names, 256), "try 'help'");
 	}
 	struct cmd_call c = { .argc = l.nwords - 1, .argv = l.words + 1,
 		.cols = l.cols + 1, .tid = -1, .thread = l.thread,
