@@ -372,16 +372,6 @@ struct xobs {                   /* what the step being run did */
 	struct xacc acc[MAXACC];
 };
 
-static bool iterator_fn(int fn)
-{
-	if (fn == VFN_offset_readdir)
-		return true;
-	for (int i = 0; i < vfs_nfstypes; i++)
-		if (vfs_fstypes[i].iter_fn == fn)
-			return true;
-	return false;
-}
-
 static void obs_sink(void *ctx, const struct vfs_world *w,
 		     const struct vfs_event *ev)
 {
@@ -393,7 +383,7 @@ static void obs_sink(void *ctx, const struct vfs_world *w,
 		break;
 	case OP_ENTER:
 		/* the dead-directory check reads the inode's S_DEAD */
-		if (iterator_fn(ev->fn))
+		if (vfs_fn_is_iterator(ev->fn))
 			o->shared = 1;
 		break;
 	case OP_NOTE:
@@ -403,11 +393,7 @@ static void obs_sink(void *ctx, const struct vfs_world *w,
 	case OP_READ: case OP_WRITE: {
 		o->shared = 1;
 		bool write = ev->op == OP_WRITE;
-		/* what core/race.c checks */
-		if (ev->atomic || ev->field == FLD_FDTABLE ||
-		    ev->field == FLD_F_COUNT)
-			break;
-		if (!write && (ev->field == FLD_DATA || ev->field == FLD_SIZE))
+		if (!vfs_access_checked(ev))    /* what core/race.c checks */
 			break;
 		if (o->nacc == MAXACC) {
 			o->over = 1;

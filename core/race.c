@@ -120,17 +120,22 @@ static void race(struct vfs_world *w, const struct vfs_event *ev,
 		 obj);
 }
 
+bool vfs_access_checked(const struct vfs_event *ev)
+{
+	if (ev->atomic || ev->field == FLD_FDTABLE || ev->field == FLD_F_COUNT)
+		return false;
+	/* (model) reads of file data race benignly with writers: the page
+	 * cache's own locks order them; only writers are checked */
+	return ev->op == OP_WRITE || (ev->field != FLD_DATA && ev->field != FLD_SIZE);
+}
+
 static void on_access(struct vfs_world *w, const struct vfs_event *ev)
 {
 	struct vfs_detect *d = &w->det;
 	int t = ev->tid;
 	bool write = ev->op == OP_WRITE;
 
-	if (ev->atomic || ev->field == FLD_FDTABLE || ev->field == FLD_F_COUNT)
-		return;
-	/* (model) reads of file data race benignly with writers: the page
-	 * cache's own locks order them; only writers are checked */
-	if (!write && (ev->field == FLD_DATA || ev->field == FLD_SIZE))
+	if (!vfs_access_checked(ev))
 		return;
 	struct vfs_shadow *s = shadow(d, ev->field, ev->obj);
 	if (!s)
@@ -301,7 +306,7 @@ static bool is_llseek_fn(int fn)
 	return false;
 }
 
-static bool is_iterator_fn(int fn)
+bool vfs_fn_is_iterator(int fn)
 {
 	if (fn == VFN_offset_readdir)
 		return true;
@@ -328,7 +333,7 @@ static void on_enter(struct vfs_world *w, const struct vfs_event *ev)
 {
 	const struct vfs_thread *t = &w->threads[ev->tid];
 	if (t->f.inode < 0 || !w->inodes[t->f.inode].dead ||
-	    !is_iterator_fn(ev->fn))
+	    !vfs_fn_is_iterator(ev->fn))
 		return;
 	struct vfs_report *r = add_report(w, RPT_DEADDIR);
 	if (!r)

@@ -547,6 +547,11 @@ bool vfs_all_blocked(const struct vfs_world *w);
 /* The detectors consume the trace; vfs_step feeds them when enabled. */
 void vfs_detect_event(struct vfs_world *w, const struct vfs_event *ev);
 int vfs_report_count(const struct vfs_world *w, int kind, int field);
+/* Whether the race detector checks this read or write (not atomics, the fd
+ * table, nor reads of file data): the explorer's race check asks the same. */
+bool vfs_access_checked(const struct vfs_event *ev);
+/* Whether FN is a filesystem's directory iterator (ext4_readdir, ...). */
+bool vfs_fn_is_iterator(int fn);
 void vfs_report_text(const struct vfs_world *w, const struct vfs_report *r,
 		     char *buf, size_t n);
 /* Several lines, no final newline: deadlocks as lockdep's "Possible unsafe
