@@ -630,8 +630,8 @@ static int finish(struct xsearch *s, int d)
 	return 0;
 }
 
-/* At state d: 1 when it is a leaf, 0 when bt[d] is set, -1 on error. */
-static int enter_state(struct xsearch *s, int d)
+/* The threads enabled at depth d, and whether the last one runs on. */
+static uint32_t set_enabled(struct xsearch *s, int d)
 {
 	const struct vfs_world *w = s->cur;
 	uint32_t en = 0;
@@ -640,6 +640,13 @@ static int enter_state(struct xsearch *s, int d)
 			en |= 1u << t;
 	s->en[d] = en;
 	s->lastrun[d] = d > 0 && (en >> s->tid[d - 1] & 1);
+	return en;
+}
+
+/* At state d: 1 when it is a leaf, 0 when bt[d] is set, -1 on error. */
+static int enter_state(struct xsearch *s, int d)
+{
+	uint32_t en = set_enabled(s, d);
 	if (s->mode == MODE_TOP && d >= s->topdepth)
 		return add_item(s, d) < 0 ? -1 : 1;
 	if (!en) {
@@ -742,13 +749,7 @@ int xsearch_item(struct xsearch *s, struct xitem *item)
 	 * full branching */
 	s->root = item->plen;
 	for (int d = 0; d < item->plen; d++) {
-		const struct vfs_world *w = s->cur;
-		uint32_t en = 0;
-		for (int t = 0; t < w->nthreads; t++)
-			if (vfs_runnable(w, t))
-				en |= 1u << t;
-		s->en[d] = en;
-		s->lastrun[d] = d > 0 && (en >> s->tid[d - 1] & 1);
+		set_enabled(s, d);
 		s->slp[d] = 0;
 		if (push(s, d, item->prefix[d]) < 0)
 			return -1;
