@@ -89,6 +89,11 @@ extern const struct cmd_entry cmd_table[];
 extern const int cmd_count;
 const struct cmd_entry *cmd_find(const char *name);
 
+/* session.c: allocation that exits (status 2) when memory runs out */
+void *xrealloc(void *p, size_t n);
+void *xcalloc(size_t n, size_t sz);
+char *xstrdup(const char *s);
+
 /* session.c */
 struct session *session_new(void);
 void session_free(struct session *s);

@@ -66,22 +66,6 @@ struct replay {
 	int ok;
 };
 
-static void *xcalloc(size_t n, size_t sz)
-{
-	void *p = calloc(n ? n : 1, sz);
-	if (!p) {
-		fprintf(stderr, "vfsim: out of memory\n");
-		exit(2);
-	}
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	return memcpy(xcalloc(n, 1), s, n);
-}
-
 static void cell_add(struct cell *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static void cell_add(struct cell *c, const char *fmt, ...)

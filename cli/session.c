@@ -15,17 +15,27 @@
 #define MAX_SOURCE_DEPTH 16
 #define MAX_EVENTS (4u << 20)
 
-static void *xrealloc(void *p, size_t n)
+/* Out of memory in the shell is fatal: say so and leave with status 2. */
+static void *oom(void *p)
 {
-	void *q = realloc(p, n);
-	if (!q) {
+	if (!p) {
 		fprintf(stderr, "vfsim: out of memory\n");
 		exit(2);
 	}
-	return q;
+	return p;
 }
 
-static char *xstrdup(const char *s)
+void *xrealloc(void *p, size_t n)
+{
+	return oom(realloc(p, n ? n : 1));
+}
+
+void *xcalloc(size_t n, size_t sz)
+{
+	return oom(calloc(n ? n : 1, sz));
+}
+
+char *xstrdup(const char *s)
 {
 	size_t n = strlen(s) + 1;
 	return memcpy(xrealloc(NULL, n), s, n);
