@@ -129,6 +129,11 @@ struct vfs_explore_result {
 	uint64_t local_steps;   /* transitions taken alone (local: POR) */
 	int state_depth;        /* longest path of the reduced graph seen */
 	double collision_p;     /* bound on P(two states share a 64-bit hash) */
+	int rounds;             /* searches run: 1 + those the discipline
+				 * (core/explore_movers.c) had to start again */
+	int demoted;            /* locations found breaking the guess */
+	int visible_locs;       /* locations whose accesses are visible */
+	int hidden_locs;        /* locations a discipline covers */
 	struct vfs_explore_priv *priv;  /* the schedule table */
 };
 

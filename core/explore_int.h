@@ -105,6 +105,43 @@ int xsearch_item(struct xsearch *s, struct xitem *item);
 int xsearch_top(struct xsearch *s, int depth, uint8_t *cut);
 bool xsearch_stopped(const struct xshared *sh);
 
+/* explore_movers.c: the locking discipline the stateful search reduces by */
+enum xmclass { XM_VISIBLE, XM_SINGLE, XM_RDONLY, XM_LOCKED };
+struct xmloc {
+	uint32_t key;           /* 0: empty slot */
+	uint8_t cls;            /* enum xmclass */
+	int8_t tid;             /* XM_SINGLE: the one thread */
+	uint16_t lock;          /* XM_LOCKED: the lock */
+	/* what the guessing runs saw */
+	uint32_t tids;
+	uint8_t seen, written, nany, nexcl;
+	uint16_t any[VFS_MAX_HELD], excl[VFS_MAX_HELD];
+};
+#define XM_MAXDEMOTE 64
+struct xmovers {
+	struct xmloc *t;        /* NULL: every location visible */
+	uint32_t mask;
+	int n;
+	int inited;
+	pthread_mutex_t mu;     /* the demotion list */
+	uint32_t demote[XM_MAXDEMOTE];
+	int ndemote;
+	int violated;           /* atomic: a search must start again */
+	int rounds, demoted;
+};
+/* Guess the discipline from RUNS random executions from SNAP. */
+int xm_learn(struct xmovers *m, const struct vfs_world *snap, int runs,
+	     int maxdepth);
+void xm_free(struct xmovers *m);
+/* EV (of a step being searched): 1 if it makes the step visible;
+ * *VIS_ACCESS: its read or write is of a visible location.  A violation
+ * of the discipline is recorded and sets m->violated. */
+int xm_event(struct xmovers *m, const struct vfs_world *w,
+	     const struct vfs_event *ev, int *vis_access);
+/* Demote the locations found violated; returns how many. */
+int xm_apply(struct xmovers *m);
+void xm_count(const struct xmovers *m, int *visible, int *hidden);
+
 /* explore_state.c: the stateful search (opts.stateful) */
 int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	       struct vfs_explore_result *r);

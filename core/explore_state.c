@@ -81,6 +81,7 @@
 #define SPLIT 256               /* frontier states for the workers */
 #define MAXACC 12               /* checked accesses recorded per step */
 #define MAX_WORKERS 64
+#define XM_RUNS 200               /* random executions to guess the discipline */
 
 /* ---- the visited set: 64-bit hashes, lock-free ---- */
 
@@ -366,8 +367,10 @@ struct xacc {
 	uint8_t lm[VFS_MAX_HELD];
 };
 
-struct xobs {                   /* what the step being run did */
-	uint8_t shared;         /* not a local step */
+struct xobs {                   /* what the block being run did */
+	struct xmovers *xm;
+	uint8_t vis;            /* the step just run is visible */
+	uint8_t shared;         /* the block has a visible step */
 	uint8_t nacc, over;
 	struct xacc acc[MAXACC];
 };
@@ -376,43 +379,29 @@ static void obs_sink(void *ctx, const struct vfs_world *w,
 		     const struct vfs_event *ev)
 {
 	struct xobs *o = ctx;
-	switch (ev->op) {
-	case OP_ACQUIRE: case OP_RELEASE: case OP_BLOCK: case OP_WAKE:
-	case OP_DOWNGRADE: case OP_EMIT:
-		o->shared = 1;
-		break;
-	case OP_ENTER:
-		/* the dead-directory check reads the inode's S_DEAD */
-		if (vfs_fn_is_iterator(ev->fn))
-			o->shared = 1;
-		break;
-	case OP_NOTE:
-		if (ev->fn == VFN_copy_process)
-			o->shared = 1;
-		break;
-	case OP_READ: case OP_WRITE: {
-		o->shared = 1;
-		bool write = ev->op == OP_WRITE;
-		if (!vfs_access_checked(ev))    /* what core/race.c checks */
-			break;
-		if (o->nacc == MAXACC) {
-			o->over = 1;
-			break;
-		}
-		struct xacc *a = &o->acc[o->nacc++];
-		const struct vfs_thread *t = &w->threads[ev->tid];
-		a->loc = (uint32_t)ev->field << 24 | (uint32_t)ev->objkind << 20 |
-			 ((uint32_t)ev->obj & 0xfffff);
-		a->write = write;
-		a->nl = t->nheld;
-		for (int i = 0; i < t->nheld; i++) {
-			a->lk[i] = t->held[i].lock;
-			a->lm[i] = t->held[i].mode;
-		}
-		break;
+	int vis_access;
+	if (!xm_event(o->xm, w, ev, &vis_access))
+		return;
+	o->vis = 1;
+	/* the accesses a race may involve: those of visible locations (an
+	 * access that keeps the discipline is ordered by it) that
+	 * core/race.c checks */
+	if (!vis_access || (ev->op != OP_READ && ev->op != OP_WRITE) ||
+	    !vfs_access_checked(ev))
+		return;
+	if (o->nacc == MAXACC) {
+		o->over = 1;
+		return;
 	}
-	default:
-		break;
+	struct xacc *a = &o->acc[o->nacc++];
+	const struct vfs_thread *t = &w->threads[ev->tid];
+	a->loc = (uint32_t)ev->field << 24 | (uint32_t)ev->objkind << 20 |
+		 ((uint32_t)ev->obj & 0xfffff);
+	a->write = ev->op == OP_WRITE;
+	a->nl = t->nheld;
+	for (int i = 0; i < t->nheld; i++) {
+		a->lk[i] = t->held[i].lock;
+		a->lm[i] = t->held[i].mode;
 	}
 }
 
@@ -497,14 +486,18 @@ static void fcopy(struct vfs_world *d, const struct vfs_world *s)
 
 /* ---- the search ---- */
 
+#define MAXBLOCK 255            /* steps in one transition at most */
+
 struct lvl {
 	struct vfs_world *state;        /* this level's state */
 	uint64_t hash;
+	int plen;                       /* steps from the snapshot to it */
 	int n, next;                    /* successors made, next to visit */
 	struct vfs_world *succ[XMAXT];  /* successor buffers (owned) */
 	uint8_t tid[XMAXT];
+	uint8_t nst[XMAXT];             /* steps in the transition */
 	uint8_t kinds[XMAXT];           /* VX_BIT of the transition */
-	uint8_t tdirty[XMAXT];          /* the step may have changed the tree */
+	uint8_t tdirty[XMAXT];          /* the steps may have changed the tree */
 	uint64_t tree;                  /* tree_hash of this level's state */
 };
 
@@ -516,6 +509,7 @@ struct sworker {
 	struct lvl *lv;
 	int caplv;
 	uint8_t *path;                  /* thread per step from the snapshot */
+	int cappath;
 	struct xobs obs[XMAXT];
 	struct sbuf buf;
 	/* counters */
@@ -535,7 +529,8 @@ struct sworker {
 struct xitem_s {                        /* a frontier state */
 	struct vfs_world *w;
 	uint64_t hash, tree;
-	int plen;
+	int depth;                      /* transitions from the snapshot */
+	int plen;                       /* steps from the snapshot */
 	uint8_t *path;
 };
 
@@ -544,6 +539,7 @@ struct xst {
 	struct vfs_explore_opts o;
 	uint32_t viol;
 	int maxdepth;
+	struct xmovers xm;
 	struct vtable vt;
 	struct xitem_s *items;
 	int nitems, capitems;
@@ -553,7 +549,8 @@ struct xst {
 
 static int stopped(struct sworker *s)
 {
-	return s->st->abort || (s->st->o.stop && *s->st->o.stop);
+	return s->st->abort || __atomic_load_n(&s->st->xm.violated, __ATOMIC_RELAXED) ||
+	       (s->st->o.stop && *s->st->o.stop);
 }
 
 static struct vfs_world *wnew(void)
@@ -569,22 +566,33 @@ static int lv_grow(struct sworker *s, int d)
 	while (c <= d)
 		c *= 2;
 	struct lvl *n = realloc(s->lv, sizeof *n * (size_t)c);
-	uint8_t *p = realloc(s->path, (size_t)c + 1);
-	if (n)
-		s->lv = n;
-	if (p)
-		s->path = p;
-	if (!n || !p)
+	if (!n)
 		return -1;
+	s->lv = n;
 	memset(s->lv + s->caplv, 0, sizeof *n * (size_t)(c - s->caplv));
 	s->caplv = c;
 	return 0;
 }
 
-/* Record a violation found at depth D (the path to the state, then the
- * threads EXTRA): the schedule is completed, lowest runnable thread first,
- * and kept when it is the shortest so far. */
-static void violation(struct sworker *s, int d, const uint8_t *extra, int nx,
+static int path_grow(struct sworker *s, int need)
+{
+	if (need < s->cappath)
+		return 0;
+	int c = s->cappath ? s->cappath * 2 : 4096;
+	while (c <= need)
+		c *= 2;
+	uint8_t *p = realloc(s->path, (size_t)c);
+	if (!p)
+		return -1;
+	s->path = p;
+	s->cappath = c;
+	return 0;
+}
+
+/* Record a violation found after PLEN steps of the path (then the threads
+ * EXTRA): the schedule is completed, lowest runnable thread first, and
+ * kept when it is the shortest so far. */
+static void violation(struct sworker *s, int plen, const uint8_t *extra, int nx,
 		      uint32_t kinds)
 {
 	s->violating++;
@@ -593,9 +601,9 @@ static void violation(struct sworker *s, int d, const uint8_t *extra, int nx,
 	s->kinds |= kinds;
 	if (!(kinds & s->st->viol))
 		return;
-	int pre = d + nx;
+	int pre = plen + nx;
 	if (s->cex && (pre > s->cexpre ||
-		       (pre == s->cexpre && memcmp(s->path, s->cex, (size_t)d) >= 0)))
+		       (pre == s->cexpre && memcmp(s->path, s->cex, (size_t)plen) >= 0)))
 		return;
 	/* complete it */
 	struct vfs_world *w = s->scratch;
@@ -609,8 +617,9 @@ static void violation(struct sworker *s, int d, const uint8_t *extra, int nx,
 		s->failed = 1;
 		return;
 	}
-	memcpy(sch, s->path, (size_t)d);
-	memcpy(sch + d, extra, (size_t)nx);
+	memcpy(sch, s->path, (size_t)plen);
+	if (nx)
+		memcpy(sch + plen, extra, (size_t)nx);
 	int len = pre;
 	vfs_world_copy(w, s->st->snap);
 	if (vfs_explore_replay(w, sch, len, NULL) != len) {
@@ -659,7 +668,9 @@ static inline uint32_t counts_kinds(const struct vfs_world *a,
 	return k;
 }
 
-/* Make the successors of level D's state (the reduced set). */
+/* Make the successors of level D's state (the reduced set).  A
+ * transition is a block of thread T: its steps up to and including the
+ * first visible one (explore_movers.c), or to the end of its work. */
 static int expand(struct sworker *s, int d)
 {
 	struct lvl *L = &s->lv[d];
@@ -669,7 +680,7 @@ static int expand(struct sworker *s, int d)
 	L->n = L->next = 0;
 	if (d > s->maxdepth)
 		s->maxdepth = d;
-	if (d >= s->st->maxdepth) {
+	if (L->plen >= s->st->maxdepth) {
 		s->cut = XCUT_DEPTH;
 		return 0;
 	}
@@ -683,27 +694,48 @@ static int expand(struct sworker *s, int d)
 		}
 		struct vfs_world *W = L->succ[n];
 		struct xobs *o = &s->obs[n];
+		o->xm = &s->st->xm;
 		o->shared = o->nacc = o->over = 0;
 		sink.fn = obs_sink;
 		sink.ctx = o;
 		fcopy(W, S);
-		int nth = W->nthreads, nf = W->next_file_id, ni = W->ninodes,
-		    np = W->next_pid, nfdt = W->nfdt, npr = W->nprocs;
-		vfs_step(W, t, &sink);
-		s->probes++;
-		if (W->nthreads != nth || W->next_file_id != nf || W->ninodes != ni ||
-		    W->next_pid != np || W->nfdt != nfdt || W->nprocs != npr)
-			o->shared = 1;
+		int k = 0;
+		bool dirty = false;
+		for (;;) {
+			int nth = W->nthreads, nf = W->next_file_id, ni = W->ninodes,
+			    np = W->next_pid, nfdt = W->nfdt, npr = W->nprocs;
+			o->vis = 0;
+			vfs_step(W, t, &sink);
+			k++;
+			s->probes++;
+			/* allocations are visible: they number the objects */
+			if (W->nthreads != nth || W->next_file_id != nf ||
+			    W->ninodes != ni || W->next_pid != np ||
+			    W->nfdt != nfdt || W->nprocs != npr)
+				o->vis = 1;
+			if (!tree_clean(W, t, ni))
+				dirty = true;
+			if (o->vis) {
+				o->shared = 1;
+				break;
+			}
+			if (k == MAXBLOCK || L->plen + k >= s->st->maxdepth ||
+			    !vfs_runnable(W, t))
+				break;
+		}
 		L->tid[n] = (uint8_t)t;
+		L->nst[n] = (uint8_t)k;
 		L->kinds[n] = (uint8_t)counts_kinds(S, W);
-		L->tdirty[n] = !tree_clean(W, t, ni);
+		L->tdirty[n] = dirty;
 		if (!o->shared) {
-			/* local: taken alone (an ample set of one) */
+			/* invisible all through: taken alone (an ample set of
+			 * one; its steps commute with every other thread's) */
 			if (n) {
 				struct vfs_world *tmp = L->succ[0];
 				L->succ[0] = W;
 				L->succ[n] = tmp;
 				L->tid[0] = (uint8_t)t;
+				L->nst[0] = L->nst[n];
 				L->kinds[0] = L->kinds[n];
 				L->tdirty[0] = L->tdirty[n];
 			}
@@ -718,32 +750,66 @@ static int expand(struct sworker *s, int d)
 	s->transitions += (uint64_t)n;
 	if (!n) {
 		if (vfs_all_blocked(S))
-			violation(s, d, NULL, 0, VX_BIT(VX_DEADLOCK));
+			violation(s, L->plen, NULL, 0, VX_BIT(VX_DEADLOCK));
 		return 0;
 	}
 	for (int i = 0; i < n; i++)
 		for (int j = i + 1; j < n; j++)
 			if (steps_race(&s->obs[i], &s->obs[j])) {
-				uint8_t ex[2] = { L->tid[i], L->tid[j] };
-				violation(s, d, ex, 2, VX_BIT(VX_RACE));
+				/* both blocks, one after the other: the racing
+				 * accesses are their last steps */
+				uint8_t ex[2 * MAXBLOCK];
+				int nx = 0;
+				for (int q = 0; q < L->nst[i]; q++)
+					ex[nx++] = L->tid[i];
+				for (int q = 0; q < L->nst[j]; q++)
+					ex[nx++] = L->tid[j];
+				violation(s, L->plen, ex, nx, VX_BIT(VX_RACE));
 				i = n;  /* one per state */
 				break;
 			}
 	return 0;
 }
 
-/* Depth-first from STATE (already in the visited set), at depth BASE
- * with PATH leading to it. */
-static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
-	       uint64_t tree, const uint8_t *path, int base)
+/* Hash W (reached from the state of level D by successor I). */
+static int hash_succ(struct sworker *s, struct lvl *L, int i, uint64_t *tree,
+		     uint64_t *h)
 {
-	if (lv_grow(s, base + 1) < 0)
+	struct vfs_world *W = L->succ[i];
+	if (s->buf.cap < canon_bound(W)) {
+		free(s->buf.p);
+		s->buf.cap = canon_bound(W) * 2;
+		if (!(s->buf.p = malloc(s->buf.cap)))
+			return -1;
+	}
+	*tree = L->tdirty[i] ? tree_hash(&s->buf, W) : L->tree;
+	canon(&s->buf, W, *tree);
+	*h = hash_buf(s->buf.p, s->buf.n);
+	return 0;
+}
+
+/* The path to level D's successor I: PLEN steps, then its block. */
+static int path_push(struct sworker *s, const struct lvl *L, int i)
+{
+	if (path_grow(s, L->plen + L->nst[i] + 1) < 0)
 		return -1;
-	memcpy(s->path, path, (size_t)base);
+	memset(s->path + L->plen, L->tid[i], L->nst[i]);
+	return L->plen + L->nst[i];
+}
+
+/* Depth-first from STATE (already in the visited set), at depth BASE
+ * with PATH (PLEN steps) leading to it. */
+static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
+	       uint64_t tree, const uint8_t *path, int plen, int base)
+{
+	if (lv_grow(s, base + 1) < 0 || path_grow(s, plen + 1) < 0)
+		return -1;
+	memcpy(s->path, path, (size_t)plen);
 	int d = base;
 	s->lv[d].state = state;
 	s->lv[d].hash = hash;
 	s->lv[d].tree = tree;
+	s->lv[d].plen = plen;
 	if (expand(s, d) < 0)
 		return -1;
 	uint64_t polls = 0;
@@ -761,19 +827,14 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 			return 0;
 		}
 		int i = L->next++;
-		struct vfs_world *W = L->succ[i];
-		s->path[d] = L->tid[i];
+		int np = path_push(s, L, i);
+		if (np < 0)
+			return -1;
 		if (L->kinds[i])
-			violation(s, d + 1, NULL, 0, L->kinds[i]);
-		if (s->buf.cap < canon_bound(W)) {
-			free(s->buf.p);
-			s->buf.cap = canon_bound(W) * 2;
-			if (!(s->buf.p = malloc(s->buf.cap)))
-				return -1;
-		}
-		uint64_t tree = L->tdirty[i] ? tree_hash(&s->buf, W) : L->tree;
-		canon(&s->buf, W, tree);
-		uint64_t h = hash_buf(s->buf.p, s->buf.n);
+			violation(s, np, NULL, 0, L->kinds[i]);
+		uint64_t tr, h;
+		if (hash_succ(s, L, i, &tr, &h) < 0)
+			return -1;
 		int r = vt_insert(&s->st->vt, h);
 		if (r < 0) {
 			s->st->abort = 1;
@@ -794,10 +855,12 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 		s->states++;
 		if (lv_grow(s, d + 2) < 0)
 			return -1;
+		struct vfs_world *W = s->lv[d].succ[i];
 		d++;
 		s->lv[d].state = W;
 		s->lv[d].hash = h;
-		s->lv[d].tree = tree;
+		s->lv[d].tree = tr;
+		s->lv[d].plen = np;
 		if (expand(s, d) < 0)
 			return -1;
 	}
@@ -824,7 +887,8 @@ static void *worker_main(void *arg)
 		if (i >= st->nitems || stopped(s))
 			break;
 		struct xitem_s *it = &st->items[i];
-		if (dfs(s, it->w, it->hash, it->tree, it->path, it->plen) < 0) {
+		if (dfs(s, it->w, it->hash, it->tree, it->path, it->plen,
+			it->depth) < 0) {
 			if (!s->failed)
 				s->failed = 1;
 			st->abort = 1;
@@ -842,7 +906,7 @@ static double now_s(void)
 }
 
 static int add_item(struct xst *st, const struct vfs_world *w, uint64_t h,
-		    uint64_t tree, const uint8_t *path, int plen)
+		    uint64_t tree, const uint8_t *path, int plen, int depth)
 {
 	if (st->nitems == st->capitems) {
 		int c = st->capitems ? st->capitems * 2 : 64;
@@ -864,6 +928,7 @@ static int add_item(struct xst *st, const struct vfs_world *w, uint64_t h,
 	if (plen)
 		memcpy(it->path, path, (size_t)plen);
 	it->plen = plen;
+	it->depth = depth;
 	it->hash = h;
 	it->tree = tree;
 	st->nitems++;
@@ -891,38 +956,33 @@ static int top(struct xst *st, struct sworker *s)
 	uint64_t h = hash_buf(b->p, b->n);
 	vt_insert(&st->vt, h);
 	s->states++;
-	if (add_item(st, st->snap, h, t0, NULL, 0) < 0)
+	if (add_item(st, st->snap, h, t0, NULL, 0, 0) < 0)
 		return -1;
 	int lo = 0;
 	while (st->nitems - lo < SPLIT && lo < st->nitems) {
 		int hi = st->nitems;
 		for (int k = lo; k < hi; k++) {
 			struct xitem_s *it = &st->items[k];
-			if (lv_grow(s, it->plen + 2) < 0)
+			int d = it->depth;
+			if (lv_grow(s, d + 2) < 0 || path_grow(s, it->plen + 1) < 0)
 				return -1;
 			memcpy(s->path, it->path, (size_t)it->plen);
-			int d = it->plen;
 			s->lv[d].state = it->w;
 			s->lv[d].hash = it->hash;
 			s->lv[d].tree = it->tree;
-			uint64_t ptree = it->tree;      /* add_item moves items */
+			s->lv[d].plen = it->plen;
 			if (expand(s, d) < 0)
 				return -1;
 			struct lvl *L = &s->lv[d];
 			for (int i = 0; i < L->n; i++) {
-				struct vfs_world *W = L->succ[i];
-				s->path[d] = L->tid[i];
+				int np = path_push(s, L, i);
+				if (np < 0)
+					return -1;
 				if (L->kinds[i])
-					violation(s, d + 1, NULL, 0, L->kinds[i]);
-				if (b->cap < canon_bound(W)) {
-					free(b->p);
-					b->cap = canon_bound(W) * 2;
-					if (!(b->p = malloc(b->cap)))
-						return -1;
-				}
-				uint64_t tr = L->tdirty[i] ? tree_hash(b, W) : ptree;
-				canon(b, W, tr);
-				uint64_t hh = hash_buf(b->p, b->n);
+					violation(s, np, NULL, 0, L->kinds[i]);
+				uint64_t tr, hh;
+				if (hash_succ(s, L, i, &tr, &hh) < 0)
+					return -1;
 				int r = vt_insert(&st->vt, hh);
 				if (r < 0)
 					return -1;
@@ -931,7 +991,9 @@ static int top(struct xst *st, struct sworker *s)
 					continue;
 				}
 				s->states++;
-				if (add_item(st, W, hh, tr, s->path, d + 1) < 0)
+				/* (add_item moves items: L stays valid) */
+				if (add_item(st, L->succ[i], hh, tr, s->path, np,
+					     d + 1) < 0)
 					return -1;
 			}
 		}
@@ -943,6 +1005,51 @@ static int top(struct xst *st, struct sworker *s)
 	memmove(st->items, st->items + lo, sizeof *st->items * (size_t)(st->nitems - lo));
 	st->nitems -= lo;
 	return 0;
+}
+
+/* One search of the whole graph with the discipline as it stands. */
+static int round_run(struct xst *st, struct sworker *ws, int jobs, int *made)
+{
+	int rc = 0;
+	*made = 0;
+	if (top(st, &ws[0]) < 0)
+		return -1;
+	if (ws[0].failed)
+		rc = -1;
+	pthread_t th[MAX_WORKERS];
+	int m = 0;
+	if (rc == 0 && jobs > 1 && st->nitems > 1 && !stopped(&ws[0])) {
+		sigset_t block, old;
+		sigemptyset(&block);
+		sigaddset(&block, SIGINT);
+		pthread_sigmask(SIG_BLOCK, &block, &old);
+		for (m = 1; m < jobs; m++)
+			if (pthread_create(&th[m], NULL, worker_main, &ws[m]) != 0)
+				break;
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
+	if (rc == 0)
+		worker_main(&ws[0]);
+	for (int i = 1; i < m; i++)
+		pthread_join(th[i], NULL);
+	*made = m;
+	return rc;
+}
+
+static void round_reset(struct xst *st, struct sworker *ws, int jobs)
+{
+	free_items(st, 0, st->nitems);
+	st->nitems = 0;
+	st->next_item = 0;
+	for (int i = 0; i < jobs; i++) {
+		struct sworker *s = &ws[i];
+		worker_free(s);
+		memset(s, 0, sizeof *s);
+		s->st = st;
+		s->id = i;
+	}
+	memset(st->vt.slot, 0, sizeof *st->vt.slot * (st->vt.mask + 1));
+	st->vt.n = 0;
 }
 
 int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
@@ -983,28 +1090,30 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 		ws[i].st = st;
 		ws[i].id = i;
 	}
-	if (!st->vt.slot || top(st, &ws[0]) < 0) {
+	/* naive: no discipline, every access visible (the step-by-step
+	 * graph, but for steps with no event at all) */
+	if (!st->vt.slot ||
+	    (!o->naive && xm_learn(&st->xm, snap, XM_RUNS, st->maxdepth) < 0)) {
 		rc = -1;
 		goto out;
 	}
-	if (ws[0].failed)
-		rc = -1;
-	int made = 0;
-	pthread_t th[MAX_WORKERS];
-	if (rc == 0 && jobs > 1 && st->nitems > 1) {
-		sigset_t block, old;
-		sigemptyset(&block);
-		sigaddset(&block, SIGINT);
-		pthread_sigmask(SIG_BLOCK, &block, &old);
-		for (made = 1; made < jobs; made++)
-			if (pthread_create(&th[made], NULL, worker_main, &ws[made]) != 0)
-				break;
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	int made;
+	if (getenv("VFSIM_XM_DUMP") && st->xm.t) {
+		void xm_dump(const struct xmovers *m, const struct vfs_world *w);
+		xm_dump(&st->xm, snap);
 	}
-	if (rc == 0)
-		worker_main(&ws[0]);
-	for (int i = 1; i < made; i++)
-		pthread_join(th[i], NULL);
+	for (;;) {
+		rc = round_run(st, ws, jobs, &made);
+		if (rc < 0 || !st->xm.violated || st->abort ||
+		    (o->stop && *o->stop))
+			break;
+		/* the guess was wrong somewhere: demote and search again */
+		xm_apply(&st->xm);
+		round_reset(st, ws, jobs);
+	}
+	r->rounds = st->xm.rounds + 1;
+	r->demoted = st->xm.demoted;
+	xm_count(&st->xm, &r->visible_locs, &r->hidden_locs);
 	r->jobs = made > 1 ? made : 1;
 	r->subtrees = st->nitems;
 	int best = -1;
@@ -1079,6 +1188,7 @@ out:
 		worker_free(&ws[i]);
 	free(ws);
 	free(st->vt.slot);
+	xm_free(&st->xm);
 	free(st);
 	r->seconds = now_s() - t0;
 	if (rc < 0) {

@@ -1,0 +1,377 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * explore_movers.c - which steps the stateful search may run back to back
+ * without giving other threads a turn: a locking discipline, guessed,
+ * then proven by the search itself.
+ *
+ * Lipton's reduction: a step that commutes with every step of every other
+ * thread (a "both-mover") may be glued to the thread's next step; a
+ * thread's run of such steps followed by one step that does not commute
+ * (visible) is one transition, and every execution can be reordered into
+ * those blocks without changing any thread's view or the final state.
+ * Which accesses commute is a locking question, so the search first
+ * guesses a discipline per location (a field of one object, an open
+ * directory's pass, a lock) from a few random executions:
+ *
+ *   single    only one thread ever touches it (B's own fd table);
+ *   read-only nobody writes it (A's fd table after the set-up, S_DEAD of
+ *             a directory nobody removes), or a lock only ever taken
+ *             shared (i_rwsem when every caller iterates with
+ *             ->iterate_shared): down_read and up_read commute then;
+ *   locked    every access holds lock L, exclusively when it writes
+ *             (f_pos under f_pos_lock in v6.5).
+ *
+ * Anything else, anything not seen while guessing, every blocking, wake-up
+ * and allocation, is visible.  An access that fits its location's
+ * discipline cannot race: the discipline orders it against every other
+ * thread's access, so it commutes with the steps that can run beside it.
+ *
+ * The guess is checked at every access the search runs, inside blocks
+ * too.  A violation (an access by a second thread, a write, an access
+ * without the lock) demotes the location to visible and the search starts
+ * again.  When a search ends with no violation, the discipline holds in
+ * every execution, not only in the reduced ones (Stoller and Cohen,
+ * "Optimistic synchronization-based state-space reduction", TACAS 2003):
+ * the shortest execution that breaks it is, but for its last step, one
+ * that keeps it, so it reorders into blocks the search ran, and the
+ * breaking step is then the next step of a block the search ran too.
+ * Demotions only ever remove locations that some execution really
+ * violates, so the final discipline, and with it the reduced state graph,
+ * does not depend on the order in which the workers found them.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "explore_int.h"
+#include "internal.h"
+
+#define KLOCKBIT 0x80000000u
+#define FLD_PASS 0x7f           /* the detector's pass of an open directory */
+
+static inline uint32_t kfld(int field, int objkind, int obj)
+{
+	return (uint32_t)field << 24 | (uint32_t)objkind << 20 |
+	       ((uint32_t)obj & 0xfffff);
+}
+
+static inline uint32_t klock(uint16_t lid) { return KLOCKBIT | lid; }
+
+static struct xmloc *slot(const struct xmovers *m, uint32_t key)
+{
+	uint32_t i = (key * 0x9e3779b1u) >> 8 & m->mask;
+	for (;;) {
+		struct xmloc *l = &m->t[i];
+		if (l->key == key || !l->key)
+			return l;
+		i = (i + 1) & m->mask;
+	}
+}
+
+static const struct xmloc *find(const struct xmovers *m, uint32_t key)
+{
+	if (!m->t)
+		return NULL;
+	const struct xmloc *l = slot(m, key);
+	return l->key ? l : NULL;
+}
+
+/* ---- guessing: statistics over random executions ---- */
+
+static void intersect(uint16_t *set, uint8_t *n, const struct vfs_thread *t,
+		      bool excl_only)
+{
+	uint8_t k = 0;
+	for (int i = 0; i < *n; i++) {
+		int mode;
+		if (thread_holds(t, set[i], &mode) && (!excl_only || mode != M_READ))
+			set[k++] = set[i];
+	}
+	*n = k;
+}
+
+static void seed_set(uint16_t *set, uint8_t *n, const struct vfs_thread *t,
+		     bool excl_only)
+{
+	*n = 0;
+	for (int i = 0; i < t->nheld; i++)
+		if (!excl_only || t->held[i].mode != M_READ)
+			set[(*n)++] = t->held[i].lock;
+}
+
+static void learn_access(struct xmovers *m, const struct vfs_world *w, int tid,
+			 uint32_t key, bool write)
+{
+	struct xmloc *l = slot(m, key);
+	if (!l->key) {
+		if (m->n + 1 > (int)(m->mask + 1) / 2)
+			return;         /* (full: it stays visible) */
+		l->key = key;
+		m->n++;
+	}
+	const struct vfs_thread *t = &w->threads[tid];
+	l->tids |= 1u << tid;
+	if (!l->seen) {
+		seed_set(l->any, &l->nany, t, false);
+		l->seen = 1;
+	} else {
+		intersect(l->any, &l->nany, t, false);
+	}
+	if (write) {
+		if (!l->written) {
+			seed_set(l->excl, &l->nexcl, t, true);
+			l->written = 1;
+		} else {
+			intersect(l->excl, &l->nexcl, t, true);
+		}
+	}
+}
+
+/* The locations an event touches, as keys; *write for each. */
+static int ev_keys(const struct vfs_world *w, const struct vfs_event *ev,
+		   uint32_t key[2], bool write[2])
+{
+	const struct vfs_thread *t = ev->tid >= 0 ? &w->threads[ev->tid] : NULL;
+	switch (ev->op) {
+	case OP_READ: case OP_WRITE:
+		key[0] = kfld(ev->field, ev->objkind, ev->obj);
+		write[0] = ev->op == OP_WRITE;
+		/* a seek starts a new pass of the duplicate detector */
+		if (write[0] && ev->field == FLD_F_POS && ev->objkind == 1) {
+			key[1] = kfld(FLD_PASS, 1, ev->obj);
+			write[1] = true;
+			return 2;
+		}
+		return 1;
+	case OP_EMIT:
+		/* the pass's record of who got what, and the skipped check
+		 * reads the directory's children */
+		if (!t || t->f.file < 0 || t->f.inode < 0)
+			return -1;
+		key[0] = kfld(FLD_PASS, 1, t->f.file);
+		write[0] = true;
+		key[1] = kfld(FLD_DIR, 2, t->f.inode);
+		write[1] = false;
+		return 2;
+	case OP_ENTER:
+		/* the dead-directory check reads the inode's S_DEAD */
+		if (!vfs_fn_is_iterator(ev->fn))
+			return 0;
+		if (!t || t->f.inode < 0)
+			return -1;
+		key[0] = kfld(FLD_DIR, 2, t->f.inode);
+		write[0] = false;
+		return 1;
+	case OP_ACQUIRE: case OP_RELEASE: case OP_DOWNGRADE:
+		key[0] = klock(ev->lock);
+		write[0] = ev->op == OP_DOWNGRADE ||
+			   (ev->op == OP_ACQUIRE && ev->mode != M_READ);
+		return 1;
+	case OP_BLOCK: case OP_WAKE:
+		return -1;      /* always visible */
+	case OP_NOTE:
+		return ev->fn == VFN_copy_process ? -1 : 0;
+	default:
+		return 0;
+	}
+}
+
+static void learn_sink(void *ctx, const struct vfs_world *w,
+		       const struct vfs_event *ev)
+{
+	struct xmovers *m = ctx;
+	uint32_t key[2];
+	bool write[2];
+	int n = ev_keys(w, ev, key, write);
+	for (int i = 0; i < n; i++)
+		learn_access(m, w, ev->tid, key[i], write[i]);
+}
+
+static uint64_t rng_next(uint64_t *s)
+{
+	uint64_t x = *s;
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return *s = x;
+}
+
+static void decide(struct xmloc *l)
+{
+	if (__builtin_popcount(l->tids) == 1) {
+		l->cls = XM_SINGLE;
+		l->tid = (int8_t)__builtin_ctz(l->tids);
+	} else if (!l->written) {
+		l->cls = XM_RDONLY;
+	} else if (!(l->key & KLOCKBIT)) {
+		l->cls = XM_VISIBLE;
+		/* a lock held at every access, exclusively at every write */
+		for (int i = 0; i < l->nany && l->cls == XM_VISIBLE; i++)
+			for (int j = 0; j < l->nexcl; j++)
+				if (l->any[i] == l->excl[j]) {
+					l->cls = XM_LOCKED;
+					l->lock = l->any[i];
+					break;
+				}
+	} else {
+		l->cls = XM_VISIBLE;
+	}
+}
+
+int xm_learn(struct xmovers *m, const struct vfs_world *snap, int runs,
+	     int maxdepth)
+{
+	memset(m, 0, sizeof *m);
+	m->mask = 4095;
+	m->t = calloc(m->mask + 1, sizeof *m->t);
+	struct vfs_world *w = malloc(sizeof *w);
+	if (!m->t || !w) {
+		free(w);
+		xm_free(m);
+		return -1;
+	}
+	pthread_mutex_init(&m->mu, NULL);
+	m->inited = 1;
+	struct vfs_sink sink = { learn_sink, m };
+	uint64_t rng = 0x853c49e6748fea9bull;
+	for (int r = 0; r < runs; r++) {
+		vfs_world_copy(w, snap);
+		/* run r: even runs switch threads at random every step, odd
+		 * runs keep a thread for a random stretch (the long critical
+		 * sections a fair coin rarely leaves whole) */
+		int cur = -1, left = 0;
+		for (int d = 0; d < maxdepth; d++) {
+			int en[XMAXT], n = 0;
+			for (int t = 0; t < w->nthreads; t++)
+				if (vfs_runnable(w, t))
+					en[n++] = t;
+			if (!n)
+				break;
+			int t = en[rng_next(&rng) % (uint64_t)n];
+			if (r & 1) {
+				if (left > 0 && cur >= 0 && vfs_runnable(w, cur))
+					t = cur, left--;
+				else
+					cur = t, left = (int)(rng_next(&rng) % 24);
+			}
+			vfs_step(w, t, &sink);
+		}
+	}
+	free(w);
+	for (uint32_t i = 0; i <= m->mask; i++)
+		if (m->t[i].key)
+			decide(&m->t[i]);
+	return 0;
+}
+
+void xm_free(struct xmovers *m)
+{
+	if (m->inited)
+		pthread_mutex_destroy(&m->mu);
+	free(m->t);
+	memset(m, 0, sizeof *m);
+}
+
+/* ---- checking, during the search ---- */
+
+static void violated(struct xmovers *m, uint32_t key)
+{
+	pthread_mutex_lock(&m->mu);
+	int i = 0;
+	while (i < m->ndemote && m->demote[i] != key)
+		i++;
+	if (i == m->ndemote && m->ndemote < XM_MAXDEMOTE)
+		m->demote[m->ndemote++] = key;
+	pthread_mutex_unlock(&m->mu);
+	__atomic_store_n(&m->violated, 1, __ATOMIC_RELAXED);
+}
+
+int xm_event(struct xmovers *m, const struct vfs_world *w,
+	     const struct vfs_event *ev, int *vis_access)
+{
+	uint32_t key[2];
+	bool write[2];
+	int n = ev_keys(w, ev, key, write);
+	*vis_access = 0;
+	if (n < 0)
+		return 1;
+	int vis = 0;
+	for (int i = 0; i < n; i++) {
+		const struct xmloc *l = find(m, key[i]);
+		if (!l || l->cls == XM_VISIBLE) {
+			vis = 1;
+			if (i == 0)
+				*vis_access = 1;
+			continue;
+		}
+		bool ok;
+		const struct vfs_thread *t = &w->threads[ev->tid];
+		int mode = M_NONE;
+		switch (l->cls) {
+		case XM_SINGLE:
+			ok = ev->tid == l->tid;
+			break;
+		case XM_RDONLY:
+			ok = !write[i];
+			break;
+		default:        /* XM_LOCKED */
+			ok = thread_holds(t, l->lock, &mode) &&
+			     (!write[i] || mode != M_READ);
+			break;
+		}
+		if (!ok) {
+			violated(m, key[i]);
+			vis = 1;
+			if (i == 0)
+				*vis_access = 1;
+		}
+	}
+	return vis;
+}
+
+int xm_apply(struct xmovers *m)
+{
+	int n = m->ndemote;
+	for (int i = 0; i < n; i++) {
+		struct xmloc *l = slot(m, m->demote[i]);
+		if (l->key)
+			l->cls = XM_VISIBLE;
+	}
+	m->ndemote = 0;
+	m->violated = 0;
+	m->rounds++;
+	m->demoted += n;
+	return n;
+}
+
+void xm_count(const struct xmovers *m, int *visible, int *hidden)
+{
+	*visible = *hidden = 0;
+	if (!m->t)
+		return;
+	for (uint32_t i = 0; i <= m->mask; i++)
+		if (m->t[i].key) {
+			if (m->t[i].cls == XM_VISIBLE)
+				(*visible)++;
+			else
+				(*hidden)++;
+		}
+}
+
+#include <stdio.h>
+void xm_dump(const struct xmovers *m, const struct vfs_world *w);
+void xm_dump(const struct xmovers *m, const struct vfs_world *w)
+{
+	(void)w;
+	static const char *cn[] = { "visible", "single", "rdonly", "locked" };
+	for (uint32_t i = 0; i <= m->mask; i++) {
+		const struct xmloc *l = &m->t[i];
+		if (!l->key)
+			continue;
+		if (l->key & KLOCKBIT)
+			fprintf(stderr, "lock %u", l->key & 0xffff);
+		else
+			fprintf(stderr, "fld %u kind %u obj %u", l->key >> 24,
+				l->key >> 20 & 15, l->key & 0xfffff);
+		fprintf(stderr, ": %s tid %d lock %u tids %x\n", cn[l->cls], l->tid,
+			l->lock, l->tids);
+	}
+}
