@@ -133,7 +133,10 @@ struct xmovers {
 int xm_learn(struct xmovers *m, const struct vfs_world *snap, int runs,
 	     int maxdepth);
 void xm_free(struct xmovers *m);
-/* EV (of a step being searched): 1 if it makes the step visible;
+/* What a step is to the reduction: invisible (both-mover), a release
+ * with nobody waiting (left-mover), visible. */
+enum { XM_B, XM_L, XM_N };
+/* EV (of a step being searched): XM_B, XM_L or XM_N;
  * *VIS_ACCESS: its read or write is of a visible location.  A violation
  * of the discipline is recorded and sets m->violated. */
 int xm_event(struct xmovers *m, const struct vfs_world *w,

@@ -22,7 +22,11 @@
  *             (f_pos under f_pos_lock in v6.5).
  *
  * Anything else, anything not seen while guessing, every blocking, wake-up
- * and allocation, is visible.  An access that fits its location's
+ * and allocation, is visible.  Releasing a visible lock that nobody waits
+ * for is a left-mover: whatever another thread did just before it, it
+ * could have done just after.  A block is then B* (N or L) (B or L)*:
+ * invisible steps, one visible step, then releases and invisible steps
+ * up to (not including) the thread's next visible step.  An access that fits its location's
  * discipline cannot race: the discipline orders it against every other
  * thread's access, so it commutes with the steps that can run beside it.
  *
@@ -292,12 +296,16 @@ int xm_event(struct xmovers *m, const struct vfs_world *w,
 	int n = ev_keys(w, ev, key, write);
 	*vis_access = 0;
 	if (n < 0)
-		return 1;
-	int vis = 0;
+		return XM_N;
+	int cls = XM_B;
 	for (int i = 0; i < n; i++) {
 		const struct xmloc *l = find(m, key[i]);
 		if (!l || l->cls == XM_VISIBLE) {
-			vis = 1;
+			/* releasing a visible lock with nobody waiting (a
+			 * wake-up is an event of its own) moves left */
+			int c = ev->op == OP_RELEASE ? XM_L : XM_N;
+			if (c > cls)
+				cls = c;
 			if (i == 0)
 				*vis_access = 1;
 			continue;
@@ -319,12 +327,12 @@ int xm_event(struct xmovers *m, const struct vfs_world *w,
 		}
 		if (!ok) {
 			violated(m, key[i]);
-			vis = 1;
+			cls = XM_N;
 			if (i == 0)
 				*vis_access = 1;
 		}
 	}
-	return vis;
+	return cls;
 }
 
 int xm_apply(struct xmovers *m)

@@ -78,7 +78,9 @@
 #include "explore_int.h"
 #include "internal.h"
 
-#define SPLIT 256               /* frontier states for the workers */
+#define ABORT_FULL 1
+#define ABORT_ERROR 2
+#define SPLIT_PER_JOB 8         /* frontier states per worker */
 #define MAXACC 12               /* checked accesses recorded per step */
 #define MAX_WORKERS 64
 #define XM_RUNS 200               /* random executions to guess the discipline */
@@ -215,7 +217,8 @@ static size_t canon_bound(const struct vfs_world *w)
 	return n;
 }
 
-static void canon(struct sbuf *b, const struct vfs_world *w, uint64_t tree)
+static void canon(struct sbuf *b, const struct vfs_world *w, uint64_t tree,
+		  uint32_t fixed)
 {
 	b->n = 0;
 	/* allocation counters and sizes */
@@ -246,8 +249,13 @@ static void canon(struct sbuf *b, const struct vfs_world *w, uint64_t tree)
 		PUT(b, t->proc);
 		PUT(b, t->tnum);
 		PUT(b, t->tid);
-		for (int k = 0; k < t->npending; k++)
-			put_call(b, &t->pending[(t->pend_head + k) % VFS_MAX_PENDING]);
+		/* fixed: the queue is a suffix of the snapshot's */
+		if (fixed >> i & 1)
+			PUT(b, t->pend_head);
+		else
+			for (int k = 0; k < t->npending; k++)
+				put_call(b, &t->pending[(t->pend_head + k) %
+							VFS_MAX_PENDING]);
 		PUT(b, t->nheld);
 		for (int k = 0; k < t->nheld; k++) {
 			const struct vfs_held *hd = &t->held[k];
@@ -309,16 +317,22 @@ static void canon(struct sbuf *b, const struct vfs_world *w, uint64_t tree)
 		PUT(b, p->epoch);
 		/* given (1), not given (0), before the pass or reported
 		 * skipped (2): not who got it, nor when */
-		uint8_t v[VFS_MAX_ENTRIES];
-		int last = -1;
-		for (int k = 0; k < VFS_MAX_ENTRIES; k++) {
-			v[k] = p->by[k] > 0 ? 1 : p->by[k] < 0 ? 2 : 0;
-			if (v[k])
-				last = k;
+		int last = VFS_MAX_ENTRIES;     /* (8 at a time: hot) */
+		while (last >= 8) {
+			uint64_t x;
+			memcpy(&x, p->by + last - 8, 8);
+			if (x)
+				break;
+			last -= 8;
 		}
-		int16_t nl = (int16_t)(last + 1);
+		while (last > 0 && !p->by[last - 1])
+			last--;
+		int16_t nl = (int16_t)last;
 		PUT(b, nl);
-		put(b, v, (size_t)nl);
+		uint8_t *v = b->p + b->n;
+		for (int k = 0; k < nl; k++)
+			v[k] = (uint8_t)((p->by[k] > 0) | (p->by[k] < 0) << 1);
+		b->n += (size_t)nl;
 	}
 	const struct vfs_lockdep *ld = &d->ld;
 	uint8_t lh[4] = { ld->nedges, ld->nseen, ld->ndead, ld->overflow };
@@ -369,7 +383,7 @@ struct xacc {
 
 struct xobs {                   /* what the block being run did */
 	struct xmovers *xm;
-	uint8_t vis;            /* the step just run is visible */
+	uint8_t cls;            /* the step just run: XM_B, XM_L, XM_N */
 	uint8_t shared;         /* the block has a visible step */
 	uint8_t nacc, over;
 	struct xacc acc[MAXACC];
@@ -380,9 +394,11 @@ static void obs_sink(void *ctx, const struct vfs_world *w,
 {
 	struct xobs *o = ctx;
 	int vis_access;
-	if (!xm_event(o->xm, w, ev, &vis_access))
+	int c = xm_event(o->xm, w, ev, &vis_access);
+	if (c > o->cls)
+		o->cls = (uint8_t)c;
+	if (c == XM_B)
 		return;
-	o->vis = 1;
 	/* the accesses a race may involve: those of visible locations (an
 	 * access that keeps the discipline is ordered by it) that
 	 * core/race.c checks */
@@ -428,38 +444,46 @@ static bool steps_race(const struct xobs *x, const struct xobs *y)
 }
 
 /* ---- copying: what the stateful search needs of a world ----
- * Like vfs_world_copy, less: the vector clocks, shadows and lock clocks
- * only for the threads that exist, no report list (nreports is pinned at
- * the maximum: the detectors still count, which is all this search
- * reads), no pass steps, no call record entries or text (results, not
- * state).  D must have been made by vfs_world_copy once (initialised). */
-static void fcopy(struct vfs_world *d, const struct vfs_world *s)
+ * Like vfs_world_copy, less: no vector clocks (the search's copies run
+ * with det.no_clocks), no report list (nreports is pinned at the
+ * maximum: the detectors still count, which is all this search reads),
+ * no pass steps, no call record entries or text (results, not state).
+ * The pending calls of the threads in FIXED are not copied: a search only
+ * ever takes calls off their queues, so every copy already holds them.
+ * The inodes: when *DTAG (the tree_hash of D's inodes, 0 unknown) equals
+ * STAG (S's), only their locks.  D must have been made by vfs_world_copy
+ * once (initialised). */
+static void fcopy(struct vfs_world *d, const struct vfs_world *s,
+		  uint32_t fixed, uint64_t *dtag, uint64_t stag)
 {
 	int n = s->nthreads;
 	memcpy(d, s, offsetof(struct vfs_world, det));
 	struct vfs_detect *dd = &d->det;
 	const struct vfs_detect *sd = &s->det;
 	dd->enabled = sd->enabled;
-	dd->nshadows = sd->nshadows;
-	dd->nlockclocks = sd->nlockclocks;
+	dd->no_clocks = sd->no_clocks;
 	dd->npasses = sd->npasses;
 	dd->nreports = VFS_MAX_REPORTS;
 	memcpy(dd->counts, sd->counts, sizeof dd->counts);
-	for (int i = 0; i < n; i++)
-		memcpy(dd->vc[i], sd->vc[i], sizeof dd->vc[i][0] * (size_t)n);
-	for (int i = 0; i < sd->nshadows; i++) {
-		memcpy(&dd->shadows[i], &sd->shadows[i],
-		       offsetof(struct vfs_shadow, r));
-		memcpy(dd->shadows[i].r, sd->shadows[i].r,
-		       sizeof sd->shadows[i].r[0] * (size_t)n);
-	}
-	for (int i = 0; i < sd->nlockclocks; i++) {
-		memcpy(&dd->lockclocks[i], &sd->lockclocks[i],
-		       offsetof(struct vfs_lockclock, w));
-		memcpy(dd->lockclocks[i].w, sd->lockclocks[i].w,
-		       sizeof sd->lockclocks[i].w[0] * (size_t)n);
-		memcpy(dd->lockclocks[i].r, sd->lockclocks[i].r,
-		       sizeof sd->lockclocks[i].r[0] * (size_t)n);
+	if (!sd->no_clocks) {
+		dd->nshadows = sd->nshadows;
+		dd->nlockclocks = sd->nlockclocks;
+		for (int i = 0; i < n; i++)
+			memcpy(dd->vc[i], sd->vc[i], sizeof dd->vc[i][0] * (size_t)n);
+		for (int i = 0; i < sd->nshadows; i++) {
+			memcpy(&dd->shadows[i], &sd->shadows[i],
+			       offsetof(struct vfs_shadow, r));
+			memcpy(dd->shadows[i].r, sd->shadows[i].r,
+			       sizeof sd->shadows[i].r[0] * (size_t)n);
+		}
+		for (int i = 0; i < sd->nlockclocks; i++) {
+			memcpy(&dd->lockclocks[i], &sd->lockclocks[i],
+			       offsetof(struct vfs_lockclock, w));
+			memcpy(dd->lockclocks[i].w, sd->lockclocks[i].w,
+			       sizeof sd->lockclocks[i].w[0] * (size_t)n);
+			memcpy(dd->lockclocks[i].r, sd->lockclocks[i].r,
+			       sizeof sd->lockclocks[i].r[0] * (size_t)n);
+		}
 	}
 	for (int i = 0; i < sd->npasses; i++)
 		memcpy(&dd->passes[i], &sd->passes[i], offsetof(struct vfs_pass, at));
@@ -470,10 +494,11 @@ static void fcopy(struct vfs_world *d, const struct vfs_world *s)
 		struct vfs_thread *dt = &d->threads[i];
 		const struct vfs_thread *st = &s->threads[i];
 		memcpy(dt, st, offsetof(struct vfs_thread, pending));
-		for (int k = 0; k < st->npending; k++) {
-			int j = (st->pend_head + k) % VFS_MAX_PENDING;
-			dt->pending[j] = st->pending[j];
-		}
+		if (!(fixed >> i & 1))
+			for (int k = 0; k < st->npending; k++) {
+				int j = (st->pend_head + k) % VFS_MAX_PENDING;
+				dt->pending[j] = st->pending[j];
+			}
 		memcpy(&dt->f, &st->f, offsetof(struct vfs_thread, rec) +
 		       offsetof(struct vfs_callrec, ent) -
 		       offsetof(struct vfs_thread, f));
@@ -481,7 +506,21 @@ static void fcopy(struct vfs_world *d, const struct vfs_world *s)
 		       sizeof *st - offsetof(struct vfs_thread, rec) -
 		       offsetof(struct vfs_callrec, start_step));
 	}
-	world_copy_objects(d, s);
+	if (stag && *dtag == stag && d->ninodes == s->ninodes) {
+		memcpy(d->files, s->files, sizeof d->files[0] * (size_t)s->nfiles);
+		memcpy(d->sbs, s->sbs, sizeof d->sbs[0] * (size_t)s->nsb);
+		for (int i = 0; i < s->ninodes; i++)
+			d->inodes[i].i_rwsem = s->inodes[i].i_rwsem;
+		for (int i = 0; i < s->nfdt; i++) {
+			d->fdt[i].count = s->fdt[i].count;
+			d->fdt[i].nfds = s->fdt[i].nfds;
+			memcpy(d->fdt[i].fd, s->fdt[i].fd,
+			       sizeof s->fdt[i].fd[0] * (size_t)s->fdt[i].nfds);
+		}
+	} else {
+		world_copy_objects(d, s);
+	}
+	*dtag = stag;
 }
 
 /* ---- the search ---- */
@@ -496,6 +535,8 @@ struct lvl {
 	struct vfs_world *succ[XMAXT];  /* successor buffers (owned) */
 	uint8_t tid[XMAXT];
 	uint8_t nst[XMAXT];             /* steps in the transition */
+	uint8_t ncut[XMAXT];            /* steps up to its visible one */
+	uint64_t stag[XMAXT];           /* tree_hash of succ[i]'s inodes, 0 unknown */
 	uint8_t kinds[XMAXT];           /* VX_BIT of the transition */
 	uint8_t tdirty[XMAXT];          /* the steps may have changed the tree */
 	uint64_t tree;                  /* tree_hash of this level's state */
@@ -524,6 +565,9 @@ struct sworker {
 	int cexlen, cexpre;
 	uint32_t cexkinds;
 	struct vfs_world *scratch;
+	struct vfs_world *spare;        /* the copy before a maybe-visible step */
+	uint64_t sparetag;
+	uint8_t nsite[SITE__COUNT];     /* sites seen visible after a block's */
 };
 
 struct xitem_s {                        /* a frontier state */
@@ -540,11 +584,14 @@ struct xst {
 	uint32_t viol;
 	int maxdepth;
 	struct xmovers xm;
+	int jobs;
+	uint32_t fixed;                 /* threads whose pending calls are fixed */
+	int bits, maxbits;              /* the visited table: 2^bits slots */
 	struct vtable vt;
 	struct xitem_s *items;
 	int nitems, capitems;
 	int next_item;                  /* atomic */
-	volatile int abort;             /* table full, error */
+	volatile int abort;             /* ABORT_FULL (the table), ABORT_ERROR */
 };
 
 static int stopped(struct sworker *s)
@@ -669,8 +716,10 @@ static inline uint32_t counts_kinds(const struct vfs_world *a,
 }
 
 /* Make the successors of level D's state (the reduced set).  A
- * transition is a block of thread T: its steps up to and including the
- * first visible one (explore_movers.c), or to the end of its work. */
+ * transition is a block of thread T (explore_movers.c): its invisible
+ * steps, its first visible step or release, then its releases and
+ * invisible steps up to its next visible step (run, seen, and the block
+ * run again without it), or to the end of its work. */
 static int expand(struct sworker *s, int d)
 {
 	struct lvl *L = &s->lv[d];
@@ -691,6 +740,7 @@ static int expand(struct sworker *s, int d)
 			if (!(L->succ[n] = wnew()))
 				return -1;
 			vfs_world_copy(L->succ[n], S);
+			L->stag[n] = L->tree;
 		}
 		struct vfs_world *W = L->succ[n];
 		struct xobs *o = &s->obs[n];
@@ -698,13 +748,31 @@ static int expand(struct sworker *s, int d)
 		o->shared = o->nacc = o->over = 0;
 		sink.fn = obs_sink;
 		sink.ctx = o;
-		fcopy(W, S);
-		int k = 0;
-		bool dirty = false;
+		fcopy(W, S, s->st->fixed, &L->stag[n], L->tree);
+		int k = 0, cut = 0;
+		bool dirty = false, redo = false;
 		for (;;) {
 			int nth = W->nthreads, nf = W->next_file_id, ni = W->ninodes,
 			    np = W->next_pid, nfdt = W->nfdt, npr = W->nprocs;
-			o->vis = 0;
+			int pc = W->threads[t].f.pc;
+			/* after the block's visible step, keep a copy before a
+			 * step where a visible one was seen before: it may be
+			 * the next block's */
+			bool saved = false;
+			uint8_t nacc = o->nacc, over = o->over;
+			bool dirty0 = dirty;
+			if (cut && s->nsite[pc]) {
+				if (!s->spare) {
+					if (!(s->spare = wnew()))
+						return -1;
+					vfs_world_copy(s->spare, W);
+					s->sparetag = 0;
+				}
+				fcopy(s->spare, W, s->st->fixed, &s->sparetag,
+				      dirty ? 0 : L->tree);
+				saved = true;
+			}
+			o->cls = XM_B;
 			vfs_step(W, t, &sink);
 			k++;
 			s->probes++;
@@ -712,17 +780,51 @@ static int expand(struct sworker *s, int d)
 			if (W->nthreads != nth || W->next_file_id != nf ||
 			    W->ninodes != ni || W->next_pid != np ||
 			    W->nfdt != nfdt || W->nprocs != npr)
-				o->vis = 1;
+				o->cls = XM_N;
 			if (!tree_clean(W, t, ni))
 				dirty = true;
-			if (o->vis) {
-				o->shared = 1;
+			if (!cut) {
+				if (o->cls != XM_B) {
+					cut = k;        /* the block's one non-mover */
+					o->shared = 1;
+				}
+			} else if (o->cls == XM_N) {
+				/* the next block's: back to before it */
+				k--;
+				if (saved) {
+					struct vfs_world *tmp = W;
+					uint64_t tt = L->stag[n];
+					W = L->succ[n] = s->spare;
+					L->stag[n] = s->sparetag;
+					s->spare = tmp;
+					s->sparetag = tt;
+					o->nacc = nacc;
+					o->over = over;
+					dirty = dirty0;
+				} else {
+					s->nsite[pc] = 1;
+					redo = true;
+				}
 				break;
 			}
 			if (k == MAXBLOCK || L->plen + k >= s->st->maxdepth ||
 			    !vfs_runnable(W, t))
 				break;
 		}
+		if (redo) {
+			fcopy(W, S, s->st->fixed, &L->stag[n], L->tree);
+			o->nacc = o->over = 0;
+			dirty = false;
+			for (int q = 0; q < k; q++) {
+				int ni = W->ninodes;
+				vfs_step(W, t, &sink);
+				if (!tree_clean(W, t, ni))
+					dirty = true;
+			}
+		}
+		if (dirty)
+			L->stag[n] = 0;         /* (hash_succ finds it) */
+		L->ncut[n] = (uint8_t)cut;
 		L->tid[n] = (uint8_t)t;
 		L->nst[n] = (uint8_t)k;
 		L->kinds[n] = (uint8_t)counts_kinds(S, W);
@@ -734,8 +836,12 @@ static int expand(struct sworker *s, int d)
 				struct vfs_world *tmp = L->succ[0];
 				L->succ[0] = W;
 				L->succ[n] = tmp;
+				uint64_t tt = L->stag[0];
+				L->stag[0] = L->stag[n];
+				L->stag[n] = tt;
 				L->tid[0] = (uint8_t)t;
 				L->nst[0] = L->nst[n];
+				L->ncut[0] = L->ncut[n];
 				L->kinds[0] = L->kinds[n];
 				L->tdirty[0] = L->tdirty[n];
 			}
@@ -756,13 +862,13 @@ static int expand(struct sworker *s, int d)
 	for (int i = 0; i < n; i++)
 		for (int j = i + 1; j < n; j++)
 			if (steps_race(&s->obs[i], &s->obs[j])) {
-				/* both blocks, one after the other: the racing
-				 * accesses are their last steps */
+				/* both blocks up to their visible steps, one
+				 * after the other: those are the racing ones */
 				uint8_t ex[2 * MAXBLOCK];
 				int nx = 0;
-				for (int q = 0; q < L->nst[i]; q++)
+				for (int q = 0; q < L->ncut[i]; q++)
 					ex[nx++] = L->tid[i];
-				for (int q = 0; q < L->nst[j]; q++)
+				for (int q = 0; q < L->ncut[j]; q++)
 					ex[nx++] = L->tid[j];
 				violation(s, L->plen, ex, nx, VX_BIT(VX_RACE));
 				i = n;  /* one per state */
@@ -783,7 +889,8 @@ static int hash_succ(struct sworker *s, struct lvl *L, int i, uint64_t *tree,
 			return -1;
 	}
 	*tree = L->tdirty[i] ? tree_hash(&s->buf, W) : L->tree;
-	canon(&s->buf, W, *tree);
+	L->stag[i] = *tree;
+	canon(&s->buf, W, *tree, s->st->fixed);
 	*h = hash_buf(s->buf.p, s->buf.n);
 	return 0;
 }
@@ -837,7 +944,7 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 			return -1;
 		int r = vt_insert(&s->st->vt, h);
 		if (r < 0) {
-			s->st->abort = 1;
+			s->st->abort = ABORT_FULL;
 			s->cut = XCUT_TABLE;
 			return 0;
 		}
@@ -876,6 +983,7 @@ static void worker_free(struct sworker *s)
 	free(s->buf.p);
 	free(s->cex);
 	free(s->scratch);
+	free(s->spare);
 }
 
 static void *worker_main(void *arg)
@@ -891,7 +999,7 @@ static void *worker_main(void *arg)
 			it->depth) < 0) {
 			if (!s->failed)
 				s->failed = 1;
-			st->abort = 1;
+			st->abort = ABORT_ERROR;
 			break;
 		}
 	}
@@ -925,6 +1033,7 @@ static int add_item(struct xst *st, const struct vfs_world *w, uint64_t h,
 		return -1;
 	}
 	vfs_world_copy(it->w, w);
+	it->w->det.no_clocks = 1;       /* races: compared steps, below */
 	if (plen)
 		memcpy(it->path, path, (size_t)plen);
 	it->plen = plen;
@@ -952,14 +1061,16 @@ static int top(struct xst *st, struct sworker *s)
 	if (!(b->p = malloc(b->cap)))
 		return -1;
 	uint64_t t0 = tree_hash(b, st->snap);
-	canon(b, st->snap, t0);
+	canon(b, st->snap, t0, st->fixed);
 	uint64_t h = hash_buf(b->p, b->n);
 	vt_insert(&st->vt, h);
 	s->states++;
 	if (add_item(st, st->snap, h, t0, NULL, 0, 0) < 0)
 		return -1;
 	int lo = 0;
-	while (st->nitems - lo < SPLIT && lo < st->nitems) {
+	/* one worker: no frontier (the graph does not depend on it) */
+	int split = st->jobs > 1 ? SPLIT_PER_JOB * st->jobs : 1;
+	while (st->nitems - lo < split && lo < st->nitems) {
 		int hi = st->nitems;
 		for (int k = lo; k < hi; k++) {
 			struct xitem_s *it = &st->items[k];
@@ -984,8 +1095,11 @@ static int top(struct xst *st, struct sworker *s)
 				if (hash_succ(s, L, i, &tr, &hh) < 0)
 					return -1;
 				int r = vt_insert(&st->vt, hh);
-				if (r < 0)
-					return -1;
+				if (r < 0) {
+					st->abort = ABORT_FULL;
+					s->cut = XCUT_TABLE;
+					return 0;
+				}
 				if (!r) {
 					s->matched++;
 					continue;
@@ -1052,6 +1166,15 @@ static void round_reset(struct xst *st, struct sworker *ws, int jobs)
 	st->vt.n = 0;
 }
 
+static int vt_alloc(struct vtable *t, int bits)
+{
+	t->mask = (1ull << bits) - 1;
+	t->limit = (t->mask + 1) / 8 * 7;
+	t->n = 0;
+	t->slot = calloc(t->mask + 1, sizeof *t->slot);
+	return t->slot ? 0 : -1;
+}
+
 int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	       struct vfs_explore_result *r)
 {
@@ -1077,14 +1200,24 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	st->o = *o;
 	st->viol = o->violations ? o->violations : VX_DEFAULT_VIOLATIONS;
 	st->maxdepth = o->max_depth > 0 ? o->max_depth : 100000;
-	int bits = o->state_bits > 0 ? o->state_bits : 22;
-	if (bits < 10)
-		bits = 10;
-	if (bits > 34)
-		bits = 34;
-	st->vt.mask = (1ull << bits) - 1;
-	st->vt.limit = (st->vt.mask + 1) / 8 * 7;
-	st->vt.slot = calloc(st->vt.mask + 1, sizeof *st->vt.slot);
+	/* the visited table: STATE_BITS fixed, or from 2^16 slots, four
+	 * times bigger each time it fills (the search starts again) */
+	st->maxbits = o->state_bits > 0 ? o->state_bits : 30;
+	if (st->maxbits < 10)
+		st->maxbits = 10;
+	if (st->maxbits > 34)
+		st->maxbits = 34;
+	st->bits = o->state_bits > 0 ? st->maxbits : 16;
+	for (int i = 0; i < snap->nthreads; i++)
+		if (snap->threads[i].state != TS_FREE)
+			st->fixed |= 1u << i;
+	st->jobs = jobs;
+	if (vt_alloc(&st->vt, st->bits) < 0) {
+		free(st);
+		free(ws);
+		errno = ENOMEM;
+		return -1;
+	}
 	r->violations = st->viol;
 	for (int i = 0; i < jobs; i++) {
 		ws[i].st = st;
@@ -1104,8 +1237,24 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	}
 	for (;;) {
 		rc = round_run(st, ws, jobs, &made);
-		if (rc < 0 || !st->xm.violated || st->abort ||
-		    (o->stop && *o->stop))
+		if (rc < 0 || (o->stop && *o->stop))
+			break;
+		if (st->abort == ABORT_FULL && st->bits < st->maxbits) {
+			/* the table filled: a bigger one, and again */
+			int b = st->bits + 2 < st->maxbits ? st->bits + 2 : st->maxbits;
+			free(st->vt.slot);
+			if (vt_alloc(&st->vt, b) < 0) {
+				rc = -1;
+				break;
+			}
+			st->bits = b;
+			st->abort = 0;
+			st->xm.violated = 0;    /* (found again if real) */
+			st->xm.ndemote = 0;
+			round_reset(st, ws, jobs);
+			continue;
+		}
+		if (!st->xm.violated || st->abort)
 			break;
 		/* the guess was wrong somewhere: demote and search again */
 		xm_apply(&st->xm);

@@ -359,10 +359,12 @@ void vfs_detect_event(struct vfs_world *w, const struct vfs_event *ev)
 		if (ev->op == OP_WRITE && ev->field == FLD_F_POS &&
 		    is_llseek_fn(ev->fn))
 			on_seek(w, ev);
-		on_access(w, ev);
+		if (!w->det.no_clocks)
+			on_access(w, ev);
 		break;
 	case OP_ACQUIRE: case OP_RELEASE: case OP_DOWNGRADE:
-		on_lock(w, ev);
+		if (!w->det.no_clocks)
+			on_lock(w, ev);
 		if (ev->op == OP_ACQUIRE)
 			lockdep_event(w, ev);   /* lockdep.c */
 		break;
@@ -376,7 +378,8 @@ void vfs_detect_event(struct vfs_world *w, const struct vfs_event *ev)
 		on_enter(w, ev);
 		break;
 	case OP_NOTE:
-		if (ev->fn == VFN_copy_process && ev->other >= 0) {
+		if (ev->fn == VFN_copy_process && ev->other >= 0 &&
+		    !w->det.no_clocks) {
 			struct vfs_detect *d = &w->det;
 			vc_join(d->vc[ev->other], d->vc[ev->tid], w->nthreads);
 			d->vc[ev->other][ev->other]++;

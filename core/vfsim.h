@@ -387,6 +387,9 @@ struct vfs_lockdep {
 
 struct vfs_detect {
 	uint8_t enabled;
+	/* no vector clocks (no race reports): the stateful explorer, which
+	 * finds races by comparing enabled steps, sets it in its copies */
+	uint8_t no_clocks;
 	vfs_vclock vc[VFS_MAX_THREADS];
 	uint8_t nshadows, nlockclocks, npasses;
 	struct vfs_shadow shadows[VFS_MAX_SHADOWS];

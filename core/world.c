@@ -51,6 +51,7 @@ void vfs_world_copy(struct vfs_world *d, const struct vfs_world *s)
 	memcpy(d, s, offsetof(struct vfs_world, det));
 	/* the detectors: only what is in use */
 	d->det.enabled = s->det.enabled;
+	d->det.no_clocks = s->det.no_clocks;
 	d->det.nshadows = s->det.nshadows;
 	d->det.nlockclocks = s->det.nlockclocks;
 	d->det.npasses = s->det.npasses;
