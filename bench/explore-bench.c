@@ -127,7 +127,8 @@ int main(int argc, char **argv)
 		       "local=%llu depth=%d seconds=%.4f median=%.4f runs=%d "
 		       "complete=%d cut=%d violating=%llu duplicate=%llu race=%llu "
 		       "deaddir=%llu deadlock=%llu cex_len=%d collision_p=%.2g "
-		       "subtrees=%d rounds=%d demoted=%d visible=%d hidden=%d\n",
+		       "subtrees=%d rounds=%d demoted=%d visible=%d hidden=%d "
+		       "learn_runs=%d\n",
 		       kernel, thieves, files, calls, per, r.jobs,
 		       (unsigned long long)r.states,
 		       (unsigned long long)r.transitions,
@@ -141,7 +142,7 @@ int main(int argc, char **argv)
 		       (unsigned long long)r.kind_execs[VX_DEADDIR],
 		       (unsigned long long)r.kind_execs[VX_DEADLOCK],
 		       r.have_cex ? r.cex_len : 0, r.collision_p, r.subtrees,
-		       r.rounds, r.demoted, r.visible_locs, r.hidden_locs);
+		       r.rounds, r.demoted, r.visible_locs, r.hidden_locs, r.learn_runs);
 		vfs_explore_result_free(&r);
 		return 0;
 	}

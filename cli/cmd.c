@@ -152,7 +152,7 @@ const struct cmd_entry cmd_table[] = {
 	{ "echo", "script", "[TEXT...]", "print TEXT", NULL, 0, -1, 0, 0, c_echo },
 	{ "save", "script", "FILE", "write the session as a replayable script", NULL,
 	  1, 1, 0, 0, c_save },
-	{ "explore", "explore", "[max N] [jobs N] [naive|stateful] [bound K] | replay K | save FILE [K]",
+	{ "explore", "explore", "[max N] [jobs N] [stateful] [naive] [bound K] | replay K | save FILE [K]",
 	  "run every interleaving of the pending calls; prove them or break them",
 	  "Runs every distinct interleaving of the pending calls from here, with\n"
 	  "dynamic partial-order reduction (only steps that conflict are reordered)\n"

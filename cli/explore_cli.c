@@ -272,6 +272,14 @@ static int run_explore(struct session *s, const struct cmd_call *c)
 		    (unsigned long long)r->states, (unsigned long long)r->transitions,
 		    r->seconds, r->complete ? "every reachable state" : "cut short",
 		    r->jobs, r->jobs == 1 ? "" : "s", r->collision_p);
+		if (o.naive)
+			out(s, "step by step: every access visible (naive)\n");
+		else
+			out(s, "a transition is a block of %.1f steps on average: %d "
+			    "location%s hidden by the locking that orders them, %d visible"
+			    "%s\n", r->transitions ? (double)r->probes / (double)r->transitions : 0.0,
+			    r->hidden_locs, r->hidden_locs == 1 ? "" : "s", r->visible_locs,
+			    r->rounds > 1 ? " (the first guess was wrong: searched again)" : "");
 		if (!r->violating) {
 			out(s, "no violation in any reachable state\n");
 			return 0;

@@ -73,7 +73,11 @@ struct vfs_explore_opts {
 	 * instead of every execution; proves the absence of violations,
 	 * counts states and transitions, no executions or outcomes. */
 	int stateful;
-	int state_bits;         /* visited table of 2^bits hashes; 0: 22 */
+	int state_bits;         /* visited table of 2^bits hashes; 0: from
+				 * 2^16, growing (the search starts again) */
+	int learn_runs;         /* random runs the locking is guessed from;
+				 * 0: until they teach nothing new (tests set
+				 * it low to make the guess wrong on purpose) */
 	/* Polled by the search: set it (from a SIGINT handler) to stop. */
 	volatile sig_atomic_t *stop;
 	/* Called from the calling thread at most every ~0.5 s. */
@@ -132,6 +136,7 @@ struct vfs_explore_result {
 	int rounds;             /* searches run: 1 + those the discipline
 				 * (core/explore_movers.c) had to start again */
 	int demoted;            /* locations found breaking the guess */
+	int learn_runs;         /* random executions the guess was made from */
 	int visible_locs;       /* locations whose accesses are visible */
 	int hidden_locs;        /* locations a discipline covers */
 	struct vfs_explore_priv *priv;  /* the schedule table */

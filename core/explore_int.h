@@ -128,10 +128,15 @@ struct xmovers {
 	int ndemote;
 	int violated;           /* atomic: a search must start again */
 	int rounds, demoted;
+	uint64_t changes;       /* guessing: what the runs taught so far */
+	int learn_runs;
 };
-/* Guess the discipline from RUNS random executions from SNAP. */
-int xm_learn(struct xmovers *m, const struct vfs_world *snap, int runs,
-	     int maxdepth);
+#define XM_BATCH 16             /* guessing runs: batches of 16 ... */
+#define XM_MAXRUNS 512          /* ... until one teaches nothing, at most */
+/* Guess the discipline from random executions from SNAP: RUNS of them,
+ * or (0) batches until one teaches nothing new. */
+int xm_learn(struct xmovers *m, const struct vfs_world *snap, int maxdepth,
+	     int runs);
 void xm_free(struct xmovers *m);
 /* What a step is to the reduction: invisible (both-mover), a release
  * with nobody waiting (left-mover), visible. */

@@ -101,6 +101,15 @@ static void seed_set(uint16_t *set, uint8_t *n, const struct vfs_thread *t,
 			set[(*n)++] = t->held[i].lock;
 }
 
+static void intersect_n(struct xmovers *m, uint16_t *set, uint8_t *n,
+			const struct vfs_thread *t, bool excl_only)
+{
+	uint8_t before = *n;
+	intersect(set, n, t, excl_only);
+	if (*n != before)
+		m->changes++;
+}
+
 static void learn_access(struct xmovers *m, const struct vfs_world *w, int tid,
 			 uint32_t key, bool write)
 {
@@ -110,21 +119,26 @@ static void learn_access(struct xmovers *m, const struct vfs_world *w, int tid,
 			return;         /* (full: it stays visible) */
 		l->key = key;
 		m->n++;
+		m->changes++;
 	}
 	const struct vfs_thread *t = &w->threads[tid];
-	l->tids |= 1u << tid;
+	if (!(l->tids >> tid & 1)) {
+		l->tids |= 1u << tid;
+		m->changes++;
+	}
 	if (!l->seen) {
 		seed_set(l->any, &l->nany, t, false);
 		l->seen = 1;
 	} else {
-		intersect(l->any, &l->nany, t, false);
+		intersect_n(m, l->any, &l->nany, t, false);
 	}
 	if (write) {
 		if (!l->written) {
 			seed_set(l->excl, &l->nexcl, t, true);
 			l->written = 1;
+			m->changes++;
 		} else {
-			intersect(l->excl, &l->nexcl, t, true);
+			intersect_n(m, l->excl, &l->nexcl, t, true);
 		}
 	}
 }
@@ -220,8 +234,8 @@ static void decide(struct xmloc *l)
 	}
 }
 
-int xm_learn(struct xmovers *m, const struct vfs_world *snap, int runs,
-	     int maxdepth)
+int xm_learn(struct xmovers *m, const struct vfs_world *snap, int maxdepth,
+	     int runs)
 {
 	memset(m, 0, sizeof *m);
 	m->mask = 4095;
@@ -236,29 +250,40 @@ int xm_learn(struct xmovers *m, const struct vfs_world *snap, int runs,
 	m->inited = 1;
 	struct vfs_sink sink = { learn_sink, m };
 	uint64_t rng = 0x853c49e6748fea9bull;
-	for (int r = 0; r < runs; r++) {
-		vfs_world_copy(w, snap);
-		/* run r: even runs switch threads at random every step, odd
-		 * runs keep a thread for a random stretch (the long critical
-		 * sections a fair coin rarely leaves whole) */
-		int cur = -1, left = 0;
-		for (int d = 0; d < maxdepth; d++) {
-			int en[XMAXT], n = 0;
-			for (int t = 0; t < w->nthreads; t++)
-				if (vfs_runnable(w, t))
-					en[n++] = t;
-			if (!n)
-				break;
-			int t = en[rng_next(&rng) % (uint64_t)n];
-			if (r & 1) {
-				if (left > 0 && cur >= 0 && vfs_runnable(w, cur))
-					t = cur, left--;
-				else
-					cur = t, left = (int)(rng_next(&rng) % 24);
+	/* batches of runs until one teaches nothing new (a wrong guess
+	 * costs a search, a run costs a few microseconds) */
+	int r = 0;
+	for (;;) {
+		uint64_t before = m->changes;
+		for (int end = r + (runs > 0 ? runs : XM_BATCH); r < end; r++) {
+			vfs_world_copy(w, snap);
+			w->det.no_clocks = 1;
+			/* even runs switch threads at random every step, odd
+			 * runs keep a thread for a random stretch (the long
+			 * critical sections a fair coin rarely leaves whole) */
+			int cur = -1, left = 0;
+			for (int d = 0; d < maxdepth; d++) {
+				int en[XMAXT], n = 0;
+				for (int t = 0; t < w->nthreads; t++)
+					if (vfs_runnable(w, t))
+						en[n++] = t;
+				if (!n)
+					break;
+				int t = en[rng_next(&rng) % (uint64_t)n];
+				if (r & 1) {
+					if (left > 0 && cur >= 0 && vfs_runnable(w, cur))
+						t = cur, left--;
+					else
+						cur = t, left = (int)(rng_next(&rng) % 24);
+				}
+				vfs_step(w, t, &sink);
 			}
-			vfs_step(w, t, &sink);
 		}
+		if (runs > 0 || (m->changes == before && r >= 2 * XM_BATCH) ||
+		    r >= XM_MAXRUNS)
+			break;
 	}
+	m->learn_runs = r;
 	free(w);
 	for (uint32_t i = 0; i <= m->mask; i++)
 		if (m->t[i].key)

@@ -83,7 +83,6 @@
 #define SPLIT_PER_JOB 8         /* frontier states per worker */
 #define MAXACC 12               /* checked accesses recorded per step */
 #define MAX_WORKERS 64
-#define XM_RUNS 200               /* random executions to guess the discipline */
 
 /* ---- the visited set: 64-bit hashes, lock-free ---- */
 
@@ -214,6 +213,40 @@ static size_t canon_bound(const struct vfs_world *w)
 		n += 8 + 2 * (size_t)VFS_NR_OPEN;
 	n += (size_t)VFS_MAX_PASSES * (8 + VFS_MAX_ENTRIES);
 	n += sizeof(struct vfs_lockdep);
+	n += (size_t)64 * 32 + 16;     /* canon_history: XMAXOPEN entries */
+	return n;
+}
+
+/* Races with the snapshot's own accesses (made in the set-up): a shadow
+ * of the race detector, a write or a read, that some other thread is not
+ * yet ordered after is "open".  A search that makes no access conflicting
+ * with an open one runs without clocks; the first that does starts the
+ * search again with them (as a wrong guess of the discipline does), and
+ * the state then holds, per open access, which threads and lock clocks
+ * are ordered after it, and which shadows a write has replaced. */
+struct xopen { uint8_t field, write; int16_t obj; int8_t tid; uint32_t clock; int sh; };
+#define XMAXOPEN 64
+
+static int open_accesses(const struct vfs_world *snap, struct xopen *o)
+{
+	const struct vfs_detect *d = &snap->det;
+	int n = 0;
+	if (!d->enabled)
+		return 0;
+	for (int i = 0; i < d->nshadows && n < XMAXOPEN; i++) {
+		const struct vfs_shadow *sh = &d->shadows[i];
+		for (int u = -1; u < snap->nthreads && n < XMAXOPEN; u++) {
+			const struct vfs_access *a = u < 0 ? &sh->w : &sh->r[u];
+			if (!a->step)
+				continue;
+			bool open = false;
+			for (int t = 0; t < snap->nthreads && !open; t++)
+				open = t != a->tid && a->clock > d->vc[t][a->tid];
+			if (open)
+				o[n++] = (struct xopen){ sh->field, u < 0, sh->obj,
+							 a->tid, a->clock, i };
+		}
+	}
 	return n;
 }
 
@@ -383,6 +416,9 @@ struct xacc {
 
 struct xobs {                   /* what the block being run did */
 	struct xmovers *xm;
+	const struct xopen *open;       /* without clocks: the open accesses */
+	int nopen;
+	int *need_hist;
 	uint8_t cls;            /* the step just run: XM_B, XM_L, XM_N */
 	uint8_t shared;         /* the block has a visible step */
 	uint8_t nacc, over;
@@ -394,6 +430,13 @@ static void obs_sink(void *ctx, const struct vfs_world *w,
 {
 	struct xobs *o = ctx;
 	int vis_access;
+	if (o->nopen && (ev->op == OP_READ || ev->op == OP_WRITE) &&
+	    vfs_access_checked(ev))
+		for (int i = 0; i < o->nopen; i++)
+			if (o->open[i].field == ev->field && o->open[i].obj == ev->obj &&
+			    o->open[i].tid != ev->tid &&
+			    (o->open[i].write || ev->op == OP_WRITE))
+				__atomic_store_n(o->need_hist, 1, __ATOMIC_RELAXED);
 	int c = xm_event(o->xm, w, ev, &vis_access);
 	if (c > o->cls)
 		o->cls = (uint8_t)c;
@@ -586,6 +629,10 @@ struct xst {
 	struct xmovers xm;
 	int jobs;
 	uint32_t fixed;                 /* threads whose pending calls are fixed */
+	bool hist;                      /* clocks on: open accesses matter */
+	int need_hist;                  /* atomic: an access conflicts with one */
+	struct xopen open[XMAXOPEN];
+	int nopen;
 	int bits, maxbits;              /* the visited table: 2^bits slots */
 	struct vtable vt;
 	struct xitem_s *items;
@@ -597,6 +644,7 @@ struct xst {
 static int stopped(struct sworker *s)
 {
 	return s->st->abort || __atomic_load_n(&s->st->xm.violated, __ATOMIC_RELAXED) ||
+	       __atomic_load_n(&s->st->need_hist, __ATOMIC_RELAXED) ||
 	       (s->st->o.stop && *s->st->o.stop);
 }
 
@@ -712,6 +760,10 @@ static inline uint32_t counts_kinds(const struct vfs_world *a,
 		k |= VX_BIT(VX_SKIPPED);
 	if (b->det.counts[RPT_LOCKORDER] != a->det.counts[RPT_LOCKORDER])
 		k |= VX_BIT(VX_LOCKORDER);
+	/* (only counted with the clocks on: races with the snapshot's
+	 * accesses, or any race the clocks see on this path) */
+	if (!b->det.no_clocks && b->det.counts[RPT_RACE] != a->det.counts[RPT_RACE])
+		k |= VX_BIT(VX_RACE);
 	return k;
 }
 
@@ -745,6 +797,9 @@ static int expand(struct sworker *s, int d)
 		struct vfs_world *W = L->succ[n];
 		struct xobs *o = &s->obs[n];
 		o->xm = &s->st->xm;
+		o->open = s->st->open;
+		o->nopen = s->st->hist ? 0 : s->st->nopen;
+		o->need_hist = &s->st->need_hist;
 		o->shared = o->nacc = o->over = 0;
 		sink.fn = obs_sink;
 		sink.ctx = o;
@@ -781,8 +836,10 @@ static int expand(struct sworker *s, int d)
 			    W->ninodes != ni || W->next_pid != np ||
 			    W->nfdt != nfdt || W->nprocs != npr)
 				o->cls = XM_N;
-			if (!tree_clean(W, t, ni))
+			if (!tree_clean(W, t, ni)) {
 				dirty = true;
+				L->stag[n] = 0; /* W's inodes: no longer S's */
+			}
 			if (!cut) {
 				if (o->cls != XM_B) {
 					cut = k;        /* the block's one non-mover */
@@ -793,11 +850,10 @@ static int expand(struct sworker *s, int d)
 				k--;
 				if (saved) {
 					struct vfs_world *tmp = W;
-					uint64_t tt = L->stag[n];
 					W = L->succ[n] = s->spare;
 					L->stag[n] = s->sparetag;
 					s->spare = tmp;
-					s->sparetag = tt;
+					s->sparetag = 0;        /* (stepped) */
 					o->nacc = nacc;
 					o->over = over;
 					dirty = dirty0;
@@ -877,6 +933,33 @@ static int expand(struct sworker *s, int d)
 	return 0;
 }
 
+static void canon_history(struct sbuf *b, const struct vfs_world *w,
+			  const struct xst *st)
+{
+	const struct vfs_detect *d = &w->det, *sd = &st->snap->det;
+	int n = w->nthreads;
+	for (int e = 0; e < st->nopen; e++) {
+		const struct xopen *x = &st->open[e];
+		uint64_t bits[4] = { 0, 0, 0, 0 };      /* threads, then locks */
+		int k = 0;
+		for (int t = 0; t < n; t++, k++)
+			if (d->vc[t][x->tid] >= x->clock)
+				bits[k >> 6] |= 1ull << (k & 63);
+		for (int i = 0; i < d->nlockclocks && k < 254; i++, k += 2) {
+			if (d->lockclocks[i].w[x->tid] >= x->clock)
+				bits[k >> 6] |= 1ull << (k & 63);
+			if (d->lockclocks[i].r[x->tid] >= x->clock)
+				bits[(k + 1) >> 6] |= 1ull << ((k + 1) & 63);
+		}
+		put(b, bits, sizeof bits[0] * (size_t)((k + 63) / 64));
+	}
+	uint64_t over[2] = { 0, 0 };
+	for (int i = 0; i < sd->nshadows && i < 128; i++)
+		if (d->shadows[i].w.step != sd->shadows[i].w.step)
+			over[i >> 6] |= 1ull << (i & 63);
+	put(b, over, sizeof over);
+}
+
 /* Hash W (reached from the state of level D by successor I). */
 static int hash_succ(struct sworker *s, struct lvl *L, int i, uint64_t *tree,
 		     uint64_t *h)
@@ -891,6 +974,8 @@ static int hash_succ(struct sworker *s, struct lvl *L, int i, uint64_t *tree,
 	*tree = L->tdirty[i] ? tree_hash(&s->buf, W) : L->tree;
 	L->stag[i] = *tree;
 	canon(&s->buf, W, *tree, s->st->fixed);
+	if (s->st->hist)
+		canon_history(&s->buf, W, s->st);
 	*h = hash_buf(s->buf.p, s->buf.n);
 	return 0;
 }
@@ -1033,7 +1118,9 @@ static int add_item(struct xst *st, const struct vfs_world *w, uint64_t h,
 		return -1;
 	}
 	vfs_world_copy(it->w, w);
-	it->w->det.no_clocks = 1;       /* races: compared steps, below */
+	/* races: compared steps (below), and the clocks only for races
+	 * with the snapshot's own accesses */
+	it->w->det.no_clocks = !st->hist;
 	if (plen)
 		memcpy(it->path, path, (size_t)plen);
 	it->plen = plen;
@@ -1062,6 +1149,8 @@ static int top(struct xst *st, struct sworker *s)
 		return -1;
 	uint64_t t0 = tree_hash(b, st->snap);
 	canon(b, st->snap, t0, st->fixed);
+	if (st->hist)
+		canon_history(b, st->snap, st);
 	uint64_t h = hash_buf(b->p, b->n);
 	vt_insert(&st->vt, h);
 	s->states++;
@@ -1208,6 +1297,7 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	if (st->maxbits > 34)
 		st->maxbits = 34;
 	st->bits = o->state_bits > 0 ? st->maxbits : 16;
+	st->nopen = open_accesses(snap, st->open);
 	for (int i = 0; i < snap->nthreads; i++)
 		if (snap->threads[i].state != TS_FREE)
 			st->fixed |= 1u << i;
@@ -1226,7 +1316,7 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	/* naive: no discipline, every access visible (the step-by-step
 	 * graph, but for steps with no event at all) */
 	if (!st->vt.slot ||
-	    (!o->naive && xm_learn(&st->xm, snap, XM_RUNS, st->maxdepth) < 0)) {
+	    (!o->naive && xm_learn(&st->xm, snap, st->maxdepth, o->learn_runs) < 0)) {
 		rc = -1;
 		goto out;
 	}
@@ -1254,6 +1344,15 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 			round_reset(st, ws, jobs);
 			continue;
 		}
+		if (st->need_hist && !st->hist && !st->abort) {
+			/* an access conflicts with the set-up's: clocks on */
+			st->hist = true;
+			st->need_hist = 0;
+			st->xm.violated = 0;
+			st->xm.ndemote = 0;
+			round_reset(st, ws, jobs);
+			continue;
+		}
 		if (!st->xm.violated || st->abort)
 			break;
 		/* the guess was wrong somewhere: demote and search again */
@@ -1262,6 +1361,7 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	}
 	r->rounds = st->xm.rounds + 1;
 	r->demoted = st->xm.demoted;
+	r->learn_runs = st->xm.learn_runs;
 	xm_count(&st->xm, &r->visible_locs, &r->hidden_locs);
 	r->jobs = made > 1 ? made : 1;
 	r->subtrees = st->nitems;
