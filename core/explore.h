@@ -74,7 +74,7 @@ struct vfs_explore_opts {
 	 * counts states and transitions, no executions or outcomes. */
 	int stateful;
 	int state_bits;         /* visited table of 2^bits hashes; 0: from
-				 * 2^16, growing (the search starts again) */
+				 * 2^14, growing (the search starts again) */
 	int learn_runs;         /* random runs the locking is guessed from;
 				 * 0: until they teach nothing new (tests set
 				 * it low to make the guess wrong on purpose) */

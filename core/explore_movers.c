@@ -238,7 +238,7 @@ int xm_learn(struct xmovers *m, const struct vfs_world *snap, int maxdepth,
 	     int runs)
 {
 	memset(m, 0, sizeof *m);
-	m->mask = 4095;
+	m->mask = 1023;         /* 512 locations, then visible */
 	m->t = calloc(m->mask + 1, sizeof *m->t);
 	struct vfs_world *w = malloc(sizeof *w);
 	if (!m->t || !w) {

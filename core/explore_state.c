@@ -575,14 +575,16 @@ struct lvl {
 	uint64_t hash;
 	int plen;                       /* steps from the snapshot to it */
 	int n, next;                    /* successors made, next to visit */
-	struct vfs_world *succ[XMAXT];  /* successor buffers (owned) */
-	uint8_t tid[XMAXT];
-	uint8_t nst[XMAXT];             /* steps in the transition */
-	uint8_t ncut[XMAXT];            /* steps up to its visible one */
-	uint64_t stag[XMAXT];           /* tree_hash of succ[i]'s inodes, 0 unknown */
-	uint8_t kinds[XMAXT];           /* VX_BIT of the transition */
-	uint8_t tdirty[XMAXT];          /* the steps may have changed the tree */
+	uint8_t tid[XMAXT];             /* successor i: thread, */
+	uint8_t nst[XMAXT];             /* steps in the transition, */
+	uint8_t ncut[XMAXT];            /* steps up to its visible one, */
+	uint8_t kinds[XMAXT];           /* VX_BIT of the transition, */
+	uint64_t h[XMAXT], tr[XMAXT];   /* hash and tree_hash of the state */
 	uint64_t tree;                  /* tree_hash of this level's state */
+	/* the successors are not kept: hashed when made, and made again
+	 * (its block run again) only for the one the search goes down to */
+	struct vfs_world *buf;          /* this level's state when not the root */
+	uint64_t buftag;                /* tree_hash of buf's inodes, 0 unknown */
 };
 
 struct xst;
@@ -608,6 +610,8 @@ struct sworker {
 	int cexlen, cexpre;
 	uint32_t cexkinds;
 	struct vfs_world *scratch;
+	struct vfs_world *work;         /* where successors are made */
+	uint64_t worktag;
 	struct vfs_world *spare;        /* the copy before a maybe-visible step */
 	uint64_t sparetag;
 	uint8_t nsite[SITE__COUNT];     /* sites seen visible after a block's */
@@ -657,7 +661,7 @@ static int lv_grow(struct sworker *s, int d)
 {
 	if (d < s->caplv)
 		return 0;
-	int c = s->caplv ? s->caplv * 2 : 256;
+	int c = s->caplv ? s->caplv * 2 : 64;
 	while (c <= d)
 		c *= 2;
 	struct lvl *n = realloc(s->lv, sizeof *n * (size_t)c);
@@ -767,6 +771,61 @@ static inline uint32_t counts_kinds(const struct vfs_world *a,
 	return k;
 }
 
+static void canon_history(struct sbuf *b, const struct vfs_world *w,
+			  const struct xst *st)
+{
+	const struct vfs_detect *d = &w->det, *sd = &st->snap->det;
+	int n = w->nthreads;
+	for (int e = 0; e < st->nopen; e++) {
+		const struct xopen *x = &st->open[e];
+		uint64_t bits[4] = { 0, 0, 0, 0 };      /* threads, then locks */
+		int k = 0;
+		for (int t = 0; t < n; t++, k++)
+			if (d->vc[t][x->tid] >= x->clock)
+				bits[k >> 6] |= 1ull << (k & 63);
+		for (int i = 0; i < d->nlockclocks && k < 254; i++, k += 2) {
+			if (d->lockclocks[i].w[x->tid] >= x->clock)
+				bits[k >> 6] |= 1ull << (k & 63);
+			if (d->lockclocks[i].r[x->tid] >= x->clock)
+				bits[(k + 1) >> 6] |= 1ull << ((k + 1) & 63);
+		}
+		put(b, bits, sizeof bits[0] * (size_t)((k + 63) / 64));
+	}
+	uint64_t over[2] = { 0, 0 };
+	for (int i = 0; i < sd->nshadows && i < 128; i++)
+		if (d->shadows[i].w.step != sd->shadows[i].w.step)
+			over[i >> 6] |= 1ull << (i & 63);
+	put(b, over, sizeof over);
+}
+
+/* Hash W; TREE: its tree_hash when known (the parent's), else 0. */
+static int hash_state(struct sworker *s, const struct vfs_world *W,
+		      uint64_t tree, uint64_t *tr, uint64_t *h)
+{
+	if (s->buf.cap < canon_bound(W)) {
+		free(s->buf.p);
+		s->buf.cap = canon_bound(W) * 2;
+		if (!(s->buf.p = malloc(s->buf.cap)))
+			return -1;
+	}
+	*tr = tree ? tree : tree_hash(&s->buf, W);
+	canon(&s->buf, W, *tr, s->st->fixed);
+	if (s->st->hist)
+		canon_history(&s->buf, W, s->st);
+	*h = hash_buf(s->buf.p, s->buf.n);
+	return 0;
+}
+
+/* Make level D's successor I again, into DST (*DTAG: its tree tag). */
+static void regen(struct sworker *s, const struct lvl *L, int i,
+		  struct vfs_world *dst, uint64_t *dtag)
+{
+	fcopy(dst, L->state, s->st->fixed, dtag, L->tree);
+	for (int q = 0; q < L->nst[i]; q++)
+		vfs_step(dst, L->tid[i], NULL);
+	*dtag = L->tr[i];
+}
+
 /* Make the successors of level D's state (the reduced set).  A
  * transition is a block of thread T (explore_movers.c): its invisible
  * steps, its first visible step or release, then its releases and
@@ -788,13 +847,13 @@ static int expand(struct sworker *s, int d)
 	for (int t = 0; t < S->nthreads; t++) {
 		if (!vfs_runnable(S, t))
 			continue;
-		if (!L->succ[n]) {
-			if (!(L->succ[n] = wnew()))
+		if (!s->work) {
+			if (!(s->work = wnew()))
 				return -1;
-			vfs_world_copy(L->succ[n], S);
-			L->stag[n] = L->tree;
+			vfs_world_copy(s->work, S);
+			s->worktag = 0;
 		}
-		struct vfs_world *W = L->succ[n];
+		struct vfs_world *W = s->work;
 		struct xobs *o = &s->obs[n];
 		o->xm = &s->st->xm;
 		o->open = s->st->open;
@@ -803,7 +862,7 @@ static int expand(struct sworker *s, int d)
 		o->shared = o->nacc = o->over = 0;
 		sink.fn = obs_sink;
 		sink.ctx = o;
-		fcopy(W, S, s->st->fixed, &L->stag[n], L->tree);
+		fcopy(W, S, s->st->fixed, &s->worktag, L->tree);
 		int k = 0, cut = 0;
 		bool dirty = false, redo = false;
 		for (;;) {
@@ -838,7 +897,7 @@ static int expand(struct sworker *s, int d)
 				o->cls = XM_N;
 			if (!tree_clean(W, t, ni)) {
 				dirty = true;
-				L->stag[n] = 0; /* W's inodes: no longer S's */
+				s->worktag = 0; /* W's inodes: no longer S's */
 			}
 			if (!cut) {
 				if (o->cls != XM_B) {
@@ -850,8 +909,8 @@ static int expand(struct sworker *s, int d)
 				k--;
 				if (saved) {
 					struct vfs_world *tmp = W;
-					W = L->succ[n] = s->spare;
-					L->stag[n] = s->sparetag;
+					W = s->work = s->spare;
+					s->worktag = s->sparetag;
 					s->spare = tmp;
 					s->sparetag = 0;        /* (stepped) */
 					o->nacc = nacc;
@@ -868,7 +927,7 @@ static int expand(struct sworker *s, int d)
 				break;
 		}
 		if (redo) {
-			fcopy(W, S, s->st->fixed, &L->stag[n], L->tree);
+			fcopy(W, S, s->st->fixed, &s->worktag, L->tree);
 			o->nacc = o->over = 0;
 			dirty = false;
 			for (int q = 0; q < k; q++) {
@@ -878,28 +937,23 @@ static int expand(struct sworker *s, int d)
 					dirty = true;
 			}
 		}
-		if (dirty)
-			L->stag[n] = 0;         /* (hash_succ finds it) */
 		L->ncut[n] = (uint8_t)cut;
 		L->tid[n] = (uint8_t)t;
 		L->nst[n] = (uint8_t)k;
 		L->kinds[n] = (uint8_t)counts_kinds(S, W);
-		L->tdirty[n] = dirty;
+		if (hash_state(s, W, dirty ? 0 : L->tree, &L->tr[n], &L->h[n]) < 0)
+			return -1;
+		s->worktag = L->tr[n];
 		if (!o->shared) {
 			/* invisible all through: taken alone (an ample set of
 			 * one; its steps commute with every other thread's) */
 			if (n) {
-				struct vfs_world *tmp = L->succ[0];
-				L->succ[0] = W;
-				L->succ[n] = tmp;
-				uint64_t tt = L->stag[0];
-				L->stag[0] = L->stag[n];
-				L->stag[n] = tt;
 				L->tid[0] = (uint8_t)t;
 				L->nst[0] = L->nst[n];
 				L->ncut[0] = L->ncut[n];
 				L->kinds[0] = L->kinds[n];
-				L->tdirty[0] = L->tdirty[n];
+				L->h[0] = L->h[n];
+				L->tr[0] = L->tr[n];
 			}
 			L->n = 1;
 			s->local++;
@@ -933,52 +987,6 @@ static int expand(struct sworker *s, int d)
 	return 0;
 }
 
-static void canon_history(struct sbuf *b, const struct vfs_world *w,
-			  const struct xst *st)
-{
-	const struct vfs_detect *d = &w->det, *sd = &st->snap->det;
-	int n = w->nthreads;
-	for (int e = 0; e < st->nopen; e++) {
-		const struct xopen *x = &st->open[e];
-		uint64_t bits[4] = { 0, 0, 0, 0 };      /* threads, then locks */
-		int k = 0;
-		for (int t = 0; t < n; t++, k++)
-			if (d->vc[t][x->tid] >= x->clock)
-				bits[k >> 6] |= 1ull << (k & 63);
-		for (int i = 0; i < d->nlockclocks && k < 254; i++, k += 2) {
-			if (d->lockclocks[i].w[x->tid] >= x->clock)
-				bits[k >> 6] |= 1ull << (k & 63);
-			if (d->lockclocks[i].r[x->tid] >= x->clock)
-				bits[(k + 1) >> 6] |= 1ull << ((k + 1) & 63);
-		}
-		put(b, bits, sizeof bits[0] * (size_t)((k + 63) / 64));
-	}
-	uint64_t over[2] = { 0, 0 };
-	for (int i = 0; i < sd->nshadows && i < 128; i++)
-		if (d->shadows[i].w.step != sd->shadows[i].w.step)
-			over[i >> 6] |= 1ull << (i & 63);
-	put(b, over, sizeof over);
-}
-
-/* Hash W (reached from the state of level D by successor I). */
-static int hash_succ(struct sworker *s, struct lvl *L, int i, uint64_t *tree,
-		     uint64_t *h)
-{
-	struct vfs_world *W = L->succ[i];
-	if (s->buf.cap < canon_bound(W)) {
-		free(s->buf.p);
-		s->buf.cap = canon_bound(W) * 2;
-		if (!(s->buf.p = malloc(s->buf.cap)))
-			return -1;
-	}
-	*tree = L->tdirty[i] ? tree_hash(&s->buf, W) : L->tree;
-	L->stag[i] = *tree;
-	canon(&s->buf, W, *tree, s->st->fixed);
-	if (s->st->hist)
-		canon_history(&s->buf, W, s->st);
-	*h = hash_buf(s->buf.p, s->buf.n);
-	return 0;
-}
 
 /* The path to level D's successor I: PLEN steps, then its block. */
 static int path_push(struct sworker *s, const struct lvl *L, int i)
@@ -1024,9 +1032,7 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 			return -1;
 		if (L->kinds[i])
 			violation(s, np, NULL, 0, L->kinds[i]);
-		uint64_t tr, h;
-		if (hash_succ(s, L, i, &tr, &h) < 0)
-			return -1;
+		uint64_t tr = L->tr[i], h = L->h[i];
 		int r = vt_insert(&s->st->vt, h);
 		if (r < 0) {
 			s->st->abort = ABORT_FULL;
@@ -1047,9 +1053,17 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 		s->states++;
 		if (lv_grow(s, d + 2) < 0)
 			return -1;
-		struct vfs_world *W = s->lv[d].succ[i];
+		L = &s->lv[d];
+		struct lvl *N = &s->lv[d + 1];
+		if (!N->buf) {
+			if (!(N->buf = wnew()))
+				return -1;
+			vfs_world_copy(N->buf, L->state);
+			N->buftag = 0;
+		}
+		regen(s, L, i, N->buf, &N->buftag);
 		d++;
-		s->lv[d].state = W;
+		s->lv[d].state = N->buf;
 		s->lv[d].hash = h;
 		s->lv[d].tree = tr;
 		s->lv[d].plen = np;
@@ -1061,8 +1075,8 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 static void worker_free(struct sworker *s)
 {
 	for (int d = 0; d < s->caplv; d++)
-		for (int i = 0; i < XMAXT; i++)
-			free(s->lv[d].succ[i]);
+		free(s->lv[d].buf);
+	free(s->work);
 	free(s->lv);
 	free(s->path);
 	free(s->buf.p);
@@ -1180,9 +1194,7 @@ static int top(struct xst *st, struct sworker *s)
 					return -1;
 				if (L->kinds[i])
 					violation(s, np, NULL, 0, L->kinds[i]);
-				uint64_t tr, hh;
-				if (hash_succ(s, L, i, &tr, &hh) < 0)
-					return -1;
+				uint64_t tr = L->tr[i], hh = L->h[i];
 				int r = vt_insert(&st->vt, hh);
 				if (r < 0) {
 					st->abort = ABORT_FULL;
@@ -1194,9 +1206,16 @@ static int top(struct xst *st, struct sworker *s)
 					continue;
 				}
 				s->states++;
+				struct lvl *N = &s->lv[d + 1];
+				if (!N->buf) {
+					if (!(N->buf = wnew()))
+						return -1;
+					vfs_world_copy(N->buf, L->state);
+					N->buftag = 0;
+				}
+				regen(s, L, i, N->buf, &N->buftag);
 				/* (add_item moves items: L stays valid) */
-				if (add_item(st, L->succ[i], hh, tr, s->path, np,
-					     d + 1) < 0)
+				if (add_item(st, N->buf, hh, tr, s->path, np, d + 1) < 0)
 					return -1;
 			}
 		}
@@ -1289,14 +1308,14 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	st->o = *o;
 	st->viol = o->violations ? o->violations : VX_DEFAULT_VIOLATIONS;
 	st->maxdepth = o->max_depth > 0 ? o->max_depth : 100000;
-	/* the visited table: STATE_BITS fixed, or from 2^16 slots, four
+	/* the visited table: STATE_BITS fixed, or from 2^14 slots, four
 	 * times bigger each time it fills (the search starts again) */
 	st->maxbits = o->state_bits > 0 ? o->state_bits : 30;
 	if (st->maxbits < 10)
 		st->maxbits = 10;
 	if (st->maxbits > 34)
 		st->maxbits = 34;
-	st->bits = o->state_bits > 0 ? st->maxbits : 16;
+	st->bits = o->state_bits > 0 ? st->maxbits : 14;
 	st->nopen = open_accesses(snap, st->open);
 	for (int i = 0; i < snap->nthreads; i++)
 		if (snap->threads[i].state != TS_FREE)

@@ -20,10 +20,16 @@
 #             one call each, 2 files (~580k executions)
 #   spin      SPIN's time (scripts/bench-spin.sh --kernel v6.5) and the
 #             ratio vfsim seconds / SPIN seconds
-#   state     the bench scenario, stateful search (every distinct state
-#             once, complete): states, transitions, best and median seconds
-#             of STATE_RUNS runs (default 3) with jobs 1 and jobs 2, the
-#             speed-up, the ratio to SPIN's seconds, and the load average
+#   exhaustive the bench scenario, stateful search (every distinct
+#             state once, complete): states, transitions, best seconds of
+#             STATE_RUNS runs (default 5) with jobs 1 and 2, the rate, the
+#             speed-up
+#   exhaustive-naive  the same search step by step (no locking
+#             discipline; BENCH_NAIVE=0 skips it, ~15 s): states, seconds,
+#             the ratios naive / reduced
+#   vs-spin   wall time of one vfsim process (jobs 1, jobs 2) and of ./pan,
+#             best of STATE_RUNS each, alternating; the ratios (target:
+#             vfsim <= 0.5 x SPIN)
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
@@ -74,17 +80,44 @@ else
 	ss=
 fi
 
-echo "== explore stateful: the bench scenario (every distinct state once)"
-RUNS=${STATE_RUNS:-3}
+echo "== explore stateful: the bench scenario, exhaustive (every distinct state once)"
+RUNS=${STATE_RUNS:-5}
 load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')
-s1=$("$bin" -k v6.5 -t 3 -f 30 -c 3 -p 2 -s -j 1 -r "$RUNS")
-s2=$("$bin" -k v6.5 -t 3 -f 30 -c 3 -p 2 -s -j 2 -r "$RUNS")
-echo "$s1"; echo "$s2"
-t1=$(field "$s1" seconds); t2=$(field "$s2" seconds)
-echo "explore-bench: state states=$(field "$s1" states) states_j2=$(field "$s2" states)" \
-     "transitions=$(field "$s1" transitions) complete=$(field "$s1" complete)" \
-     "violating=$(field "$s1" violating) jobs1=$t1 jobs2=$t2" \
-     "median1=$(field "$s1" median) median2=$(field "$s2" median)" \
-     "speedup=$(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.2f", a / b }')" \
-     "spin=${ss:-?} ratio=$(awk -v a="$t1" -v b="${ss:-0}" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "?" }')" \
-     "cpus=$(nproc) load=\"$load\""
+now() { date +%s.%N; }
+# Both tools timed the same way: the wall time of one process (vfsim's
+# includes building the scenario; SPIN's excludes spin -a and cc), best
+# of RUNS, alternating so that the machine's other work hits both.
+best() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b < a) ? b : a }'; }
+w1=; w2=; wsp=; s1=; s2=
+for r in $(seq "$RUNS"); do
+	t0=$(now); o1=$("$bin" -k v6.5 -t 3 -f 30 -c 3 -p 2 -s -j 1); t1=$(now)
+	o2=$("$bin" -k v6.5 -t 3 -f 30 -c 3 -p 2 -s -j 2); t2=$(now)
+	w1=$(best "$w1" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }')")
+	w2=$(best "$w2" "$(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.4f", b - a }')")
+	s1=$(best "$s1" "$(field "$o1" seconds)"); s2=$(best "$s2" "$(field "$o2" seconds)")
+	if [ -n "${ss:-}" ] && sp=$(scripts/bench-spin.sh --kernel v6.5 2>/dev/null); then
+		wsp=$(best "$wsp" "$(field "$sp" seconds)")
+	fi
+done
+echo "$o1"; echo "$o2"
+echo "== explore stateful naive: the same, step by step (no locking discipline)"
+if [ "${BENCH_NAIVE:-1}" = 1 ]; then
+	on=$("$bin" -k v6.5 -t 3 -f 30 -c 3 -p 2 -s -n -j 1)
+	echo "$on"
+else
+	on=
+fi
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "" && b > 0) printf "%.2f", a / b; else print "?" }'; }
+echo "explore-bench: exhaustive states=$(field "$o1" states) transitions=$(field "$o1" transitions)" \
+     "complete=$(field "$o1" complete) violating=$(field "$o1" violating)" \
+     "states_j2=$(field "$o2" states) rounds=$(field "$o1" rounds)" \
+     "seconds_j1=$s1 seconds_j2=$s2" \
+     "rate_j1=$(awk -v a="$(field "$o1" transitions)" -v b="$s1" 'BEGIN { printf "%.0f", a / b }')/s" \
+     "speedup_j2=$(ratio "$s1" "$s2")"
+echo "explore-bench: exhaustive-naive states=$(field "$on" states) transitions=$(field "$on" transitions)" \
+     "seconds=$(field "$on" seconds)" \
+     "ratio_states=$(ratio "$(field "$on" states)" "$(field "$o1" states)")" \
+     "ratio_seconds=$(ratio "$(field "$on" seconds)" "$s1")"
+echo "explore-bench: vs-spin wall_j1=$w1 wall_j2=$w2 spin_wall=${wsp:-?}" \
+     "ratio_j1=$(ratio "$w1" "${wsp:-0}") ratio_j2=$(ratio "$w2" "${wsp:-0}")" \
+     "target=0.5 runs=$RUNS cpus=$(nproc) load=\"$load\""
