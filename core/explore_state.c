@@ -304,7 +304,11 @@ static void canon(struct sbuf *b, const struct vfs_world *w, uint64_t tree,
 			/* the call in progress: its arguments and its locals
 			 * (the frame is cleared whole when a call starts) */
 			put(b, &t->f, sizeof t->f);
-			put_call(b, &t->rec.call);
+			if (fixed >> i & 1) {   /* a submitted call: its number */
+				PUT(b, t->rec.call.seq);
+			} else {
+				put_call(b, &t->rec.call);
+			}
 		} else {
 			PUT(b, t->f.pc);
 		}
@@ -500,7 +504,8 @@ static void fcopy(struct vfs_world *d, const struct vfs_world *s,
 		  uint32_t fixed, uint64_t *dtag, uint64_t stag)
 {
 	int n = s->nthreads;
-	memcpy(d, s, offsetof(struct vfs_world, det));
+	/* (not the statistics: counters no step reads) */
+	memcpy(d, s, offsetof(struct vfs_world, stats));
 	struct vfs_detect *dd = &d->det;
 	const struct vfs_detect *sd = &s->det;
 	dd->enabled = sd->enabled;
@@ -542,9 +547,16 @@ static void fcopy(struct vfs_world *d, const struct vfs_world *s,
 				int j = (st->pend_head + k) % VFS_MAX_PENDING;
 				dt->pending[j] = st->pending[j];
 			}
-		memcpy(&dt->f, &st->f, offsetof(struct vfs_thread, rec) +
-		       offsetof(struct vfs_callrec, ent) -
+		memcpy(&dt->f, &st->f, offsetof(struct vfs_thread, rec) -
 		       offsetof(struct vfs_thread, f));
+		/* the call in progress: a copy of a submitted one, never
+		 * changed, so its submission number tells it */
+		if (dt->rec.call.seq != st->rec.call.seq ||
+		    dt->rec.call.sys != st->rec.call.sys)
+			dt->rec.call = st->rec.call;
+		memcpy(&dt->rec.started, &st->rec.started,
+		       offsetof(struct vfs_callrec, ent) -
+		       offsetof(struct vfs_callrec, started));
 		memcpy(&dt->rec.start_step, &st->rec.start_step,
 		       sizeof *st - offsetof(struct vfs_thread, rec) -
 		       offsetof(struct vfs_callrec, start_step));
