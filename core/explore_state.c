@@ -434,6 +434,8 @@ static void obs_sink(void *ctx, const struct vfs_world *w,
 {
 	struct xobs *o = ctx;
 	int vis_access;
+	if (ev->op == OP_EXIT || (ev->op == OP_ENTER && !vfs_fn_is_iterator(ev->fn)))
+		return;         /* (most events: nothing to the reduction) */
 	if (o->nopen && (ev->op == OP_READ || ev->op == OP_WRITE) &&
 	    vfs_access_checked(ev))
 		for (int i = 0; i < o->nopen; i++)

@@ -12,6 +12,8 @@
  */
 #include <stdio.h>
 #include "internal.h"
+/* after vfsim.h: <sched.h> defines SCHED_RR as a macro */
+#include <pthread.h>
 
 /* Only the first nthreads entries: a thread's entry is 0 in every clock
  * until the thread exists (its own row is cleared when it is made). */
@@ -306,14 +308,21 @@ static bool is_llseek_fn(int fn)
 	return false;
 }
 
+/* (asked at every function entry: a table, made once) */
+static uint8_t iterator_fn[256];
+static pthread_once_t iterator_once = PTHREAD_ONCE_INIT;
+
+static void iterator_init(void)
+{
+	iterator_fn[VFN_offset_readdir] = 1;
+	for (int i = 0; i < vfs_nfstypes; i++)
+		iterator_fn[(uint8_t)vfs_fstypes[i].iter_fn] = 1;
+}
+
 bool vfs_fn_is_iterator(int fn)
 {
-	if (fn == VFN_offset_readdir)
-		return true;
-	for (int i = 0; i < vfs_nfstypes; i++)
-		if (vfs_fstypes[i].iter_fn == fn)
-			return true;
-	return false;
+	pthread_once(&iterator_once, iterator_init);
+	return fn >= 0 && fn < 256 && iterator_fn[fn];
 }
 
 /* A seek starts a new pass: whatever came before may come again. */
