@@ -64,7 +64,12 @@ static void progress(void *ctx, const struct vfs_explore_progress *p)
 	struct session *s = ctx;
 	if (!s->interactive || s->silent)
 		return;
-	if (p->estimate)
+	if (p->stateful)
+		fprintf(stderr, "\rexplore stateful: %llu states, %.0f/s%s, %llu violating   ",
+			(unsigned long long)p->states, p->rate,
+			p->round > 1 ? " (searching again)" : "",
+			(unsigned long long)p->violating);
+	else if (p->estimate)
 		fprintf(stderr, "\rexplore: %llu executions, %.0f/s, about %llu in all, "
 			"%llu violating   ", (unsigned long long)p->executions, p->rate,
 			(unsigned long long)p->estimate, (unsigned long long)p->violating);

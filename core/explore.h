@@ -56,6 +56,11 @@ struct vfs_explore_progress {
 	double rate;            /* executions per second */
 	uint64_t estimate;      /* estimated total executions, 0 if unknown */
 	uint64_t violating;     /* executions with a violation so far */
+	/* stateful: executions stay 0; states so far, and the search
+	 * number (a new search when the guessed locking was wrong) */
+	bool stateful;
+	uint64_t states;
+	int round;
 };
 typedef void vfs_explore_progress_fn(void *ctx,
 				     const struct vfs_explore_progress *p);

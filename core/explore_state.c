@@ -629,6 +629,7 @@ struct sworker {
 	struct vfs_world *spare;        /* the copy before a maybe-visible step */
 	uint64_t sparetag;
 	uint8_t nsite[SITE__COUNT];     /* sites seen visible after a block's */
+	uint64_t told_states, told_viol;        /* already in the progress */
 };
 
 struct xitem_s {                        /* a frontier state */
@@ -651,6 +652,8 @@ struct xst {
 	int need_hist;                  /* atomic: an access conflicts with one */
 	struct xopen open[XMAXOPEN];
 	int nopen;
+	uint64_t live_states, live_viol;        /* atomic: progress */
+	double t0, last_report;
 	int bits, maxbits;              /* the visited table: 2^bits slots */
 	struct vtable vt;
 	struct xitem_s *items;
@@ -1002,6 +1005,38 @@ static int expand(struct sworker *s, int d)
 }
 
 
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Progress: every worker adds what it did to the shared counters; the
+ * first, which runs in the calling thread, tells at most every 0.5 s. */
+static void report(struct sworker *s)
+{
+	struct xst *st = s->st;
+	__atomic_add_fetch(&st->live_states, s->states - s->told_states,
+			   __ATOMIC_RELAXED);
+	__atomic_add_fetch(&st->live_viol, s->violating - s->told_viol,
+			   __ATOMIC_RELAXED);
+	s->told_states = s->states;
+	s->told_viol = s->violating;
+	if (s->id || !st->o.progress)
+		return;
+	double t = now_s();
+	if (t - st->last_report < 0.5)
+		return;
+	st->last_report = t;
+	struct vfs_explore_progress p = { .stateful = true,
+		.states = __atomic_load_n(&st->live_states, __ATOMIC_RELAXED),
+		.violating = __atomic_load_n(&st->live_viol, __ATOMIC_RELAXED),
+		.seconds = t - st->t0, .round = st->xm.rounds + 1 };
+	p.rate = p.seconds > 0 ? (double)p.states / p.seconds : 0;
+	st->o.progress(st->o.progress_ctx, &p);
+}
+
 /* The path to level D's successor I: PLEN steps, then its block. */
 static int path_push(struct sworker *s, const struct lvl *L, int i)
 {
@@ -1035,10 +1070,13 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 			d--;
 			continue;
 		}
-		if ((++polls & 1023) == 0 && stopped(s)) {
-			if (!s->cut)
-				s->cut = s->st->abort ? XCUT_TABLE : XCUT_STOP;
-			return 0;
+		if ((++polls & 1023) == 0) {
+			if (stopped(s)) {
+				if (!s->cut)
+					s->cut = s->st->abort ? XCUT_TABLE : XCUT_STOP;
+				return 0;
+			}
+			report(s);
 		}
 		int i = L->next++;
 		int np = path_push(s, L, i);
@@ -1119,12 +1157,6 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static int add_item(struct xst *st, const struct vfs_world *w, uint64_t h,
 		    uint64_t tree, const uint8_t *path, int plen, int depth)
@@ -1274,6 +1306,7 @@ static int round_run(struct xst *st, struct sworker *ws, int jobs, int *made)
 
 static void round_reset(struct xst *st, struct sworker *ws, int jobs)
 {
+	st->live_states = st->live_viol = 0;
 	free_items(st, 0, st->nitems);
 	st->nitems = 0;
 	st->next_item = 0;
@@ -1320,6 +1353,7 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	}
 	st->snap = snap;
 	st->o = *o;
+	st->t0 = st->last_report = t0;
 	st->viol = o->violations ? o->violations : VX_DEFAULT_VIOLATIONS;
 	st->maxdepth = o->max_depth > 0 ? o->max_depth : 100000;
 	/* the visited table: STATE_BITS fixed, or from 2^14 slots, four
