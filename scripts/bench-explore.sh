@@ -73,7 +73,7 @@ echo "== spin (scripts/bench-spin.sh --kernel v6.5)"
 if sp=$(scripts/bench-spin.sh --kernel v6.5 2>/dev/null); then
 	echo "$sp"
 	ss=$(field "$sp" seconds)
-	echo "explore-bench: spin seconds=$ss vfsim_seconds=$bs vfsim_complete=$bc" \
+	echo "explore-bench: spin seconds=$ss dpor_capped_seconds=$bs dpor_complete=$bc" \
 	     "ratio=$(awk -v a="$bs" -v b="$ss" 'BEGIN { printf "%.1f", a / b }')"
 else
 	echo "explore-bench: spin unavailable"
