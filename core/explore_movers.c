@@ -203,15 +203,6 @@ static void learn_sink(void *ctx, const struct vfs_world *w,
 		learn_access(m, w, ev->tid, key[i], write[i]);
 }
 
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t x = *s;
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return *s = x;
-}
-
 static void decide(struct xmloc *l)
 {
 	if (__builtin_popcount(l->tids) == 1) {
@@ -269,12 +260,12 @@ int xm_learn(struct xmovers *m, const struct vfs_world *snap, int maxdepth,
 						en[n++] = t;
 				if (!n)
 					break;
-				int t = en[rng_next(&rng) % (uint64_t)n];
+				int t = en[xorshift64(&rng) % (uint64_t)n];
 				if (r & 1) {
 					if (left > 0 && cur >= 0 && vfs_runnable(w, cur))
 						t = cur, left--;
 					else
-						cur = t, left = (int)(rng_next(&rng) % 24);
+						cur = t, left = (int)(xorshift64(&rng) % 24);
 				}
 				vfs_step(w, t, &sink);
 			}

@@ -842,14 +842,23 @@ static int hash_state(struct sworker *s, const struct vfs_world *W,
 	return 0;
 }
 
-/* Make level D's successor I again, into DST (*DTAG: its tree tag). */
-static void regen(struct sworker *s, const struct lvl *L, int i,
-		  struct vfs_world *dst, uint64_t *dtag)
+/* Make level D's successor I again, into level D + 1's buffer (lv_grow
+ * has made room); NULL when out of memory. */
+static struct vfs_world *regen_next(struct sworker *s, int d, int i)
 {
-	fcopy(dst, L->state, s->st->fixed, dtag, L->tree);
+	const struct lvl *L = &s->lv[d];
+	struct lvl *N = &s->lv[d + 1];
+	if (!N->buf) {
+		if (!(N->buf = wnew()))
+			return NULL;
+		vfs_world_copy(N->buf, L->state);
+		N->buftag = 0;
+	}
+	fcopy(N->buf, L->state, s->st->fixed, &N->buftag, L->tree);
 	for (int q = 0; q < L->nst[i]; q++)
-		vfs_step(dst, L->tid[i], NULL);
-	*dtag = L->tr[i];
+		vfs_step(N->buf, L->tid[i], NULL);
+	N->buftag = L->tr[i];
+	return N->buf;
 }
 
 /* Make the successors of level D's state (the reduced set).  A
@@ -1114,17 +1123,11 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 		s->states++;
 		if (lv_grow(s, d + 2) < 0)
 			return -1;
-		L = &s->lv[d];
-		struct lvl *N = &s->lv[d + 1];
-		if (!N->buf) {
-			if (!(N->buf = wnew()))
-				return -1;
-			vfs_world_copy(N->buf, L->state);
-			N->buftag = 0;
-		}
-		regen(s, L, i, N->buf, &N->buftag);
+		struct vfs_world *W = regen_next(s, d, i);
+		if (!W)
+			return -1;
 		d++;
-		s->lv[d].state = N->buf;
+		s->lv[d].state = W;
 		s->lv[d].hash = h;
 		s->lv[d].tree = tr;
 		s->lv[d].plen = np;
@@ -1261,16 +1264,9 @@ static int top(struct xst *st, struct sworker *s)
 					continue;
 				}
 				s->states++;
-				struct lvl *N = &s->lv[d + 1];
-				if (!N->buf) {
-					if (!(N->buf = wnew()))
-						return -1;
-					vfs_world_copy(N->buf, L->state);
-					N->buftag = 0;
-				}
-				regen(s, L, i, N->buf, &N->buftag);
+				struct vfs_world *W = regen_next(s, d, i);
 				/* (add_item moves items: L stays valid) */
-				if (add_item(st, N->buf, hh, tr, s->path, np, d + 1) < 0)
+				if (!W || add_item(st, W, hh, tr, s->path, np, d + 1) < 0)
 					return -1;
 			}
 		}

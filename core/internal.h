@@ -160,6 +160,9 @@ void sys_return(struct vx *x, int64_t ret);
 /* The current call. */
 static inline struct vfs_call *cur_call(struct vx *x) { return &x->t->rec.call; }
 
+/* The random scheduler's generator (also the explorer's guessing runs). */
+uint64_t xorshift64(uint64_t *s);
+
 /* ---- trace (trace.c) ---- */
 void emit(struct vx *x, struct vfs_event *ev);
 void fn_enter(struct vx *x, int fn);

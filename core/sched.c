@@ -226,7 +226,7 @@ int vfs_next_fn(const struct vfs_world *w, int tid, bool *enters)
 	return s->resolve ? s->resolve(w, t) : s->fn;
 }
 
-static uint64_t xorshift(uint64_t *s)
+uint64_t xorshift64(uint64_t *s)
 {
 	uint64_t x = *s;
 	x ^= x << 13;
@@ -260,7 +260,7 @@ int vfs_sched_pick(struct vfs_world *w)
 		int cnt = vfs_nrunnable(w);
 		if (!cnt)
 			return -1;
-		int k = (int)(xorshift(&w->rng) % (uint64_t)cnt);
+		int k = (int)(xorshift64(&w->rng) % (uint64_t)cnt);
 		for (int i = 0; i < n; i++)
 			if (vfs_runnable(w, i) && k-- == 0)
 				return i;
