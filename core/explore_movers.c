@@ -379,23 +379,3 @@ void xm_count(const struct xmovers *m, int *visible, int *hidden)
 				(*hidden)++;
 		}
 }
-
-#include <stdio.h>
-void xm_dump(const struct xmovers *m, const struct vfs_world *w);
-void xm_dump(const struct xmovers *m, const struct vfs_world *w)
-{
-	(void)w;
-	static const char *cn[] = { "visible", "single", "rdonly", "locked" };
-	for (uint32_t i = 0; i <= m->mask; i++) {
-		const struct xmloc *l = &m->t[i];
-		if (!l->key)
-			continue;
-		if (l->key & KLOCKBIT)
-			fprintf(stderr, "lock %u", l->key & 0xffff);
-		else
-			fprintf(stderr, "fld %u kind %u obj %u", l->key >> 24,
-				l->key >> 20 & 15, l->key & 0xfffff);
-		fprintf(stderr, ": %s tid %d lock %u tids %x\n", cn[l->cls], l->tid,
-			l->lock, l->tids);
-	}
-}

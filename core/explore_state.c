@@ -1393,10 +1393,6 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 		goto out;
 	}
 	int made;
-	if (getenv("VFSIM_XM_DUMP") && st->xm.t) {
-		void xm_dump(const struct xmovers *m, const struct vfs_world *w);
-		xm_dump(&st->xm, snap);
-	}
 	for (;;) {
 		rc = round_run(st, ws, jobs, &made);
 		if (rc < 0 || (o->stop && *o->stop))
