@@ -44,6 +44,9 @@ static void null_sink(void *ctx, const struct vfs_world *w,
 	(void)ctx; (void)w; (void)ev;
 }
 
+/* the world whose string table mk() interns into */
+static struct vfs_world *cur;
+
 static struct vfs_call mk(int sys, int64_t a0, int64_t a1, int64_t a2,
 			  const char *s)
 {
@@ -54,7 +57,7 @@ static struct vfs_call mk(int sys, int64_t a0, int64_t a1, int64_t a2,
 	c.a[1] = a1;
 	c.a[2] = a2;
 	if (s)
-		snprintf(c.s[0], sizeof c.s[0], "%s", s);
+		vfs_call_set_str(cur, &c, 0, s);
 	return c;
 }
 
@@ -87,6 +90,7 @@ static void core_run(struct vfs_world *w, bool detectors, long ncalls,
 	char p[32];
 
 	vfs_world_init(w, vfs_preset_lookup("v6.5"));
+	cur = w;
 	w->det.enabled = detectors;
 	vfs_setup_mkdir(w, "/d", false);
 	for (int i = 0; i < 30; i++) {
@@ -134,7 +138,7 @@ static void core_run(struct vfs_world *w, bool detectors, long ncalls,
 
 static int bench_core(long ncalls)
 {
-	struct vfs_world *w = malloc(sizeof *w);
+	struct vfs_world *w = calloc(1, sizeof *w);
 	struct result on = { 0 }, off = { 0 };
 	if (!w)
 		return 1;
@@ -170,7 +174,7 @@ static int bench_core(long ncalls)
 	       on.steps / on.secs >= 5e6 ? "met" : "NOT met",
 	       rss < 8 * 1024 ? "met" : "NOT met",
 	       on.secs / off.secs <= 2.0 ? "met" : "NOT met");
-	free(w);
+	vfs_world_free(w);
 	return on.reports ? 1 : 0;
 }
 

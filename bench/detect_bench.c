@@ -28,6 +28,9 @@ static uint64_t rnd(uint64_t *s)
 	return *s;
 }
 
+/* the world whose string table mk() interns into */
+static struct vfs_world *cur;
+
 static struct vfs_call mk(int sys, int64_t a0, int64_t a1, int64_t a2,
 			  const char *s0, const char *s1)
 {
@@ -35,8 +38,8 @@ static struct vfs_call mk(int sys, int64_t a0, int64_t a1, int64_t a2,
 	memset(&c, 0, sizeof c);
 	c.sys = (uint8_t)sys;
 	c.a[0] = a0; c.a[1] = a1; c.a[2] = a2;
-	if (s0) snprintf(c.s[0], sizeof c.s[0], "%s", s0);
-	if (s1) snprintf(c.s[1], sizeof c.s[1], "%s", s1);
+	if (s0) vfs_call_set_str(cur, &c, 0, s0);
+	if (s1) vfs_call_set_str(cur, &c, 1, s1);
 	return c;
 }
 
@@ -50,6 +53,7 @@ static void finish(struct vfs_world *w, int t, struct vfs_call c)
 static void setup(struct vfs_world *w)
 {
 	vfs_world_init(w, vfs_preset_lookup("v6.5"));
+	cur = w;
 	vfs_setup_mkdir(w, "/d", true);
 	vfs_setup_mkdir(w, "/e", true);
 	vfs_setup_touch(w, "/d/a", true);

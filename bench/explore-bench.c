@@ -68,7 +68,7 @@ int main(int argc, char **argv)
 	vfs_spawn(&w, "A", 1000);
 	int a = vfs_thread_by_name(&w, "A");
 	struct vfs_call c = { .sys = SYS_OPEN, .a = { 0, VO_RDONLY | VO_DIRECTORY } };
-	strcpy(c.s[0], "/d");
+	vfs_call_set_str(&w, &c, 0, "/d");
 	fg(&w, a, &c);
 	int pid_a = w.procs[vfs_proc_by_name(&w, "A")].pid;
 	int tids[16];

@@ -24,6 +24,8 @@ struct rec {
 	int16_t tid;
 	char *text;             /* REC_SETUP: the command line, canonical */
 	struct vfs_call call;   /* REC_SUBMIT */
+	char *str[2];           /* REC_SUBMIT: its strings (the handles are the
+				 * world's, and `back` starts a new world) */
 };
 
 enum { TRACE_OFF, TRACE_TEXT, TRACE_JSONL };

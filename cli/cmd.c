@@ -141,7 +141,8 @@ const struct cmd_entry cmd_table[] = {
 	{ "history", "look", "", "the commands typed in this session", NULL, 0, 0, 0, 0, c_history },
 	/* ---- checking ---- */
 	{ "expect", "check", "CONDITION...", "fail the script unless CONDITION holds",
-	  "Conditions: ret VALUE; entries NAME...; fpos FILE N; count FILE N;\n"
+	  "Conditions: ret VALUE; entries NAME...; read TEXT; fpos FILE N;\n"
+	  "count FILE N;\n"
 	  "took THREAD LOCK [MODE]; skipped THREAD f_pos_lock; blocked THREAD [LOCK];\n"
 	  "race [FIELD]; no race; duplicate; no duplicate; deadlock; no deadlock;\n"
 	  "lockorder; no lockorder (vfsim extension: a lock-order report, see\n"

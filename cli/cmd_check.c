@@ -123,6 +123,26 @@ HANDLER(c_expect)
 		}
 		return 0;
 	}
+	if (!strcmp(k, "read")) {
+		if (rest != 1)
+			return cli_error(s, "expect read TEXT");
+		if (strlen(a[0]) > VFS_TEXT_MAX)
+			return cli_error(s, "expect read: at most %d bytes are kept to compare, "
+					 "not %zu", VFS_TEXT_MAX, strlen(a[0]));
+		if (w->last_done_tid < 0)
+			return failed(s, "read: no system call has completed");
+		const struct vfs_callrec *r = &w->threads[w->last_done_tid].rec;
+		if (r->call.sys != SYS_READ && r->call.sys != SYS_PREAD)
+			return failed(s, "read: the most recent call was %s, not a read",
+				      vfs_sys[r->call.sys].kname);
+		if (r->ret != (int64_t)strlen(a[0]) || strcmp(r->text, a[0])) {
+			char got[32];
+			vfs_ret_text(r->ret, got, sizeof got);
+			return failed(s, "read: expected \"%s\", got %s \"%s\"", a[0], got,
+				      r->ret > 0 ? r->text : "");
+		}
+		return 0;
+	}
 	if (!strcmp(k, "entries")) {
 		if (w->last_gd_tid < 0)
 			return failed(s, "entries: no getdents has completed");
@@ -131,8 +151,7 @@ HANDLER(c_expect)
 		size_t o = 0;
 		bool ok = r->ret >= 0 && r->nent == rest;
 		for (int i = 0; i < r->nent; i++) {
-			int e = r->ent[i];
-			const char *nm = e == -1 ? "." : e == -2 ? ".." : w->inodes[e].name;
+			const char *nm = vfs_rec_entry_name(w, w->last_gd_tid, i);
 			if (o < sizeof got)     /* a long list is cut, not overrun */
 				o += (size_t)snprintf(got + o, sizeof got - o, "%s%s",
 						      i ? " " : "", nm);
@@ -265,7 +284,7 @@ HANDLER(c_expect)
 				  lo ? "lock-order problem" : "iteration of a dead directory",
 				  !neg, FLD_NONE);
 	}
-	const char *conds[] = { "ret", "entries", "fpos", "count", "took", "skipped",
+	const char *conds[] = { "ret", "entries", "read", "fpos", "count", "took", "skipped",
 		"blocked", "race", "duplicate", "deadlock", "lockorder", "deaddir", "no" };
 	return cli_unknown(s, "expect: unknown condition", k, conds,
 			   (int)(sizeof conds / sizeof conds[0]), NULL);

@@ -423,14 +423,8 @@ static void record_result(struct replay *rp, int tid)
 	char ret[32], extra[512] = "";
 	vfs_ret_text(r->ret, ret, sizeof ret);
 	if (r->call.sys == SYS_GETDENTS && r->ret >= 0) {
-		size_t o = (size_t)snprintf(extra, sizeof extra, " [");
-		for (int i = 0; i < r->nent && o < sizeof extra; i++) {
-			int e = r->ent[i];
-			o += (size_t)snprintf(extra + o, sizeof extra - o, "%s%s", i ? " " : "",
-					      e == -1 ? "." : e == -2 ? ".." : w->inodes[e].name);
-		}
-		if (o < sizeof extra)
-			snprintf(extra + o, sizeof extra - o, "]");
+		extra[0] = ' ';
+		vfs_rec_entries_text(w, tid, extra + 1, sizeof extra - 1);
 	} else if ((r->call.sys == SYS_READ || r->call.sys == SYS_PREAD) && r->ret > 0) {
 		snprintf(extra, sizeof extra, " \"%.40s\"", r->text);
 	}

@@ -130,7 +130,7 @@ HANDLER(c_files)
 	return 0;
 }
 
-static void show_lock(struct session *s, uint16_t lid, const struct vfs_lock *l)
+static void show_lock(struct session *s, vfs_lid_t lid, const struct vfs_lock *l)
 {
 	const struct vfs_world *w = s->w;
 	if (l->owner < 0 && l->nreaders == 0 && l->wait_head < 0)

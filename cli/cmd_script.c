@@ -32,7 +32,7 @@ void put_call(FILE *f, const struct vfs_world *w, int tid,
 	case SYS_OPEN: {
 		int acc = (int)(c->a[1] & VO_ACCMODE);
 		fputc(' ', f);
-		put_word(f, c->s[0]);
+		put_word(f, vfs_call_str(w, c, 0));
 		fprintf(f, " %s%s%s", acc == VO_RDONLY ? "rdonly" : acc == VO_WRONLY ?
 			"wronly" : "rdwr", c->a[1] & VO_DIRECTORY ? " directory" : "",
 			c->a[1] & VO_CLOEXEC ? " cloexec" : "");
@@ -41,13 +41,13 @@ void put_call(FILE *f, const struct vfs_world *w, int tid,
 	case SYS_CREAT: case SYS_MKDIR: case SYS_UNLINK: case SYS_RMDIR:
 	case SYS_FORK:
 		fputc(' ', f);
-		put_word(f, c->s[0]);
+		put_word(f, vfs_call_str(w, c, 0));
 		break;
 	case SYS_RENAME:
 		fputc(' ', f);
-		put_word(f, c->s[0]);
+		put_word(f, vfs_call_str(w, c, 0));
 		fputc(' ', f);
-		put_word(f, c->s[1]);
+		put_word(f, vfs_call_str(w, c, 1));
 		break;
 	case SYS_CLOSE: case SYS_DUP: case SYS_PIDFD_OPEN:
 		fprintf(f, " %lld", (long long)c->a[0]);
@@ -69,7 +69,7 @@ void put_call(FILE *f, const struct vfs_world *w, int tid,
 		break;
 	case SYS_WRITE:
 		fprintf(f, " %lld ", (long long)c->a[0]);
-		put_word(f, c->s[0]);
+		put_word(f, vfs_call_str(w, c, 0));
 		break;
 	case SYS_PREAD:
 		fprintf(f, " %lld %lld %lld", (long long)c->a[0], (long long)c->a[1],
@@ -77,7 +77,7 @@ void put_call(FILE *f, const struct vfs_world *w, int tid,
 		break;
 	case SYS_PWRITE:
 		fprintf(f, " %lld ", (long long)c->a[0]);
-		put_word(f, c->s[0]);
+		put_word(f, vfs_call_str(w, c, 0));
 		fprintf(f, " %lld", (long long)c->a[2]);
 		break;
 	}

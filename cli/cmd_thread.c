@@ -20,20 +20,25 @@ static int num_arg(struct session *s, const struct cmd_call *c, int i,
 	return 0;
 }
 
-static int str_arg(struct session *s, const char *v, char *dst, const char *what)
+/* String I of CALL; a path past PATH_MAX is the kernel's to refuse
+ * (ENAMETOOLONG), only a word past the string table's limit is ours. */
+static int str_arg(struct session *s, const char *v, struct vfs_call *call,
+		   int i, const char *what)
 {
-	if (strlen(v) >= VFS_PATH_MAX)
-		return cli_error(s, "%s too long (at most %d characters)", what,
-				 VFS_PATH_MAX - 1);
-	strcpy(dst, v);
+	int r = vfs_call_set_str(s->w, call, i, v);
+	if (r == -VE_NAMETOOLONG)
+		return cli_error(s, "%s too long (%zu characters; at most %d)", what,
+				 strlen(v), VFS_CALL_STR_MAX - 1);
+	if (r < 0)
+		return cli_error(s, "out of memory for the %s", what);
 	return 0;
 }
 
-static int path_arg(struct session *s, const char *v, char *dst)
+static int path_arg(struct session *s, const char *v, struct vfs_call *call, int i)
 {
 	if (v[0] != '/')
 		return cli_error(s, "'%s': paths start with / (there is no working directory)", v);
-	return str_arg(s, v, dst, "path");
+	return str_arg(s, v, call, i, "path");
 }
 
 /* Fill the call from the words; -1 on a bad argument (reported). */
@@ -62,14 +67,14 @@ static int build_call(struct session *s, const struct cmd_entry *e,
 				return cli_error(s, "open: unknown flag '%s' (rdonly, wronly, "
 						 "rdwr, directory, cloexec)", f);
 		}
-		return path_arg(s, c->argv[0], call->s[0]);
+		return path_arg(s, c->argv[0], call, 0);
 	case SYS_CREAT: case SYS_MKDIR: case SYS_UNLINK: case SYS_RMDIR:
 		call->a[1] = VO_WRONLY;
-		return path_arg(s, c->argv[0], call->s[0]);
+		return path_arg(s, c->argv[0], call, 0);
 	case SYS_RENAME:
-		if (path_arg(s, c->argv[0], call->s[0]) < 0)
+		if (path_arg(s, c->argv[0], call, 0) < 0)
 			return -1;
-		return path_arg(s, c->argv[1], call->s[1]);
+		return path_arg(s, c->argv[1], call, 1);
 	case SYS_CLOSE: case SYS_DUP:
 		return num_arg(s, c, 0, "FD", &call->a[0]);
 	case SYS_DUP2: case SYS_PIDFD_GETFD:
@@ -82,7 +87,7 @@ static int build_call(struct session *s, const struct cmd_entry *e,
 		if (vfs_proc_by_name(s->w, c->argv[0]) >= 0)
 			return cli_error(s, "fork: a process named '%s' exists already",
 					 c->argv[0]);
-		return str_arg(s, c->argv[0], call->s[0], "name");
+		return str_arg(s, c->argv[0], call, 0, "name");
 	case SYS_PIDFD_OPEN: {
 		int proc, pid;
 		if (resolve_proc(s, c->argv[0], &proc, &pid) < 0)
@@ -121,7 +126,7 @@ static int build_call(struct session *s, const struct cmd_entry *e,
 	case SYS_WRITE:
 		if (num_arg(s, c, 0, "FD", &call->a[0]) < 0)
 			return -1;
-		return str_arg(s, c->argv[1], call->s[0], "text");
+		return str_arg(s, c->argv[1], call, 0, "text");
 	case SYS_PREAD:
 		if (num_arg(s, c, 0, "FD", &call->a[0]) < 0 ||
 		    num_arg(s, c, 1, "N", &call->a[1]) < 0 ||
@@ -132,7 +137,7 @@ static int build_call(struct session *s, const struct cmd_entry *e,
 		if (num_arg(s, c, 0, "FD", &call->a[0]) < 0 ||
 		    num_arg(s, c, 2, "OFFSET", &call->a[2]) < 0)
 			return -1;
-		return str_arg(s, c->argv[1], call->s[0], "text");
+		return str_arg(s, c->argv[1], call, 0, "text");
 	}
 	return cli_error(s, "%s: not a system call", e->name);
 }

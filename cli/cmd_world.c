@@ -185,21 +185,25 @@ static int setup_paths(struct session *s, const struct cmd_call *c, bool dir)
 	for (int i = 0; i < c->argc; i++)
 		if (c->argv[i][0] != '/')
 			return cli_error(s, "%s: '%s': paths start with /", what, c->argv[i]);
-	/* (one path too: its parents may be made before the last name fails) */
-	struct vfs_world *before = malloc(sizeof *before);
-	if (!before)
-		return cli_error(s, "%s: out of memory", what);
-	*before = *s->w;
+	/* All or nothing: a copy to go back to, unless there is one path
+	 * whose parent exists (then it fails with nothing made; a copy of a
+	 * 100,000-entry tree per line would make building one quadratic). */
+	struct vfs_world *before = NULL;
+	if (c->argc > 1 || !vfs_parent_exists(s->w, c->argv[0])) {
+		if (!(before = vfs_world_dup(s->w)))
+			return cli_error(s, "%s: out of memory", what);
+	}
 	for (int i = 0; i < c->argc; i++) {
 		int r = dir ? vfs_setup_mkdir(s->w, c->argv[i], true) :
 			vfs_setup_touch(s->w, c->argv[i], true);
 		if (r < 0) {
-			*s->w = *before;
-			free(before);
+			if (before)
+				vfs_world_copy(s->w, before);
+			vfs_world_free(before);
 			return setup_err(s, what, c->argv[i], r);
 		}
 	}
-	free(before);
+	vfs_world_free(before);
 	return 0;
 }
 

@@ -220,10 +220,11 @@ char **cli_complete(const char *line, int start, int end)
 		return c.v;
 	}
 	if (!strcmp(e->name, "expect")) {
-		static const char *const conds[] = { "ret", "entries", "fpos", "count",
-			"took", "skipped", "blocked", "race", "duplicate", "deadlock", "no" };
+		static const char *const conds[] = { "ret", "entries", "read", "fpos",
+			"count", "took", "skipped", "blocked", "race", "duplicate", "deadlock",
+			"no" };
 		if (argi == 0)
-			for (int i = 0; i < 11; i++)
+			for (size_t i = 0; i < sizeof conds / sizeof conds[0]; i++)
 				add(&c, conds[i]);
 		else if (argi == 1 && (!strcmp(words[nw - 1], "took") ||
 				       !strcmp(words[nw - 1], "skipped") ||

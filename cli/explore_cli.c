@@ -52,7 +52,7 @@ void explore_cli_forget(struct session *s)
 	if (!x)
 		return;
 	vfs_explore_result_free(&x->r);
-	free(x->snap);
+	vfs_world_free(x->snap);
 	free(x);
 	s->explore = NULL;
 }
@@ -149,7 +149,7 @@ static void step_label(const struct vfs_world *w, const struct vfs_event *ev, si
 static void print_table(struct session *s, const struct xstate *x, const uint8_t *sched,
 			int len)
 {
-	struct vfs_world *w = malloc(sizeof *w);
+	struct vfs_world *w = calloc(1, sizeof *w);
 	struct rows rows = { 0 };
 	if (!w)
 		return;
@@ -207,7 +207,7 @@ static void print_table(struct session *s, const struct xstate *x, const uint8_t
 		out(s, "  %severy live thread is blocked: deadlock%s\n", color_on(s, "\033[31m"),
 		    color_off(s));
 	free(rows.ev);
-	free(w);
+	vfs_world_free(w);
 }
 
 static int run_explore(struct session *s, const struct cmd_call *c)
@@ -252,7 +252,7 @@ static int run_explore(struct session *s, const struct cmd_call *c)
 		return cli_error(s, "explore: no pending calls (start some with 'THREAD: CALL &')");
 	explore_cli_forget(s);
 	struct xstate *x = calloc(1, sizeof *x);
-	if (!x || !(x->snap = malloc(sizeof *x->snap))) {
+	if (!x || !(x->snap = calloc(1, sizeof *x->snap))) {
 		free(x);
 		return cli_error(s, "explore: out of memory");
 	}
@@ -263,7 +263,7 @@ static int run_explore(struct session *s, const struct cmd_call *c)
 	o.progress_ctx = s;
 	if (vfs_explore(x->snap, &o, &x->r) < 0) {
 		int e = errno;
-		free(x->snap);
+		vfs_world_free(x->snap);
 		free(x);
 		return cli_error(s, "explore failed: %s", strerror(e));
 	}

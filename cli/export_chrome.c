@@ -196,7 +196,7 @@ int export_chrome(struct session *s, FILE *f)
 			double t1 = sp && !sp->open ? p.ts[sp->ev1] : tend;
 			snprintf(name, sizeof name, "%s (waiting)", vfs_fn_name(e->fn));
 			head(&c, "X", name, "wait", pid, tid, p.ts[i]);
-			pic_event_lock_name(p.w, e, ln, sizeof ln);
+			vfs_event_lock_name(p.w, e, ln, sizeof ln);
 			fprintf(f, ",\"dur\":%.3f,\"args\":{\"step\":%d,\"lock\":", t1 - p.ts[i],
 				e->step);
 			pic_json_escape(f, ln);
@@ -211,7 +211,7 @@ int export_chrome(struct session *s, FILE *f)
 		}
 		case OP_ACQUIRE: case OP_RELEASE: case OP_DOWNGRADE:
 			head(&c, "X", vfs_fn_name(e->fn), "lock", pid, tid, p.ts[i]);
-			pic_event_lock_name(p.w, e, ln, sizeof ln);
+			vfs_event_lock_name(p.w, e, ln, sizeof ln);
 			fprintf(f, ",\"dur\":%.3f,\"args\":{\"step\":%d,\"op\":\"%s\",\"lock\":",
 				0.4 * slot, e->step, vfs_op_name(e->op));
 			pic_json_escape(f, ln);
@@ -266,7 +266,7 @@ int export_chrome(struct session *s, FILE *f)
 		if (wk->rel_ev == (size_t)-1 || wk->from < 0)
 			continue;
 		const struct vfs_event *r = &p.ev[wk->rel_ev];
-		pic_event_lock_name(p.w, r, ln, sizeof ln);
+		vfs_event_lock_name(p.w, r, ln, sizeof ln);
 		snprintf(name, sizeof name, "wake-up: %s", ln);
 		head(&c, "s", name, "wake", pid_of(&p, wk->from), tid_of(&p, wk->from),
 		     p.ts[wk->rel_ev] + 0.1 * pic_slot(&p, wk->rel_ev));

@@ -168,9 +168,9 @@ int export_dot(struct session *s, FILE *f)
 		vfs_lock_name(w, l->want, wn, sizeof wn);
 		vfs_lock_name(w, l->held, hn, sizeof hn);
 		if (we != (size_t)-1)
-			pic_event_lock_name(w, &p.ev[we], wn, sizeof wn);
+			vfs_event_lock_name(w, &p.ev[we], wn, sizeof wn);
 		if (he != (size_t)-1)
-			pic_event_lock_name(w, &p.ev[he], hn, sizeof hn);
+			vfs_event_lock_name(w, &p.ev[he], hn, sizeof hn);
 		size_t o = (size_t)snprintf(lab, sizeof lab, "%s%s, step %d:\n",
 					    red ? "INVERSION\n" : "", th, l->step);
 		if (he != (size_t)-1) {

@@ -484,7 +484,7 @@ int export_html(struct session *s, FILE *f, const char *title)
 			double x2 = lane_x(&h, wk->to) + LOCKX + col * (LOCKW + LOCKGAP) + LOCKW / 2;
 			double y1 = row_y(&h, r->step) + ROWH / 2, y2 = row_y(&h, e->step) + ROWH / 2;
 			char ln[VFS_PATH_MAX + 48], a[32], b[32], t[300];
-			pic_event_lock_name(w, r, ln, sizeof ln);
+			vfs_event_lock_name(w, r, ln, sizeof ln);
 			pic_thread_name(&p, wk->from, a, sizeof a);
 			pic_thread_name(&p, wk->to, b, sizeof b);
 			snprintf(t, sizeof t, "step %d: %s releases %s in %s and wakes %s", e->step,

@@ -6,6 +6,9 @@
 #include <stddef.h>
 
 #define LEX_MAX_WORDS 64
+/* a line's words, NULs included: as long as a line may be (CLI_MAX_LINE),
+ * so a PATH_MAX path or a 4 KiB text fits in one command */
+#define LEX_MAX_LINE (64 * 1024)
 
 struct lex {
 	int nwords;
@@ -14,7 +17,7 @@ struct lex {
 	int quoted[LEX_MAX_WORDS];
 	char thread[64];                /* "A" of "A: ..." or "" */
 	int background;                 /* a trailing & */
-	char buf[4096];
+	char buf[LEX_MAX_LINE];
 	char err[160];                  /* set when lex() fails */
 	int errcol;
 };

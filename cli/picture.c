@@ -23,23 +23,6 @@ void pic_thread_name(const struct pic *p, int tid, char *buf, size_t n)
 	vfs_thread_name(p->w, tid, buf, n);
 }
 
-void pic_event_lock_name(const struct vfs_world *w, const struct vfs_event *ev,
-			 char *buf, size_t n)
-{
-	int k = VFS_LID_KIND(ev->lock);
-	if (ev->op == OP_SKIP) {
-		if (ev->file_id)
-			snprintf(buf, n, "file#%d f_pos_lock", ev->file_id);
-		else
-			snprintf(buf, n, "f_pos_lock");
-	} else if ((k == LID_FILE_POS || k == LID_FILE_LOCK) && ev->file_id) {
-		snprintf(buf, n, "file#%d %s", ev->file_id,
-			 k == LID_FILE_POS ? "f_pos_lock" : "f_lock");
-	} else {
-		vfs_lock_name(w, ev->lock, buf, n);
-	}
-}
-
 int pic_lock_col(int cls)
 {
 	switch (cls) {
@@ -108,7 +91,7 @@ static int lock_index(struct pic *p, int *cap, const struct vfs_event *ev)
 	l->lock = ev->lock;
 	l->file_id = fid;
 	l->cls = ev->cls;
-	pic_event_lock_name(p->w, ev, l->name, sizeof l->name);
+	vfs_event_lock_name(p->w, ev, l->name, sizeof l->name);
 	return p->nlocks++;
 }
 
@@ -431,19 +414,6 @@ void pic_held(const struct pic *p, int tid, int32_t step, int col, int *mode,
 
 /* ---- labels ---- */
 
-static void entry_name(const struct vfs_world *w, const struct vfs_event *e,
-		       char *buf, size_t n)
-{
-	if (e->value == 0)
-		snprintf(buf, n, ".");
-	else if (e->value == 1)
-		snprintf(buf, n, "..");
-	else if (e->obj >= 0 && e->obj < w->ninodes)
-		snprintf(buf, n, "%s", w->inodes[e->obj].name);
-	else
-		snprintf(buf, n, "?");
-}
-
 #define CAT(...) do { int r_ = snprintf(buf + o, o < n ? n - o : 0, __VA_ARGS__); \
 	if (r_ > 0) o += (size_t)r_; } while (0)
 
@@ -541,7 +511,7 @@ void pic_label(const struct pic *p, int tid, int32_t step, char *buf, size_t n,
 			if (e->tid != tid || e->op != OP_EMIT)
 				continue;
 			char en[VFS_NAME_MAX];
-			entry_name(p->w, e, en, sizeof en);
+			vfs_event_entry_name(p->w, e, en, sizeof en);
 			CAT("%s%s", k++ ? " " : "", en);
 		}
 		CAT("]");

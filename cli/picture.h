@@ -27,7 +27,7 @@ struct pic_span {
 	uint8_t open;           /* still going at the end of the trace */
 	uint8_t slot;           /* PS_HOLD/PS_WAIT: lane of its lock's track */
 	int8_t other;           /* PS_WAIT: the holder it waited for, or -1 */
-	uint16_t lock;
+	vfs_lid_t lock;
 	int32_t file_id;        /* file locks: file#N then */
 	int lockno;             /* index into pic.locks */
 	size_t ev0, ev1;        /* first and last event (ev1 = nev when open) */
@@ -44,7 +44,7 @@ struct pic_wake {
 
 /* A lock as the pictures name it (file locks by file#N, inodes by path). */
 struct pic_lock {
-	uint16_t lock;
+	vfs_lid_t lock;
 	int32_t file_id;
 	uint8_t cls;
 	int nslots;             /* lanes needed so its spans never overlap */
@@ -113,9 +113,6 @@ const char *pic_mark_name(int kind);
 /* Whether a mark points at (step, tid); tid -1: any thread. */
 bool pic_mark_at(const struct pic_mark *m, int32_t step, int tid);
 
-/* The event's lock, named as it was then: "file#1 f_pos_lock", "/d i_rwsem" */
-void pic_event_lock_name(const struct vfs_world *w, const struct vfs_event *ev,
-			 char *buf, size_t n);
 /* A thread's name, "A", "A.2" */
 void pic_thread_name(const struct pic *p, int tid, char *buf, size_t n);
 

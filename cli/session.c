@@ -135,7 +135,7 @@ struct session *session_new(void)
 	struct session *s = calloc(1, sizeof *s);
 	if (!s)
 		return NULL;
-	s->w = malloc(sizeof *s->w);
+	s->w = calloc(1, sizeof *s->w);
 	if (!s->w) {
 		free(s);
 		return NULL;
@@ -146,8 +146,11 @@ struct session *session_new(void)
 
 static void log_clear(struct session *s)
 {
-	for (size_t i = 0; i < s->nlog; i++)
+	for (size_t i = 0; i < s->nlog; i++) {
 		free(s->log[i].text);
+		free(s->log[i].str[0]);
+		free(s->log[i].str[1]);
+	}
 	s->nlog = 0;
 }
 
@@ -162,7 +165,7 @@ void session_free(struct session *s)
 	for (size_t i = 0; i < s->nhist; i++)
 		free(s->hist[i]);
 	free(s->hist);
-	free(s->w);
+	vfs_world_free(s->w);
 	free(s);
 }
 
@@ -188,8 +191,12 @@ void session_log(struct session *s, int kind, int tid, const struct vfs_call *c)
 	memset(r, 0, sizeof *r);
 	r->kind = (uint8_t)kind;
 	r->tid = (int16_t)tid;
-	if (c)
+	if (c) {
 		r->call = *c;
+		for (int i = 0; i < 2; i++)
+			if (c->s[i])
+				r->str[i] = xstrdup(vfs_call_str(s->w, c, i));
+	}
 }
 
 /* A word as the lexer reads it back: bare when it can be, else in '...'
@@ -266,6 +273,9 @@ void session_replay(struct session *s, size_t drop_steps)
 			session_exec_line(s, r->text);
 		s->replaying = 0;
 		if (r->kind == REC_SUBMIT) {
+			for (int k = 0; k < 2; k++)
+				if (r->str[k])
+					vfs_call_set_str(s->w, &r->call, k, r->str[k]);
 			vfs_submit(s->w, r->tid, &r->call);
 			session_log(s, REC_SUBMIT, r->tid, &r->call);
 			s->log[s->nlog - 1].fg = r->fg;
@@ -291,6 +301,8 @@ void session_replay(struct session *s, size_t drop_steps)
 			r->text = NULL;
 		}
 		free(r->text);
+		free(r->str[0]);
+		free(r->str[1]);
 	}
 	free(old);
 	s->quiet = q;
@@ -335,7 +347,7 @@ void session_fmt_call(const struct vfs_world *w, const struct vfs_call *c,
 	switch (c->sys) {
 	case SYS_OPEN: {
 		int acc = (int)(c->a[1] & VO_ACCMODE);
-		snprintf(buf, n, "%s(\"%s\", %s%s%s)", k, c->s[0],
+		snprintf(buf, n, "%s(\"%s\", %s%s%s)", k, vfs_call_str(w, c, 0),
 			 acc == VO_RDONLY ? "O_RDONLY" : acc == VO_WRONLY ?
 			 "O_WRONLY" : "O_RDWR",
 			 c->a[1] & VO_DIRECTORY ? "|O_DIRECTORY" : "",
@@ -352,7 +364,7 @@ void session_fmt_call(const struct vfs_world *w, const struct vfs_call *c,
 		snprintf(buf, n, "%s()", k);
 		break;
 	case SYS_FORK:
-		snprintf(buf, n, "%s() [%s]", k, c->s[0]);
+		snprintf(buf, n, "%s() [%s]", k, vfs_call_str(w, c, 0));
 		break;
 	case SYS_PIDFD_OPEN:
 		snprintf(buf, n, "%s(%" PRId64 ")", k, c->a[0]);
@@ -368,7 +380,7 @@ void session_fmt_call(const struct vfs_world *w, const struct vfs_call *c,
 			 whence_name(c->a[2]));
 		break;
 	case SYS_WRITE:
-		snprintf(buf, n, "%s(%" PRId64 ", \"%s\")", k, c->a[0], c->s[0]);
+		snprintf(buf, n, "%s(%" PRId64 ", \"%s\")", k, c->a[0], vfs_call_str(w, c, 0));
 		break;
 	case SYS_PREAD:
 		snprintf(buf, n, "%s(%" PRId64 ", %" PRId64 ", %" PRId64 ")", k, c->a[0],
@@ -376,13 +388,13 @@ void session_fmt_call(const struct vfs_world *w, const struct vfs_call *c,
 		break;
 	case SYS_PWRITE:
 		snprintf(buf, n, "%s(%" PRId64 ", \"%s\", %" PRId64 ")", k, c->a[0],
-			 c->s[0], c->a[2]);
+			 vfs_call_str(w, c, 0), c->a[2]);
 		break;
 	case SYS_RENAME:
-		snprintf(buf, n, "%s(\"%s\", \"%s\")", k, c->s[0], c->s[1]);
+		snprintf(buf, n, "%s(\"%s\", \"%s\")", k, vfs_call_str(w, c, 0), vfs_call_str(w, c, 1));
 		break;
 	default:
-		snprintf(buf, n, "%s(\"%s\")", k, c->s[0]);
+		snprintf(buf, n, "%s(\"%s\")", k, vfs_call_str(w, c, 0));
 		break;
 	}
 	(void)w;
@@ -402,16 +414,8 @@ void session_print_result(struct session *s, int tid)
 	session_fmt_call(w, &r->call, call, sizeof call);
 	vfs_ret_text(r->ret, ret, sizeof ret);
 	if (r->call.sys == SYS_GETDENTS && r->ret >= 0) {
-		size_t o = 0;
-		o += (size_t)snprintf(extra, sizeof extra, " [");
-		for (int i = 0; i < r->nent && o < sizeof extra; i++) {
-			int e = r->ent[i];
-			o += (size_t)snprintf(extra + o, sizeof extra - o, "%s%s",
-					      i ? " " : "", e == -1 ? "." : e == -2 ?
-					      ".." : w->inodes[e].name);
-		}
-		if (o < sizeof extra)
-			snprintf(extra + o, sizeof extra - o, "]");
+		extra[0] = ' ';
+		vfs_rec_entries_text(w, tid, extra + 1, sizeof extra - 1);
 	} else if ((r->call.sys == SYS_READ || r->call.sys == SYS_PREAD) && r->ret > 0) {
 		char esc[256];
 		size_t o = 0;
@@ -505,7 +509,7 @@ int session_exec_line(struct session *s, const char *line)
 	return r;
 }
 
-/* A line longer than this is not a command (the lexer takes 4096 bytes):
+/* A line longer than this is not a command (the lexer takes as much):
  * it is reported rather than read whole (`source /dev/zero`). */
 #define MAX_LINE CLI_MAX_LINE
 

@@ -21,7 +21,7 @@
 #include <stdio.h>
 #include "internal.h"
 
-static bool holds(const struct vfs_thread *t, uint16_t lid, int *mode)
+static bool holds(const struct vfs_thread *t, vfs_lid_t lid, int *mode)
 {
 	return thread_holds(t, lid, mode);
 }
@@ -87,7 +87,7 @@ static bool dfs(struct dfs *d, int u)
 	return false;
 }
 
-static void link_of(const struct vfs_world *w, int tid, uint16_t held,
+static void link_of(const struct vfs_world *w, int tid, vfs_lid_t held,
 		    struct vfs_link *l)
 {
 	const struct vfs_thread *t = &w->threads[tid];
@@ -106,7 +106,7 @@ static void link_of(const struct vfs_world *w, int tid, uint16_t held,
 	}
 }
 
-static void names(const struct vfs_world *w, int tid, uint16_t lid, char *th,
+static void names(const struct vfs_world *w, int tid, vfs_lid_t lid, char *th,
 		  size_t nth, char *ln, size_t nln)
 {
 	if (th)
@@ -235,7 +235,7 @@ void vfs_blocked_why(const struct vfs_world *w, int tid, char *buf, size_t n)
 
 /* ---- the lockdep-shaped table ---- */
 
-static void lockname(const struct vfs_world *w, uint16_t lid, int mode,
+static void lockname(const struct vfs_world *w, vfs_lid_t lid, int mode,
 		     char *buf, size_t n)
 {
 	char ln[VFS_PATH_MAX + 32];

@@ -111,11 +111,11 @@ struct xmloc {
 	uint32_t key;           /* 0: empty slot */
 	uint8_t cls;            /* enum xmclass */
 	int8_t tid;             /* XM_SINGLE: the one thread */
-	uint16_t lock;          /* XM_LOCKED: the lock */
+	vfs_lid_t lock;         /* XM_LOCKED: the lock */
 	/* what the guessing runs saw */
 	uint32_t tids;
 	uint8_t seen, written, nany, nexcl;
-	uint16_t any[VFS_MAX_HELD], excl[VFS_MAX_HELD];
+	vfs_lid_t any[VFS_MAX_HELD], excl[VFS_MAX_HELD];
 };
 #define XM_MAXDEMOTE 64
 struct xmovers {

@@ -57,7 +57,7 @@ static inline uint32_t kfld(int field, int objkind, int obj)
 	       ((uint32_t)obj & 0xfffff);
 }
 
-static inline uint32_t klock(uint16_t lid) { return KLOCKBIT | lid; }
+static inline uint32_t klock(vfs_lid_t lid) { return KLOCKBIT | lid; }
 
 static struct xmloc *slot(const struct xmovers *m, uint32_t key)
 {
@@ -80,7 +80,7 @@ static const struct xmloc *find(const struct xmovers *m, uint32_t key)
 
 /* ---- guessing: statistics over random executions ---- */
 
-static void intersect(uint16_t *set, uint8_t *n, const struct vfs_thread *t,
+static void intersect(vfs_lid_t *set, uint8_t *n, const struct vfs_thread *t,
 		      bool excl_only)
 {
 	uint8_t k = 0;
@@ -92,7 +92,7 @@ static void intersect(uint16_t *set, uint8_t *n, const struct vfs_thread *t,
 	*n = k;
 }
 
-static void seed_set(uint16_t *set, uint8_t *n, const struct vfs_thread *t,
+static void seed_set(vfs_lid_t *set, uint8_t *n, const struct vfs_thread *t,
 		     bool excl_only)
 {
 	*n = 0;
@@ -101,7 +101,7 @@ static void seed_set(uint16_t *set, uint8_t *n, const struct vfs_thread *t,
 			set[(*n)++] = t->held[i].lock;
 }
 
-static void intersect_n(struct xmovers *m, uint16_t *set, uint8_t *n,
+static void intersect_n(struct xmovers *m, vfs_lid_t *set, uint8_t *n,
 			const struct vfs_thread *t, bool excl_only)
 {
 	uint8_t before = *n;
@@ -231,9 +231,9 @@ int xm_learn(struct xmovers *m, const struct vfs_world *snap, int maxdepth,
 	memset(m, 0, sizeof *m);
 	m->mask = 1023;         /* 512 locations, then visible */
 	m->t = calloc(m->mask + 1, sizeof *m->t);
-	struct vfs_world *w = malloc(sizeof *w);
+	struct vfs_world *w = calloc(1, sizeof *w);
 	if (!m->t || !w) {
-		free(w);
+		vfs_world_free(w);
 		xm_free(m);
 		return -1;
 	}
@@ -275,7 +275,7 @@ int xm_learn(struct xmovers *m, const struct vfs_world *snap, int maxdepth,
 			break;
 	}
 	m->learn_runs = r;
-	free(w);
+	vfs_world_free(w);
 	for (uint32_t i = 0; i <= m->mask; i++)
 		if (m->t[i].key)
 			decide(&m->t[i]);

@@ -241,7 +241,7 @@ struct xsearch *xsearch_new(struct xshared *sh, int worker)
 	s->bound = sh->o.bound;
 	s->ks = malloc(sizeof *s->ks * KS_SIZE);
 	s->keys = calloc(NSLOTS, sizeof *s->keys);
-	s->cur = malloc(sizeof *s->cur);
+	s->cur = calloc(1, sizeof *s->cur);
 	s->sink.fn = xsink;
 	s->sink.ctx = s;
 	if (!s->ks || !s->keys || !s->cur || grow(s, 256) < 0) {
@@ -267,9 +267,9 @@ void xsearch_free(struct xsearch *s)
 	free(s->tid); free(s->fp); free(s->clk); free(s->bt); free(s->done);
 	free(s->slp); free(s->en); free(s->slpfp); free(s->acc); free(s->pre);
 	free(s->lastrun); free(s->mark); free(s->sched);
-	free(s->ulog); free(s->ks); free(s->keys); free(s->cur);
+	free(s->ulog); free(s->ks); free(s->keys); vfs_world_free(s->cur);
 	for (int i = 0; i < s->nck; i++)
-		free(s->ck[i]);
+		vfs_world_free(s->ck[i]);
 	free(s->ck);
 	free(s);
 }
@@ -294,7 +294,7 @@ static int save_ck(struct xsearch *s, int d)
 			return -1;
 		s->ck = n;
 		while (s->nck <= i) {
-			s->ck[s->nck] = malloc(sizeof **s->ck);
+			s->ck[s->nck] = calloc(1, sizeof **s->ck);
 			if (!s->ck[s->nck])
 				return -1;
 			s->nck++;
@@ -324,17 +324,19 @@ uint64_t xmix(uint64_t x)
 	return x ^ (x >> 31);
 }
 
-static uint64_t call_hash(const struct vfs_callrec *r)
+static uint64_t call_hash(const struct vfs_world *w, int t)
 {
+	const struct vfs_callrec *r = &w->threads[t].rec;
 	uint64_t h = xmix((uint64_t)(uint32_t)r->call.seq ^ ((uint64_t)r->call.sys << 40));
 	h = xmix(h ^ (uint64_t)r->ret);
 	if (r->call.sys == SYS_GETDENTS) {
 		h = xmix(h ^ (uint64_t)r->nent);
+		const int32_t *ent = vfs_rec_entries(w, t);
 		for (int i = 0; i < r->nent; i++)
-			h = xmix(h ^ (uint64_t)(uint16_t)r->ent[i]);
+			h = xmix(h ^ (uint64_t)(uint32_t)ent[i]);
 	} else if ((r->call.sys == SYS_READ || r->call.sys == SYS_PREAD) &&
 		   r->ret > 0) {
-		for (int i = 0; i < r->ret && i < VFS_DATA_MAX; i++)
+		for (int i = 0; i < r->ret && i < VFS_TEXT_MAX; i++)
 			h = xmix(h ^ (uint8_t)r->text[i]);
 	}
 	return h;
@@ -399,7 +401,8 @@ static int push(struct xsearch *s, int d, int p)
 {
 	struct vfs_world *w = s->cur;
 	int nth0 = w->nthreads;
-	int32_t nfid = w->next_file_id, nino = w->ninodes, npid = w->next_pid,
+	uint64_t nino = inode_stamp(w);
+	int32_t nfid = w->next_file_id, npid = w->next_pid,
 		nfdt = w->nfdt, nprocs = w->nprocs;
 
 	if (grow(s, d + 2) < 0)
@@ -416,11 +419,11 @@ static int push(struct xsearch *s, int d, int p)
 	s->item->steps++;
 	s->wdepth = d + 1;
 	s->acc[d + 1] = s->acc[d] +
-		(completed ? call_hash(&w->threads[p].rec) : 0);
+		(completed ? call_hash(w, p) : 0);
 
 	if (!s->naive) {
 		if (w->next_file_id != nfid) fp_add(f, KALLOC(1), true);
-		if (w->ninodes != nino) fp_add(f, KALLOC(2), true);
+		if (inode_stamp(w) != nino) fp_add(f, KALLOC(2), true);
 		if (w->next_pid != npid || w->nthreads != nth0)
 			fp_add(f, KALLOC(3), true);
 		if (w->nfdt != nfdt || w->nprocs != nprocs)

@@ -152,10 +152,10 @@ static void put_call(struct sbuf *b, const struct vfs_call *c)
 {
 	PUT(b, c->sys);
 	put(b, c->a, sizeof c->a);
-	if (c->s[0][0] || c->s[1][0]) {
-		put_str(b, c->s[0], VFS_PATH_MAX);
-		put_str(b, c->s[1], VFS_PATH_MAX);
-	}
+	/* (handles: a search interns nothing, so equal strings have equal
+	 * handles in every state of it) */
+	if (c->s[0] || c->s[1])
+		put(b, c->s, sizeof c->s);
 }
 
 static uint64_t hash_buf(const uint8_t *p, size_t n);
@@ -166,20 +166,19 @@ static uint64_t tree_hash(struct sbuf *b, const struct vfs_world *w)
 	b->n = 0;
 	for (int i = 0; i < w->ninodes; i++) {
 		const struct vfs_inode *n = &w->inodes[i];
-		uint8_t h[5] = { n->type, n->dead, n->unlinked, n->is_mountpoint,
-				 n->sb };
-		put(b, h, 5);
-		int16_t l[5] = { n->parent, n->first_child, n->last_child,
+		uint8_t h[6] = { n->type, n->dead, n->unlinked, n->is_mountpoint,
+				 n->sb, n->freed };
+		put(b, h, 6);
+		int32_t l[5] = { n->parent, n->first_child, n->last_child,
 				 n->next_sibling, n->prev_sibling };
 		put(b, l, sizeof l);
 		int32_t o[3] = { n->d_off, n->next_off, n->nchildren };
 		put(b, o, sizeof o);
 		PUT(b, n->size);
 		put_str(b, n->name, VFS_NAME_MAX);
-		if (n->type == IT_REG) {
-			size_t sz = n->size < 0 ? 0 : n->size > VFS_DATA_MAX ?
-				    VFS_DATA_MAX : (size_t)n->size;
-			put(b, n->data, sz);
+		if (n->type == IT_REG && n->data) {
+			size_t sz = n->size < 0 ? 0 : (size_t)n->size;
+			put(b, n->data->bytes, sz < n->data->cap ? sz : n->data->cap);
 		}
 	}
 	return hash_buf(b->p, b->n);
@@ -187,9 +186,9 @@ static uint64_t tree_hash(struct sbuf *b, const struct vfs_world *w)
 
 /* A step of a call of these kinds leaves the tree alone (the inodes'
  * locks apart): its successor keeps its parent's tree_hash. */
-static bool tree_clean(const struct vfs_world *w, int t, int ninodes0)
+static bool tree_clean(const struct vfs_world *w, int t, uint64_t stamp0)
 {
-	if (w->ninodes != ninodes0)
+	if (inode_stamp(w) != stamp0)
 		return false;
 	switch (w->threads[t].rec.call.sys) {
 	case SYS_GETDENTS: case SYS_LSEEK: case SYS_READ: case SYS_PREAD:
@@ -208,7 +207,10 @@ static size_t canon_bound(const struct vfs_world *w)
 		VFS_MAX_HELD * 8 + VFS_MAX_FNSTACK +
 		(VFS_MAX_PENDING + 1) * (sizeof(struct vfs_call) + 8));
 	n += (size_t)w->nfiles * 48;
-	n += (size_t)VFS_MAX_INODES * (64 + VFS_NAME_MAX + VFS_DATA_MAX);
+	n += (size_t)w->ninodes * (64 + VFS_NAME_MAX);
+	for (int i = 0; i < w->ninodes; i++)
+		if (w->inodes[i].data)
+			n += w->inodes[i].data->cap;
 	for (int i = 0; i < w->nfdt; i++)
 		n += 8 + 2 * (size_t)VFS_NR_OPEN;
 	n += (size_t)VFS_MAX_PASSES * (8 + VFS_MAX_ENTRIES);
@@ -258,9 +260,9 @@ static void canon(struct sbuf *bo, const struct vfs_world *w, uint64_t tree,
 	struct sbuf lb = *bo, *b = &lb;
 	b->n = 0;
 	/* allocation counters and sizes */
-	int32_t g[4] = { w->next_pid, w->next_file_id,
+	int32_t g[7] = { w->next_pid, w->next_file_id,
 			 (int32_t)w->nprocs | (int32_t)w->nthreads << 16,
-			 (int32_t)w->nfiles | (int32_t)w->ninodes << 16 };
+			 w->nfiles, w->ninodes, w->next_ino, w->free_inode };
 	put(b, g, sizeof g);
 	PUT(b, w->nfdt);
 	put_lock(b, &w->rename_mutex);
@@ -334,7 +336,7 @@ static void canon(struct sbuf *bo, const struct vfs_world *w, uint64_t tree,
 	/* the inodes: the tree by its hash (tree_hash), the locks that are
 	 * not idle here (an idle lock's kind is set again when taken) */
 	PUT(b, tree);
-	for (int16_t i = 0; i < w->ninodes; i++) {
+	for (int32_t i = 0; i < w->ninodes; i++) {
 		const struct vfs_lock *l = &w->inodes[i].i_rwsem;
 		if (l->owner < 0 && !l->nreaders && l->wait_head < 0)
 			continue;
@@ -418,7 +420,7 @@ static uint64_t hash_buf(const uint8_t *p, size_t n)
 struct xacc {
 	uint32_t loc;           /* field, object kind, object */
 	uint8_t write, nl;
-	uint16_t lk[VFS_MAX_HELD];
+	vfs_lid_t lk[VFS_MAX_HELD];
 	uint8_t lm[VFS_MAX_HELD];
 };
 
@@ -561,27 +563,24 @@ static void fcopy(struct vfs_world *d, const struct vfs_world *s,
 		    dt->rec.call.sys != st->rec.call.sys)
 			dt->rec.call = st->rec.call;
 		memcpy(&dt->rec.started, &st->rec.started,
-		       offsetof(struct vfs_callrec, ent) -
+		       offsetof(struct vfs_callrec, text) -
 		       offsetof(struct vfs_callrec, started));
 		memcpy(&dt->rec.start_step, &st->rec.start_step,
 		       sizeof *st - offsetof(struct vfs_thread, rec) -
 		       offsetof(struct vfs_callrec, start_step));
 	}
+	memcpy(d->sbs, s->sbs, sizeof d->sbs[0] * (size_t)s->nsb);
+	bool ok;
 	if (stag && *dtag == stag && d->ninodes == s->ninodes) {
-		memcpy(d->files, s->files, sizeof d->files[0] * (size_t)s->nfiles);
-		memcpy(d->sbs, s->sbs, sizeof d->sbs[0] * (size_t)s->nsb);
+		ok = world_copy_files(d, s);
 		for (int i = 0; i < s->ninodes; i++)
 			d->inodes[i].i_rwsem = s->inodes[i].i_rwsem;
-		for (int i = 0; i < s->nfdt; i++) {
-			d->fdt[i].count = s->fdt[i].count;
-			d->fdt[i].nfds = s->fdt[i].nfds;
-			memcpy(d->fdt[i].fd, s->fdt[i].fd,
-			       sizeof s->fdt[i].fd[0] * (size_t)s->fdt[i].nfds);
-		}
 	} else {
-		world_copy_objects(d, s);
+		ok = world_copy_objects(d, s);
 	}
-	*dtag = stag;
+	*dtag = ok ? stag : 0;
+	if (!ok)
+		d->oom = 1;
 }
 
 /* ---- the search ---- */
@@ -677,10 +676,9 @@ static int stopped(struct sworker *s)
  * copying them, and the race detector (clocks on) still reads them. */
 static struct vfs_world *wnew(void)
 {
-	struct vfs_world *w = malloc(sizeof *w);
-	if (w)  /* (not all of it: pages never touched stay unfaulted) */
-		memset(w->det.reports, 0, sizeof w->det.reports);
-	return w;
+	/* (calloc: the heap tables start empty; pages never touched stay
+	 * unfaulted) */
+	return calloc(1, sizeof(struct vfs_world));
 }
 
 static int lv_grow(struct sworker *s, int d)
@@ -901,8 +899,9 @@ static int expand(struct sworker *s, int d)
 		int k = 0, cut = 0;
 		bool dirty = false, redo = false;
 		for (;;) {
-			int nth = W->nthreads, nf = W->next_file_id, ni = W->ninodes,
+			int nth = W->nthreads, nf = W->next_file_id,
 			    np = W->next_pid, nfdt = W->nfdt, npr = W->nprocs;
+			uint64_t ni = inode_stamp(W);
 			int pc = W->threads[t].f.pc;
 			/* after the block's visible step, keep a copy before a
 			 * step where a visible one was seen before: it may be
@@ -927,7 +926,7 @@ static int expand(struct sworker *s, int d)
 			s->probes++;
 			/* allocations are visible: they number the objects */
 			if (W->nthreads != nth || W->next_file_id != nf ||
-			    W->ninodes != ni || W->next_pid != np ||
+			    inode_stamp(W) != ni || W->next_pid != np ||
 			    W->nfdt != nfdt || W->nprocs != npr)
 				o->cls = XM_N;
 			if (!tree_clean(W, t, ni)) {
@@ -966,7 +965,7 @@ static int expand(struct sworker *s, int d)
 			o->nacc = o->over = 0;
 			dirty = false;
 			for (int q = 0; q < k; q++) {
-				int ni = W->ninodes;
+				uint64_t ni = inode_stamp(W);
 				vfs_step(W, t, &sink);
 				if (!tree_clean(W, t, ni))
 					dirty = true;
@@ -1139,14 +1138,14 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 static void worker_free(struct sworker *s)
 {
 	for (int d = 0; d < s->caplv; d++)
-		free(s->lv[d].buf);
-	free(s->work);
+		vfs_world_free(s->lv[d].buf);
+	vfs_world_free(s->work);
 	free(s->lv);
 	free(s->path);
 	free(s->buf.p);
 	free(s->cex);
-	free(s->scratch);
-	free(s->spare);
+	vfs_world_free(s->scratch);
+	vfs_world_free(s->spare);
 }
 
 static void *worker_main(void *arg)
@@ -1185,7 +1184,7 @@ static int add_item(struct xst *st, const struct vfs_world *w, uint64_t h,
 	it->w = wnew();
 	it->path = malloc((size_t)plen + 1);
 	if (!it->w || !it->path) {
-		free(it->w);
+		vfs_world_free(it->w);
 		free(it->path);
 		return -1;
 	}
@@ -1206,7 +1205,7 @@ static int add_item(struct xst *st, const struct vfs_world *w, uint64_t h,
 static void free_items(struct xst *st, int from, int to)
 {
 	for (int i = from; i < to; i++) {
-		free(st->items[i].w);
+		vfs_world_free(st->items[i].w);
 		free(st->items[i].path);
 	}
 }
@@ -1486,7 +1485,7 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 				vfs_step(w, p, NULL);
 			}
 			if (w != ws[0].scratch)
-				free(w);
+				vfs_world_free(w);
 		}
 		r->cex_preemptions = pre;
 	}

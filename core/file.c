@@ -11,6 +11,17 @@ struct vfs_fdtable *proc_fdt(struct vfs_world *w, int proc)
 	return i < 0 ? NULL : &w->fdt[i];
 }
 
+/* A new, empty descriptor table (files->count 1); -ENOMEM. */
+int fdt_new(struct vfs_world *w)
+{
+	if (!world_grow((void **)&w->fdt, &w->fdt_cap, w->nfdt + 1, sizeof *w->fdt))
+		return -VE_NOMEM;
+	struct vfs_fdtable *t = &w->fdt[w->nfdt];
+	t->count = 1;
+	t->nfds = 0;
+	return w->nfdt++;
+}
+
 int alloc_fd(struct vfs_world *w, int proc, bool cloexec)
 {
 	struct vfs_fdtable *t = proc_fdt(w, proc);
@@ -68,8 +79,11 @@ int file_alloc(struct vfs_world *w, int kind)
 			break;
 	}
 	if (i == w->nfiles) {
-		if (w->nfiles >= VFS_MAX_FILES)
+		if (w->nfiles >= VFS_FILE_MAX)
 			return -VE_NFILE;
+		if (!world_grow((void **)&w->files, &w->files_cap, w->nfiles + 1,
+				sizeof *w->files))
+			return -VE_NOMEM;
 		w->nfiles++;
 	}
 	struct vfs_file *f = &w->files[i];
@@ -122,7 +136,7 @@ static void fget_light(struct vx *x, int fn)
 	int file = fd_lookup(w, proc, f->fd);
 
 	f->fdput_flags = 0;
-	f->file = (int16_t)file;
+	f->file = file;
 	access_fdt(x, fn, w->procs[proc].fdt, false);
 	if (file < 0) {
 		f->res = -VE_BADF;
@@ -265,7 +279,7 @@ void site_CL_PICK(struct vx *x)
 	int proc = x->t->proc;
 
 	fn_enter(x, VFN_close_fd);
-	f->file = (int16_t)fd_lookup(x->w, proc, cur_call(x)->a[0]);
+	f->file = (int32_t)fd_lookup(x->w, proc, cur_call(x)->a[0]);
 	access_fdt(x, VFN_close_fd, x->w->procs[proc].fdt, true);
 	int64_t fd = cur_call(x)->a[0];
 	struct vfs_fdtable *t = proc_fdt(x->w, proc);
@@ -299,7 +313,7 @@ void site_DUP_FGET(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
 	fn_enter(x, VFN_fget_raw);
-	f->file = (int16_t)fd_lookup(x->w, x->t->proc, cur_call(x)->a[0]);
+	f->file = (int32_t)fd_lookup(x->w, x->t->proc, cur_call(x)->a[0]);
 	access_fdt(x, VFN_fget_raw, x->w->procs[x->t->proc].fdt, false);
 	if (f->file < 0) {
 		fn_exit(x, VFN_fget_raw, -VE_BADF);
@@ -337,7 +351,7 @@ void site_D2_DO(struct vx *x)
 	struct vfs_fdtable *t = proc_fdt(x->w, proc);
 
 	fn_enter(x, VFN_do_dup2);
-	f->file = (int16_t)fd_lookup(x->w, proc, c->a[0]);
+	f->file = (int32_t)fd_lookup(x->w, proc, c->a[0]);
 	access_fdt(x, VFN_do_dup2, x->w->procs[proc].fdt, true);
 	if (f->file < 0 || c->a[1] < 0 || c->a[1] >= VFS_NR_OPEN) {
 		fn_exit(x, VFN_do_dup2, -VE_BADF);
@@ -364,7 +378,7 @@ void site_D2_DO(struct vx *x)
 	fd_set_file(x->w, proc, nfd, f->file);
 	fn_exit(x, VFN_do_dup2, nfd);
 	if (old >= 0) {
-		f->victim = (int16_t)old;
+		f->victim = (int32_t)old;
 		go(x, SITE_D2_FPUT);
 		return;
 	}

@@ -59,19 +59,17 @@ void site_FORK_COPY(struct vx *x)
 	struct vfs_world *w = x->w;
 	int proc = x->t->proc;
 	fn_enter(x, VFN_copy_process);
-	if (w->nfdt >= VFS_MAX_PROCS) {
-		fn_exit(x, VFN_copy_process, -VE_AGAIN);
-		sys_return(x, -VE_AGAIN);
-		return;
-	}
-	int nt = w->nfdt;
-	int child = proc_new(w, cur_call(x)->s[0], w->procs[proc].uid, nt);
+	int nt = fdt_new(w);
+	int child = nt < 0 ? nt :
+		    proc_new(w, vfs_call_str(w, cur_call(x), 0),
+			     w->procs[proc].uid, nt);
 	if (child < 0) {
+		if (nt >= 0)
+			w->nfdt--;      /* (the table just made, unused) */
 		fn_exit(x, VFN_copy_process, child);
 		sys_return(x, child);
 		return;
 	}
-	w->nfdt++;
 	/* dup_fd: the child gets a copy, one more reference per file */
 	fn_enter(x, VFN_dup_fd);
 	struct vfs_fdtable *src = proc_fdt(w, proc), *dst = &w->fdt[nt];

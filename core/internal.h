@@ -177,24 +177,50 @@ void note(struct vx *x, int fn, const char *text);
 /* ---- locking.c ---- */
 /* Returns true when acquired at once; false: the thread now waits and will
  * continue at its current pc once the lock is handed to it. */
-bool lock_acquire(struct vx *x, int fn, uint16_t lid, int mode);
-void lock_release(struct vx *x, int fn, uint16_t lid);
-void lock_downgrade(struct vx *x, int fn, uint16_t lid);
+bool lock_acquire(struct vx *x, int fn, vfs_lid_t lid, int mode);
+void lock_release(struct vx *x, int fn, vfs_lid_t lid);
+void lock_downgrade(struct vx *x, int fn, vfs_lid_t lid);
 /* A fatal signal: true when the thread's wait was killable and it left. */
 bool lock_wait_abort(struct vx *x);
 /* readdir.c: iterate_dir's killable lock was interrupted. */
 void gd_lock_interrupted(struct vx *x);
-struct vfs_lock *lock_ptr(struct vfs_world *w, uint16_t lid);
-const struct vfs_lock *lock_cptr(const struct vfs_world *w, uint16_t lid);
-int lock_class(const struct vfs_world *w, uint16_t lid);
+struct vfs_lock *lock_ptr(struct vfs_world *w, vfs_lid_t lid);
+const struct vfs_lock *lock_cptr(const struct vfs_world *w, vfs_lid_t lid);
+int lock_class(const struct vfs_world *w, vfs_lid_t lid);
 void lock_init(struct vfs_lock *l, int kind);
-bool thread_holds(const struct vfs_thread *t, uint16_t lid, int *mode);
+bool thread_holds(const struct vfs_thread *t, vfs_lid_t lid, int *mode);
 
-/* ---- objects (world.c, file.c) ---- */
-/* The tail of vfs_world_copy: files, superblocks, inodes, fd tables. */
-void world_copy_objects(struct vfs_world *d, const struct vfs_world *s);
+/* ---- objects (world.c, inode.c, file.c) ---- */
+/* Room for NEED elements of ELEM bytes in *P (capacity *CAP, doubled). */
+bool world_grow(void **p, int32_t *cap, int32_t need, size_t elem);
+/* The tail of vfs_world_copy: files, inodes, fd tables (false: no memory). */
+bool world_copy_objects(struct vfs_world *d, const struct vfs_world *s);
+bool world_copy_files(struct vfs_world *d, const struct vfs_world *s);
+bool world_copy_strings(struct vfs_world *d, const struct vfs_world *s);
+/* A slot with a new i_ino, not in the tree; -ENOSPC, -ENOMEM. */
+int inode_new(struct vfs_world *w, int type);
+/* The new entry NAME of PARENT (d_add); -ENAMETOOLONG, -ENOSPC, -ENOMEM. */
 int inode_alloc(struct vfs_world *w, int parent, const char *name, int type);
+/* Link INO (not in the tree) into PARENT as NAME, at a new offset. */
+void inode_link_entry(struct vfs_world *w, int ino, int parent,
+		      const char *name);
 void inode_unlink_entry(struct vfs_world *w, int ino);
+/* Free the slots of unlinked inodes nothing uses (between calls only). */
+void inode_evict_unused(struct vfs_world *w);
+void data_get(struct vfs_blob *b);
+void data_put(struct vfs_blob *b);
+int data_reserve(struct vfs_inode *ino, int64_t end);
+char data_byte(const struct vfs_inode *ino, int64_t off);
+int fdt_new(struct vfs_world *w);
+/* Changes whenever an inode slot is made or freed (explore: allocations
+ * are visible steps, and such a step changes the tree). */
+static inline uint64_t inode_stamp(const struct vfs_world *w)
+{
+	return (uint64_t)(uint32_t)w->next_ino << 32 | (uint32_t)w->nfree_inodes;
+}
+/* The detectors forget a lock and the fields of an object whose slot is
+ * freed (race.c): a new object in the slot is not ordered by the old one's. */
+void vfs_detect_forget(struct vfs_world *w, int lidkind, int idx);
 int inode_child(const struct vfs_world *w, int dir, const char *name);
 /* Split PATH into its parent directory and last name; -errno on failure. */
 int path_parent(const struct vfs_world *w, const char *path, int *parent,

@@ -76,7 +76,7 @@ static bool is_namei(int sys)
 
 /* The key of lid as thread t takes it: class and nesting subclass. */
 static int key_of(const struct vfs_world *w, const struct vfs_thread *t,
-		  uint16_t lid)
+		  vfs_lid_t lid)
 {
 	int cls = lock_class(w, lid), sub = LDSUB_NORMAL;
 	if (VFS_LID_KIND(lid) == LID_INODE && is_namei(t->rec.call.sys)) {

@@ -21,7 +21,7 @@ void lock_init(struct vfs_lock *l, int kind)
 	l->wait_head = l->wait_tail = -1;
 }
 
-const struct vfs_lock *lock_cptr(const struct vfs_world *w, uint16_t lid)
+const struct vfs_lock *lock_cptr(const struct vfs_world *w, vfs_lid_t lid)
 {
 	int idx = VFS_LID_IDX(lid);
 	switch (VFS_LID_KIND(lid)) {
@@ -32,12 +32,12 @@ const struct vfs_lock *lock_cptr(const struct vfs_world *w, uint16_t lid)
 	}
 }
 
-struct vfs_lock *lock_ptr(struct vfs_world *w, uint16_t lid)
+struct vfs_lock *lock_ptr(struct vfs_world *w, vfs_lid_t lid)
 {
 	return (struct vfs_lock *)lock_cptr(w, lid);
 }
 
-int lock_class(const struct vfs_world *w, uint16_t lid)
+int lock_class(const struct vfs_world *w, vfs_lid_t lid)
 {
 	switch (VFS_LID_KIND(lid)) {
 	case LID_FILE_POS:  return LC_F_POS_LOCK;
@@ -49,12 +49,12 @@ int lock_class(const struct vfs_world *w, uint16_t lid)
 	}
 }
 
-int vfs_lock_class(const struct vfs_world *w, uint16_t lid)
+int vfs_lock_class(const struct vfs_world *w, vfs_lid_t lid)
 {
 	return lock_class(w, lid);
 }
 
-bool thread_holds(const struct vfs_thread *t, uint16_t lid, int *mode)
+bool thread_holds(const struct vfs_thread *t, vfs_lid_t lid, int *mode)
 {
 	for (int i = 0; i < t->nheld; i++)
 		if (t->held[i].lock == lid) {
@@ -72,7 +72,7 @@ static void count_atomic(struct vfs_world *w, const struct vfs_thread *t)
 }
 
 static void lock_event(struct vfs_world *w, const struct vfs_sink *sink,
-		       int tid, int op, int fn, uint16_t lid, int mode, int other)
+		       int tid, int op, int fn, vfs_lid_t lid, int mode, int other)
 {
 	struct vx x = { .w = w, .t = &w->threads[tid], .tid = tid, .sink = sink };
 	struct vfs_event ev = { .op = (uint8_t)op, .fn = (uint8_t)fn,
@@ -91,7 +91,7 @@ static void lock_event(struct vfs_world *w, const struct vfs_sink *sink,
 
 /* Give the lock to tid: bookkeeping shared by fast path and handoff. */
 static void grant(struct vfs_world *w, const struct vfs_sink *sink, int tid,
-		  uint16_t lid, int mode, int fn)
+		  vfs_lid_t lid, int mode, int fn)
 {
 	struct vfs_lock *l = lock_ptr(w, lid);
 	struct vfs_thread *t = &w->threads[tid];
@@ -145,7 +145,7 @@ static void dequeue(struct vfs_world *w, struct vfs_lock *l, int tid)
 
 /* A waiter is handed the lock: it wakes already holding it. */
 static void wake_one(struct vfs_world *w, const struct vfs_sink *sink,
-		     uint16_t lid, int tid)
+		     vfs_lid_t lid, int tid)
 {
 	struct vfs_thread *t = &w->threads[tid];
 	int fn = t->nfn ? t->fnstack[t->nfn - 1] : VFN_none;
@@ -161,7 +161,7 @@ static void wake_one(struct vfs_world *w, const struct vfs_sink *sink,
 }
 
 static void wake_waiters(struct vfs_world *w, const struct vfs_sink *sink,
-			 uint16_t lid)
+			 vfs_lid_t lid)
 {
 	struct vfs_lock *l = lock_ptr(w, lid);
 	int h = l->wait_head;
@@ -203,7 +203,7 @@ bool lock_wait_abort(struct vx *x)
 }
 
 static int holder_of(const struct vfs_world *w, const struct vfs_lock *l,
-		     uint16_t lid)
+		     vfs_lid_t lid)
 {
 	if (l->owner >= 0)
 		return l->owner;
@@ -213,7 +213,7 @@ static int holder_of(const struct vfs_world *w, const struct vfs_lock *l,
 	return -1;
 }
 
-bool lock_acquire(struct vx *x, int fn, uint16_t lid, int mode)
+bool lock_acquire(struct vx *x, int fn, vfs_lid_t lid, int mode)
 {
 	struct vfs_world *w = x->w;
 	struct vfs_lock *l = lock_ptr(w, lid);
@@ -251,7 +251,7 @@ bool lock_acquire(struct vx *x, int fn, uint16_t lid, int mode)
 	return false;
 }
 
-static void drop_held(struct vfs_thread *t, uint16_t lid, int *mode)
+static void drop_held(struct vfs_thread *t, vfs_lid_t lid, int *mode)
 {
 	for (int i = t->nheld - 1; i >= 0; i--)
 		if (t->held[i].lock == lid) {
@@ -263,7 +263,7 @@ static void drop_held(struct vfs_thread *t, uint16_t lid, int *mode)
 		}
 }
 
-void lock_release(struct vx *x, int fn, uint16_t lid)
+void lock_release(struct vx *x, int fn, vfs_lid_t lid)
 {
 	struct vfs_world *w = x->w;
 	struct vfs_lock *l = lock_ptr(w, lid);
@@ -281,7 +281,7 @@ void lock_release(struct vx *x, int fn, uint16_t lid)
 	wake_waiters(w, x->sink, lid);
 }
 
-void lock_downgrade(struct vx *x, int fn, uint16_t lid)
+void lock_downgrade(struct vx *x, int fn, vfs_lid_t lid)
 {
 	struct vfs_world *w = x->w;
 	struct vfs_lock *l = lock_ptr(w, lid);

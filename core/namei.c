@@ -60,14 +60,14 @@ void site_NM_LOOKUP(struct vx *x)
 	int p1, p2 = -1, r;
 
 	fn_enter(x, nm_lookup_fn(w, x->t));
-	r = path_parent(w, c->s[0], &p1, &last);
+	r = path_parent(w, vfs_call_str(w, c, 0), &p1, &last);
 	if (r == 0 && c->sys == SYS_RENAME)
-		r = path_parent(w, c->s[1], &p2, &last);
+		r = path_parent(w, vfs_call_str(w, c, 1), &p2, &last);
 	if (r < 0) {
 		nm_fail(x, r);
 		return;
 	}
-	last_of(c->s[0], name);
+	last_of(vfs_call_str(w, c, 0), name);
 	if (c->sys == SYS_RMDIR && !strcmp(name, ".")) {
 		nm_fail(x, -VE_INVAL);
 		return;
@@ -80,17 +80,17 @@ void site_NM_LOOKUP(struct vx *x)
 		nm_fail(x, c->sys == SYS_MKDIR ? -VE_EXIST : -VE_BUSY);
 		return;
 	}
-	f->parent = (int16_t)p1;
+	f->parent = p1;
 	/* lock_rename locks these very inodes; the names are looked up in
 	 * them afterwards, even if they were moved meanwhile */
-	f->sparent = (int16_t)p1;
-	f->dparent = (int16_t)(p2 >= 0 ? p2 : p1);
+	f->sparent = p1;
+	f->dparent = (int32_t)(p2 >= 0 ? p2 : p1);
 	if (c->sys == SYS_RENAME && p2 != p1 &&
 	    w->k.rename_lock == RENLOCK_NO_MUTEX) {
 		/* deliberately wrong: no s_vfs_rename_mutex, no ancestor
 		 * order, no nesting annotation: the two parents in the
 		 * order the arguments name them */
-		f->parent2 = (int16_t)p2;
+		f->parent2 = p2;
 		note(x, nm_lookup_fn(w, x->t), "rename-lock no-mutex: both "
 		     "parents locked in argument order without "
 		     "s_vfs_rename_mutex (deliberately wrong)");
@@ -100,10 +100,10 @@ void site_NM_LOOKUP(struct vx *x)
 	if (c->sys == SYS_RENAME && p2 != p1) {
 		/* lock_rename: ancestor first, else the source's parent */
 		if (inode_is_ancestor(w, p2, p1)) {
-			f->parent = (int16_t)p2;
-			f->parent2 = (int16_t)p1;
+			f->parent = p2;
+			f->parent2 = p1;
 		} else {
-			f->parent2 = (int16_t)p2;
+			f->parent2 = p2;
 		}
 		fn_enter(x, VFN_lock_rename);
 		go(x, SITE_NM_RMUTEX);
@@ -165,7 +165,7 @@ void site_NM_FIND(struct vx *x)
 		sp = f->sparent;
 		dp = f->dparent;
 	}
-	last_of(c->s[0], name);
+	last_of(vfs_call_str(w, c, 0), name);
 	access_inode(x, nm_lookup_fn(w, x->t), FLD_DIR, sp, w->inodes[sp].nchildren,
 		     false);
 	if (w->inodes[sp].dead || w->inodes[dp].dead) {
@@ -173,7 +173,7 @@ void site_NM_FIND(struct vx *x)
 		return;
 	}
 	int v = inode_child(w, sp, name);
-	f->victim = (int16_t)v;
+	f->victim = v;
 	switch (c->sys) {
 	case SYS_MKDIR:
 		if (v >= 0) {
@@ -194,7 +194,7 @@ void site_NM_FIND(struct vx *x)
 		}
 		break;
 	case SYS_RENAME: {
-		last_of(c->s[1], name2);
+		last_of(vfs_call_str(w, c, 1), name2);
 		if (v < 0) {
 			nm_unwind(x, -VE_NOENT);
 			return;
@@ -221,7 +221,7 @@ void site_NM_FIND(struct vx *x)
 			nm_unwind(x, -VE_NOTEMPTY);
 			return;
 		}
-		f->victim2 = (int16_t)t;
+		f->victim2 = t;
 		break;
 	}
 	}
@@ -238,7 +238,7 @@ void site_NM_VFS(struct vx *x)
 
 	fn_enter(x, fn);
 	if (c->sys == SYS_MKDIR) {
-		int r = inode_alloc(w, f->parent, last_of(c->s[0], name), IT_DIR);
+		int r = inode_alloc(w, f->parent, last_of(vfs_call_str(w, c, 0), name), IT_DIR);
 		if (r >= 0)
 			access_inode(x, fn, FLD_DIR, f->parent,
 				     w->inodes[f->parent].nchildren, true);
@@ -258,8 +258,8 @@ void site_NM_VFS(struct vx *x)
 			b = f->victim < f->victim2 ? f->victim2 : f->victim;
 		}
 	}
-	f->inode = (int16_t)a;  /* first victim lock */
-	f->newproc = (int16_t)b;/* second victim lock */
+	f->inode = a;  /* first victim lock */
+	f->newproc = b;/* second victim lock */
 	go(x, a >= 0 ? SITE_NM_LOCK_V1 : SITE_NM_DO);
 }
 
@@ -284,19 +284,8 @@ static void move_entry(struct vfs_world *w, int ino, int newparent,
 		       const char *name)
 {
 	inode_unlink_entry(w, ino);
-	struct vfs_inode *in = &w->inodes[ino], *p = &w->inodes[newparent];
-	in->unlinked = 0;
-	in->parent = (int16_t)newparent;
-	snprintf(in->name, sizeof in->name, "%s", name);
-	in->d_off = p->next_off++;   /* a new name gets a new position */
-	in->prev_sibling = p->last_child;
-	in->next_sibling = -1;
-	if (p->last_child >= 0)
-		w->inodes[p->last_child].next_sibling = (int16_t)ino;
-	else
-		p->first_child = (int16_t)ino;
-	p->last_child = (int16_t)ino;
-	p->nchildren++;
+	w->ndying--;            /* (not dying: linked again at once) */
+	inode_link_entry(w, ino, newparent, name);
 }
 
 void site_NM_DO(struct vx *x)
@@ -338,7 +327,7 @@ void site_NM_DO(struct vx *x)
 				w->inodes[f->victim2].dead = 1;
 			inode_unlink_entry(w, f->victim2);
 		}
-		move_entry(w, f->victim, dp, last_of(c->s[1], name2));
+		move_entry(w, f->victim, dp, last_of(vfs_call_str(w, c, 1), name2));
 		access_inode(x, fn, FLD_DIR, sp, w->inodes[sp].nchildren, true);
 		if (dp != sp)
 			access_inode(x, fn, FLD_DIR, dp, w->inodes[dp].nchildren, true);

@@ -37,7 +37,7 @@ void site_OP_LOOKUP(struct vx *x)
 	struct vfs_call *c = cur_call(x);
 	if (!reserve_fd(x))
 		return;
-	int ino = path_walk(x->w, c->s[0]);
+	int ino = path_walk(x->w, vfs_call_str(x->w, c, 0));
 	if (ino < 0) {
 		open_fail(x, ino);
 		return;
@@ -53,7 +53,7 @@ void site_OP_LOOKUP(struct vx *x)
 		open_fail(x, -VE_NOTDIR);
 		return;
 	}
-	f->inode = (int16_t)ino;
+	f->inode = (int32_t)ino;
 	go(x, SITE_OP_DENTRY_OPEN);
 }
 
@@ -78,7 +78,7 @@ void site_OP_DENTRY_OPEN(struct vx *x)
 	if (w->inodes[f->inode].type == IT_REG ? w->k.fpos_lock != FPOS_NONE :
 	    w->k.atomic_pos_dir)
 		fl->f_mode |= FMODE_ATOMIC_POS;
-	f->file = (int16_t)fi;
+	f->file = (int32_t)fi;
 	fn_exit(x, VFN_do_dentry_open, 0);
 	go(x, SITE_OP_INSTALL);
 }
@@ -116,12 +116,12 @@ void site_CR_LOOKUP(struct vx *x)
 	int parent;
 	if (!reserve_fd(x))
 		return;
-	int r = path_parent(x->w, cur_call(x)->s[0], &parent, &last);
+	int r = path_parent(x->w, vfs_call_str(x->w, cur_call(x), 0), &parent, &last);
 	if (r < 0) {
 		open_fail(x, r);
 		return;
 	}
-	f->parent = (int16_t)parent;
+	f->parent = (int32_t)parent;
 	go(x, SITE_CR_LOCK);
 }
 
@@ -140,7 +140,7 @@ void site_CR_CREATE(struct vx *x)
 	struct vfs_world *w = x->w;
 	const char *last;
 	int parent;
-	path_parent(w, cur_call(x)->s[0], &parent, &last);
+	path_parent(w, vfs_call_str(x->w, cur_call(x), 0), &parent, &last);
 	char name[VFS_NAME_MAX];
 	size_t len = strcspn(last, "/");
 	snprintf(name, sizeof name, "%.*s", (int)len, last);
@@ -155,14 +155,16 @@ void site_CR_CREATE(struct vx *x)
 		f->res = -VE_ISDIR;
 	} else if (c >= 0) {
 		w->inodes[c].size = 0;  /* O_TRUNC */
+		data_put(w->inodes[c].data);
+		w->inodes[c].data = NULL;
 		access_inode(x, VFN_vfs_create, FLD_SIZE, c, 0, true);
-		f->inode = (int16_t)c;
+		f->inode = (int32_t)c;
 		f->res = 0;
 	} else {
 		c = inode_alloc(w, f->parent, name, IT_REG);
 		f->res = c < 0 ? c : 0;
 		if (c >= 0) {
-			f->inode = (int16_t)c;
+			f->inode = (int32_t)c;
 			access_inode(x, VFN_vfs_create, FLD_DIR, f->parent,
 				     w->inodes[f->parent].nchildren, true);
 		}

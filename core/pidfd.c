@@ -75,7 +75,7 @@ void site_PG_CHECK(struct vx *x)
 		return;
 	}
 	fn_exit(x, VFN_ptrace_may_access, 0);
-	f->newproc = (int16_t)target;
+	f->newproc = target;
 	go(x, SITE_PG_FGET);
 }
 
@@ -98,7 +98,7 @@ void site_PG_FGET(struct vx *x)
 		return;
 	}
 	file_get(x, VFN_fget_task, fi);         /* a real reference */
-	f->file = (int16_t)fi;
+	f->file = fi;
 	fn_exit(x, VFN_fget_task, 0);
 	go(x, SITE_PG_RECEIVE);
 }

@@ -24,7 +24,7 @@ static void vc_join(vfs_vclock d, const vfs_vclock s, int n)
 			d[i] = s[i];
 }
 
-static struct vfs_lockclock *lockclock(struct vfs_detect *d, uint16_t lid)
+static struct vfs_lockclock *lockclock(struct vfs_detect *d, vfs_lid_t lid)
 {
 	for (int i = 0; i < d->nlockclocks; i++)
 		if (d->lockclocks[i].lock == lid)
@@ -48,9 +48,32 @@ static struct vfs_shadow *shadow(struct vfs_detect *d, int field, int obj)
 	struct vfs_shadow *s = &d->shadows[d->nshadows++];
 	memset(s, 0, sizeof *s);
 	s->field = (uint8_t)field;
-	s->obj = (int16_t)obj;
+	s->obj = obj;
 	s->used = 1;
 	return s;
+}
+
+void vfs_detect_forget(struct vfs_world *w, int lidkind, int idx)
+{
+	struct vfs_detect *d = &w->det;
+	vfs_lid_t lid = VFS_LID(lidkind, idx);
+	/* (in place: the explorer names shadows by their index) */
+	for (int i = 0; i < d->nlockclocks; i++)
+		if (d->lockclocks[i].lock == lid) {
+			memset(d->lockclocks[i].w, 0, sizeof d->lockclocks[i].w);
+			memset(d->lockclocks[i].r, 0, sizeof d->lockclocks[i].r);
+		}
+	if (lidkind != LID_INODE)
+		return;
+	for (int i = 0; i < d->nshadows; i++) {
+		struct vfs_shadow *sh = &d->shadows[i];
+		if (sh->obj == idx && (sh->field == FLD_DIR ||
+				       sh->field == FLD_SIZE ||
+				       sh->field == FLD_DATA)) {
+			memset(&sh->w, 0, sizeof sh->w);
+			memset(sh->r, 0, sizeof sh->r);
+		}
+	}
 }
 
 static void describe(const struct vfs_world *w, const struct vfs_access *a,
@@ -114,7 +137,7 @@ static void race(struct vfs_world *w, const struct vfs_event *ev,
 		return;
 	char obj[VFS_PATH_MAX + 16];
 	r->field = ev->field;
-	r->obj = (int16_t)ev->obj;
+	r->obj = (int32_t)ev->obj;
 	r->a = *a;
 	r->b = *b;
 	vfs_obj_name(w, ev->objkind, ev->obj, obj, sizeof obj);
@@ -210,7 +233,7 @@ static struct vfs_pass *pass_of(struct vfs_world *w, int file, bool create)
 	struct vfs_pass *p = &d->passes[slot];
 	memset(p, 0, sizeof *p);
 	p->used = 1;
-	p->file = (int16_t)file;
+	p->file = file;
 	p->epoch = id;          /* the file's id: slots are reused */
 	return p;
 }
@@ -249,7 +272,7 @@ static void on_emit(struct vfs_world *w, const struct vfs_event *ev)
 	if (p->by[off] > 0) {
 		struct vfs_report *r = add_report(w, RPT_DUPLICATE);
 		if (r) {
-			r->obj = (int16_t)file;
+			r->obj = file;
 			r->entry = (int32_t)off;
 			r->a.tid = (int8_t)(p->by[off] - 1);
 			r->a.step = p->at[off];
@@ -283,7 +306,7 @@ static void on_emit(struct vfs_world *w, const struct vfs_event *ev)
 		struct vfs_report *r = add_report(w, RPT_SKIPPED);
 		if (!r)
 			continue;
-		r->obj = (int16_t)file;
+		r->obj = file;
 		r->entry = (int32_t)o;
 		r->b.tid = ev->tid;
 		r->b.step = ev->step;

@@ -320,7 +320,7 @@ static int64_t do_read(struct vx *x, int64_t *pos, int64_t count)
 		if (ft->dir_read == DIRREAD_CEPH && w->sbs[ino->sb].dirstat) {
 			/* ceph_read_dir: a text of directory statistics,
 			 * served by the position like a file */
-			char stat[VFS_DATA_MAX];
+			char stat[VFS_TEXT_MAX];
 			fn_enter(x, VFN_ceph_read_dir);
 			int len = snprintf(stat, sizeof stat,
 					   "entries: %d\nfiles: %d\nsubdirs: %d\n",
@@ -347,9 +347,9 @@ static int64_t do_read(struct vx *x, int64_t *pos, int64_t count)
 	int64_t n = *pos < ino->size ? ino->size - *pos : 0;
 	if (n > count)
 		n = count;
-	int64_t shown = 0;
-	for (int64_t i = 0; i < n && shown < VFS_DATA_MAX; i++, shown++)
-		r->text[shown] = *pos + i < VFS_DATA_MAX ? ino->data[*pos + i] : 0;
+	int64_t shown = 0;     /* (the record keeps the first bytes, to show) */
+	for (int64_t i = 0; i < n && shown < VFS_TEXT_MAX; i++, shown++)
+		r->text[shown] = data_byte(ino, *pos + i);
 	r->text[shown] = 0;
 	*pos += n;
 	fn_exit(x, VFN_generic_file_read_iter, n);
@@ -414,11 +414,22 @@ static void do_write(struct vx *x, int64_t *pos, int next)
 {
 	struct vfs_frame *f = &x->t->f;
 	struct vfs_inode *ino = &x->w->inodes[f->inode];
-	const char *text = cur_call(x)->s[0];
+	const char *text = vfs_call_str(x->w, cur_call(x), 0);
 	int64_t len = (int64_t)strlen(text);
-	for (int64_t i = 0; i < len; i++)
-		if (*pos + i < VFS_DATA_MAX)
-			ino->data[*pos + i] = text[i];
+	/* (model) a file keeps VFS_DATA_MAX bytes: its s_maxbytes, so a write
+	 * past it is EFBIG as generic_write_check_limits says, never dropped */
+	int err = len && *pos > VFS_DATA_MAX - len ? -VE_FBIG :
+		  len ? data_reserve(ino, *pos + len) : 0;
+	if (err < 0) {
+		if (err == -VE_FBIG)
+			note(x, VFN_generic_file_write_iter,
+			     "vfsim keeps 16 MiB of data per file (VFS_DATA_MAX): "
+			     "a write past it is EFBIG here, not on ext4");
+		f->res = err;
+		go(x, next);
+		return;
+	}
+	memcpy(ino->data->bytes + *pos, text, (size_t)len);
 	*pos += len;
 	if (*pos > ino->size)
 		ino->size = *pos;

@@ -41,7 +41,7 @@ void site_GD_ITERATE(struct vx *x)
 		put_pos_sub(x, SITE_RET_RES);
 		return;
 	}
-	f->inode = (int16_t)ino;
+	f->inode = ino;
 	f->dir_locked = iterate_shared(x->w, ino) ? M_READ : M_WRITE;
 	f->wrapped = x->w->k.iterate == ITER_SHARED && !dir_native_shared(x->w, ino);
 	go(x, SITE_GD_LOCK);
@@ -113,8 +113,11 @@ static void emit_entry(struct vx *x, int fn, int ino, int64_t off)
 	struct vfs_event ev = { .tid = (int8_t)x->tid, .op = OP_EMIT,
 		.fn = (uint8_t)fn, .objkind = 2, .obj = ino, .value = off,
 		.other = -1 };
-	if (r->nent < VFS_MAX_ENTRIES)
-		r->ent[r->nent++] = (int16_t)(off == 0 ? -1 : off == 1 ? -2 : ino);
+	struct vfs_entvec *v = &x->w->rec_ent[x->tid];
+	if (world_grow((void **)&v->v, &v->cap, r->nent + 1, sizeof *v->v))
+		v->v[r->nent++] = off == 0 ? -1 : off == 1 ? -2 : ino;
+	else
+		x->w->oom = 1;
 	emit(x, &ev);
 }
 
@@ -129,8 +132,8 @@ void site_GD_ACTOR(struct vx *x)
 	int64_t max = cur_call(x)->a[1];
 	int64_t pos = f->pos, n = 0;
 
-	if (max < 0 || max > VFS_MAX_ENTRIES)
-		max = VFS_MAX_ENTRIES;
+	if (max < 0)
+		max = INT64_MAX;        /* (the shell's "all") */
 	fn_enter(x, fn);
 	access_inode(x, fn, FLD_DIR, f->inode, dir->nchildren, false);
 	/* the private readdir state: htree position, cursor dentry, ... */

@@ -90,7 +90,7 @@ void site_SYSCALL(struct vx *x)
 	struct vfs_world *w = x->w;
 	struct vfs_callrec *r = &t->rec;
 
-	memset(r, 0, offsetof(struct vfs_callrec, ent));
+	memset(r, 0, sizeof *r);
 	r->call = t->pending[t->pend_head];
 	t->pend_head = (uint8_t)((t->pend_head + 1) % VFS_MAX_PENDING);
 	t->npending--;
@@ -197,6 +197,15 @@ bool vfs_all_blocked(const struct vfs_world *w)
 	return blocked > 0;
 }
 
+/* Some thread is inside a call (its frame may hold object indices). */
+static bool calls_in_progress(const struct vfs_world *w)
+{
+	for (int i = 0; i < w->nthreads; i++)
+		if (w->threads[i].f.pc != SITE_IDLE)
+			return true;
+	return false;
+}
+
 bool vfs_step(struct vfs_world *w, int tid, const struct vfs_sink *sink)
 {
 	struct vfs_thread *t = &w->threads[tid];
@@ -208,6 +217,8 @@ bool vfs_step(struct vfs_world *w, int tid, const struct vfs_sink *sink)
 		site_SYSCALL(&x);
 	else
 		vfs_sites[t->f.pc].handler(&x);
+	if (x.completed && w->ndying && !calls_in_progress(w))
+		inode_evict_unused(w);
 	return x.completed;
 }
 

@@ -84,7 +84,8 @@ static const struct { int e; const char *n; } errnos[] = {
 	{ VE_INTR, "EINTR" }, { VE_BADF, "EBADF" }, { VE_AGAIN, "EAGAIN" },
 	{ VE_NOMEM, "ENOMEM" }, { VE_BUSY, "EBUSY" }, { VE_EXIST, "EEXIST" },
 	{ VE_NOTDIR, "ENOTDIR" }, { VE_ISDIR, "EISDIR" }, { VE_INVAL, "EINVAL" },
-	{ VE_NFILE, "ENFILE" }, { VE_MFILE, "EMFILE" }, { VE_NOSPC, "ENOSPC" },
+	{ VE_NFILE, "ENFILE" }, { VE_MFILE, "EMFILE" }, { VE_FBIG, "EFBIG" },
+	{ VE_NOSPC, "ENOSPC" },
 	{ VE_NAMETOOLONG, "ENAMETOOLONG" }, { VE_NOSYS, "ENOSYS" },
 	{ VE_NOTEMPTY, "ENOTEMPTY" }, { VE_OPNOTSUPP, "EOPNOTSUPP" },
 };
@@ -149,7 +150,7 @@ void vfs_obj_name(const struct vfs_world *w, int objkind, int obj, char *buf,
 	}
 }
 
-void vfs_lock_name(const struct vfs_world *w, uint16_t lid, char *buf, size_t n)
+void vfs_lock_name(const struct vfs_world *w, vfs_lid_t lid, char *buf, size_t n)
 {
 	char obj[VFS_PATH_MAX];
 	int idx = VFS_LID_IDX(lid);
@@ -167,19 +168,6 @@ void vfs_lock_name(const struct vfs_world *w, uint16_t lid, char *buf, size_t n)
 	}
 }
 
-static void entry_name(const struct vfs_world *w, int ino, int64_t off,
-		       char *buf, size_t n)
-{
-	if (off == 0)
-		snprintf(buf, n, ".");
-	else if (off == 1)
-		snprintf(buf, n, "..");
-	else if (ino >= 0 && ino < w->ninodes)
-		snprintf(buf, n, "%s", w->inodes[ino].name);
-	else
-		snprintf(buf, n, "?");
-}
-
 void vfs_ret_text(int64_t ret, char *buf, size_t n)
 {
 	const char *e = ret < 0 ? vfs_errno_name((int)-ret) : NULL;
@@ -189,25 +177,59 @@ void vfs_ret_text(int64_t ret, char *buf, size_t n)
 		snprintf(buf, n, "%" PRId64, ret);
 }
 
+/* The event's inode slot holds another inode now (or none). */
+static bool ev_inode_gone(const struct vfs_world *w, const struct vfs_event *ev,
+			  int slot)
+{
+	return ev->ino && (slot < 0 || slot >= w->ninodes ||
+			   w->inodes[slot].ino != ev->ino);
+}
+
 /* Names of an event's object as it was when the event happened. */
-static void ev_obj_name(const struct vfs_world *w, const struct vfs_event *ev,
+void vfs_event_obj_name(const struct vfs_world *w, const struct vfs_event *ev,
 			char *buf, size_t n)
 {
 	if (ev->objkind == 1 && ev->file_id)
 		snprintf(buf, n, "file#%d", ev->file_id);
+	else if (ev->objkind == 2 && ev_inode_gone(w, ev, ev->obj))
+		snprintf(buf, n, "inode#%d", ev->ino);
 	else
 		vfs_obj_name(w, ev->objkind, ev->obj, buf, n);
 }
 
-static void ev_lock_name(const struct vfs_world *w, const struct vfs_event *ev,
+void vfs_event_lock_name(const struct vfs_world *w, const struct vfs_event *ev,
 			 char *buf, size_t n)
 {
 	int k = VFS_LID_KIND(ev->lock);
-	if ((k == LID_FILE_POS || k == LID_FILE_LOCK) && ev->file_id)
+	if (ev->op == OP_SKIP) {
+		if (ev->file_id)
+			snprintf(buf, n, "file#%d f_pos_lock", ev->file_id);
+		else
+			snprintf(buf, n, "f_pos_lock");
+	} else if ((k == LID_FILE_POS || k == LID_FILE_LOCK) && ev->file_id) {
 		snprintf(buf, n, "file#%d %s", ev->file_id,
 			 k == LID_FILE_POS ? "f_pos_lock" : "f_lock");
-	else
+	} else if (k == LID_INODE && ev_inode_gone(w, ev, VFS_LID_IDX(ev->lock))) {
+		snprintf(buf, n, "inode#%d %s", ev->ino,
+			 w->k.dir_lock ? "i_rwsem" : "i_mutex");
+	} else {
 		vfs_lock_name(w, ev->lock, buf, n);
+	}
+}
+
+void vfs_event_entry_name(const struct vfs_world *w, const struct vfs_event *ev,
+			  char *buf, size_t n)
+{
+	if (ev->value == 0)
+		snprintf(buf, n, ".");
+	else if (ev->value == 1)
+		snprintf(buf, n, "..");
+	else if (ev->obj < 0 || ev->obj >= w->ninodes)
+		snprintf(buf, n, "?");
+	else if (ev_inode_gone(w, ev, ev->obj))
+		snprintf(buf, n, "inode#%d", ev->ino);
+	else
+		snprintf(buf, n, "%s", w->inodes[ev->obj].name);
 }
 
 void vfs_event_text(const struct vfs_world *w, const struct vfs_event *ev,
@@ -232,11 +254,11 @@ void vfs_event_text(const struct vfs_world *w, const struct vfs_event *ev,
 	case OP_DOWNGRADE: case OP_SKIP: {
 		char ln[VFS_PATH_MAX + 32];
 		if (ev->op == OP_SKIP) {
-			ev_obj_name(w, ev, obj, sizeof obj);
+			vfs_event_obj_name(w, ev, obj, sizeof obj);
 			snprintf(buf, n, " f_pos_lock %s (not taken)", obj);
 			break;
 		}
-		ev_lock_name(w, ev, ln, sizeof ln);
+		vfs_event_lock_name(w, ev, ln, sizeof ln);
 		o = snprintf(buf, n, " %s %s", ln, vfs_mode_name(ev->mode));
 		if (ev->op == OP_BLOCK && ev->other >= 0 && o > 0 && (size_t)o < n) {
 			vfs_thread_name(w, ev->other, th, sizeof th);
@@ -245,12 +267,12 @@ void vfs_event_text(const struct vfs_world *w, const struct vfs_event *ev,
 		break;
 	}
 	case OP_READ: case OP_WRITE:
-		ev_obj_name(w, ev, obj, sizeof obj);
+		vfs_event_obj_name(w, ev, obj, sizeof obj);
 		snprintf(buf, n, " %s %s = %" PRId64 "%s", vfs_field_name(ev->field),
 			 obj, ev->value, ev->atomic ? " (atomic)" : "");
 		break;
 	case OP_EMIT:
-		entry_name(w, ev->obj, ev->value, obj, sizeof obj);
+		vfs_event_entry_name(w, ev, obj, sizeof obj);
 		snprintf(buf, n, " %s (offset %" PRId64 ")", obj, ev->value);
 		break;
 	case OP_NOTE:
@@ -317,7 +339,7 @@ void vfs_event_jsonl(const struct vfs_world *w, const struct vfs_event *ev,
 		APPEND_STR("lock", ev->op == OP_SKIP ? "f_pos_lock" :
 			   (ev->cls == LC_I_RWSEM_DIR || ev->cls == LC_I_RWSEM) &&
 			   !w->k.dir_lock ? "i_mutex" : vfs_class_name(ev->cls));
-		ev_obj_name(w, ev, obj, sizeof obj);
+		vfs_event_obj_name(w, ev, obj, sizeof obj);
 		APPEND_STR("obj", obj);
 		if (ev->op != OP_SKIP)
 			APPEND_STR("mode", vfs_mode_name(ev->mode));
@@ -328,14 +350,14 @@ void vfs_event_jsonl(const struct vfs_world *w, const struct vfs_event *ev,
 		break;
 	case OP_READ: case OP_WRITE:
 		APPEND_STR("field", vfs_field_name(ev->field));
-		ev_obj_name(w, ev, obj, sizeof obj);
+		vfs_event_obj_name(w, ev, obj, sizeof obj);
 		APPEND_STR("obj", obj);
 		APPEND(",\"value\":%" PRId64, ev->value);
 		if (ev->atomic)
 			APPEND(",\"atomic\":true");
 		break;
 	case OP_EMIT:
-		entry_name(w, ev->obj, ev->value, obj, sizeof obj);
+		vfs_event_entry_name(w, ev, obj, sizeof obj);
 		APPEND_STR("entry", obj);
 		APPEND(",\"off\":%" PRId64, ev->value);
 		break;
@@ -357,6 +379,8 @@ void emit(struct vx *x, struct vfs_event *ev)
 	ev->step = w->step;
 	if (ev->objkind == 1 && ev->obj >= 0)
 		ev->file_id = w->files[ev->obj].id;
+	else if (ev->objkind == 2 && ev->obj >= 0)
+		ev->ino = w->inodes[ev->obj].ino;
 	if (!ev->tid && x->tid)
 		ev->tid = (int8_t)x->tid;
 	if (w->det.enabled)

@@ -21,18 +21,30 @@
 
 #include "fns.h"
 
+struct vfs_world;
+
 /* ---- limits ------------------------------------------------------------ */
-#define VFS_MAX_PROCS     24
+/*
+ * Sizes of real use.  The object tables (inodes, files, fd tables) are heap
+ * arrays owned by the world that grow as needed and are copied only as far
+ * as they are used; what stays bounded answers as the kernel does (EMFILE,
+ * ENFILE, ENAMETOOLONG, EFBIG) or with a clear message, never in silence.
+ */
+#define VFS_MAX_PROCS     256   /* processes ever spawned or forked */
 #define VFS_MAX_THREADS   32    /* also the width of a vector clock */
-#define VFS_MAX_FILES     128   /* open file descriptions alive at once */
-#define VFS_MAX_INODES    512   /* never reused, so names stay stable */
+#define VFS_FILE_MAX      32000 /* fs.file-max: files alive at once, then ENFILE */
+#define VFS_MAX_INODES    (1 << 24) /* inode slots in use (reused when freed) */
 #define VFS_MAX_SB        16
-#define VFS_NR_OPEN       1024  /* descriptors per table, then EMFILE */
+#define VFS_NR_OPEN       1024  /* descriptors per table (RLIMIT_NOFILE), then EMFILE */
 #define VFS_MAX_PENDING   8     /* queued calls per thread */
-#define VFS_NAME_MAX      24
-#define VFS_PATH_MAX      96
-#define VFS_DATA_MAX      64    /* bytes of file data kept; beyond reads zeros */
-#define VFS_MAX_ENTRIES   128   /* entries one getdents can hand out */
+#define VFS_NAME_MAX      256   /* NAME_MAX 255 and its NUL: ENAMETOOLONG past it */
+#define VFS_PATH_MAX      4096  /* PATH_MAX, NUL included */
+#define VFS_COMM_MAX      32    /* a process's name ("A", "owner"), NUL included */
+#define VFS_DATA_MAX      (16 << 20) /* bytes of data a file keeps: EFBIG past it */
+#define VFS_TEXT_MAX      64    /* bytes of a read kept for display in its record */
+#define VFS_CALL_STR_MAX  (1 << 20) /* a string argument (write's text, a path) */
+_Static_assert(VFS_FILE_MAX < 0x7ffe, "an fd slot keeps file index + 1 in 15 bits");
+_Static_assert(VFS_FILE_MAX > VFS_NR_OPEN, "a process meets EMFILE before ENFILE");
 #define VFS_MAX_HELD      8     /* locks one thread can hold */
 #define VFS_MAX_FNSTACK   8
 #define VFS_MAX_REPORTS   16
@@ -41,7 +53,7 @@
 enum {
 	VE_PERM = 1, VE_NOENT = 2, VE_SRCH = 3, VE_INTR = 4, VE_BADF = 9,
 	VE_NOMEM = 12, VE_BUSY = 16, VE_EXIST = 17, VE_NOTDIR = 20, VE_SPIPE = 29,
-	VE_ISDIR = 21, VE_INVAL = 22, VE_MFILE = 24, VE_NOSPC = 28,
+	VE_ISDIR = 21, VE_INVAL = 22, VE_MFILE = 24, VE_FBIG = 27, VE_NOSPC = 28,
 	VE_NAMETOOLONG = 36, VE_NOSYS = 38, VE_NOTEMPTY = 39,
 	VE_OPNOTSUPP = 95,
 };
@@ -123,10 +135,12 @@ enum vfs_lock_class { LC_NONE, LC_F_POS_LOCK, LC_I_RWSEM_DIR, LC_I_RWSEM,
 enum vfs_mode { M_NONE, M_EXCL, M_READ, M_WRITE };
 
 /* A lock id names a lock inside the world: its object kind and index. */
+typedef uint32_t vfs_lid_t;
 enum { LID_FILE_POS = 1, LID_FILE_LOCK = 2, LID_INODE = 3, LID_RENAME = 4 };
-#define VFS_LID(kind, idx) ((uint16_t)(((kind) << 12) | (idx)))
-#define VFS_LID_KIND(l)    ((l) >> 12)
-#define VFS_LID_IDX(l)     ((l) & 0xfff)
+#define VFS_LID(kind, idx) ((vfs_lid_t)(((uint32_t)(kind) << 28) | (uint32_t)(idx)))
+#define VFS_LID_KIND(l)    ((int)((l) >> 28))
+#define VFS_LID_IDX(l)     ((int)((l) & 0xfffffff))
+_Static_assert(VFS_MAX_INODES <= 0xfffffff, "an inode index fits a lock id");
 
 struct vfs_lock {
 	uint8_t kind;           /* enum vfs_lock_kind */
@@ -145,21 +159,33 @@ struct vfs_inode {
 	uint8_t unlinked;
 	uint8_t is_mountpoint;  /* root of a mounted filesystem */
 	uint8_t sb;             /* superblock index */
-	int16_t parent;         /* -1 for "/" */
-	int16_t first_child, last_child, next_sibling, prev_sibling;
+	uint8_t freed;          /* a free slot (on the world's free list) */
+	uint8_t pinned;         /* (scratch of inode_evict_unused, else 0) */
+	int32_t ino;            /* i_ino: stable, never reused (slots are) */
+	int32_t parent;         /* -1 for "/" */
+	int32_t first_child, last_child, next_sibling, prev_sibling;
+	int32_t hash_next;      /* next in its dentry hash chain */
 	int32_t d_off;          /* this entry's offset in its parent */
 	int32_t next_off;       /* next offset to give a child (from 2) */
 	int32_t nchildren;
 	int64_t size;
-	char name[VFS_NAME_MAX];
-	char data[VFS_DATA_MAX];
+	struct vfs_blob *data;  /* the bytes written, shared copy-on-write */
 	struct vfs_lock i_rwsem;
+	char name[VFS_NAME_MAX];
+};
+
+/* File data: shared by world copies, copied on the first write to a shared
+ * one (refs is atomic: explore's workers copy worlds concurrently). */
+struct vfs_blob {
+	long refs;              /* (accessed with __atomic builtins) */
+	size_t cap;
+	char bytes[];
 };
 
 struct vfs_sb {
 	uint8_t fstype;         /* index into vfs_fstypes */
 	uint8_t dirstat;        /* ceph mount option */
-	int16_t root;
+	int32_t root;
 };
 
 enum { FK_NONE, FK_INODE, FK_PIDFD };
@@ -172,7 +198,7 @@ struct vfs_file {
 	uint16_t f_mode;
 	int32_t id;             /* file#N, N from 1 in creation order */
 	int32_t f_count;
-	int16_t inode;          /* FK_INODE */
+	int32_t inode;          /* FK_INODE */
 	int32_t pid;            /* FK_PIDFD: the process it refers to */
 	int64_t f_pos;
 	int64_t cursor;         /* the filesystem's private readdir state */
@@ -196,7 +222,7 @@ struct vfs_proc {
 	int32_t uid;
 	int16_t fdt;            /* fd table index, -1 after exit */
 	int16_t nthreads_made;  /* for NAME.N numbering */
-	char name[VFS_NAME_MAX];
+	char name[VFS_COMM_MAX];
 };
 
 /* ---- system calls --------------------------------------------------------- */
@@ -220,8 +246,17 @@ struct vfs_call {
 	uint8_t sys;            /* enum vfs_sys */
 	int32_t seq;            /* submission order, for the fifo scheduler */
 	int64_t a[3];           /* numbers: fd, count, offset, whence, flags, pid */
-	char s[2][VFS_PATH_MAX];/* paths, text, the child's name for fork */
+	/* paths, text, the child's name for fork: handles of strings in the
+	 * world's string table (vfs_call_set_str, vfs_call_str); 0 = "" */
+	uint32_t s[2];
 };
+/* Set string I of C (interned in W's string table).  0, or -ENAMETOOLONG
+ * (VFS_CALL_STR_MAX or longer: paths past PATH_MAX are the kernel path's
+ * to refuse), or -ENOMEM. */
+int vfs_call_set_str(struct vfs_world *w, struct vfs_call *c, int i,
+		     const char *str);
+const char *vfs_call_str(const struct vfs_world *w, const struct vfs_call *c,
+			 int i);
 
 struct vfs_sysdesc {
 	const char *name;       /* the command word: "getdents" */
@@ -237,9 +272,9 @@ struct vfs_callrec {
 	int64_t ret;            /* >= 0, or -errno */
 	uint32_t took;          /* bit (class * 4 + mode) for each acquisition */
 	uint8_t skipped_fpos;   /* went through fdget_pos without the lock */
-	int16_t nent;           /* getdents: entries handed out */
-	int16_t ent[VFS_MAX_ENTRIES]; /* inode index, or -1 ".", -2 ".." */
-	char text[VFS_DATA_MAX + 1];  /* read: the bytes, for display */
+	int32_t nent;           /* getdents: entries handed out (the entries
+				 * themselves: vfs_rec_entries) */
+	char text[VFS_TEXT_MAX + 1];  /* read: the first bytes, for display */
 	int32_t start_step, end_step;
 };
 
@@ -247,7 +282,7 @@ struct vfs_callrec {
 enum vfs_tstate { TS_FREE, TS_IDLE, TS_RUNNING, TS_BLOCKED, TS_DEAD };
 
 struct vfs_held {
-	uint16_t lock; uint8_t mode; uint8_t cls;
+	vfs_lid_t lock; uint8_t mode; uint8_t cls;
 	uint8_t fn;             /* the kernel function it was taken in */
 	uint8_t frame;          /* its index in fnstack then */
 };
@@ -258,15 +293,15 @@ struct vfs_frame {
 	uint16_t ret_pc[4];     /* return sites of nested sub-paths */
 	uint8_t depth;
 	uint8_t fdput_flags;    /* FDPUT_FPUT | FDPUT_POS_UNLOCK */
-	int16_t file;           /* struct file in use */
-	int16_t inode, parent, victim, parent2, victim2;
-	int16_t sparent, dparent; /* rename: the parents as looked up (source, target) */
+	int32_t file;           /* struct file in use */
+	int32_t inode, parent, victim, parent2, victim2;
+	int32_t sparent, dparent; /* rename: the parents as looked up (source, target) */
 	int32_t fd;             /* reserved/looked-up descriptor */
 	int64_t pos;            /* ctx->pos, or the local pos of ksys_read */
 	int64_t res;            /* result so far */
 	uint8_t locked_parent, locked_victim, locked_rename, locked_parent2,
 		locked_victim2, dir_locked;
-	int16_t newproc;
+	int32_t newproc;
 	uint8_t flavour;        /* lseek: enum vfs_llseek in use */
 	uint8_t pos_get;        /* went through fdget_pos (else fdget) */
 	uint8_t wrapped;        /* readdir through wrap_directory_iterator */
@@ -276,7 +311,7 @@ struct vfs_thread {
 	uint8_t state;          /* enum vfs_tstate */
 	int8_t wait_next;       /* next waiter in a lock's queue */
 	uint8_t wait_mode;
-	uint16_t wait_lock;     /* the lock it waits for */
+	vfs_lid_t wait_lock;    /* the lock it waits for */
 	int16_t proc;
 	int16_t tnum;           /* NAME.tnum */
 	int32_t tid;
@@ -306,14 +341,14 @@ struct vfs_access {             /* one side of a potential race */
 	uint8_t fn;
 	uint8_t write;
 	uint8_t nlocks;
-	uint16_t locks[4];
+	vfs_lid_t locks[4];
 	uint32_t clock;         /* the thread's own clock at the access */
 };
 
 struct vfs_shadow {
 	uint8_t field;
 	uint8_t used;
-	int16_t obj;            /* file or inode index */
+	int32_t obj;            /* file or inode index */
 	struct vfs_access w;    /* last write */
 	struct vfs_access r[VFS_MAX_THREADS]; /* last read per thread */
 };
@@ -321,7 +356,7 @@ struct vfs_shadow {
 #define VFS_MAX_SHADOWS   96
 #define VFS_MAX_LOCKCLOCKS 96
 
-struct vfs_lockclock { uint16_t lock; uint8_t used; vfs_vclock w, r; };
+struct vfs_lockclock { vfs_lid_t lock; uint8_t used; vfs_vclock w, r; };
 
 enum vfs_report_kind { RPT_RACE, RPT_DUPLICATE, RPT_SKIPPED, RPT_DEADDIR,
 		       RPT_DEADLOCK, RPT_LOCKORDER, RPT__COUNT };
@@ -334,7 +369,7 @@ struct vfs_link {
 	uint8_t held_mode, want_mode;
 	uint8_t held_key, want_key; /* lockdep keys (vfs_ld_key_name) */
 	uint8_t queued;         /* deadlock: waits behind a queued waiter, not a holder */
-	uint16_t held, want;    /* lock ids; held 0: none */
+	vfs_lid_t held, want;   /* lock ids; held 0: none */
 	int32_t step;
 };
 #define VFS_MAX_LINKS 8
@@ -347,7 +382,7 @@ enum vfs_ld_rule { LDR_CYCLE, LDR_RECURSIVE, LDR_SAME_LOCK, LDR_RANK_RENAME,
 struct vfs_report {
 	uint8_t kind;
 	uint8_t field;
-	int16_t obj;
+	int32_t obj;
 	struct vfs_access a, b; /* race: both sides; duplicate: both receivers */
 	int32_t entry;          /* duplicate: the entry's inode (-1 . -2 ..) */
 	char text[160];         /* one line in the kernel's vocabulary */
@@ -358,9 +393,10 @@ struct vfs_report {
 	struct vfs_link link[VFS_MAX_LINKS];
 };
 
+#define VFS_MAX_ENTRIES 128     /* offsets a pass of the duplicate detector keeps */
 struct vfs_pass {               /* one pass of an open directory */
 	int8_t used;
-	int16_t file;
+	int32_t file;
 	int32_t epoch;          /* bumps when a seek starts a new pass */
 	/* receiver (tid+1) and step of each offset handed out; 0 = not yet */
 	int8_t by[VFS_MAX_ENTRIES];
@@ -420,6 +456,7 @@ struct vfs_world {
 	uint8_t preset;         /* index into vfs_presets */
 	uint8_t knobs_overridden;
 	uint8_t sched;          /* enum vfs_sched */
+	uint8_t oom;            /* a copy or set-up ran out of memory */
 	uint64_t rng;           /* xorshift state for VSCHED_RANDOM */
 	int8_t rr_last;         /* last thread picked by rr */
 	int32_t step;           /* steps run so far */
@@ -429,17 +466,43 @@ struct vfs_world {
 	int32_t call_seq;       /* calls started, for fifo */
 	int32_t last_done_tid;  /* thread of the most recently completed call */
 	int32_t last_gd_tid;    /* ... and of the most recent getdents */
-	int16_t nprocs, nthreads, nfiles, ninodes, nsb, nfdt;
+	int32_t next_ino;       /* i_ino of the next inode made */
+	int16_t nprocs, nthreads, nsb;
+	int32_t nfree_inodes;           /* slots on the free list */
+	int32_t free_inode;             /* its head (linked by next_sibling) */
+	int32_t ndying;                 /* unlinked inodes not yet freed */
 	struct vfs_lock rename_mutex;   /* s_vfs_rename_mutex (one sb model) */
 	struct vfs_stats stats;
 	struct vfs_detect det;
 	int32_t call_started[VFS_MAX_THREADS]; /* call_seq at start, for fifo */
 	struct vfs_proc procs[VFS_MAX_PROCS];
 	struct vfs_thread threads[VFS_MAX_THREADS];
-	struct vfs_file files[VFS_MAX_FILES];
 	struct vfs_sb sbs[VFS_MAX_SB];
-	struct vfs_inode inodes[VFS_MAX_INODES];
-	struct vfs_fdtable fdt[VFS_MAX_PROCS];
+	/*
+	 * Heap tables owned by this world (vfs_world_free), grown as needed.
+	 * Only [0, n) of each is copied, hashed or compared.
+	 */
+	int32_t nfiles, ninodes, nfdt;  /* slots in use or free, high-water */
+	int32_t files_cap, inodes_cap, fdt_cap;
+	struct vfs_file *files;
+	struct vfs_inode *inodes;
+	struct vfs_fdtable *fdt;
+	/* the dentry hash: (parent, name) -> inode slot, chained through
+	 * hash_next; d_hash_mask + 1 buckets (d_hash_cap) */
+	int32_t *d_hash;
+	uint32_t d_hash_mask;
+	int32_t d_hash_cap;
+	/* the entries each thread's most recent getdents handed out: inode
+	 * index, or -1 ".", -2 ".." (rec.nent of them) */
+	struct vfs_entvec { int32_t *v; int32_t cap; } rec_ent[VFS_MAX_THREADS];
+	/* the strings of submitted calls, interned: a handle is an offset
+	 * (0 is ""); append-only, so every copy of a world reads the same */
+	struct vfs_strtab {
+		char *buf;
+		uint32_t len, cap;
+		uint32_t *slot;         /* open addressing: handle or 0 */
+		uint32_t mask, count;
+	} strs;
 };
 
 /* ---- trace events (core/trace.c) ------------------------------------------- */
@@ -458,13 +521,15 @@ struct vfs_event {
 	uint8_t field;          /* read/write: enum vfs_field */
 	uint8_t atomic;         /* read/write of an atomic counter */
 	uint8_t sys;            /* enter/exit of a syscall frame: enum vfs_sys */
-	uint16_t lock;          /* lock id */
+	vfs_lid_t lock;         /* lock id */
 	int32_t obj;            /* file or inode index (see objkind) */
 	uint8_t objkind;        /* 0 none, 1 file, 2 inode, 3 fd table, 4 global */
 	int8_t other;           /* block: the holder's tid, -1 if several/none */
 	int64_t ret;            /* exit: return value (or -errno) */
 	int64_t value;          /* read/write: the value; emit: entry d_off */
 	int32_t file_id;        /* file#N of a file object or file lock */
+	int32_t ino;            /* i_ino of an inode object or inode lock (obj
+				 * is its slot, which a later inode may reuse) */
 	const char *note;       /* OP_NOTE: text (static storage) */
 };
 
@@ -482,11 +547,19 @@ void vfs_thread_name(const struct vfs_world *w, int tid, char *buf, size_t n);
 /* "file#3", or a path for inodes, "rename_mutex" */
 void vfs_obj_name(const struct vfs_world *w, int objkind, int obj, char *buf,
 		  size_t n);
-void vfs_lock_name(const struct vfs_world *w, uint16_t lock, char *buf,
+void vfs_lock_name(const struct vfs_world *w, vfs_lid_t lock, char *buf,
 		   size_t n);
 void vfs_inode_path(const struct vfs_world *w, int ino, char *buf, size_t n);
 /* The class of a lock id (LC_*). */
-int vfs_lock_class(const struct vfs_world *w, uint16_t lock);
+int vfs_lock_class(const struct vfs_world *w, vfs_lid_t lock);
+/* An event's object, lock and entry as they were when it happened (a
+ * freed inode: "inode#N"): the names every view prints. */
+void vfs_event_obj_name(const struct vfs_world *w, const struct vfs_event *ev,
+			char *buf, size_t n);
+void vfs_event_lock_name(const struct vfs_world *w, const struct vfs_event *ev,
+			 char *buf, size_t n);
+void vfs_event_entry_name(const struct vfs_world *w, const struct vfs_event *ev,
+			  char *buf, size_t n);
 /* One line, no newline. */
 void vfs_event_text(const struct vfs_world *w, const struct vfs_event *ev,
 		    char *buf, size_t n);
@@ -494,9 +567,28 @@ void vfs_event_jsonl(const struct vfs_world *w, const struct vfs_event *ev,
 		     char *buf, size_t n);
 
 /* ---- world set-up (core/world.c) ------------------------------------------- */
+/*
+ * A world owns heap tables: make one with vfs_world_new() (or zero it and
+ * vfs_world_init it), copy into a zeroed or live world, free it with
+ * vfs_world_free().  NULL / false: out of memory.
+ */
+struct vfs_world *vfs_world_new(const struct vfs_preset *p);
 void vfs_world_init(struct vfs_world *w, const struct vfs_preset *p);
-/* Copies only the used parts: cheap for exploration. */
-void vfs_world_copy(struct vfs_world *dst, const struct vfs_world *src);
+void vfs_world_free(struct vfs_world *w);       /* the tables and W */
+void vfs_world_release(struct vfs_world *w);    /* the tables only */
+/* Copies only the used parts: cheap for exploration.  DST is zeroed or a
+ * world; its tables are reused when large enough. */
+bool vfs_world_copy(struct vfs_world *dst, const struct vfs_world *src);
+/* A new world with SRC's contents, or NULL. */
+struct vfs_world *vfs_world_dup(const struct vfs_world *src);
+/* The entries thread TID's most recent getdents handed out (rec.nent). */
+const int32_t *vfs_rec_entries(const struct vfs_world *w, int tid);
+/* The name of its entry I: ".", "..", a name. */
+const char *vfs_rec_entry_name(const struct vfs_world *w, int tid, int i);
+/* All of them as "[. .. a b]"; when they do not fit in N bytes, as many as
+ * do and "... (K more)]". */
+void vfs_rec_entries_text(const struct vfs_world *w, int tid, char *buf,
+			  size_t n);
 /* Setup commands: instant, not traced. Return 0 or -errno. */
 int vfs_setup_mkdir(struct vfs_world *w, const char *path, bool parents);
 int vfs_setup_touch(struct vfs_world *w, const char *path, bool parents);
@@ -508,6 +600,8 @@ void vfs_set_preset(struct vfs_world *w, const struct vfs_preset *p);
 
 /* Lookups. -1 when not found. */
 int vfs_path_lookup(const struct vfs_world *w, const char *path);
+/* PATH's parent directory exists. */
+bool vfs_parent_exists(const struct vfs_world *w, const char *path);
 int vfs_proc_by_name(const struct vfs_world *w, const char *name);
 int vfs_proc_by_pid(const struct vfs_world *w, int pid);
 /* "A", "A.1", "A.2", or a pid number. */

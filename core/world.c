@@ -6,17 +6,11 @@
 #include <stdlib.h>
 #include "internal.h"
 
-static void inode_clear(struct vfs_inode *ino)
-{
-	memset(ino, 0, sizeof *ino);
-	ino->parent = ino->first_child = ino->last_child = -1;
-	ino->next_sibling = ino->prev_sibling = -1;
-	ino->next_off = 2;
-	lock_init(&ino->i_rwsem, LK_RWSEM);
-}
+/* ---- the world's memory ---- */
 
 void vfs_world_init(struct vfs_world *w, const struct vfs_preset *p)
 {
+	vfs_world_release(w);
 	memset(w, 0, sizeof *w);
 	if (!p)
 		p = vfs_preset_lookup("v6.5");
@@ -24,6 +18,8 @@ void vfs_world_init(struct vfs_world *w, const struct vfs_preset *p)
 	w->preset = (uint8_t)(p - vfs_presets);
 	w->next_pid = 100;
 	w->next_file_id = 1;
+	w->next_ino = 2;        /* ext4's root is inode 2 */
+	w->free_inode = -1;
 	w->rng = 0x9e3779b97f4a7c15ull;
 	w->rr_last = -1;
 	w->last_done_tid = w->last_gd_tid = -1;
@@ -33,10 +29,54 @@ void vfs_world_init(struct vfs_world *w, const struct vfs_preset *p)
 	w->nsb = 1;
 	w->sbs[0].fstype = 0;
 	w->sbs[0].root = 0;
-	w->ninodes = 1;
-	inode_clear(&w->inodes[0]);
-	w->inodes[0].type = IT_DIR;
-	w->inodes[0].is_mountpoint = 1;
+	int r = inode_new(w, IT_DIR);
+	if (r == 0)
+		w->inodes[0].is_mountpoint = 1;
+	else
+		w->oom = 1;
+}
+
+struct vfs_world *vfs_world_new(const struct vfs_preset *p)
+{
+	struct vfs_world *w = calloc(1, sizeof *w);
+	if (w) {
+		vfs_world_init(w, p);
+		if (w->oom) {
+			vfs_world_free(w);
+			return NULL;
+		}
+	}
+	return w;
+}
+
+void vfs_world_release(struct vfs_world *w)
+{
+	for (int i = 0; i < w->ninodes && w->inodes; i++)
+		data_put(w->inodes[i].data);
+	free(w->inodes);
+	free(w->files);
+	free(w->fdt);
+	free(w->d_hash);
+	for (int t = 0; t < VFS_MAX_THREADS; t++)
+		free(w->rec_ent[t].v);
+	free(w->strs.buf);
+	free(w->strs.slot);
+	w->inodes = NULL;
+	w->files = NULL;
+	w->fdt = NULL;
+	w->d_hash = NULL;
+	memset(w->rec_ent, 0, sizeof w->rec_ent);
+	memset(&w->strs, 0, sizeof w->strs);
+	w->inodes_cap = w->files_cap = w->fdt_cap = w->d_hash_cap = 0;
+	w->ninodes = w->nfiles = w->nfdt = 0;
+}
+
+void vfs_world_free(struct vfs_world *w)
+{
+	if (!w)
+		return;
+	vfs_world_release(w);
+	free(w);
 }
 
 void vfs_set_preset(struct vfs_world *w, const struct vfs_preset *p)
@@ -46,8 +86,12 @@ void vfs_set_preset(struct vfs_world *w, const struct vfs_preset *p)
 	w->knobs_overridden = 0;
 }
 
-void vfs_world_copy(struct vfs_world *d, const struct vfs_world *s)
+bool vfs_world_copy(struct vfs_world *d, const struct vfs_world *s)
 {
+	if (d == s)
+		return true;
+	/* (d's own tables stay: they are after det, out of the memcpy;
+	 * its inode data references are dropped by world_copy_objects) */
 	memcpy(d, s, offsetof(struct vfs_world, det));
 	/* the detectors: only what is in use */
 	d->det.enabled = s->det.enabled;
@@ -72,82 +116,233 @@ void vfs_world_copy(struct vfs_world *d, const struct vfs_world *s)
 	memcpy(d->call_started, s->call_started, sizeof d->call_started);
 	memcpy(d->procs, s->procs, sizeof d->procs[0] * (size_t)s->nprocs);
 	memcpy(d->threads, s->threads, sizeof d->threads[0] * (size_t)s->nthreads);
-	world_copy_objects(d, s);
+	memcpy(d->sbs, s->sbs, sizeof d->sbs[0] * (size_t)s->nsb);
+	bool ok = world_copy_objects(d, s) && world_copy_strings(d, s);
+	for (int t = 0; t < s->nthreads && ok; t++) {
+		int32_t n = s->threads[t].rec.nent;
+		if (!n)
+			continue;
+		if (!s->rec_ent[t].v || s->rec_ent[t].cap < n) {
+			d->threads[t].rec.nent = 0;     /* (an explorer's copy) */
+			continue;
+		}
+		ok = world_grow((void **)&d->rec_ent[t].v, &d->rec_ent[t].cap, n,
+				sizeof *d->rec_ent[t].v);
+		if (ok)
+			memcpy(d->rec_ent[t].v, s->rec_ent[t].v,
+			       sizeof *d->rec_ent[t].v * (size_t)n);
+	}
+	if (!ok) {
+		/* (a world that can still be freed, and says what it lost) */
+		d->oom = 1;
+		for (int t = 0; t < d->nthreads; t++)
+			if (d->rec_ent[t].cap < d->threads[t].rec.nent)
+				d->threads[t].rec.nent = 0;
+	}
+	return ok;
 }
 
-/* Files, superblocks, inodes and fd tables: only the slots in use. */
-void world_copy_objects(struct vfs_world *d, const struct vfs_world *s)
+struct vfs_world *vfs_world_dup(const struct vfs_world *s)
 {
-	memcpy(d->files, s->files, sizeof d->files[0] * (size_t)s->nfiles);
-	memcpy(d->sbs, s->sbs, sizeof d->sbs[0] * (size_t)s->nsb);
-	memcpy(d->inodes, s->inodes, sizeof d->inodes[0] * (size_t)s->ninodes);
+	struct vfs_world *w = calloc(1, sizeof *w);
+	if (w && !vfs_world_copy(w, s)) {
+		vfs_world_free(w);
+		return NULL;
+	}
+	return w;
+}
+
+/* Files and fd tables: only the slots in use (false: out of memory). */
+bool world_copy_files(struct vfs_world *d, const struct vfs_world *s)
+{
+	if (!world_grow((void **)&d->files, &d->files_cap, s->nfiles,
+			sizeof *d->files) ||
+	    !world_grow((void **)&d->fdt, &d->fdt_cap, s->nfdt, sizeof *d->fdt)) {
+		d->nfiles = d->nfdt = 0;
+		return false;
+	}
+	d->nfiles = s->nfiles;
+	d->nfdt = s->nfdt;
+	if (s->nfiles)
+		memcpy(d->files, s->files, sizeof d->files[0] * (size_t)s->nfiles);
 	for (int i = 0; i < s->nfdt; i++) {
 		d->fdt[i].count = s->fdt[i].count;
 		d->fdt[i].nfds = s->fdt[i].nfds;
 		memcpy(d->fdt[i].fd, s->fdt[i].fd,
 		       sizeof s->fdt[i].fd[0] * (size_t)s->fdt[i].nfds);
 	}
+	return true;
+}
+
+/* Files, inodes (with the dentry hash) and fd tables: only the slots in
+ * use.  False when out of memory (D then has fewer objects, and can be
+ * freed). */
+bool world_copy_objects(struct vfs_world *d, const struct vfs_world *s)
+{
+	for (int i = 0; i < d->ninodes; i++)
+		data_put(d->inodes[i].data);
+	d->ninodes = 0;
+	if (!world_copy_files(d, s) ||
+	    !world_grow((void **)&d->inodes, &d->inodes_cap, s->ninodes,
+			sizeof *d->inodes) ||
+	    !world_grow((void **)&d->d_hash, &d->d_hash_cap, s->d_hash_cap,
+			sizeof *d->d_hash))
+		return false;
+	d->ninodes = s->ninodes;
+	d->d_hash_mask = s->d_hash_mask;
+	if (!s->ninodes)
+		return true;
+	memcpy(d->inodes, s->inodes, sizeof d->inodes[0] * (size_t)s->ninodes);
+	for (int i = 0; i < s->ninodes; i++)
+		data_get(s->inodes[i].data);
+	memcpy(d->d_hash, s->d_hash, sizeof d->d_hash[0] * (size_t)s->d_hash_cap);
+	return true;
+}
+
+/* ---- the strings of calls ---- */
+
+static uint32_t str_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+bool world_copy_strings(struct vfs_world *d, const struct vfs_world *s)
+{
+	struct vfs_strtab *dt = &d->strs;
+	const struct vfs_strtab *st = &s->strs;
+	if (st->cap > dt->cap) {
+		char *b = realloc(dt->buf, st->cap);
+		if (!b)
+			return false;
+		dt->buf = b;
+		dt->cap = st->cap;
+	}
+	if (st->mask != dt->mask || !dt->slot) {
+		uint32_t *sl = st->slot ? malloc(sizeof *sl * (st->mask + 1)) : NULL;
+		if (st->slot && !sl)
+			return false;
+		free(dt->slot);
+		dt->slot = sl;
+		dt->mask = st->mask;
+	}
+	if (st->len)
+		memcpy(dt->buf, st->buf, st->len);
+	if (st->slot)
+		memcpy(dt->slot, st->slot, sizeof *dt->slot * (st->mask + 1));
+	dt->len = st->len;
+	dt->count = st->count;
+	return true;
+}
+
+/* The handle of STR in W's table, added if new; 0 for "", -1 out of memory. */
+static int64_t str_intern(struct vfs_world *w, const char *str)
+{
+	struct vfs_strtab *t = &w->strs;
+	size_t len = strlen(str);
+	if (!len)
+		return 0;
+	if (!t->slot || (t->count + 1) * 2 > t->mask + 1) {
+		uint32_t size = t->slot ? (t->mask + 1) * 2 : 64;
+		uint32_t *sl = calloc(size, sizeof *sl);
+		if (!sl)
+			return -1;
+		for (uint32_t i = 0; t->slot && i <= t->mask; i++) {
+			uint32_t h = t->slot[i];
+			if (!h)
+				continue;
+			uint32_t j = str_hash(t->buf + h) & (size - 1);
+			while (sl[j])
+				j = (j + 1) & (size - 1);
+			sl[j] = h;
+		}
+		free(t->slot);
+		t->slot = sl;
+		t->mask = size - 1;
+	}
+	uint32_t j = str_hash(str) & t->mask;
+	for (; t->slot[j]; j = (j + 1) & t->mask)
+		if (!strcmp(t->buf + t->slot[j], str))
+			return t->slot[j];
+	if (!t->len)
+		t->len = 1;     /* offset 0 is "" */
+	if (t->len + len + 1 > t->cap) {
+		uint32_t cap = t->cap ? t->cap : 256;
+		while (cap < t->len + len + 1)
+			cap *= 2;
+		char *b = realloc(t->buf, cap);
+		if (!b)
+			return -1;
+		t->buf = b;
+		t->cap = cap;
+		t->buf[0] = 0;
+	}
+	uint32_t h = t->len;
+	memcpy(t->buf + h, str, len + 1);
+	t->len += (uint32_t)len + 1;
+	t->slot[j] = h;
+	t->count++;
+	return h;
+}
+
+int vfs_call_set_str(struct vfs_world *w, struct vfs_call *c, int i,
+		     const char *str)
+{
+	if (strlen(str) >= VFS_CALL_STR_MAX)
+		return -VE_NAMETOOLONG;
+	int64_t h = str_intern(w, str);
+	if (h < 0)
+		return -VE_NOMEM;
+	c->s[i] = (uint32_t)h;
+	return 0;
+}
+
+const char *vfs_call_str(const struct vfs_world *w, const struct vfs_call *c,
+			 int i)
+{
+	return c->s[i] && c->s[i] < w->strs.len ? w->strs.buf + c->s[i] : "";
+}
+
+const int32_t *vfs_rec_entries(const struct vfs_world *w, int tid)
+{
+	return w->rec_ent[tid].v;
+}
+
+const char *vfs_rec_entry_name(const struct vfs_world *w, int tid, int i)
+{
+	int e = w->rec_ent[tid].v[i];
+	return e == -1 ? "." : e == -2 ? ".." : w->inodes[e].name;
+}
+
+void vfs_rec_entries_text(const struct vfs_world *w, int tid, char *buf,
+			  size_t n)
+{
+	int nent = w->threads[tid].rec.nent;
+	size_t o = 0;
+	char more[48];
+	if (n < sizeof more + 2) {
+		snprintf(buf, n, "[...]");
+		return;
+	}
+	buf[o++] = '[';
+	for (int i = 0; i < nent; i++) {
+		const char *nm = vfs_rec_entry_name(w, tid, i);
+		size_t len = strlen(nm) + (i ? 1 : 0);
+		/* room for this one and, unless it is the last, the tail */
+		snprintf(more, sizeof more, "%s... (%d more)]", i ? " " : "",
+			 nent - i);
+		if (o + len + (i + 1 < nent ? strlen(more) : 0) + 2 > n) {
+			snprintf(buf + o, n - o, "%s", more);
+			return;
+		}
+		o += (size_t)snprintf(buf + o, n - o, "%s%s", i ? " " : "", nm);
+	}
+	snprintf(buf + o, n - o, "]");
 }
 
 /* ---- the tree ---- */
-
-int inode_child(const struct vfs_world *w, int dir, const char *name)
-{
-	for (int c = w->inodes[dir].first_child; c >= 0; c = w->inodes[c].next_sibling)
-		if (!strcmp(w->inodes[c].name, name))
-			return c;
-	return -1;
-}
-
-int inode_alloc(struct vfs_world *w, int parent, const char *name, int type)
-{
-	if (w->ninodes >= VFS_MAX_INODES)
-		return -VE_NOSPC;
-	if (strlen(name) >= VFS_NAME_MAX)
-		return -VE_NAMETOOLONG;
-	int i = w->ninodes++;
-	struct vfs_inode *ino = &w->inodes[i], *p = &w->inodes[parent];
-	inode_clear(ino);
-	ino->type = (uint8_t)type;
-	ino->sb = p->sb;
-	ino->parent = (int16_t)parent;
-	strcpy(ino->name, name);
-	ino->d_off = p->next_off++;
-	ino->prev_sibling = p->last_child;
-	if (p->last_child >= 0)
-		w->inodes[p->last_child].next_sibling = (int16_t)i;
-	else
-		p->first_child = (int16_t)i;
-	p->last_child = (int16_t)i;
-	p->nchildren++;
-	return i;
-}
-
-/* Remove an entry from its parent (the inode lives on while files use it). */
-void inode_unlink_entry(struct vfs_world *w, int i)
-{
-	struct vfs_inode *ino = &w->inodes[i];
-	struct vfs_inode *p = &w->inodes[ino->parent];
-	if (ino->prev_sibling >= 0)
-		w->inodes[ino->prev_sibling].next_sibling = ino->next_sibling;
-	else
-		p->first_child = ino->next_sibling;
-	if (ino->next_sibling >= 0)
-		w->inodes[ino->next_sibling].prev_sibling = ino->prev_sibling;
-	else
-		p->last_child = ino->prev_sibling;
-	ino->next_sibling = ino->prev_sibling = -1;
-	p->nchildren--;
-	ino->unlinked = 1;
-}
-
-bool inode_is_ancestor(const struct vfs_world *w, int anc, int ino)
-{
-	for (int i = ino; i >= 0; i = w->inodes[i].parent)
-		if (i == anc)
-			return true;
-	return false;
-}
 
 int path_walk(const struct vfs_world *w, const char *path)
 {
@@ -155,6 +350,8 @@ int path_walk(const struct vfs_world *w, const char *path)
 	int cur = 0;
 	if (path[0] != '/')
 		return -VE_NOENT;
+	if (strlen(path) >= VFS_PATH_MAX)
+		return -VE_NAMETOOLONG;         /* getname: PATH_MAX */
 	const char *s = path;
 	while (*s) {
 		while (*s == '/')
@@ -198,6 +395,8 @@ int path_parent(const struct vfs_world *w, const char *path, int *parent,
 	if (!slash || slash[1] == 0)
 		return -VE_NOENT;      /* "/" itself, or a relative path */
 	*last = path + (slash + 1 - buf);
+	if (strlen(slash + 1) >= VFS_NAME_MAX)
+		return -VE_NAMETOOLONG;         /* a name past NAME_MAX */
 	if (slash == buf)
 		buf[1] = 0;
 	else
@@ -215,6 +414,13 @@ int vfs_path_lookup(const struct vfs_world *w, const char *path)
 {
 	int r = path_walk(w, path);
 	return r < 0 ? -1 : r;
+}
+
+bool vfs_parent_exists(const struct vfs_world *w, const char *path)
+{
+	int parent;
+	const char *last;
+	return path_parent(w, path, &parent, &last) == 0;
 }
 
 /* last component without trailing slashes, into buf */
@@ -293,7 +499,7 @@ int vfs_setup_mount(struct vfs_world *w, const char *fstype, const char *path,
 	int sb = w->nsb++;
 	w->sbs[sb].fstype = (uint8_t)(ft - vfs_fstypes);
 	w->sbs[sb].dirstat = option && !strcmp(option, "dirstat");
-	w->sbs[sb].root = (int16_t)r;
+	w->sbs[sb].root = r;
 	w->inodes[r].sb = (uint8_t)sb;
 	w->inodes[r].is_mountpoint = 1;
 	return 0;
@@ -320,8 +526,10 @@ static bool valid_name(const char *s)
 /* A new process with one thread; shared by spawn and fork. */
 int proc_new(struct vfs_world *w, const char *name, int uid, int fdt)
 {
-	if (!valid_name(name) || strlen(name) >= VFS_NAME_MAX - 4)
+	if (!valid_name(name))
 		return -VE_INVAL;
+	if (strlen(name) >= VFS_COMM_MAX - 4)   /* room for ".NN" */
+		return -VE_NAMETOOLONG;
 	if (vfs_proc_by_name(w, name) >= 0)
 		return -VE_EXIST;
 	if (w->nprocs >= VFS_MAX_PROCS || w->nthreads >= VFS_MAX_THREADS)
@@ -334,8 +542,8 @@ int proc_new(struct vfs_world *w, const char *name, int uid, int fdt)
 	pr->uid = uid;
 	strcpy(pr->name, name);
 	if (fdt < 0) {
-		fdt = w->nfdt++;
-		w->fdt[fdt].count = 1;
+		if ((fdt = fdt_new(w)) < 0)
+			return fdt;
 		w->fdt[fdt].nfds = 3;
 		/* 0-2 are taken, as stdio would be (model: no file behind them) */
 		for (int i = 0; i < 3; i++)

@@ -134,8 +134,8 @@ static void print_result(struct drv *d, int tid)
 	if (r->call.sys == SYS_GETDENTS && r->ret >= 0) {
 		printf(" [");
 		for (int i = 0; i < r->nent; i++)
-			printf("%s%s", i ? " " : "", r->ent[i] == -1 ? "." :
-			       r->ent[i] == -2 ? ".." : d->w->inodes[r->ent[i]].name);
+			printf("%s%s", i ? " " : "",
+			       vfs_rec_entry_name(d->w, tid, i));
 		printf("]");
 	}
 	printf("\n");
@@ -187,7 +187,8 @@ static int do_call(struct drv *d, int tid, int ac, char **av)
 	case SYS_OPEN:
 		if (ac < 2)
 			return err(d, "%s", "open PATH [rdonly|wronly|rdwr] [directory] [cloexec]");
-		snprintf(c.s[0], sizeof c.s[0], "%s", av[1]);
+		if (vfs_call_set_str(d->w, &c, 0, av[1]) < 0)
+			return err(d, "%s", "string too long");
 		for (int i = 2; i < ac; i++) {
 			if (!strcmp(av[i], "wronly"))
 				c.a[1] |= VO_WRONLY;
@@ -204,18 +205,22 @@ static int do_call(struct drv *d, int tid, int ac, char **av)
 	case SYS_MKDIR: case SYS_CREAT: case SYS_UNLINK: case SYS_RMDIR:
 		if (ac != 2)
 			return err(d, "%s takes a path", av[0]);
-		snprintf(c.s[0], sizeof c.s[0], "%s", av[1]);
+		if (vfs_call_set_str(d->w, &c, 0, av[1]) < 0)
+			return err(d, "%s", "string too long");
 		break;
 	case SYS_RENAME:
 		if (ac != 3)
 			return err(d, "%s", "rename OLD NEW");
-		snprintf(c.s[0], sizeof c.s[0], "%s", av[1]);
-		snprintf(c.s[1], sizeof c.s[1], "%s", av[2]);
+		if (vfs_call_set_str(d->w, &c, 0, av[1]) < 0)
+			return err(d, "%s", "string too long");
+		if (vfs_call_set_str(d->w, &c, 1, av[2]) < 0)
+			return err(d, "%s", "string too long");
 		break;
 	case SYS_FORK:
 		if (ac != 2)
 			return err(d, "%s", "fork NAME");
-		snprintf(c.s[0], sizeof c.s[0], "%s", av[1]);
+		if (vfs_call_set_str(d->w, &c, 0, av[1]) < 0)
+			return err(d, "%s", "string too long");
 		break;
 	case SYS_CLONE: case SYS_EXIT:
 		if (ac != 1)
@@ -239,7 +244,8 @@ static int do_call(struct drv *d, int tid, int ac, char **av)
 			return err(d, "%s", "write FD TEXT / pwrite FD TEXT OFFSET");
 		c.a[0] = v[0];
 		c.a[2] = v[2];
-		snprintf(c.s[0], sizeof c.s[0], "%s", av[2]);
+		if (vfs_call_set_str(d->w, &c, 0, av[2]) < 0)
+			return err(d, "%s", "string too long");
 		break;
 	case SYS_LSEEK:
 		if (ac < 3 || ac > 4 || !num(av[1], &v[0]) || !num(av[2], &v[1]))
@@ -360,8 +366,7 @@ static int check(struct drv *d, int ac, char **av)
 			size_t o = 0;
 			ok = r->nent == ac - first;
 			for (int i = 0; i < r->nent; i++) {
-				const char *n = r->ent[i] == -1 ? "." : r->ent[i] == -2 ?
-					".." : w->inodes[r->ent[i]].name;
+				const char *n = vfs_rec_entry_name(w, t, i);
 				if (i + first < ac && strcmp(n, av[i + first]))
 					ok = false;
 				o += (size_t)snprintf(got + o, sizeof got - o, "%s%s",
@@ -621,12 +626,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: vfsim-driver FILE.vfs...\n");
 		return 1;
 	}
-	struct vfs_world *w = malloc(sizeof *w);
+	struct vfs_world *w = calloc(1, sizeof *w);
 	if (!w)
 		return 1;
 	int status = 0;
 	for (int i = 1; i < argc; i++)
 		status |= run_file(argv[i], w);
-	free(w);
+	vfs_world_free(w);
 	return status;
 }

@@ -65,7 +65,7 @@ static inline struct h *h_new(const char *preset)
 		fail_msg("unknown preset %s", preset);
 	struct h *h = calloc(1, sizeof *h);
 	assert_non_null(h);
-	h->w = malloc(sizeof *h->w);
+	h->w = calloc(1, sizeof *h->w);
 	assert_non_null(h->w);
 	vfs_world_init(h->w, p);
 	h->log.keep = true;
@@ -84,7 +84,7 @@ static inline void h_free(struct h *h)
 			break;
 		}
 	free(h->log.ev);
-	free(h->w);
+	vfs_world_free(h->w);
 	free(h);
 }
 
@@ -150,20 +150,31 @@ static inline int h_count(struct h *h, int tid, int fd)
 
 /* ---- calls ---- */
 
-static inline struct vfs_call h_c(int sys, int64_t a0, int64_t a1, int64_t a2,
+/* A call and its strings, interned into the world it is submitted to. */
+struct hcall { struct vfs_call c; const char *s0, *s1; };
+
+static inline struct hcall h_c(int sys, int64_t a0, int64_t a1, int64_t a2,
 				  const char *s0, const char *s1)
 {
-	struct vfs_call c;
+	struct hcall c;
 	memset(&c, 0, sizeof c);
-	c.sys = (uint8_t)sys;
-	c.a[0] = a0;
-	c.a[1] = a1;
-	c.a[2] = a2;
-	if (s0)
-		snprintf(c.s[0], sizeof c.s[0], "%s", s0);
-	if (s1)
-		snprintf(c.s[1], sizeof c.s[1], "%s", s1);
+	c.c.sys = (uint8_t)sys;
+	c.c.a[0] = a0;
+	c.c.a[1] = a1;
+	c.c.a[2] = a2;
+	c.s0 = s0;
+	c.s1 = s1;
 	return c;
+}
+
+/* vfs_submit with the strings: 0, or what vfs_submit says. */
+static inline int h_vsubmit(struct vfs_world *w, int tid, struct hcall c)
+{
+	if (c.s0)
+		assert_int_equal(vfs_call_set_str(w, &c.c, 0, c.s0), 0);
+	if (c.s1)
+		assert_int_equal(vfs_call_set_str(w, &c.c, 1, c.s1), 0);
+	return vfs_submit(w, tid, &c.c);
 }
 #define C_OPEN(path, fl)      h_c(SYS_OPEN, 0, (fl), 0, (path), NULL)
 #define C_CLOSE(fd)           h_c(SYS_CLOSE, (fd), 0, 0, NULL, NULL)
@@ -185,9 +196,9 @@ static inline struct vfs_call h_c(int sys, int64_t a0, int64_t a1, int64_t a2,
 #define C_RENAME(a, b)        h_c(SYS_RENAME, 0, 0, 0, (a), (b))
 #define C_CREAT(path)         h_c(SYS_CREAT, 0, 0, 0, (path), NULL)
 
-static inline void h_submit(struct h *h, int tid, struct vfs_call c)
+static inline void h_submit(struct h *h, int tid, struct hcall c)
 {
-	assert_int_equal(vfs_submit(h->w, tid, &c), 0);
+	assert_int_equal(h_vsubmit(h->w, tid, c), 0);
 }
 
 static inline bool h_step(struct h *h, int tid)
@@ -213,7 +224,7 @@ static inline int64_t h_finish(struct h *h, int tid)
 }
 
 /* Submit C on TID and run it until it completes or blocks. */
-static inline int64_t h_do(struct h *h, int tid, struct vfs_call c)
+static inline int64_t h_do(struct h *h, int tid, struct hcall c)
 {
 	h_submit(h, tid, c);
 	return h_finish(h, tid);
@@ -328,8 +339,7 @@ static inline void h_entries(struct h *h, int tid, char *buf, size_t n)
 	size_t o = 0;
 	buf[0] = 0;
 	for (int i = 0; i < r->nent && o < n; i++) {
-		const char *name = r->ent[i] == -1 ? "." : r->ent[i] == -2 ? ".." :
-				   h->w->inodes[r->ent[i]].name;
+		const char *name = vfs_rec_entry_name(h->w, tid, i);
 		int k = snprintf(buf + o, n - o, "%s%s", i ? " " : "", name);
 		if (k < 0)
 			break;

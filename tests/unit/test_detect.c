@@ -291,7 +291,7 @@ static const char *const renames[][2] = {
 	{ "/e/s1/u", "/d/s2" },
 };
 
-static struct vfs_call random_call(uint64_t *s, int nfds)
+static struct hcall random_call(uint64_t *s, int nfds)
 {
 	int fd = 3 + (int)(rnd(s) % (uint64_t)nfds);
 	switch (rnd(s) % 12) {
@@ -354,8 +354,7 @@ static void test_random_v65_no_reports(void **state)
 		while (steps < 10000) {
 			for (int t = 0; t < w->nthreads; t++)
 				if (!vfs_has_work(w, t) && rnd(&s) % 2 == 0) {
-					struct vfs_call c = random_call(&s, 6);
-					assert_int_equal(vfs_submit(w, t, &c), 0);
+					assert_int_equal(h_vsubmit(w, t, random_call(&s, 6)), 0);
 				}
 			int t = vfs_sched_pick(w);
 			if (t < 0) {

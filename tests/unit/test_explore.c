@@ -57,7 +57,7 @@ static void explore(const struct vfs_world *w, int jobs, int naive,
 static void check_cex(const struct vfs_world *snap,
 		      const struct vfs_explore_result *r, uint32_t want)
 {
-	struct vfs_world *w = malloc(sizeof *w);
+	struct vfs_world *w = calloc(1, sizeof *w);
 	const uint8_t *s;
 	assert_non_null(w);
 	assert_true(r->have_cex);
@@ -71,7 +71,7 @@ static void check_cex(const struct vfs_world *snap,
 	assert_int_equal(vfs_explore_kinds_of(snap, w), r->cex_kinds);
 	/* the fewest preemptions among violating executions: none is needed */
 	assert_int_equal(r->cex_preemptions, 0);
-	free(w);
+	vfs_world_free(w);
 }
 
 static void pidfd_found(const char *preset)
@@ -340,7 +340,7 @@ static void stateful_agrees(const char *preset)
 		assert_int_equal(a.violating > 0, found);
 		assert_int_equal(a.have_cex, found);
 		if (found) {
-			struct vfs_world *w = malloc(sizeof *w);
+			struct vfs_world *w = calloc(1, sizeof *w);
 			const uint8_t *sc;
 			assert_non_null(w);
 			int len = vfs_explore_schedule(&a, a.cex_index, &sc);
@@ -351,7 +351,7 @@ static void stateful_agrees(const char *preset)
 				assert_false(vfs_runnable(w, t));
 			assert_true(vfs_explore_kinds_of(h->w, w) &
 				    (VX_BIT(VX_DUPLICATE) | VX_BIT(VX_RACE)));
-			free(w);
+			vfs_world_free(w);
 		}
 		vfs_explore_result_free(&d);
 		vfs_explore_result_free(&a);

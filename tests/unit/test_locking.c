@@ -47,7 +47,7 @@ static void test_rwsem_fifo(void **state)
 	assert_int_equal(h_do(h, D, C_OPEN("/d", VO_RDONLY)), 3);
 	assert_int_equal(h_do(h, E, C_OPEN("/d", VO_RDONLY)), 3);
 	const struct vfs_lock *l = ilock(h, "/d");
-	uint16_t lid = VFS_LID(LID_INODE, vfs_path_lookup(h->w, "/d"));
+	vfs_lid_t lid = VFS_LID(LID_INODE, vfs_path_lookup(h->w, "/d"));
 
 	/* a reader holds */
 	h_submit(h, A, C_GETDENTS(3, 10));

@@ -13,7 +13,7 @@
 
 /* Which locks each thread holds, from the events alone. */
 struct order {
-	uint16_t held[VFS_MAX_THREADS][MAXHELD];
+	vfs_lid_t held[VFS_MAX_THREADS][MAXHELD];
 	uint8_t cls[VFS_MAX_THREADS][MAXHELD];
 	int n[VFS_MAX_THREADS];
 	long fpos_acq, irwsem_acq, blocks, violations, events;
@@ -115,7 +115,7 @@ static const char *const renames[][2] = {
 	{ "/d/b", "/e/b" }, { "/e/b", "/d/b" },
 };
 
-static struct vfs_call random_call(uint64_t *s, bool pidfd_fd)
+static struct hcall random_call(uint64_t *s, bool pidfd_fd)
 {
 	int dirfds[] = { 3, 5, 6, 7, 8, 9 };
 	int nd = pidfd_fd ? 6 : 5;
@@ -188,8 +188,7 @@ static void run_one(const char *preset, uint64_t seed, struct order *o)
 	for (int step = 0; step < 100000; step++) {
 		for (int t = 0; t < w->nthreads; t++)
 			if (!vfs_has_work(w, t) && calls < 10000 && rnd(&s) % 3 == 0) {
-				struct vfs_call c = random_call(&s, pidfd);
-				assert_int_equal(vfs_submit(w, t, &c), 0);
+				assert_int_equal(h_vsubmit(w, t, random_call(&s, pidfd)), 0);
 				calls++;
 			}
 		int t = vfs_sched_pick(w);

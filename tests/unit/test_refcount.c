@@ -130,7 +130,7 @@ static void test_light_lookup(void **state)
 		h_touch(h, "/d/a");
 		int A = h_spawn(h, "A", 0);
 		assert_int_equal(h_do(h, A, C_OPEN("/d", VO_RDONLY)), 3);
-		struct vfs_call c = h_c(sys[k], 3, 10, 0, NULL, NULL);
+		struct hcall c = h_c(sys[k], 3, 10, 0, NULL, NULL);
 		if (sys[k] == SYS_LSEEK)
 			c = C_LSEEK(3, 0, VSEEK_SET);
 		int64_t v[8];
