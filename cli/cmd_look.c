@@ -176,7 +176,7 @@ HANDLER(c_locks)
 		show_lock(s, VFS_LID(LID_FILE_LOCK, f), &w->files[f].f_lock);
 	}
 	for (int i = 0; i < w->ninodes; i++)
-		show_lock(s, VFS_LID(LID_INODE, i), &w->inodes[i].i_rwsem);
+		show_lock(s, VFS_LID(LID_INODE, i), &w->ilocks[i]);
 	show_lock(s, VFS_LID(LID_RENAME, 0), &w->rename_mutex);
 	(void)before;
 	for (int i = 0; i < w->nthreads; i++)

@@ -337,7 +337,7 @@ static void canon(struct sbuf *bo, const struct vfs_world *w, uint64_t tree,
 	 * not idle here (an idle lock's kind is set again when taken) */
 	PUT(b, tree);
 	for (int32_t i = 0; i < w->ninodes; i++) {
-		const struct vfs_lock *l = &w->inodes[i].i_rwsem;
+		const struct vfs_lock *l = &w->ilocks[i];
 		if (l->owner < 0 && !l->nreaders && l->wait_head < 0)
 			continue;
 		PUT(b, i);
@@ -571,13 +571,8 @@ static void fcopy(struct vfs_world *d, const struct vfs_world *s,
 	}
 	memcpy(d->sbs, s->sbs, sizeof d->sbs[0] * (size_t)s->nsb);
 	bool ok;
-	if (stag && *dtag == stag && d->ninodes == s->ninodes) {
-		ok = world_copy_files(d, s);
-		for (int i = 0; i < s->ninodes; i++)
-			d->inodes[i].i_rwsem = s->inodes[i].i_rwsem;
-	} else {
-		ok = world_copy_objects(d, s);
-	}
+	/* (the inode table is shared, not copied: only the locks are) */
+	ok = world_copy_objects(d, s);
 	*dtag = ok ? stag : 0;
 	if (!ok)
 		d->oom = 1;

@@ -10,6 +10,89 @@
 #include <stdlib.h>
 #include "internal.h"
 
+/* ---- the table: shared by world copies, copied on the first change ---- */
+
+static size_t itab_size(int32_t cap)
+{
+	return sizeof(struct vfs_itab) + sizeof(struct vfs_inode) * (size_t)cap;
+}
+
+void itab_get(struct vfs_itab *t)
+{
+	if (t)
+		__atomic_add_fetch(&t->refs, 1, __ATOMIC_RELAXED);
+}
+
+void itab_put(struct vfs_itab *t)
+{
+	if (!t || __atomic_sub_fetch(&t->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	for (int i = 0; i < t->n; i++)
+		data_put(t->v[i].data);
+	free(t->d_hash);
+	free(t);
+}
+
+/* W's own table with room for CAP slots and at least as many hash
+ * buckets: a copy when it is shared, a larger one when it is full. */
+static int itab_own(struct vfs_world *w, int32_t cap)
+{
+	struct vfs_itab *t = w->itab;
+	bool shared = t && __atomic_load_n(&t->refs, __ATOMIC_ACQUIRE) > 1;
+	if (t && !shared && t->cap >= cap)
+		return 0;
+	int32_t n = t ? t->n : 0, c = t && t->cap > cap ? t->cap : cap;
+	if (c < 16)
+		c = 16;
+	while (c < cap)
+		c *= 2;
+	struct vfs_itab *nt;
+	if (t && !shared) {
+		if (!(nt = realloc(t, itab_size(c))))
+			return -VE_NOMEM;
+	} else {
+		if (!(nt = malloc(itab_size(c))))
+			return -VE_NOMEM;
+		nt->refs = 1;
+		nt->n = n;
+		nt->d_hash = NULL;
+		nt->d_hash_mask = 0;
+		if (t) {
+			uint32_t nb = t->d_hash_mask + 1;
+			if (t->d_hash && !(nt->d_hash = malloc(sizeof *nt->d_hash * nb))) {
+				free(nt);
+				return -VE_NOMEM;
+			}
+			if (t->d_hash) {
+				memcpy(nt->d_hash, t->d_hash, sizeof *nt->d_hash * nb);
+				nt->d_hash_mask = t->d_hash_mask;
+			}
+			memcpy(nt->v, t->v, sizeof *nt->v * (size_t)n);
+			for (int i = 0; i < n; i++)
+				data_get(nt->v[i].data);
+			itab_put(t);
+		}
+	}
+	nt->cap = c;
+	w->itab = nt;
+	w->inodes = nt->v;
+	return 0;
+}
+
+struct vfs_inode *inode_mut(struct vfs_world *w, int i)
+{
+	struct vfs_itab *t = w->itab;
+	if (__atomic_load_n(&t->refs, __ATOMIC_ACQUIRE) > 1 &&
+	    itab_own(w, t->cap) < 0) {
+		/* (out of memory: the world says so, and changes a scratch
+		 * inode instead of one another world shares) */
+		static _Thread_local struct vfs_inode scratch;
+		w->oom = 1;
+		return &scratch;
+	}
+	return &w->itab->v[i];
+}
+
 /* ---- the dentry hash: (parent, name) -> inode slot ---- */
 
 static uint32_t d_hash(int parent, const char *name)
@@ -20,47 +103,49 @@ static uint32_t d_hash(int parent, const char *name)
 	return h ^ h >> 15;
 }
 
-static int32_t *d_bucket(const struct vfs_world *w, int parent,
-			 const char *name)
+static int32_t *d_bucket(const struct vfs_itab *t, int parent, const char *name)
 {
-	return &w->d_hash[d_hash(parent, name) & w->d_hash_mask];
+	return &t->d_hash[d_hash(parent, name) & t->d_hash_mask];
 }
 
+/* (the table is W's own: callers made it so) */
 static void d_hash_add(struct vfs_world *w, int i)
 {
-	int32_t *b = d_bucket(w, w->inodes[i].parent, w->inodes[i].name);
-	w->inodes[i].hash_next = *b;
+	struct vfs_itab *t = w->itab;
+	int32_t *b = d_bucket(t, t->v[i].parent, t->v[i].name);
+	t->v[i].hash_next = *b;
 	*b = i;
 }
 
 static void d_hash_del(struct vfs_world *w, int i)
 {
-	int32_t *b = d_bucket(w, w->inodes[i].parent, w->inodes[i].name);
+	struct vfs_itab *t = w->itab;
+	int32_t *b = d_bucket(t, t->v[i].parent, t->v[i].name);
 	while (*b >= 0 && *b != i)
-		b = &w->inodes[*b].hash_next;
+		b = &t->v[*b].hash_next;
 	if (*b == i)
-		*b = w->inodes[i].hash_next;
-	w->inodes[i].hash_next = -1;
+		*b = t->v[i].hash_next;
+	t->v[i].hash_next = -1;
 }
 
 /* Buckets for at least N names: a power of two, rebuilt from the tree. */
 static int d_hash_resize(struct vfs_world *w, int32_t n)
 {
+	struct vfs_itab *t = w->itab;
 	uint32_t size = 64;
 	while (size < (uint32_t)n)
 		size <<= 1;
-	if (size <= w->d_hash_mask + 1 && w->d_hash)
+	if (t->d_hash && size <= t->d_hash_mask + 1)
 		return 0;
 	int32_t *b = malloc(sizeof *b * size);
 	if (!b)
 		return -VE_NOMEM;
-	free(w->d_hash);
-	w->d_hash = b;
-	w->d_hash_mask = size - 1;
-	w->d_hash_cap = (int32_t)size;
+	free(t->d_hash);
+	t->d_hash = b;
+	t->d_hash_mask = size - 1;
 	memset(b, 0xff, sizeof *b * size);
-	for (int i = 0; i < w->ninodes; i++) {
-		struct vfs_inode *in = &w->inodes[i];
+	for (int i = 0; i < t->n; i++) {
+		struct vfs_inode *in = &t->v[i];
 		in->hash_next = -1;
 		if (!in->freed && in->parent >= 0 && !in->unlinked)
 			d_hash_add(w, i);
@@ -70,10 +155,11 @@ static int d_hash_resize(struct vfs_world *w, int32_t n)
 
 int inode_child(const struct vfs_world *w, int dir, const char *name)
 {
-	if (!w->d_hash)
+	const struct vfs_itab *t = w->itab;
+	if (!t || !t->d_hash)
 		return -1;
-	for (int c = *d_bucket(w, dir, name); c >= 0; c = w->inodes[c].hash_next)
-		if (w->inodes[c].parent == dir && !strcmp(w->inodes[c].name, name))
+	for (int c = *d_bucket(t, dir, name); c >= 0; c = t->v[c].hash_next)
+		if (t->v[c].parent == dir && !strcmp(t->v[c].name, name))
 			return c;
 	return -1;
 }
@@ -86,7 +172,6 @@ static void inode_clear(struct vfs_inode *ino)
 	ino->parent = ino->first_child = ino->last_child = -1;
 	ino->next_sibling = ino->prev_sibling = ino->hash_next = -1;
 	ino->next_off = 2;
-	lock_init(&ino->i_rwsem, LK_RWSEM);
 }
 
 bool world_grow(void **p, int32_t *cap, int32_t need, size_t elem)
@@ -107,31 +192,36 @@ bool world_grow(void **p, int32_t *cap, int32_t need, size_t elem)
 /* new_inode: a free slot (evicted before) or a new one, with a new i_ino. */
 int inode_new(struct vfs_world *w, int type)
 {
-	int i;
+	int i, n = w->ninodes;
+	if (w->free_inode < 0 && n >= VFS_MAX_INODES)
+		return -VE_NOSPC;
+	if (itab_own(w, w->free_inode >= 0 ? n : n + 1) < 0 ||
+	    !world_grow((void **)&w->ilocks, &w->ilocks_cap, n + 1,
+			sizeof *w->ilocks) ||
+	    d_hash_resize(w, n + 1) < 0)
+		return -VE_NOMEM;
+	struct vfs_itab *t = w->itab;
 	if (w->free_inode >= 0) {
 		i = w->free_inode;
-		w->free_inode = w->inodes[i].next_sibling;
+		w->free_inode = t->v[i].next_sibling;
 		w->nfree_inodes--;
 	} else {
-		if (w->ninodes >= VFS_MAX_INODES)
-			return -VE_NOSPC;
-		if (!world_grow((void **)&w->inodes, &w->inodes_cap,
-				w->ninodes + 1, sizeof *w->inodes))
-			return -VE_NOMEM;
-		if (d_hash_resize(w, w->ninodes + 1) < 0)
-			return -VE_NOMEM;
-		i = w->ninodes++;
+		i = t->n++;
+		w->ninodes = t->n;
 	}
-	inode_clear(&w->inodes[i]);
-	w->inodes[i].type = (uint8_t)type;
-	w->inodes[i].ino = w->next_ino++;
+	inode_clear(&t->v[i]);
+	t->v[i].type = (uint8_t)type;
+	t->v[i].ino = w->next_ino++;
+	lock_init(&w->ilocks[i], LK_RWSEM);
 	return i;
 }
 
 /* d_add: INO becomes PARENT's newest entry, at a new directory offset. */
 void inode_link_entry(struct vfs_world *w, int i, int parent, const char *name)
 {
-	struct vfs_inode *ino = &w->inodes[i], *p = &w->inodes[parent];
+	struct vfs_inode *p = inode_mut(w, parent);
+	struct vfs_inode *ino = inode_mut(w, i);
+	struct vfs_itab *t = w->itab;
 	ino->parent = parent;
 	ino->unlinked = 0;
 	snprintf(ino->name, sizeof ino->name, "%s", name);
@@ -139,7 +229,7 @@ void inode_link_entry(struct vfs_world *w, int i, int parent, const char *name)
 	ino->prev_sibling = p->last_child;
 	ino->next_sibling = -1;
 	if (p->last_child >= 0)
-		w->inodes[p->last_child].next_sibling = i;
+		t->v[p->last_child].next_sibling = i;
 	else
 		p->first_child = i;
 	p->last_child = i;
@@ -154,7 +244,7 @@ int inode_alloc(struct vfs_world *w, int parent, const char *name, int type)
 	int i = inode_new(w, type);
 	if (i < 0)
 		return i;
-	w->inodes[i].sb = w->inodes[parent].sb;
+	inode_mut(w, i)->sb = w->inodes[parent].sb;
 	inode_link_entry(w, i, parent, name);
 	return i;
 }
@@ -162,15 +252,16 @@ int inode_alloc(struct vfs_world *w, int parent, const char *name, int type)
 /* Remove an entry from its parent (the inode lives on while files use it). */
 void inode_unlink_entry(struct vfs_world *w, int i)
 {
-	struct vfs_inode *ino = &w->inodes[i];
-	struct vfs_inode *p = &w->inodes[ino->parent];
+	struct vfs_inode *ino = inode_mut(w, i);
+	struct vfs_itab *t = w->itab;
+	struct vfs_inode *p = &t->v[ino->parent];
 	d_hash_del(w, i);
 	if (ino->prev_sibling >= 0)
-		w->inodes[ino->prev_sibling].next_sibling = ino->next_sibling;
+		t->v[ino->prev_sibling].next_sibling = ino->next_sibling;
 	else
 		p->first_child = ino->next_sibling;
 	if (ino->next_sibling >= 0)
-		w->inodes[ino->next_sibling].prev_sibling = ino->prev_sibling;
+		t->v[ino->next_sibling].prev_sibling = ino->prev_sibling;
 	else
 		p->last_child = ino->prev_sibling;
 	ino->next_sibling = ino->prev_sibling = -1;
@@ -191,39 +282,43 @@ bool inode_is_ancestor(const struct vfs_world *w, int anc, int ino)
 /*
  * iput_final for every unlinked inode nothing refers to any more: no open
  * file, no lock holder or waiter, no call in progress (the caller runs it
- * only when every thread is between calls, so no frame holds an index).
- * Its slot goes on the free list and its i_ino is never given again.
+ * only when every thread is between calls, so no frame holds an index),
+ * no entry of a thread's last getdents (still shown by name).  Its slot
+ * goes on the free list and its i_ino is never given again.
  */
 void inode_evict_unused(struct vfs_world *w)
 {
 	if (!w->ndying)
 		return;
+	uint8_t *pinned = calloc((size_t)w->ninodes, 1);
+	if (!pinned)
+		return;         /* (later: nothing is lost by waiting) */
 	for (int f = 0; f < w->nfiles; f++) {
 		const struct vfs_file *fl = &w->files[f];
 		if (fl->kind == FK_INODE && fl->inode >= 0)
-			w->inodes[fl->inode].pinned = 1;
+			pinned[fl->inode] = 1;
 	}
+	for (int t = 0; t < w->nthreads; t++)
+		for (int e = 0; e < w->threads[t].rec.nent && w->rec_ent[t].v; e++)
+			if (w->rec_ent[t].v[e] >= 0)
+				pinned[w->rec_ent[t].v[e]] = 1;
 	for (int i = 0; i < w->ninodes && w->ndying; i++) {
-		struct vfs_inode *in = &w->inodes[i];
-		if (in->freed || !in->unlinked)
+		const struct vfs_inode *in = &w->inodes[i];
+		const struct vfs_lock *l = &w->ilocks[i];
+		if (in->freed || !in->unlinked || pinned[i] || l->owner >= 0 ||
+		    l->nreaders || l->wait_head >= 0)
 			continue;
-		const struct vfs_lock *l = &in->i_rwsem;
-		if (in->pinned || l->owner >= 0 || l->nreaders || l->wait_head >= 0)
-			continue;
-		data_put(in->data);
+		struct vfs_inode *m = inode_mut(w, i);
+		data_put(m->data);
 		vfs_detect_forget(w, LID_INODE, i);
-		inode_clear(in);
-		in->freed = 1;
-		in->next_sibling = w->free_inode;
+		inode_clear(m);
+		m->freed = 1;
+		m->next_sibling = w->free_inode;
 		w->free_inode = i;
 		w->nfree_inodes++;
 		w->ndying--;
 	}
-	for (int f = 0; f < w->nfiles; f++) {
-		const struct vfs_file *fl = &w->files[f];
-		if (fl->kind == FK_INODE && fl->inode >= 0)
-			w->inodes[fl->inode].pinned = 0;
-	}
+	free(pinned);
 }
 
 /* ---- file data ---- */
@@ -240,10 +335,11 @@ void data_get(struct vfs_blob *b)
 		__atomic_add_fetch(&b->refs, 1, __ATOMIC_RELAXED);
 }
 
-/* Room for END bytes in INO's data, not shared with any other world:
+/* Room for END bytes in inode I's data, not shared with any other world:
  * 0, -EFBIG past what a file keeps, -ENOMEM. */
-int data_reserve(struct vfs_inode *ino, int64_t end)
+int data_reserve(struct vfs_world *w, int i, int64_t end)
 {
+	struct vfs_inode *ino = inode_mut(w, i);
 	if (end > VFS_DATA_MAX)
 		return -VE_FBIG;
 	struct vfs_blob *b = ino->data;

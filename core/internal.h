@@ -196,6 +196,11 @@ bool world_grow(void **p, int32_t *cap, int32_t need, size_t elem);
 /* The tail of vfs_world_copy: files, inodes, fd tables (false: no memory). */
 bool world_copy_objects(struct vfs_world *d, const struct vfs_world *s);
 bool world_copy_files(struct vfs_world *d, const struct vfs_world *s);
+bool world_copy_ilocks(struct vfs_world *d, const struct vfs_world *s);
+/* Inode I, to change: the world's own copy of the table (inode.c). */
+struct vfs_inode *inode_mut(struct vfs_world *w, int i);
+void itab_get(struct vfs_itab *t);
+void itab_put(struct vfs_itab *t);
 bool world_copy_strings(struct vfs_world *d, const struct vfs_world *s);
 /* A slot with a new i_ino, not in the tree; -ENOSPC, -ENOMEM. */
 int inode_new(struct vfs_world *w, int type);
@@ -209,7 +214,7 @@ void inode_unlink_entry(struct vfs_world *w, int ino);
 void inode_evict_unused(struct vfs_world *w);
 void data_get(struct vfs_blob *b);
 void data_put(struct vfs_blob *b);
-int data_reserve(struct vfs_inode *ino, int64_t end);
+int data_reserve(struct vfs_world *w, int i, int64_t end);
 char data_byte(const struct vfs_inode *ino, int64_t off);
 int fdt_new(struct vfs_world *w);
 /* Changes whenever an inode slot is made or freed (explore: allocations

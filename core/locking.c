@@ -27,7 +27,7 @@ const struct vfs_lock *lock_cptr(const struct vfs_world *w, vfs_lid_t lid)
 	switch (VFS_LID_KIND(lid)) {
 	case LID_FILE_POS:  return &w->files[idx].f_pos_lock;
 	case LID_FILE_LOCK: return &w->files[idx].f_lock;
-	case LID_INODE:     return &w->inodes[idx].i_rwsem;
+	case LID_INODE:     return &w->ilocks[idx];
 	default:            return &w->rename_mutex;
 	}
 }

@@ -303,7 +303,7 @@ void site_NM_DO(struct vx *x)
 			     true);
 		break;
 	case SYS_RMDIR: {
-		struct vfs_inode *v = &w->inodes[f->victim];
+		const struct vfs_inode *v = &w->inodes[f->victim];
 		if (v->is_mountpoint) {
 			res = -VE_BUSY;
 		} else if (v->nchildren) {
@@ -311,7 +311,7 @@ void site_NM_DO(struct vx *x)
 		} else {
 			/* S_DEAD under the victim's lock: getdents that
 			 * comes later sees IS_DEADDIR and says ENOENT */
-			v->dead = 1;
+			inode_mut(w, f->victim)->dead = 1;
 			access_inode(x, fn, FLD_DIR, f->victim, 0, true);
 			inode_unlink_entry(w, f->victim);
 			access_inode(x, fn, FLD_DIR, f->parent,
@@ -324,7 +324,7 @@ void site_NM_DO(struct vx *x)
 		int sp = f->sparent, dp = f->dparent;
 		if (f->victim2 >= 0) {
 			if (w->inodes[f->victim2].type == IT_DIR)
-				w->inodes[f->victim2].dead = 1;
+				inode_mut(w, f->victim2)->dead = 1;
 			inode_unlink_entry(w, f->victim2);
 		}
 		move_entry(w, f->victim, dp, last_of(vfs_call_str(w, c, 1), name2));

@@ -154,9 +154,10 @@ void site_CR_CREATE(struct vx *x)
 	} else if (c >= 0 && w->inodes[c].type == IT_DIR) {
 		f->res = -VE_ISDIR;
 	} else if (c >= 0) {
-		w->inodes[c].size = 0;  /* O_TRUNC */
-		data_put(w->inodes[c].data);
-		w->inodes[c].data = NULL;
+		struct vfs_inode *t = inode_mut(w, c);
+		t->size = 0;            /* O_TRUNC */
+		data_put(t->data);
+		t->data = NULL;
 		access_inode(x, VFN_vfs_create, FLD_SIZE, c, 0, true);
 		f->inode = (int32_t)c;
 		f->res = 0;

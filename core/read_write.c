@@ -312,7 +312,7 @@ static int64_t do_read(struct vx *x, int64_t *pos, int64_t count)
 		return -VE_INVAL;
 	if (*pos < 0 || count < 0)
 		return -VE_INVAL;
-	struct vfs_inode *ino = &w->inodes[fl->inode];
+	const struct vfs_inode *ino = &w->inodes[fl->inode];
 	if (ino->type == IT_DIR) {
 		const struct vfs_fstype *ft = vfs_inode_fstype(w, fl->inode);
 		if (ft->dir_read == DIRREAD_NONE)
@@ -413,13 +413,13 @@ void site_PW_LOCK(struct vx *x) { lock_for_write(x, SITE_PW_DO); }
 static void do_write(struct vx *x, int64_t *pos, int next)
 {
 	struct vfs_frame *f = &x->t->f;
-	struct vfs_inode *ino = &x->w->inodes[f->inode];
 	const char *text = vfs_call_str(x->w, cur_call(x), 0);
 	int64_t len = (int64_t)strlen(text);
 	/* (model) a file keeps VFS_DATA_MAX bytes: its s_maxbytes, so a write
 	 * past it is EFBIG as generic_write_check_limits says, never dropped */
 	int err = len && *pos > VFS_DATA_MAX - len ? -VE_FBIG :
-		  len ? data_reserve(ino, *pos + len) : 0;
+		  len ? data_reserve(x->w, f->inode, *pos + len) : 0;
+	struct vfs_inode *ino = inode_mut(x->w, f->inode);
 	if (err < 0) {
 		if (err == -VE_FBIG)
 			note(x, VFN_generic_file_write_iter,

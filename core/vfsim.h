@@ -160,7 +160,6 @@ struct vfs_inode {
 	uint8_t is_mountpoint;  /* root of a mounted filesystem */
 	uint8_t sb;             /* superblock index */
 	uint8_t freed;          /* a free slot (on the world's free list) */
-	uint8_t pinned;         /* (scratch of inode_evict_unused, else 0) */
 	int32_t ino;            /* i_ino: stable, never reused (slots are) */
 	int32_t parent;         /* -1 for "/" */
 	int32_t first_child, last_child, next_sibling, prev_sibling;
@@ -170,8 +169,20 @@ struct vfs_inode {
 	int32_t nchildren;
 	int64_t size;
 	struct vfs_blob *data;  /* the bytes written, shared copy-on-write */
-	struct vfs_lock i_rwsem;
 	char name[VFS_NAME_MAX];
+	/* (i_rwsem: the world's ilocks[], beside the table, which world
+	 * copies share until one of them changes an inode) */
+};
+
+/* The inodes and the dentry hash, shared by world copies (refs, atomic)
+ * and copied by the first world that changes them (inode_mut). */
+struct vfs_itab {
+	long refs;
+	int32_t n, cap;                 /* slots in use or free; room */
+	int32_t *d_hash;                /* (parent, name) -> slot, chained
+					 * through hash_next; d_hash_mask + 1 */
+	uint32_t d_hash_mask;
+	struct vfs_inode v[];
 };
 
 /* File data: shared by world copies, copied on the first write to a shared
@@ -483,15 +494,14 @@ struct vfs_world {
 	 * Only [0, n) of each is copied, hashed or compared.
 	 */
 	int32_t nfiles, ninodes, nfdt;  /* slots in use or free, high-water */
-	int32_t files_cap, inodes_cap, fdt_cap;
+	int32_t files_cap, fdt_cap, ilocks_cap;
 	struct vfs_file *files;
-	struct vfs_inode *inodes;
 	struct vfs_fdtable *fdt;
-	/* the dentry hash: (parent, name) -> inode slot, chained through
-	 * hash_next; d_hash_mask + 1 buckets (d_hash_cap) */
-	int32_t *d_hash;
-	uint32_t d_hash_mask;
-	int32_t d_hash_cap;
+	/* the inodes: read them here; change them through inode_mut()
+	 * (core/inode.c), which unshares the table first */
+	const struct vfs_inode *inodes; /* itab->v */
+	struct vfs_itab *itab;
+	struct vfs_lock *ilocks;        /* each inode's i_rwsem, by slot */
 	/* the entries each thread's most recent getdents handed out: inode
 	 * index, or -1 ".", -2 ".." (rec.nent of them) */
 	struct vfs_entvec { int32_t *v; int32_t cap; } rec_ent[VFS_MAX_THREADS];

@@ -31,7 +31,7 @@ void vfs_world_init(struct vfs_world *w, const struct vfs_preset *p)
 	w->sbs[0].root = 0;
 	int r = inode_new(w, IT_DIR);
 	if (r == 0)
-		w->inodes[0].is_mountpoint = 1;
+		inode_mut(w, 0)->is_mountpoint = 1;
 	else
 		w->oom = 1;
 }
@@ -51,23 +51,22 @@ struct vfs_world *vfs_world_new(const struct vfs_preset *p)
 
 void vfs_world_release(struct vfs_world *w)
 {
-	for (int i = 0; i < w->ninodes && w->inodes; i++)
-		data_put(w->inodes[i].data);
-	free(w->inodes);
+	itab_put(w->itab);
+	free(w->ilocks);
 	free(w->files);
 	free(w->fdt);
-	free(w->d_hash);
 	for (int t = 0; t < VFS_MAX_THREADS; t++)
 		free(w->rec_ent[t].v);
 	free(w->strs.buf);
 	free(w->strs.slot);
+	w->itab = NULL;
 	w->inodes = NULL;
+	w->ilocks = NULL;
 	w->files = NULL;
 	w->fdt = NULL;
-	w->d_hash = NULL;
 	memset(w->rec_ent, 0, sizeof w->rec_ent);
 	memset(&w->strs, 0, sizeof w->strs);
-	w->inodes_cap = w->files_cap = w->fdt_cap = w->d_hash_cap = 0;
+	w->ilocks_cap = w->files_cap = w->fdt_cap = 0;
 	w->ninodes = w->nfiles = w->nfdt = 0;
 }
 
@@ -174,29 +173,34 @@ bool world_copy_files(struct vfs_world *d, const struct vfs_world *s)
 	return true;
 }
 
-/* Files, inodes (with the dentry hash) and fd tables: only the slots in
- * use.  False when out of memory (D then has fewer objects, and can be
- * freed). */
+/* The inode locks: every slot's, copied. */
+bool world_copy_ilocks(struct vfs_world *d, const struct vfs_world *s)
+{
+	if (!world_grow((void **)&d->ilocks, &d->ilocks_cap, s->ninodes,
+			sizeof *d->ilocks))
+		return false;
+	if (s->ninodes)
+		memcpy(d->ilocks, s->ilocks, sizeof *d->ilocks * (size_t)s->ninodes);
+	return true;
+}
+
+/* Files, inodes and fd tables: the inode table (and its dentry hash) is
+ * shared, the rest copied as far as it is used.  False when out of
+ * memory (D can still be freed). */
 bool world_copy_objects(struct vfs_world *d, const struct vfs_world *s)
 {
-	for (int i = 0; i < d->ninodes; i++)
-		data_put(d->inodes[i].data);
-	d->ninodes = 0;
-	if (!world_copy_files(d, s) ||
-	    !world_grow((void **)&d->inodes, &d->inodes_cap, s->ninodes,
-			sizeof *d->inodes) ||
-	    !world_grow((void **)&d->d_hash, &d->d_hash_cap, s->d_hash_cap,
-			sizeof *d->d_hash))
-		return false;
+	if (d->itab != s->itab) {
+		itab_get(s->itab);
+		itab_put(d->itab);
+		d->itab = s->itab;
+		d->inodes = s->inodes;
+	}
 	d->ninodes = s->ninodes;
-	d->d_hash_mask = s->d_hash_mask;
-	if (!s->ninodes)
-		return true;
-	memcpy(d->inodes, s->inodes, sizeof d->inodes[0] * (size_t)s->ninodes);
-	for (int i = 0; i < s->ninodes; i++)
-		data_get(s->inodes[i].data);
-	memcpy(d->d_hash, s->d_hash, sizeof d->d_hash[0] * (size_t)s->d_hash_cap);
-	return true;
+	if (!world_copy_ilocks(d, s)) {
+		d->ninodes = 0;
+		return false;
+	}
+	return world_copy_files(d, s);
 }
 
 /* ---- the strings of calls ---- */
@@ -500,8 +504,8 @@ int vfs_setup_mount(struct vfs_world *w, const char *fstype, const char *path,
 	w->sbs[sb].fstype = (uint8_t)(ft - vfs_fstypes);
 	w->sbs[sb].dirstat = option && !strcmp(option, "dirstat");
 	w->sbs[sb].root = r;
-	w->inodes[r].sb = (uint8_t)sb;
-	w->inodes[r].is_mountpoint = 1;
+	inode_mut(w, r)->sb = (uint8_t)sb;
+	inode_mut(w, r)->is_mountpoint = 1;
 	return 0;
 }
 

@@ -11,6 +11,8 @@
 #          detectors (races, passes, lockdep, deadlocks)
 #   startup scripts/bench-startup.sh: vfsim -c quit and to the first prompt,
 #          against sqlite3 :memory: .quit
+#   base   scripts/bench-base.sh: the core replay and the shell's memory
+#          against a baseline commit built beside this tree (BENCH_BASE)
 #   explore scripts/bench-explore.sh: the issue's explore scenario against
 #          SPIN on an equivalent Promela model (bench/spin/)
 #
@@ -22,7 +24,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
-SECTIONS=(core host detect startup explore)
+SECTIONS=(core base host detect startup explore)
 MAKE=${MAKE:-make}
 CC=${CC:-cc}
 out=build/bench
@@ -54,6 +56,7 @@ section_host() {
 section_detect()  { bash scripts/bench-detect.sh; }
 section_startup() { $MAKE --no-print-directory -s all && bash scripts/bench-startup.sh; }
 section_explore() { bash scripts/bench-explore.sh; }
+section_base()    { bash scripts/bench-base.sh; }
 
 want=("$@")
 [ ${#want[@]} -eq 0 ] && want=("${SECTIONS[@]}")

@@ -109,6 +109,27 @@ if have 'tests/scenarios/*.vfs'; then
     needs asan scenarios && check_run scenarios "$asan" tests/scenarios/*.vfs
 fi
 
+# ---- sizes of real use (tests/limits) -------------------------------------------
+# sizes.py makes scenarios too large to keep (100,000 entries, 1 MiB of data)
+# and runs them on the optimised build; *.vfs cases run like scenarios.
+if have 'tests/limits/*'; then
+    stage limits
+    if have 'tests/limits/*.py' && needs default limits; then
+        for py in tests/limits/*.py; do
+            out=$(run python3 "$py" "${built[default]}" 2>&1); rc=$?
+            printf '%s\n' "$out" | grep -vE '^(PASS|FAIL) ' | indent
+            while read -r word name; do
+                case $word in PASS) pass "$name" ;; FAIL) fail "$name" ;; esac
+            done <<<"$(printf '%s\n' "$out" | grep -E '^(PASS|FAIL) ')"
+            [ "$rc" -ne 0 ] && ! printf '%s\n' "$out" | grep -q '^FAIL ' &&
+                fail "$py (exit $rc)"
+        done
+    fi
+    if have 'tests/limits/*.vfs'; then
+        needs asan limits && check_run limits "$asan" tests/limits/*.vfs
+    fi
+fi
+
 # ---- golden output tests -------------------------------------------------------
 if have 'tests/golden/*.vfs'; then
     stage golden

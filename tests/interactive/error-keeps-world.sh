@@ -5,7 +5,9 @@
 # the session goes on; 'back' gives the world it had.
 . "$(dirname "$0")/lib/tmux.bash"
 start
-long=/d/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
+# (NAME_MAX is 255: a 256-byte name is too long)
+x256=$(printf 'x%.0s' $(seq 256))
+long=/d/$x256
 typein "mkdir /d $long"
 keys Enter
 wait_for 'name too long'
@@ -20,7 +22,7 @@ typein 'A: open /e &'
 keys Enter
 typein 'step 2'
 keys Enter
-typein "mkdir /f /f/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+typein "mkdir /f /f/$x256"
 keys Enter
 wait_count 'name too long' 2
 typein 'back'

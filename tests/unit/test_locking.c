@@ -11,7 +11,7 @@
 
 static const struct vfs_lock *ilock(struct h *h, const char *path)
 {
-	return &h->w->inodes[vfs_path_lookup(h->w, path)].i_rwsem;
+	return &h->w->ilocks[vfs_path_lookup(h->w, path)];
 }
 
 /* Threads woken (OP_WAKE) since MARK, as a bit mask, all in one step? */
