@@ -114,7 +114,8 @@ static void emit_entry(struct vx *x, int fn, int ino, int64_t off)
 		.fn = (uint8_t)fn, .objkind = 2, .obj = ino, .value = off,
 		.other = -1 };
 	struct vfs_entvec *v = &x->w->rec_ent[x->tid];
-	if (world_grow((void **)&v->v, &v->cap, r->nent + 1, sizeof *v->v))
+	if (r->nent < v->cap ||
+	    world_grow((void **)&v->v, &v->cap, r->nent + 1, sizeof *v->v))
 		v->v[r->nent++] = off == 0 ? -1 : off == 1 ? -2 : ino;
 	else
 		x->w->oom = 1;
