@@ -506,6 +506,11 @@ int session_exec_line(struct session *s, const char *line)
 	int r = e->fn(s, &c);
 	if (r == 0 && (e->flags & CMD_LOG) && c.tid < 0)
 		session_log_setup(s, &c, e->name);
+	if (s->w->oom == 1) {
+		s->w->oom = 2;          /* (said once) */
+		return cli_error(s, "out of memory: the simulated world is incomplete "
+				 "from here on ('reset' starts a new one)");
+	}
 	return r;
 }
 

@@ -7,6 +7,8 @@
  */
 #include "harness.h"
 
+#define OP_NONE_FOUND OP__COUNT
+
 /* A v6.4 pidfd race stopped inside A's getdents; B has stolen the file. */
 static struct h *half_race(void)
 {
@@ -93,11 +95,91 @@ static void test_copy_into_used_buffer(void **state)
 	h_free(h);
 }
 
+/* Two worlds that share the inode table and file data until one changes
+ * them: the other never sees the change. */
+static void test_copies_share_nothing_visible(void **state)
+{
+	(void)state;
+	struct h *h = h_new("v6.5");
+	h_mkdir(h, "/d");
+	h_touch(h, "/d/f");
+	int A = h_spawn(h, "A", 0);
+	assert_int_equal(h_do(h, A, C_OPEN("/d/f", VO_RDWR)), 3);
+	assert_int_equal(h_do(h, A, C_WRITE(3, "before")), 6);
+	struct h *c = h_new("v6.5");
+	vfs_world_copy(c->w, h->w);
+	assert_ptr_equal(c->w->inodes, h->w->inodes);   /* shared */
+	assert_int_equal(h_do(c, A, C_PWRITE(3, "AFTER", 0)), 5);
+	assert_int_equal(h_do(c, A, C_MKDIR("/d/new")), 0);
+	assert_int_equal(h_do(c, A, C_RENAME("/d/f", "/d/g")), 0);
+	assert_ptr_not_equal(c->w->inodes, h->w->inodes);
+	/* the original: its names, its tree and its bytes */
+	assert_true(vfs_path_lookup(h->w, "/d/f") >= 0);
+	assert_true(vfs_path_lookup(h->w, "/d/g") < 0);
+	assert_true(vfs_path_lookup(h->w, "/d/new") < 0);
+	assert_int_equal(h_do(h, A, C_PREAD(3, 6, 0)), 6);
+	assert_string_equal(h->w->threads[A].rec.text, "before");
+	assert_int_equal(h_do(c, A, C_PREAD(3, 6, 0)), 6);
+	assert_string_equal(c->w->threads[A].rec.text, "AFTERe");
+	h_free(c);
+	h_free(h);
+}
+
+/* An rmdir'ed directory's slot is reused by the next mkdir once nothing
+ * refers to it, under a new inode number; an event about the old one names
+ * it by its number, not by the slot's new path. */
+static void test_inode_slots_reused(void **state)
+{
+	(void)state;
+	struct h *h = h_new("v6.5");
+	int A = h_spawn(h, "A", 0);
+	assert_int_equal(h_do(h, A, C_MKDIR("/x")), 0);
+	int slot = vfs_path_lookup(h->w, "/x");
+	int32_t ino = h->w->inodes[slot].ino;
+	size_t mark = h_mark(h);
+	assert_int_equal(h_do(h, A, C_RMDIR("/x")), 0);
+	struct vfs_event lock = { .op = OP_NONE_FOUND };
+	for (size_t i = mark; i < h->log.n && lock.op == OP_NONE_FOUND; i++)
+		if (h->log.ev[i].op == OP_ACQUIRE &&
+		    VFS_LID_IDX(h->log.ev[i].lock) == slot &&
+		    VFS_LID_KIND(h->log.ev[i].lock) == LID_INODE)
+			lock = h->log.ev[i];    /* (a copy: the log grows) */
+	assert_int_equal(lock.op, OP_ACQUIRE);
+	assert_int_equal(lock.ino, ino);
+	int32_t n = h->w->ninodes;
+	for (int k = 0; k < 1000; k++) {
+		assert_int_equal(h_do(h, A, C_MKDIR("/y")), 0);
+		assert_int_equal(h_do(h, A, C_RMDIR("/y")), 0);
+	}
+	assert_int_equal(h->w->ninodes, n);     /* no slot more */
+	assert_int_equal(h_do(h, A, C_MKDIR("/z")), 0);
+	int z = vfs_path_lookup(h->w, "/z");
+	assert_true(h->w->inodes[z].ino > ino + 1000);
+	char buf[64];
+	vfs_event_lock_name(h->w, &lock, buf, sizeof buf);
+	assert_int_equal(z, slot);              /* the freed slot, again */
+	assert_int_equal(ino, 3);               /* ("/" is 2, as on ext4) */
+	assert_string_equal(buf, "inode#3 i_rwsem");
+	/* a file still open keeps its unlinked inode */
+	h_touch(h, "/keep");
+	assert_int_equal(h_do(h, A, C_OPEN("/keep", VO_RDWR)), 3);
+	int k = vfs_path_lookup(h->w, "/keep");
+	assert_int_equal(h_do(h, A, C_WRITE(3, "data")), 4);
+	assert_int_equal(h_do(h, A, C_UNLINK("/keep")), 0);
+	assert_int_equal(h_do(h, A, C_MKDIR("/w")), 0);
+	assert_int_not_equal(vfs_path_lookup(h->w, "/w"), k);
+	assert_int_equal(h_do(h, A, C_PREAD(3, 4, 0)), 4);
+	assert_string_equal(h->w->threads[A].rec.text, "data");
+	h_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_copy_continues_alike),
 		cmocka_unit_test(test_copy_into_used_buffer),
+		cmocka_unit_test(test_copies_share_nothing_visible),
+		cmocka_unit_test(test_inode_slots_reused),
 	};
 	return cmocka_run_group_tests(tests, NULL, h_teardown);
 }
