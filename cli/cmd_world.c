@@ -267,8 +267,12 @@ HANDLER(c_spawn)
 	if (r == -VE_INVAL)
 		return cli_error(s, "spawn: '%s' is not a name ([A-Za-z][A-Za-z0-9_]*)",
 				 c->argv[0]);
+	if (r == -VE_NAMETOOLONG)
+		return cli_error(s, "spawn: '%s' is too long for a process name (at most "
+				 "%d characters)", c->argv[0], VFS_COMM_MAX - 5);
 	if (r < 0)
-		return cli_error(s, "spawn: too many processes or threads (at most %d, %d)",
+		return cli_error(s, "spawn: too many processes (at most %d) or live "
+				 "threads (at most %d; an exited thread's slot is reused)",
 				 VFS_MAX_PROCS, VFS_MAX_THREADS);
 	if (s->interactive)
 		out(s, "%s: pid %d\n", c->argv[0], s->w->procs[r].pid);

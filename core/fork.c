@@ -18,9 +18,10 @@ static void spawn_event(struct vx *x, int child)
 
 static int new_thread(struct vfs_world *w, int proc)
 {
-	if (w->nthreads >= VFS_MAX_THREADS)
-		return -VE_AGAIN;
-	int t = w->nthreads++;
+	bool reused;
+	int t = thread_slot(w, &reused);
+	if (t < 0)
+		return t;
 	struct vfs_thread *th = &w->threads[t];
 	memset(th, 0, sizeof *th);
 	th->state = TS_IDLE;
@@ -29,8 +30,12 @@ static int new_thread(struct vfs_world *w, int proc)
 	th->tid = w->next_pid++;
 	th->wait_next = -1;
 	/* a fresh clock (as proc_new does): a copied world may hold a stale
-	 * row here; copy_process's event then joins the parent's clock in */
-	memset(w->det.vc[t], 0, sizeof w->det.vc[t]);
+	 * row here; copy_process's event then joins the parent's clock in.
+	 * A reused slot's row goes on (thread_slot). */
+	if (!reused)
+		memset(w->det.vc[t], 0, sizeof w->det.vc[t]);
+	else
+		w->det.vc[t][t]++;
 	th->rec.done = 1;
 	return t;
 }

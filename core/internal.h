@@ -14,8 +14,6 @@
 #include <string.h>
 #include "vfsim.h"
 
-#define VE_AGAIN 11
-#define VE_NFILE 23
 
 struct vx {
 	struct vfs_world *w;
@@ -154,6 +152,7 @@ void get_pos_sub(struct vx *x, int ret_site);
 /* the matching put: fdput_pos or fdput */
 void put_pos_sub(struct vx *x, int ret_site);
 int proc_new(struct vfs_world *w, const char *name, int uid, int fdt);
+int thread_slot(struct vfs_world *w, bool *reused);
 void ret_sub(struct vx *x);
 /* Finish the thread's call: exit event of the syscall frame and record. */
 void sys_return(struct vx *x, int64_t ret);

@@ -117,6 +117,24 @@ void vfs_thread_name(const struct vfs_world *w, int tid, char *buf, size_t n)
 		snprintf(buf, n, "%s.%d", w->procs[t->proc].name, t->tnum);
 }
 
+void vfs_event_thread_name(const struct vfs_world *w,
+			   const struct vfs_event *ev, char *buf, size_t n)
+{
+	if (ev->tid >= 0 && ev->tid < w->nthreads && ev->ktid &&
+	    w->threads[ev->tid].tid != ev->ktid)
+		for (int i = 0; i < w->nretired; i++) {
+			const struct vfs_tident *r = &w->retired[i];
+			if (r->ktid != ev->ktid)
+				continue;
+			if (r->tnum <= 1)
+				snprintf(buf, n, "%s", w->procs[r->proc].name);
+			else
+				snprintf(buf, n, "%s.%d", w->procs[r->proc].name, r->tnum);
+			return;
+		}
+	vfs_thread_name(w, ev->tid, buf, n);
+}
+
 void vfs_inode_path(const struct vfs_world *w, int ino, char *buf, size_t n)
 {
 	int chain[64], len = 0;
@@ -238,7 +256,7 @@ void vfs_event_text(const struct vfs_world *w, const struct vfs_event *ev,
 	char th[32], obj[VFS_PATH_MAX + 16], r[32];
 	int o;
 
-	vfs_thread_name(w, ev->tid, th, sizeof th);
+	vfs_event_thread_name(w, ev, th, sizeof th);
 	o = snprintf(buf, n, "%5d %-6s %-24s %-9s", ev->step, th,
 		     vfs_fn_name(ev->fn), vfs_op_name(ev->op));
 	if (o < 0 || (size_t)o >= n)
@@ -317,7 +335,7 @@ void vfs_event_jsonl(const struct vfs_world *w, const struct vfs_event *ev,
 	char th[32], obj[VFS_PATH_MAX + 16];
 	size_t o = 0;
 
-	vfs_thread_name(w, ev->tid, th, sizeof th);
+	vfs_event_thread_name(w, ev, th, sizeof th);
 	APPEND("{\"seq\":%" PRIu64 ",\"step\":%d", ev->seq, ev->step);
 	APPEND_STR("thread", th);
 	APPEND_STR("fn", vfs_fn_name(ev->fn));
@@ -383,6 +401,7 @@ void emit(struct vx *x, struct vfs_event *ev)
 		ev->ino = w->inodes[ev->obj].ino;
 	if (!ev->tid && x->tid)
 		ev->tid = (int8_t)x->tid;
+	ev->ktid = w->threads[ev->tid].tid;
 	if (w->det.enabled)
 		vfs_detect_event(w, ev);
 	if (x->sink && x->sink->fn)

@@ -52,6 +52,7 @@ _Static_assert(VFS_FILE_MAX > VFS_NR_OPEN, "a process meets EMFILE before ENFILE
 /* ---- errno (the kernel's numbers) ---------------------------------------- */
 enum {
 	VE_PERM = 1, VE_NOENT = 2, VE_SRCH = 3, VE_INTR = 4, VE_BADF = 9,
+	VE_AGAIN = 11, VE_NFILE = 23,
 	VE_NOMEM = 12, VE_BUSY = 16, VE_EXIST = 17, VE_NOTDIR = 20, VE_SPIPE = 29,
 	VE_ISDIR = 21, VE_INVAL = 22, VE_MFILE = 24, VE_FBIG = 27, VE_NOSPC = 28,
 	VE_NAMETOOLONG = 36, VE_NOSYS = 38, VE_NOTEMPTY = 39,
@@ -505,6 +506,10 @@ struct vfs_world {
 	/* the entries each thread's most recent getdents handed out: inode
 	 * index, or -1 ".", -2 ".." (rec.nent of them) */
 	struct vfs_entvec { int32_t *v; int32_t cap; } rec_ent[VFS_MAX_THREADS];
+	/* threads that exited and whose slot a new one took (the trace still
+	 * names them): kernel tid, process, thread number */
+	struct vfs_tident { int32_t ktid; int16_t proc, tnum; } *retired;
+	int32_t nretired, retired_cap;
 	/* the strings of submitted calls, interned: a handle is an offset
 	 * (0 is ""); append-only, so every copy of a world reads the same */
 	struct vfs_strtab {
@@ -523,7 +528,7 @@ enum vfs_op { OP_ENTER, OP_EXIT, OP_ACQUIRE, OP_RELEASE, OP_BLOCK, OP_WAKE,
 struct vfs_event {
 	uint64_t seq;
 	int32_t step;           /* the world step this happened in */
-	int8_t tid;             /* the thread it happened to */
+	int8_t tid;             /* the thread it happened to (its slot) */
 	uint8_t op;             /* enum vfs_op */
 	uint8_t fn;             /* kernel function */
 	uint8_t cls;            /* lock class, for lock events */
@@ -538,6 +543,8 @@ struct vfs_event {
 	int64_t ret;            /* exit: return value (or -errno) */
 	int64_t value;          /* read/write: the value; emit: entry d_off */
 	int32_t file_id;        /* file#N of a file object or file lock */
+	int32_t ktid;           /* that thread's kernel tid (a slot is reused
+				 * once its thread exited and 32 were made) */
 	int32_t ino;            /* i_ino of an inode object or inode lock (obj
 				 * is its slot, which a later inode may reuse) */
 	const char *note;       /* OP_NOTE: text (static storage) */
@@ -554,6 +561,10 @@ const char *vfs_mode_name(int mode);   /* "read", "write", "excl" */
 int vfs_class_lookup(const char *name);
 /* "A", "A.2" */
 void vfs_thread_name(const struct vfs_world *w, int tid, char *buf, size_t n);
+/* The thread an event happened to, named as it was (its slot may hold
+ * another thread now). */
+void vfs_event_thread_name(const struct vfs_world *w,
+			   const struct vfs_event *ev, char *buf, size_t n);
 /* "file#3", or a path for inodes, "rename_mutex" */
 void vfs_obj_name(const struct vfs_world *w, int objkind, int obj, char *buf,
 		  size_t n);

@@ -59,6 +59,9 @@ void vfs_world_release(struct vfs_world *w)
 		free(w->rec_ent[t].v);
 	free(w->strs.buf);
 	free(w->strs.slot);
+	free(w->retired);
+	w->retired = NULL;
+	w->nretired = w->retired_cap = 0;
 	w->itab = NULL;
 	w->inodes = NULL;
 	w->ilocks = NULL;
@@ -116,7 +119,12 @@ bool vfs_world_copy(struct vfs_world *d, const struct vfs_world *s)
 	memcpy(d->procs, s->procs, sizeof d->procs[0] * (size_t)s->nprocs);
 	memcpy(d->threads, s->threads, sizeof d->threads[0] * (size_t)s->nthreads);
 	memcpy(d->sbs, s->sbs, sizeof d->sbs[0] * (size_t)s->nsb);
-	bool ok = world_copy_objects(d, s) && world_copy_strings(d, s);
+	bool ok = world_copy_objects(d, s) && world_copy_strings(d, s) &&
+		  world_grow((void **)&d->retired, &d->retired_cap, s->nretired,
+			     sizeof *d->retired);
+	if (ok && s->nretired)
+		memcpy(d->retired, s->retired, sizeof *d->retired * (size_t)s->nretired);
+	d->nretired = ok ? s->nretired : 0;
 	for (int t = 0; t < s->nthreads && ok; t++) {
 		int32_t n = s->threads[t].rec.nent;
 		if (!n)
@@ -527,6 +535,35 @@ static bool valid_name(const char *s)
 	return true;
 }
 
+/*
+ * A slot for a new thread: a new one while fewer than VFS_MAX_THREADS were
+ * made, then the slot of a thread that exited (not the one whose result
+ * `expect` reads).  Its clock row stays and goes on: the new thread comes
+ * after the old one (the shell started it after that one's exit), and
+ * what the others know of the slot stays true.  -EAGAIN when every slot
+ * holds a live thread, -ENOMEM.  *REUSED: the slot had a thread.
+ */
+int thread_slot(struct vfs_world *w, bool *reused)
+{
+	*reused = false;
+	if (w->nthreads < VFS_MAX_THREADS)
+		return w->nthreads++;
+	for (int t = 0; t < w->nthreads; t++) {
+		const struct vfs_thread *th = &w->threads[t];
+		if (th->state != TS_DEAD || t == w->last_done_tid ||
+		    t == w->last_gd_tid)
+			continue;
+		if (!world_grow((void **)&w->retired, &w->retired_cap,
+				w->nretired + 1, sizeof *w->retired))
+			return -VE_NOMEM;
+		w->retired[w->nretired++] = (struct vfs_tident){ th->tid, th->proc,
+								 th->tnum };
+		*reused = true;
+		return t;
+	}
+	return -VE_AGAIN;
+}
+
 /* A new process with one thread; shared by spawn and fork. */
 int proc_new(struct vfs_world *w, const char *name, int uid, int fdt)
 {
@@ -536,8 +573,12 @@ int proc_new(struct vfs_world *w, const char *name, int uid, int fdt)
 		return -VE_NAMETOOLONG;
 	if (vfs_proc_by_name(w, name) >= 0)
 		return -VE_EXIST;
-	if (w->nprocs >= VFS_MAX_PROCS || w->nthreads >= VFS_MAX_THREADS)
+	if (w->nprocs >= VFS_MAX_PROCS)
 		return -VE_AGAIN;
+	bool reused;
+	int t = thread_slot(w, &reused);
+	if (t < 0)
+		return t;
 	int p = w->nprocs++;
 	struct vfs_proc *pr = &w->procs[p];
 	memset(pr, 0, sizeof *pr);
@@ -554,7 +595,6 @@ int proc_new(struct vfs_world *w, const char *name, int uid, int fdt)
 			w->fdt[fdt].fd[i] = FD_STDIO;
 	}
 	pr->fdt = (int16_t)fdt;
-	int t = w->nthreads++;
 	struct vfs_thread *th = &w->threads[t];
 	memset(th, 0, sizeof *th);
 	th->state = TS_IDLE;
@@ -564,8 +604,9 @@ int proc_new(struct vfs_world *w, const char *name, int uid, int fdt)
 	th->wait_next = -1;
 	th->rec.done = 1;
 	pr->nthreads_made = 1;
-	memset(w->det.vc[t], 0, sizeof w->det.vc[t]);
-	w->det.vc[t][t] = 1;
+	if (!reused)
+		memset(w->det.vc[t], 0, sizeof w->det.vc[t]);
+	w->det.vc[t][t]++;
 	return p;
 }
 

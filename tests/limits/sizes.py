@@ -84,11 +84,21 @@ def emfile(n=1024):
 
 
 def processes(n=256):
-    """256 processes exist at once (their threads exit, so the 32 thread
-    slots are not the bound); the 257th is refused with the limit."""
-    out = []
-    for i in range(n):
-        out += ["spawn P%d" % i]
+    """256 processes (each thread exits, so an exited thread's slot is
+    reused: the live threads, 32 at most, are not the bound), and the
+    trace still names the first one; the 257th process is refused."""
+    out = ["mkdir /d", "spawn P0", "P0: open /d", "expect ret 3", "P0: exit"]
+    for i in range(1, n):
+        out += ["spawn P%d" % i, "P%d: open /d" % i, "expect ret 3",
+                "P%d: exit" % i]
+    out += ["spawn P%d" % n]
+    return out
+
+
+def live_threads(n=32):
+    """32 live threads at once, then clone says EAGAIN."""
+    out = ["spawn A"] + ["A: clone"] * (n - 1) + ["A: clone",
+                                                  "expect ret EAGAIN"]
     return out
 
 
@@ -98,21 +108,30 @@ CASES = {
     "names-255-paths-4096": long_names,
     "data-1MiB": mebibyte,
     "emfile-1024": emfile,
+    "threads-32": live_threads,
+}
+
+# Cases whose last line must be refused: (exit status, text in the output).
+REFUSED = {
+    "processes-256": (processes, 2, "too many processes (at most 256)"),
 }
 
 
 def main():
     vfsim = sys.argv[1]
-    names = sys.argv[2:] or list(CASES)
+    names = sys.argv[2:] or list(CASES) + list(REFUSED)
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
+            make, status, text = REFUSED.get(name, (CASES.get(name), 0, ""))
             path = os.path.join(tmp, name + ".vfs")
             with open(path, "w") as f:
-                f.write("\n".join(CASES[name]()) + "\n")
-            r = subprocess.run([vfsim, "--check", path], capture_output=True,
+                f.write("\n".join(make()) + "\n")
+            # (a refusal is an error of the script: plain mode, status 2)
+            r = subprocess.run([vfsim, "-q", path] if status else
+                               [vfsim, "--check", path], capture_output=True,
                                text=True)
-            if r.returncode == 0:
+            if r.returncode == status and text in r.stdout + r.stderr:
                 print("PASS limits/" + name)
             else:
                 failed += 1

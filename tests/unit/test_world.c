@@ -173,6 +173,38 @@ static void test_inode_slots_reused(void **state)
 	h_free(h);
 }
 
+/* Past 32 threads, a new one takes the slot of one that exited; events
+ * of the old one still name it. */
+static void test_thread_slots_reused(void **state)
+{
+	(void)state;
+	struct h *h = h_new("v6.5");
+	int A = h_spawn(h, "A", 0);
+	size_t mark = h_mark(h);
+	assert_int_equal(h_do(h, A, C_OPEN("/", VO_RDONLY)), 3);
+	struct vfs_event old = h->log.ev[mark];
+	assert_int_equal(h_do(h, A, C_EXIT()), 0);
+	char name[16], buf[32];
+	for (int i = 0; i < 40; i++) {
+		snprintf(name, sizeof name, "P%d", i);
+		int t = h_spawn(h, name, 0);
+		assert_int_equal(h_do(h, t, C_EXIT()), 0);
+	}
+	assert_int_equal(h->w->nthreads, VFS_MAX_THREADS);
+	assert_true(h->w->nretired > 0);
+	assert_int_not_equal(h->w->threads[A].tid, old.ktid);   /* reused */
+	vfs_event_thread_name(h->w, &old, buf, sizeof buf);
+	assert_string_equal(buf, "A");
+	/* 32 live threads: the next one is refused */
+	struct h *g = h_new("v6.5");
+	int B = h_spawn(g, "B", 0);
+	for (int i = 1; i < VFS_MAX_THREADS; i++)
+		assert_true(h_do(g, B, C_CLONE()) > 0);
+	assert_int_equal(h_do(g, B, C_CLONE()), -VE_AGAIN);
+	h_free(g);
+	h_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -180,6 +212,7 @@ int main(void)
 		cmocka_unit_test(test_copy_into_used_buffer),
 		cmocka_unit_test(test_copies_share_nothing_visible),
 		cmocka_unit_test(test_inode_slots_reused),
+		cmocka_unit_test(test_thread_slots_reused),
 	};
 	return cmocka_run_group_tests(tests, NULL, h_teardown);
 }
