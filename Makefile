@@ -102,7 +102,7 @@ $$($(1)_DIR)/.flags: FORCE
 endef
 $(foreach v,$(VARIANTS),$(eval $(call VARIANT_RULES,$(v))))
 
-.PHONY: all asan libedit none variants unit-tests driver run check bench \
+.PHONY: all asan libedit none variants unit-tests driver run check bench difftest \
         install uninstall clean pictures lint-man man help FORCE
 FORCE:
 
@@ -124,6 +124,15 @@ run:
 check:
 	@scripts/deps.sh check
 	+@scripts/check.sh
+
+# the differential harness (tests/difftest/, scripts/difftest.sh): its runner
+# uses only libc; `make check` runs a slice of it
+$(BUILD)/difftest-runner: tests/difftest/runner.c $(BUILD)/.flags
+	@mkdir -p $(@D)
+	$(default_COMPILE) -o $@ $< $(LDFLAGS)
+
+difftest: $(BUILD)/vfsim $(BUILD)/difftest-runner
+	scripts/difftest.sh -v $(BUILD)/vfsim
 
 bench pictures:
 	@if [ -x scripts/$@.sh ]; then exec scripts/$@.sh; \
@@ -168,5 +177,6 @@ help:
 	@echo 'make unit-tests   build the cmocka tests (build/asan/tests/test_*)'
 	@echo 'make driver       build $(BUILD)/vfsim-driver from tests/driver/*.c'
 	@echo 'make install|uninstall   PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)'
+	@echo 'make difftest     5,000 random scenarios per filesystem, vfsim against the host kernel'
 	@echo 'make man          regenerate the command list in man/vfsim.1 from the table'
 	@echo 'make bench|pictures|lint-man|clean'
