@@ -419,7 +419,9 @@ void session_print_result(struct session *s, int tid)
 	} else if ((r->call.sys == SYS_READ || r->call.sys == SYS_PREAD) && r->ret > 0) {
 		char esc[256];
 		size_t o = 0;
-		for (const char *p = r->text; *p && o + 5 < sizeof esc; p++) {
+		/* the bytes read, holes (zeros) too */
+		int64_t len = r->ret < VFS_DATA_MAX ? r->ret : VFS_DATA_MAX;
+		for (const char *p = r->text; p < r->text + len && o + 5 < sizeof esc; p++) {
 			if (*p == '\n') { esc[o++] = '\\'; esc[o++] = 'n'; }
 			else if (*p == '"' || *p == '\\') { esc[o++] = '\\'; esc[o++] = *p; }
 			else if ((unsigned char)*p < 32) { esc[o++] = '?'; }

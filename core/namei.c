@@ -22,6 +22,11 @@ static const char *last_of(const char *path, char *name)
 	return name;
 }
 
+static bool is_dots(const char *name)
+{
+	return !strcmp(name, ".") || !strcmp(name, "..");
+}
+
 int nm_lookup_fn(const struct vfs_world *w, const struct vfs_thread *t)
 {
 	(void)w;
@@ -68,16 +73,26 @@ void site_NM_LOOKUP(struct vx *x)
 		return;
 	}
 	last_of(vfs_call_str(w, c, 0), name);
-	if (c->sys == SYS_RMDIR && !strcmp(name, ".")) {
-		nm_fail(x, -VE_INVAL);
-		return;
-	}
-	if (c->sys == SYS_RMDIR && !strcmp(name, "..")) {
-		nm_fail(x, -VE_NOTEMPTY);
-		return;
-	}
-	if (!strcmp(name, ".") || !strcmp(name, "..")) {
-		nm_fail(x, c->sys == SYS_MKDIR ? -VE_EXIST : -VE_BUSY);
+	if (c->sys == SYS_RENAME) {
+		/* do_renameat2: the mounts first, then a last component
+		 * that is "." or ".." in either path */
+		char name2[VFS_NAME_MAX];
+		if (w->inodes[p1].sb != w->inodes[p2].sb) {
+			nm_fail(x, -VE_XDEV);
+			return;
+		}
+		if (is_dots(name) || is_dots(last_of(vfs_call_str(w, c, 1), name2))) {
+			nm_fail(x, -VE_BUSY);
+			return;
+		}
+	} else if (is_dots(name)) {
+		/* the type != LAST_NORM answers: do_rmdir's EINVAL for "."
+		 * and ENOTEMPTY for "..", do_unlinkat's EISDIR,
+		 * filename_create's EEXIST */
+		int64_t e = c->sys == SYS_MKDIR ? -VE_EXIST :
+			    c->sys == SYS_UNLINK ? -VE_ISDIR :
+			    !strcmp(name, ".") ? -VE_INVAL : -VE_NOTEMPTY;
+		nm_fail(x, e);
 		return;
 	}
 	f->parent = p1;
@@ -207,6 +222,13 @@ void site_NM_FIND(struct vx *x)
 		}
 		if (sdir && inode_is_ancestor(w, v, dp)) {
 			nm_unwind(x, -VE_INVAL);        /* into itself */
+			return;
+		}
+		if (t >= 0 && sp != dp && inode_is_ancestor(w, t, sp)) {
+			/* lock_rename's trap is the target: it is an
+			 * ancestor of the source ("target should not be an
+			 * ancestor of source") */
+			nm_unwind(x, -VE_NOTEMPTY);
 			return;
 		}
 		if (t >= 0 && sdir && w->inodes[t].type != IT_DIR) {

@@ -37,7 +37,8 @@ void site_PO_DO(struct vx *x)
 		return;
 	}
 	w->files[fi].pid = (int32_t)pid;
-	w->files[fi].f_mode = FMODE_READ;
+	/* pidfd_create: O_RDWR, so write reaches vfs_write's EINVAL */
+	w->files[fi].f_mode = FMODE_READ | FMODE_WRITE;
 	struct vfs_fdtable *t = proc_fdt(w, x->t->proc);
 	t->fd[fd] = (uint16_t)(FD_CLOEXEC_BIT | (fi + 1));
 	access_fdt(x, VFN_pidfd_open, w->procs[x->t->proc].fdt, true);
@@ -85,9 +86,13 @@ void site_PG_FGET(struct vx *x)
 	struct vfs_world *w = x->w;
 	int target = f->newproc;
 	fn_enter(x, VFN_fget_task);
-	if (w->procs[target].fdt < 0) {         /* exited: no files */
-		fn_exit(x, VFN_fget_task, -VE_BADF);
-		sys_return(x, -VE_BADF);
+	if (w->procs[target].fdt < 0) {
+		/* exited: exit_files() left ->files NULL, fget_task finds
+		 * nothing; since v6.9 __pidfd_fget says ESRCH for a task with
+		 * PF_EXITING ("that really means ESRCH"), EBADF before */
+		int64_t e = w->k.era >= VFS_ERA(6, 9) ? -VE_SRCH : -VE_BADF;
+		fn_exit(x, VFN_fget_task, e);
+		sys_return(x, e);
 		return;
 	}
 	access_fdt(x, VFN_fget_task, w->procs[target].fdt, false);

@@ -11,31 +11,31 @@
 #include <string.h>
 #include "vfsim.h"
 
-/*                                 fpos            iterate         wrapper       pidfd adir dlock kill tmpfs ntfs3 */
-#define K(fp, it, wr, pg, ad, dl, ki, tm, n3) { fp, it, wr, pg, ad, dl, ki, tm, n3, \
-						 RENLOCK_CORRECT }
+/*                                 fpos            iterate         wrapper       pidfd adir dlock kill tmpfs ntfs3 era */
+#define K(fp, it, wr, pg, ad, dl, ki, tm, n3, era) { fp, it, wr, pg, ad, dl, ki, tm, n3, \
+						      RENLOCK_CORRECT, era }
 
 const struct vfs_preset vfs_presets[] = {
 	{ "v3.13", "no f_pos lock yet; ->iterate only, directory i_mutex exclusive",
-	  K(FPOS_NONE, ITER_EXCLUSIVE, WRAP_CORRECT, 0, 0, 0, 1, 0, 0) },
+	  K(FPOS_NONE, ITER_EXCLUSIVE, WRAP_CORRECT, 0, 0, 0, 1, 0, 0, VFS_ERA(3, 13)) },
 	{ "v4.6", "f_pos lock for regular files with file_count > 1 (v3.14); ->iterate only",
-	  K(FPOS_COUNT, ITER_EXCLUSIVE, WRAP_CORRECT, 0, 0, 0, 0, 0, 0) },
+	  K(FPOS_COUNT, ITER_EXCLUSIVE, WRAP_CORRECT, 0, 0, 0, 0, 0, 0, VFS_ERA(4, 6)) },
 	{ "v4.7", "->iterate_shared beside ->iterate (6192269444eb); directories get FMODE_ATOMIC_POS",
-	  K(FPOS_COUNT, ITER_DUAL, WRAP_CORRECT, 0, 1, 1, 0, 0, 0) },
+	  K(FPOS_COUNT, ITER_DUAL, WRAP_CORRECT, 0, 1, 1, 0, 0, 0, VFS_ERA(4, 7)) },
 	{ "v5.6", "pidfd_getfd arrives: the file_count > 1 test is now racy",
-	  K(FPOS_COUNT, ITER_DUAL, WRAP_CORRECT, 1, 1, 1, 1, 0, 0) },
+	  K(FPOS_COUNT, ITER_DUAL, WRAP_CORRECT, 1, 1, 1, 1, 0, 0, VFS_ERA(5, 6)) },
 	{ "v6.4", "same locking as v5.6, the last release before the fixes",
-	  K(FPOS_COUNT, ITER_DUAL, WRAP_CORRECT, 1, 1, 1, 1, 0, 0) },
+	  K(FPOS_COUNT, ITER_DUAL, WRAP_CORRECT, 1, 1, 1, 1, 0, 0, VFS_ERA(6, 4)) },
 	{ "20ea1e7d13c1", "f_pos lock always taken for FMODE_ATOMIC_POS files",
-	  K(FPOS_ALWAYS, ITER_DUAL, WRAP_CORRECT, 1, 1, 1, 1, 0, 0) },
+	  K(FPOS_ALWAYS, ITER_DUAL, WRAP_CORRECT, 1, 1, 1, 1, 0, 0, VFS_ERA(6, 5)) },
 	{ "797964253d35", "f_pos lock when file_count > 1 or a directory; both iterate methods",
-	  K(FPOS_COUNT_OR_DIR, ITER_DUAL, WRAP_CORRECT, 1, 1, 1, 1, 0, 0) },
+	  K(FPOS_COUNT_OR_DIR, ITER_DUAL, WRAP_CORRECT, 1, 1, 1, 1, 0, 0, VFS_ERA(6, 5)) },
 	{ "3e3271549670", "->iterate gone; unconverted filesystems wrapped by wrap_directory_iterator",
-	  K(FPOS_COUNT_OR_DIR, ITER_SHARED, WRAP_CORRECT, 1, 1, 1, 1, 0, 0) },
+	  K(FPOS_COUNT_OR_DIR, ITER_SHARED, WRAP_CORRECT, 1, 1, 1, 1, 0, 0, VFS_ERA(6, 5)) },
 	{ "v6.5", "7d84d1b9af63: f_pos lock when file_count > 1 or the file has ->iterate_shared",
-	  K(FPOS_COUNT_OR_ITERATE, ITER_SHARED, WRAP_CORRECT, 1, 1, 1, 1, 0, 0) },
+	  K(FPOS_COUNT_OR_ITERATE, ITER_SHARED, WRAP_CORRECT, 1, 1, 1, 1, 0, 0, VFS_ERA(6, 5)) },
 	{ "mainline", "v6.5 locking with today's filesystems (ntfs3, tmpfs stable offsets)",
-	  K(FPOS_COUNT_OR_ITERATE, ITER_SHARED, WRAP_CORRECT, 1, 1, 1, 1, 1, 1) },
+	  K(FPOS_COUNT_OR_ITERATE, ITER_SHARED, WRAP_CORRECT, 1, 1, 1, 1, 1, 1, VFS_ERA_MAINLINE) },
 };
 const int vfs_npresets = (int)(sizeof vfs_presets / sizeof vfs_presets[0]);
 

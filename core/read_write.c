@@ -472,7 +472,9 @@ void site_PR_VFS(struct vx *x)
 	}
 	int64_t pos = cur_call(x)->a[2];
 	fn_enter(x, VFN_vfs_read);
-	if (x->w->files[f->file].kind == FK_PIDFD)
+	/* before pidfs (v6.9) a pidfd was an anon inode file without
+	 * FMODE_PREAD: ESPIPE; pidfs opens it through do_dentry_open */
+	if (x->w->files[f->file].kind == FK_PIDFD && x->w->k.era < VFS_ERA(6, 9))
 		f->res = -VE_SPIPE;
 	else
 		f->res = do_read(x, &pos, cur_call(x)->a[1]);

@@ -120,8 +120,15 @@ void site_SYSCALL(struct vx *x)
 	case SYS_LSEEK:       get_pos_sub(x, SITE_LS_LLSEEK); break;
 	case SYS_READ:        get_pos_sub(x, SITE_RD_POS); break;
 	case SYS_WRITE:       get_pos_sub(x, SITE_WR_POS); break;
-	case SYS_PREAD:       call_sub(x, SITE_FG_LOOKUP, SITE_PR_VFS); break;
-	case SYS_PWRITE:      call_sub(x, SITE_FG_LOOKUP, SITE_PW_VFS); break;
+	case SYS_PREAD: case SYS_PWRITE:
+		/* ksys_pread64/ksys_pwrite64: "if (pos < 0) return -EINVAL;"
+		 * before fdget */
+		if (r->call.a[2] < 0)
+			sys_return(x, -VE_INVAL);
+		else
+			call_sub(x, SITE_FG_LOOKUP, r->call.sys == SYS_PREAD ?
+				 SITE_PR_VFS : SITE_PW_VFS);
+		break;
 	case SYS_MKDIR: case SYS_UNLINK: case SYS_RMDIR: case SYS_RENAME:
 		go(x, SITE_NM_LOOKUP); break;
 	default:

@@ -83,6 +83,7 @@ static const struct { int e; const char *n; } errnos[] = {
 	{ VE_PERM, "EPERM" }, { VE_NOENT, "ENOENT" }, { VE_SRCH, "ESRCH" },
 	{ VE_INTR, "EINTR" }, { VE_BADF, "EBADF" }, { VE_AGAIN, "EAGAIN" },
 	{ VE_NOMEM, "ENOMEM" }, { VE_BUSY, "EBUSY" }, { VE_EXIST, "EEXIST" },
+	{ VE_XDEV, "EXDEV" }, { VE_SPIPE, "ESPIPE" },
 	{ VE_NOTDIR, "ENOTDIR" }, { VE_ISDIR, "EISDIR" }, { VE_INVAL, "EINVAL" },
 	{ VE_NFILE, "ENFILE" }, { VE_MFILE, "EMFILE" }, { VE_FBIG, "EFBIG" },
 	{ VE_NOSPC, "ENOSPC" },

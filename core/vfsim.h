@@ -53,7 +53,8 @@ _Static_assert(VFS_FILE_MAX > VFS_NR_OPEN, "a process meets EMFILE before ENFILE
 enum {
 	VE_PERM = 1, VE_NOENT = 2, VE_SRCH = 3, VE_INTR = 4, VE_BADF = 9,
 	VE_AGAIN = 11, VE_NFILE = 23,
-	VE_NOMEM = 12, VE_BUSY = 16, VE_EXIST = 17, VE_NOTDIR = 20, VE_SPIPE = 29,
+	VE_NOMEM = 12, VE_BUSY = 16, VE_EXIST = 17, VE_XDEV = 18, VE_NOTDIR = 20,
+	VE_SPIPE = 29,
 	VE_ISDIR = 21, VE_INVAL = 22, VE_MFILE = 24, VE_FBIG = 27, VE_NOSPC = 28,
 	VE_NAMETOOLONG = 36, VE_NOSYS = 38, VE_NOTEMPTY = 39,
 	VE_OPNOTSUPP = 95,
@@ -81,7 +82,14 @@ struct vfs_knobs {
 	uint8_t tmpfs_offsets;  /* tmpfs: offset_readdir/offset_dir_llseek (6.6) */
 	uint8_t ntfs3;          /* "ntfs" means ntfs3 (native shared, 6.9+) */
 	uint8_t rename_lock;    /* enum vfs_rename_lock (no-mutex: wrong) */
+	/* The release whose code the preset follows where no knob decides
+	 * (errno answers, lock details): VFS_ERA(6, 5).  Not a knob: `set`
+	 * leaves it as the preset made it. */
+	uint16_t era;
 };
+#define VFS_ERA(major, minor) ((major) * 100 + (minor))
+/* `mainline`: the kernel the differential harness last ran against */
+#define VFS_ERA_MAINLINE VFS_ERA(6, 18)
 
 struct vfs_preset {
 	const char *name;
