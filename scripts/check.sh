@@ -269,6 +269,26 @@ if have 'tests/driver/*.c'; then
     fi
 fi
 
+# ---- the differential harness: vfsim against the host kernel (make difftest) ----
+# 200 random scenarios per filesystem through the ASan build; a filesystem
+# the machine cannot offer (tmpfs without root) is skipped, not passed.
+if [ -f tests/difftest/runner.c ] && command -v python3 >/dev/null; then
+    stage difftest
+    if needs asan difftest && build difftest-runner build/difftest-runner; then
+        out=$(run scripts/difftest.sh -n "${DIFFTEST_COUNT:-200}" -v "$asan" 2>&1)
+        printf '%s\n' "$out" | grep -vE '^(PASS|FAIL) difftest/' | indent
+        while read -r word name rest; do
+            case $word in
+            PASS) pass "$name" ;;
+            FAIL) fail "$name $rest" ;;
+            esac
+        done < <(printf '%s\n' "$out" | grep -E '^(PASS|FAIL) difftest/')
+        printf '%s\n' "$out" | grep -E '^SKIP ' || true
+        printf '%s\n' "$out" | grep -qE '^(PASS|FAIL|SKIP) difftest/' ||
+            fail "difftest (no result)"
+    fi
+fi
+
 # ---- valgrind (VALGRIND=1) ------------------------------------------------------------------
 if [ -n "${VALGRIND:-}" ] && have "$shared/*.vfs"; then
     stage valgrind
