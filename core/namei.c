@@ -3,9 +3,10 @@
  * namei.c - mkdir, unlink, rmdir and rename (fs/namei.c), with the
  * locking rules of Documentation/filesystems/directory-locking.rst:
  * the parent exclusive (I_MUTEX_PARENT), then the victim exclusive; a
- * cross-directory rename first takes s_vfs_rename_mutex, then the
- * parents (ancestor first, else the source's parent first), then the
- * non-directory victims in address order (lock_two_nondirectories).
+ * cross-directory rename first takes s_vfs_rename_mutex, then decides
+ * and takes the parents (ancestor first, else the target's parent first,
+ * as the code calls lock_rename), then the victims: non-directories in
+ * address order (lock_two_nondirectories), the moved directory by era.
  */
 #include "internal.h"
 
@@ -113,13 +114,10 @@ void site_NM_LOOKUP(struct vx *x)
 		return;
 	}
 	if (c->sys == SYS_RENAME && p2 != p1) {
-		/* lock_rename: ancestor first, else the source's parent */
-		if (inode_is_ancestor(w, p2, p1)) {
-			f->parent = p2;
-			f->parent2 = p1;
-		} else {
-			f->parent2 = p2;
-		}
+		/* lock_rename: which parent first is decided only once
+		 * s_vfs_rename_mutex is held (site_NM_LOCK_P1): until then
+		 * another rename may move one under the other */
+		f->parent = -1;
 		fn_enter(x, VFN_lock_rename);
 		go(x, SITE_NM_RMUTEX);
 		return;
@@ -138,9 +136,34 @@ void site_NM_RMUTEX(struct vx *x)
 	lock_acquire(x, VFN_mutex_lock, VFS_LID(LID_RENAME, 0), M_EXCL);
 }
 
+/*
+ * lock_two_directories(p1, p2), called as do_renameat2 does in every era
+ * modelled: lock_rename(new_path.dentry, old_path.dentry).  An ancestor
+ * first; unrelated parents p1 (the target's) first.
+ */
+static void order_parents(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	int p1 = f->dparent, p2 = f->sparent;
+	if (inode_is_ancestor(x->w, p2, p1)) {
+		f->parent = p2;
+		f->parent2 = p1;
+		return;
+	}
+	f->parent = p1;
+	f->parent2 = p2;
+	if (!inode_is_ancestor(x->w, p1, p2))
+		note(x, VFN_lock_rename, "unrelated parents: the code locks the "
+		     "target's parent first (lock_rename(new_path.dentry, "
+		     "old_path.dentry)); directory-locking.rst's prose names "
+		     "the source's first");
+}
+
 void site_NM_LOCK_P1(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
+	if (f->parent < 0)
+		order_parents(x);       /* s_vfs_rename_mutex is held */
 	f->locked_parent = 1;
 	go(x, f->parent2 >= 0 ? SITE_NM_LOCK_P2 : SITE_NM_FIND);
 	lock_acquire(x, dir_lock_fn(x->w, x->t), VFS_LID(LID_INODE, f->parent),
@@ -273,9 +296,18 @@ void site_NM_VFS(struct vx *x)
 	int a = f->victim, b = -1;
 	if (c->sys == SYS_RENAME) {
 		bool sdir = w->inodes[f->victim].type == IT_DIR;
-		if (sdir) {
+		/* the moved directory itself: locked on every rename since
+		 * v6.5 (28eceeda130f, lock_two_inodes), only when its parent
+		 * changes since v6.7 (lock_old_subdir, I_MUTEX_CHILD) */
+		bool lock_src = sdir && w->k.era >= VFS_ERA(6, 5) &&
+				(w->k.era < VFS_ERA(6, 7) || f->sparent != f->dparent);
+		if (sdir && !lock_src) {
 			a = f->victim2;
+		} else if (sdir && w->k.era >= VFS_ERA(6, 7)) {
+			a = f->victim;          /* source first, then target */
+			b = f->victim2;
 		} else if (f->victim2 >= 0) {
+			/* lock_two_nondirectories, lock_two_inodes: by address */
 			a = f->victim < f->victim2 ? f->victim : f->victim2;
 			b = f->victim < f->victim2 ? f->victim2 : f->victim;
 		}
@@ -344,6 +376,14 @@ void site_NM_DO(struct vx *x)
 	case SYS_RENAME: {
 		char name2[VFS_NAME_MAX];
 		int sp = f->sparent, dp = f->dparent;
+		/* the filesystem's ->rename tests emptiness now, with the
+		 * target locked (simple_rename, ext4_rename): a name made in
+		 * it since the lookup makes this ENOTEMPTY */
+		if (f->victim2 >= 0 && w->inodes[f->victim2].type == IT_DIR &&
+		    w->inodes[f->victim2].nchildren) {
+			res = -VE_NOTEMPTY;
+			break;
+		}
 		if (f->victim2 >= 0) {
 			if (w->inodes[f->victim2].type == IT_DIR)
 				inode_mut(w, f->victim2)->dead = 1;
