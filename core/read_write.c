@@ -104,12 +104,22 @@ static int64_t target(struct vx *x, int fsfn, bool *ok)
 	return base + c->a[1];
 }
 
+static void write_fpos(struct vx *x, int fsfn, int64_t pos)
+{
+	struct vfs_frame *f = &x->t->f;
+	x->w->files[f->file].f_pos = pos;
+	access_file(x, fsfn, FLD_F_POS, f->file, pos, true, false);
+}
+
+/* vfs_setpos: "if (offset != file->f_pos)" - f_pos written only when it
+ * changes, so seeks to where the file stands only read it */
 static void setpos(struct vx *x, int fsfn, int64_t pos, bool cursor)
 {
 	struct vfs_frame *f = &x->t->f;
 	struct vfs_file *fl = &x->w->files[f->file];
-	fl->f_pos = pos;
-	access_file(x, fsfn, FLD_F_POS, f->file, pos, true, false);
+	access_file(x, fsfn, FLD_F_POS, f->file, fl->f_pos, false, false);
+	if (pos != fl->f_pos)
+		write_fpos(x, fsfn, pos);
 	if (cursor) {   /* the filesystem resets its readdir state */
 		fl->cursor = pos;
 		access_file(x, fsfn, FLD_CURSOR, f->file, pos, true, false);
@@ -148,6 +158,12 @@ void site_LS_FS(struct vx *x)
 			setpos(x, fsfn, pos, false);
 		break;
 	case LLSEEK_DCACHE_DIR:
+		if (w->k.era < VFS_ERA(4, 7)) {
+			/* up to v4.6 the whole call holds i_mutex */
+			f->dir_locked = M_WRITE;
+			go(x, SITE_LS_ILOCK);
+			return;
+		}
 		if (whence == VSEEK_END) {
 			f->res = -VE_INVAL;
 			break;
@@ -162,7 +178,22 @@ void site_LS_FS(struct vx *x)
 			f->res = pos;
 			break;
 		}
-		setpos(x, fsfn, pos, pos < 2);
+		if (w->k.era >= VFS_ERA(5, 4)) {
+			/* since v5.4 every move takes the lock shared and
+			 * writes f_pos inside it (site_LS_IBODY) */
+			f->dir_locked = M_READ;
+			f->pos = f->res = pos;
+			go(x, SITE_LS_ILOCK);
+			return;
+		}
+		/* v4.7 .. v5.3: f_pos first, the lock only to move the
+		 * cursor past position 2 */
+		write_fpos(x, fsfn, pos);
+		f->res = pos;
+		if (pos < 2) {
+			fl->cursor = pos;
+			access_file(x, fsfn, FLD_CURSOR, f->file, pos, true, false);
+		}
 		if (pos >= 2) {
 			/* moving the cursor dentry walks the children */
 			f->dir_locked = M_READ;
@@ -233,12 +264,30 @@ void site_LS_IBODY(struct vx *x)
 	bool ok;
 
 	go(x, SITE_LS_IUNLOCK);
+	if (f->flavour == LLSEEK_DCACHE_DIR && f->dir_locked == M_WRITE) {
+		/* up to v4.6: whence, the new position and f_pos under
+		 * i_mutex; the cursor moves only past position 2 */
+		pos = whence == VSEEK_END ? -1 : target(x, fsfn, &ok);
+		if (pos < 0) {
+			f->res = -VE_INVAL;
+			return;
+		}
+		access_file(x, fsfn, FLD_F_POS, f->file, fl->f_pos, false, false);
+		f->res = f->pos = pos;
+		if (pos == fl->f_pos)
+			return;
+		write_fpos(x, fsfn, pos);
+		if (pos < 2)
+			return;
+	}
 	if (f->flavour == LLSEEK_DCACHE_DIR) {
 		/* scan_positives + list_move of the cursor */
 		access_inode(x, fsfn, FLD_DIR, f->inode, w->inodes[f->inode].nchildren,
 			     false);
 		fl->cursor = f->pos;
 		access_file(x, fsfn, FLD_CURSOR, f->file, f->pos, true, false);
+		if (w->k.era >= VFS_ERA(5, 4))
+			write_fpos(x, fsfn, f->pos);
 		return;
 	}
 	if (whence == VSEEK_END && f->flavour == LLSEEK_CEPH_DIR) {
