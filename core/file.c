@@ -164,7 +164,7 @@ void site_FGP_LOOKUP(struct vx *x)
  * file_needs_f_pos_lock, by era.  The count is read first, as the kernel's
  * "file_count(file) > 1 || ..." does; 20ea1e7d13c1 did not read it at all.
  */
-static bool needs_f_pos_lock(struct vx *x, const struct vfs_file *fl)
+static bool needs_f_pos_lock(struct vx *x, const struct vfs_file *fl, int fn)
 {
 	const struct vfs_world *w = x->w;
 	bool dir = fl->kind == FK_INODE && w->inodes[fl->inode].type == IT_DIR;
@@ -173,7 +173,7 @@ static bool needs_f_pos_lock(struct vx *x, const struct vfs_file *fl)
 		return false;
 	if (w->k.fpos_lock == FPOS_ALWAYS)
 		return true;
-	access_file(x, VFN_file_needs_f_pos_lock, FLD_F_COUNT,
+	access_file(x, fn, FLD_F_COUNT,
 		    (int)(fl - w->files), fl->f_count, false, true);
 	if (fl->f_count > 1)
 		return true;
@@ -191,14 +191,25 @@ static bool needs_f_pos_lock(struct vx *x, const struct vfs_file *fl)
 	}
 }
 
+/* the helper exists since 20ea1e7d13c1 (v6.5); before, __fdget_pos
+ * tested FMODE_ATOMIC_POS and file_count inline */
+int fgp_check_fn(const struct vfs_world *w, const struct vfs_thread *t)
+{
+	(void)t;
+	return w->k.era >= VFS_ERA(6, 5) ? VFN_file_needs_f_pos_lock : VFN_fdget_pos;
+}
+
 void site_FGP_CHECK(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
 	struct vfs_file *fl = &x->w->files[f->file];
-
-	fn_enter(x, VFN_file_needs_f_pos_lock);
-	bool need = needs_f_pos_lock(x, fl);
-	fn_exit(x, VFN_file_needs_f_pos_lock, need);
+	int fn = fgp_check_fn(x->w, x->t);
+	bool helper = fn == VFN_file_needs_f_pos_lock;
+	if (helper)
+		fn_enter(x, fn);
+	bool need = needs_f_pos_lock(x, fl, fn);
+	if (helper)
+		fn_exit(x, fn, need);
 	if (need) {
 		go(x, SITE_FGP_LOCK);
 		return;

@@ -40,7 +40,7 @@ typedef int site_fn_resolver(const struct vfs_world *w,
 	S(RET_RES,         none,                 NULL,              0, 1) \
 	/* fs/file.c: fdget_pos / fdget and their puts */ \
 	S(FGP_LOOKUP,      fdget_pos,            NULL,              1, 0) \
-	S(FGP_CHECK,       file_needs_f_pos_lock,NULL,              1, 0) \
+	S(FGP_CHECK,       none,                 fgp_check_fn,      1, 0) \
 	S(FGP_LOCK,        mutex_lock,           NULL,              1, 0) \
 	S(FGP_LOCKED,      fdget_pos,            NULL,              0, 0) \
 	S(FG_LOOKUP,       fdget,                NULL,              1, 0) \
@@ -142,7 +142,7 @@ VFS_SITE_LIST(S_DECL)
 #undef S_DECL
 site_fn_resolver sys_fn_of, gd_lock_fn, gd_actor_fn, gd_unlock_fn, ls_fs_fn,
 	ls_ilock_fn, ls_iunlock_fn, dir_lock_fn, dir_unlock_fn, nm_lookup_fn,
-	nm_do_fn;
+	nm_do_fn, fgp_check_fn;
 
 /* ---- control flow (sched.c) ---- */
 static inline void go(struct vx *x, int site) { x->t->f.pc = (uint16_t)site; }

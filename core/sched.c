@@ -240,8 +240,11 @@ int vfs_next_fn(const struct vfs_world *w, int tid, bool *enters)
 	if (t->state == TS_BLOCKED)
 		return t->nfn ? t->fnstack[t->nfn - 1] : VFN_none;
 	s = &vfs_sites[t->f.pc == SITE_IDLE && t->npending ? SITE_SYSCALL : t->f.pc];
-	*enters = s->enters;
-	return s->resolve ? s->resolve(w, t) : s->fn;
+	int fn = s->resolve ? s->resolve(w, t) : s->fn;
+	/* a site that goes on in the function the thread is in (an era
+	 * without the helper the site is named after) enters nothing */
+	*enters = s->enters && !(t->nfn && t->fnstack[t->nfn - 1] == fn);
+	return fn;
 }
 
 uint64_t xorshift64(uint64_t *s)
