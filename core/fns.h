@@ -27,7 +27,7 @@
 	X(do_sys_open) X(path_openat) X(do_dentry_open) X(filename_create) \
 	X(do_mkdirat) X(vfs_mkdir) X(vfs_create) X(do_unlinkat) X(vfs_unlink) \
 	X(do_rmdir) X(vfs_rmdir) X(do_renameat2) X(lock_rename) X(vfs_rename) \
-	X(unlock_rename) \
+	X(unlock_rename) X(handle_truncate) X(do_truncate) \
 	/* fs/readdir.c */ \
 	X(iterate_dir) X(wrap_directory_iterator) \
 	/* filesystem iterators */ \

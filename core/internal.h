@@ -89,6 +89,9 @@ typedef int site_fn_resolver(const struct vfs_world *w,
 	S(CR_LOCK,         none,                 dir_lock_fn,       1, 0) \
 	S(CR_CREATE,       vfs_create,           NULL,              1, 0) \
 	S(CR_UNLOCK,       none,                 dir_unlock_fn,     1, 0) \
+	S(CR_TRUNC_LOCK,   handle_truncate,      NULL,              1, 0) \
+	S(CR_TRUNC,        do_truncate,          NULL,              0, 0) \
+	S(CR_TRUNC_UNLOCK, none,                 dir_unlock_fn,     1, 0) \
 	S(CL_PICK,         close_fd,             NULL,              1, 0) \
 	S(CL_FPUT,         fput,                 NULL,              1, 0) \
 	S(DUP_FGET,        fget_raw,             NULL,              1, 0) \

@@ -80,7 +80,8 @@ void site_OP_DENTRY_OPEN(struct vx *x)
 		fl->f_mode |= FMODE_ATOMIC_POS;
 	f->file = (int32_t)fi;
 	fn_exit(x, VFN_do_dentry_open, 0);
-	go(x, SITE_OP_INSTALL);
+	/* do_open: O_TRUNC of a file it did not create, after vfs_open */
+	go(x, f->victim >= 0 ? SITE_CR_TRUNC_LOCK : SITE_OP_INSTALL);
 }
 
 void site_OP_INSTALL(struct vx *x)
@@ -122,6 +123,23 @@ void site_CR_LOOKUP(struct vx *x)
 		return;
 	}
 	f->parent = (int32_t)parent;
+	if (x->w->k.era >= VFS_ERA(6, 11)) {
+		/* open_last_lookups since v6.11 ("try an opportunistic
+		 * lookup for O_CREAT opens too"): a name that exists is
+		 * opened from the RCU lookup, the parent never locked */
+		char name[VFS_NAME_MAX];
+		snprintf(name, sizeof name, "%.*s", (int)strcspn(last, "/"), last);
+		int c = inode_child(x->w, parent, name);
+		if (c >= 0 && x->w->inodes[c].type == IT_DIR) {
+			open_fail(x, -VE_ISDIR);        /* do_open */
+			return;
+		}
+		if (c >= 0) {
+			f->inode = f->victim = (int32_t)c;
+			go(x, SITE_OP_DENTRY_OPEN);
+			return;
+		}
+	}
 	go(x, SITE_CR_LOCK);
 }
 
@@ -154,12 +172,8 @@ void site_CR_CREATE(struct vx *x)
 	} else if (c >= 0 && w->inodes[c].type == IT_DIR) {
 		f->res = -VE_ISDIR;
 	} else if (c >= 0) {
-		struct vfs_inode *t = inode_mut(w, c);
-		t->size = 0;            /* O_TRUNC */
-		data_put(t->data);
-		t->data = NULL;
-		access_inode(x, VFN_vfs_create, FLD_SIZE, c, 0, true);
-		f->inode = (int32_t)c;
+		/* not created: O_TRUNC waits for handle_truncate */
+		f->inode = f->victim = (int32_t)c;
 		f->res = 0;
 	} else {
 		c = inode_alloc(w, f->parent, name, IT_REG);
@@ -172,6 +186,35 @@ void site_CR_CREATE(struct vx *x)
 	}
 	fn_exit(x, VFN_vfs_create, f->res);
 	go(x, SITE_CR_UNLOCK);
+}
+
+/* handle_truncate -> do_truncate: the file's own inode lock, exclusive */
+void site_CR_TRUNC_LOCK(struct vx *x)
+{
+	fn_enter(x, VFN_handle_truncate);
+	fn_enter(x, VFN_do_truncate);
+	go(x, SITE_CR_TRUNC);
+	lock_acquire(x, dir_lock_fn(x->w, x->t), VFS_LID(LID_INODE, x->t->f.victim),
+		     M_WRITE);
+}
+
+void site_CR_TRUNC(struct vx *x)
+{
+	int ino = x->t->f.victim;
+	struct vfs_inode *t = inode_mut(x->w, ino);
+	t->size = 0;                    /* notify_change -> setattr */
+	data_put(t->data);
+	t->data = NULL;
+	access_inode(x, VFN_do_truncate, FLD_SIZE, ino, 0, true);
+	go(x, SITE_CR_TRUNC_UNLOCK);
+}
+
+void site_CR_TRUNC_UNLOCK(struct vx *x)
+{
+	lock_release(x, dir_unlock_fn(x->w, x->t), VFS_LID(LID_INODE, x->t->f.victim));
+	fn_exit(x, VFN_do_truncate, 0);
+	fn_exit(x, VFN_handle_truncate, 0);
+	go(x, SITE_OP_INSTALL);
 }
 
 void site_CR_UNLOCK(struct vx *x)
