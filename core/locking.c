@@ -7,7 +7,9 @@
  * rw_semaphore: once anybody waits, new readers queue too (a waiting writer
  * holds back new readers); a writer at the head is woken alone; a reader at
  * the head wakes every waiting reader, skipping writers, as rwsem_mark_wake
- * does since v5.3 ("wake up almost all readers in wait queue").
+ * does since v5.3 ("wake up almost all readers in wait queue"); before
+ * v5.3 __rwsem_mark_wake granted the readers at the front of the queue
+ * only, up to the first waiting writer.
  * (model) The kernel lets a free lock be stolen by a running task before a
  * handoff; vfsim treats the queue as strictly FIFO.
  */
@@ -173,11 +175,15 @@ static void wake_waiters(struct vfs_world *w, const struct vfs_sink *sink,
 			wake_one(w, sink, lid, h);
 		return;
 	}
-	/* a reader at the head: every waiting reader, in queue order */
+	/* a reader at the head: every waiting reader, in queue order; before
+	 * v5.3 only those ahead of the first writer */
+	bool all = w->k.era >= VFS_ERA(5, 3);
 	for (int c = h; c >= 0;) {
 		int next = w->threads[c].wait_next;
 		if (w->threads[c].wait_mode == M_READ)
 			wake_one(w, sink, lid, c);
+		else if (!all)
+			break;
 		c = next;
 	}
 }
