@@ -542,6 +542,10 @@ void site_PW_VFS(struct vx *x)
 	f->pos = cur_call(x)->a[2];
 	fn_enter(x, VFN_vfs_write);
 	f->res = write_check(x, f->pos);
+	/* no FMODE_PWRITE on a pidfd before pidfs (v6.9): ESPIPE */
+	if (f->res == -VE_INVAL && x->w->files[f->file].kind == FK_PIDFD &&
+	    x->w->k.era < VFS_ERA(6, 9))
+		f->res = -VE_SPIPE;
 	if (f->res < 0) {
 		fn_exit(x, VFN_vfs_write, f->res);
 		call_sub(x, SITE_FP_PUT, SITE_RET_RES);
