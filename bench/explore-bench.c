@@ -12,6 +12,8 @@
  * Usage: explore-bench [-k KERNEL] [-t THIEVES] [-f FILES] [-c CALLS]
  *          [-p PER] [-j JOBS] [-n (naive)] [-m MAX] [-b BOUND] [-r REPEAT]
  *          [-s (stateful)] [-H BITS (visited table, stateful)]
+ *          [-F (stateful: stop at the first violation, then the shortest
+ *          counterexample, as plain `explore` does)]
  * Prints one line: explore kernel=... executions=N seconds=S ...
  * (stateful: explore-state kernel=... states=N transitions=N seconds=S ...;
  * with -r, the best of the runs and the median).
@@ -33,9 +35,9 @@ int main(int argc, char **argv)
 {
 	const char *kernel = "v6.5";
 	int thieves = 3, files = 30, calls = 3, per = 2, jobs = 0, naive = 0;
-	int bound = -1, repeat = 1, stateful = 0, bits = 0, opt;
+	int bound = -1, repeat = 1, stateful = 0, bits = 0, first = 0, opt;
 	unsigned long long max = 0;
-	while ((opt = getopt(argc, argv, "k:t:f:c:p:j:nm:b:r:sH:")) != -1) {
+	while ((opt = getopt(argc, argv, "k:t:f:c:p:j:nm:b:r:sH:F")) != -1) {
 		switch (opt) {
 		case 'k': kernel = optarg; break;
 		case 't': thieves = atoi(optarg); break;
@@ -49,6 +51,7 @@ int main(int argc, char **argv)
 		case 'r': repeat = atoi(optarg); break;
 		case 's': stateful = 1; break;
 		case 'H': bits = atoi(optarg); break;
+		case 'F': first = 1; stateful = 1; break;
 		default: return 2;
 		}
 	}
@@ -98,6 +101,7 @@ int main(int argc, char **argv)
 	o.bound = bound;
 	o.stateful = stateful;
 	o.state_bits = bits;
+	o.first = first;
 	struct vfs_explore_result r;
 	double best = 1e9, secs[256];
 	if (repeat < 1)
@@ -128,7 +132,8 @@ int main(int argc, char **argv)
 		       "complete=%d cut=%d violating=%llu duplicate=%llu race=%llu "
 		       "deaddir=%llu deadlock=%llu cex_len=%d collision_p=%.2g "
 		       "subtrees=%d rounds=%d demoted=%d visible=%d hidden=%d "
-		       "learn_runs=%d\n",
+		       "learn_runs=%d cex_pre=%d cex_steps=%d shortest=%d "
+		       "short_nodes=%llu\n",
 		       kernel, thieves, files, calls, per, r.jobs,
 		       (unsigned long long)r.states,
 		       (unsigned long long)r.transitions,
@@ -142,7 +147,9 @@ int main(int argc, char **argv)
 		       (unsigned long long)r.kind_execs[VX_DEADDIR],
 		       (unsigned long long)r.kind_execs[VX_DEADLOCK],
 		       r.have_cex ? r.cex_len : 0, r.collision_p, r.subtrees,
-		       r.rounds, r.demoted, r.visible_locs, r.hidden_locs, r.learn_runs);
+		       r.rounds, r.demoted, r.visible_locs, r.hidden_locs, r.learn_runs,
+		       r.cex_preemptions, r.cex_steps, r.cex_shortest,
+		       (unsigned long long)r.short_nodes);
 		vfs_explore_result_free(&r);
 		return 0;
 	}

@@ -119,6 +119,37 @@ void xtable_free(struct xtable *t)
 
 /* ---- what an execution did ---- */
 
+/* An outcome: the sum of these over the calls completed, plus
+ * xfinal_hash of the last state (order-free, so that the stateful
+ * search can carry it in its states). */
+uint64_t xcall_hash(const struct vfs_world *w, int t)
+{
+	const struct vfs_callrec *r = &w->threads[t].rec;
+	uint64_t h = xmix((uint64_t)(uint32_t)r->call.seq ^ ((uint64_t)r->call.sys << 40));
+	h = xmix(h ^ (uint64_t)r->ret);
+	if (r->call.sys == SYS_GETDENTS) {
+		h = xmix(h ^ (uint64_t)r->nent);
+		const int32_t *ent = vfs_rec_entries(w, t);
+		for (int i = 0; i < r->nent; i++)
+			h = xmix(h ^ (uint64_t)(uint32_t)ent[i]);
+	} else if ((r->call.sys == SYS_READ || r->call.sys == SYS_PREAD) &&
+		   r->ret > 0) {
+		for (int i = 0; i < r->ret && i < VFS_TEXT_MAX; i++)
+			h = xmix(h ^ (uint8_t)r->text[i]);
+	}
+	return h;
+}
+
+uint64_t xfinal_hash(const struct vfs_world *w)
+{
+	uint64_t h = 0x5151;
+	for (int i = 0; i < w->nfiles; i++)
+		if (w->files[i].kind != FK_NONE)
+			h += xmix(xmix((uint64_t)w->files[i].id) ^
+				  (uint64_t)w->files[i].f_pos);
+	return h;
+}
+
 uint32_t xkinds_of(const struct vfs_world *snap, const struct vfs_world *w)
 {
 	static const int rpt[VX__COUNT] = {
@@ -176,8 +207,11 @@ static void *worker(void *arg)
 		if (it) {
 			it->keep_first = sh->merged_execs < (uint64_t)sh->keep;
 			it->keep_viol = sh->merged_viol < (uint64_t)sh->keep;
-			/* executions past the cap in order are never used */
-			skip = sh->o.max && sh->merged_execs >= sh->o.max;
+			/* work past the cap in order is never done: with a
+			 * cap there is one worker, so the items before this
+			 * one are all merged */
+			skip = sh->o.max && sh->merged_units >= sh->o.max;
+			it->budget = skip ? 0 : sh->o.max - sh->merged_units;
 		}
 		pthread_mutex_unlock(&sh->mu);
 		if (!it)
@@ -194,6 +228,8 @@ static void *worker(void *arg)
 		while (sh->merged_upto < sh->nitems && sh->items[sh->merged_upto].done) {
 			sh->merged_execs += sh->items[sh->merged_upto].execs;
 			sh->merged_viol += sh->items[sh->merged_upto].violating;
+			sh->merged_units += sh->items[sh->merged_upto].execs +
+					    sh->items[sh->merged_upto].redundant;
 			sh->merged_upto++;
 		}
 		pthread_cond_broadcast(&sh->cv);
@@ -294,7 +330,7 @@ static int cut_rank(int c)
 {
 	static const int r[] = { [XCUT_NONE] = 0, [XCUT_BOUND] = 1,
 		[XCUT_DEPTH] = 2, [XCUT_MAX] = 3, [XCUT_STOP] = 4, [XCUT_ERROR] = 5,
-		[XCUT_TABLE] = 5 };
+		[XCUT_TABLE] = 5, [XCUT_FOUND] = 1 };
 	return r[c];
 }
 
@@ -431,6 +467,10 @@ int vfs_explore(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	sh->maxdepth = o->max_depth > 0 ? o->max_depth : 100000;
 	sh->nworkers = o->jobs > 0 ? (o->jobs > MAX_WORKERS ? MAX_WORKERS : o->jobs) :
 		       online_cpus();
+	/* a cap bounds the work, and the executions kept are the first N
+	 * of the uncapped run: the subtrees in order, one at a time */
+	if (o->max)
+		sh->nworkers = 1;
 	pthread_mutex_init(&sh->mu, NULL);
 	pthread_cond_init(&sh->cv, NULL);
 	r->violations = sh->viol;
@@ -495,6 +535,18 @@ int vfs_explore(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 			rc = -1;
 	if (merge(sh, r) < 0)
 		rc = -1;
+	/* the first kept counterexample of each kind */
+	for (size_t j = 0; rc == 0 && j < r->priv->kept.n; j++) {
+		const struct xsched *e = &r->priv->kept.e[j];
+		for (int k = 0; k < VX__COUNT && rc == 0; k++)
+			if ((e->kinds >> k & 1) && !r->kind_sched[k]) {
+				if (xsched_dup(&r->kind_sched[k],
+					       r->priv->kept.bytes + e->off,
+					       (int)e->len) < 0)
+					rc = -1;
+				r->kind_len[k] = (int)e->len;
+			}
+	}
 	if (rc < 0)
 		errno = ENOMEM;
 out:
@@ -517,6 +569,50 @@ void vfs_explore_result_free(struct vfs_explore_result *r)
 	free(r->cex_schedule);
 	r->priv = NULL;
 	r->cex_schedule = NULL;
+	for (int k = 0; k < VX__COUNT; k++) {
+		free(r->kind_sched[k]);
+		r->kind_sched[k] = NULL;
+	}
+	for (int i = 0; i < r->nout_sched; i++)
+		free(r->out_sched[i]);
+	free(r->out_sched);
+	free(r->out_len);
+	r->out_sched = NULL;
+	r->out_len = NULL;
+	r->nout_sched = 0;
+}
+
+int xsched_dup(uint8_t **dst, const uint8_t *src, int len)
+{
+	*dst = malloc(len > 0 ? (size_t)len : 1);
+	if (!*dst)
+		return -1;
+	if (len > 0)
+		memcpy(*dst, src, (size_t)len);
+	return 0;
+}
+
+int vfs_explore_preemptions(const struct vfs_world *snap, const uint8_t *sched,
+			    int len, uint32_t viol, int *vstep)
+{
+	struct vfs_world *w = vfs_world_dup(snap);
+	int pre = 0;
+	if (vstep)
+		*vstep = 0;
+	if (!w)
+		return -1;
+	for (int k = 0; k < len; k++) {
+		int p = sched[k];
+		if (p >= w->nthreads || !vfs_runnable(w, p))
+			break;
+		if (k > 0 && sched[k - 1] != p && vfs_runnable(w, sched[k - 1]))
+			pre++;
+		vfs_step(w, p, NULL);
+		if (vstep && !*vstep && (xkinds_of(snap, w) & viol))
+			*vstep = k + 1;
+	}
+	vfs_world_free(w);
+	return pre;
 }
 
 static const struct xsched *find(const struct vfs_explore_result *r, uint64_t k)

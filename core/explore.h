@@ -61,12 +61,21 @@ struct vfs_explore_progress {
 	bool stateful;
 	uint64_t states;
 	int round;
+	int depth;              /* the deepest state or execution so far */
+	/* the shortest counterexample's search (opts.first): nodes so far,
+	 * the preemptions of the nodes searched now */
+	bool shortening;
+	int preemptions;
 };
 typedef void vfs_explore_progress_fn(void *ctx,
 				     const struct vfs_explore_progress *p);
 
 struct vfs_explore_opts {
-	uint64_t max;           /* stop after this many executions; 0: no cap */
+	uint64_t max;           /* stop after this much work: executions and
+				 * explorations cut by the sleep sets (DPOR),
+				 * states (stateful); 0: no cap.  With a cap the
+				 * DPOR search runs in one worker (the first N
+				 * executions are those of the uncapped run) */
 	int jobs;               /* worker threads; <= 0: online CPUs */
 	int naive;              /* no reduction */
 	int bound;              /* < 0: none; else at most this many preemptions */
@@ -83,6 +92,14 @@ struct vfs_explore_opts {
 	int learn_runs;         /* random runs the locking is guessed from;
 				 * 0: until they teach nothing new (tests set
 				 * it low to make the guess wrong on purpose) */
+	/* Stateful: stop at the first violation (kinds in `violations`),
+	 * then search step by step, fewest preemptions first, then fewest
+	 * steps, for the shortest counterexample (vfs_explore_shortest). */
+	int first;
+	/* Stateful: the outcome of each terminal state (what DPOR hashes)
+	 * is part of the state, and the distinct outcomes are counted and
+	 * kept (one schedule each, the first `keep`). */
+	int outcomes;
 	/* Polled by the search: set it (from a SIGINT handler) to stop. */
 	volatile sig_atomic_t *stop;
 	/* Called from the calling thread at most every ~0.5 s. */
@@ -93,7 +110,8 @@ struct vfs_explore_opts {
 void vfs_explore_opts_init(struct vfs_explore_opts *o);
 
 enum vfs_xcut { XCUT_NONE, XCUT_MAX, XCUT_BOUND, XCUT_STOP, XCUT_DEPTH,
-		XCUT_ERROR, XCUT_TABLE /* stateful: the visited table is full */ };
+		XCUT_ERROR, XCUT_TABLE /* stateful: the visited table is full */,
+		XCUT_FOUND /* stateful, opts.first: stopped at a violation */ };
 
 struct vfs_explore_priv;
 struct vfs_explore_result {
@@ -144,6 +162,22 @@ struct vfs_explore_result {
 	int learn_runs;         /* random executions the guess was made from */
 	int visible_locs;       /* locations whose accesses are visible */
 	int hidden_locs;        /* locations a discipline covers */
+	/* opts.first: the counterexample is the shortest one (fewest
+	 * preemptions, then fewest steps to the violation, completed
+	 * without preemption); cex_steps: the steps to the violation;
+	 * short_nodes: the states that search visited (0: not run, or it
+	 * gave up and cex_schedule is the search's own) */
+	bool cex_shortest;
+	int cex_steps;
+	uint64_t short_nodes;
+	/* The first counterexample of each kind found (NULL: none). */
+	uint8_t *kind_sched[VX__COUNT];
+	int kind_len[VX__COUNT];
+	/* One schedule per distinct outcome (DPOR: among the kept
+	 * executions; stateful with opts.outcomes: the first `keep`). */
+	int nout_sched;
+	uint8_t **out_sched;
+	int *out_len;
 	struct vfs_explore_priv *priv;  /* the schedule table */
 };
 
@@ -175,6 +209,29 @@ uint32_t vfs_explore_kinds(const struct vfs_explore_result *r, uint64_t k);
  */
 int vfs_explore_replay(struct vfs_world *w, const uint8_t *sched, int len,
 		       const struct vfs_sink *sink);
+
+/*
+ * The shortest counterexample from SNAP: a search step by step, fewest
+ * preemptions first, then fewest steps to a violation of a kind in
+ * VIOL (duplicate, dead directory and the other counted reports on the
+ * step; deadlock at a state; races: two enabled steps that conflict with
+ * no common lock, then checked by replay with the race detector's
+ * clocks).  The schedule is completed without preemption (the running
+ * thread goes on, else the lowest runnable).  At most MAXPRE preemptions
+ * (< 0: any) and NODES states (0: 2,000,000).  Returns 1 and fills
+ * *SCHED (malloc'd), *LEN, *PRE, *STEPS, *KINDS; 0 when none was found
+ * within the limits; -1 out of memory.  *VISITED: the states seen.
+ */
+int vfs_explore_shortest(const struct vfs_world *snap, uint32_t viol,
+			 int maxpre, uint64_t nodes, volatile sig_atomic_t *stop,
+			 uint8_t **sched, int *len, int *pre, int *steps,
+			 uint32_t *kinds, uint64_t *visited);
+
+/* Preemptions of SCHED from SNAP: switches away from a thread that could
+ * still run.  *VSTEP: the step (from 1) after which a kind of VIOL was
+ * first reported (0: never), when VSTEP is not NULL. */
+int vfs_explore_preemptions(const struct vfs_world *snap, const uint8_t *sched,
+			    int len, uint32_t viol, int *vstep);
 
 /* Outcome and violations of a finished execution (after replay): the
  * kinds (VX_BIT) that happened since SNAP. */

@@ -67,6 +67,7 @@ struct xitem {
 	struct xtable kept;     /* the first executions' and violating ones' */
 	uint64_t kept_viol;
 	bool keep_first, keep_viol;
+	uint64_t budget;        /* executions + redundant allowed (max) */
 	int failed;             /* ENOMEM */
 	int done;
 };
@@ -87,7 +88,7 @@ struct xshared {
 	pthread_cond_t cv;
 	int next_item;
 	int merged_upto;        /* items 0..merged_upto-1 are done */
-	uint64_t merged_execs, merged_viol;
+	uint64_t merged_execs, merged_viol, merged_units;
 	int running;            /* workers not finished */
 	/* progress counters, summed by the coordinator */
 	uint64_t live_execs[64], live_steps[64], live_viol[64];
@@ -156,6 +157,9 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 
 /* explore.c */
 uint32_t xkinds_of(const struct vfs_world *snap, const struct vfs_world *w);
+uint64_t xcall_hash(const struct vfs_world *w, int t);
+uint64_t xfinal_hash(const struct vfs_world *w);
+int xsched_dup(uint8_t **dst, const uint8_t *src, int len);
 uint64_t xmix(uint64_t x);
 
 #endif

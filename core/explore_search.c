@@ -324,34 +324,6 @@ uint64_t xmix(uint64_t x)
 	return x ^ (x >> 31);
 }
 
-static uint64_t call_hash(const struct vfs_world *w, int t)
-{
-	const struct vfs_callrec *r = &w->threads[t].rec;
-	uint64_t h = xmix((uint64_t)(uint32_t)r->call.seq ^ ((uint64_t)r->call.sys << 40));
-	h = xmix(h ^ (uint64_t)r->ret);
-	if (r->call.sys == SYS_GETDENTS) {
-		h = xmix(h ^ (uint64_t)r->nent);
-		const int32_t *ent = vfs_rec_entries(w, t);
-		for (int i = 0; i < r->nent; i++)
-			h = xmix(h ^ (uint64_t)(uint32_t)ent[i]);
-	} else if ((r->call.sys == SYS_READ || r->call.sys == SYS_PREAD) &&
-		   r->ret > 0) {
-		for (int i = 0; i < r->ret && i < VFS_TEXT_MAX; i++)
-			h = xmix(h ^ (uint8_t)r->text[i]);
-	}
-	return h;
-}
-
-static uint64_t final_hash(const struct vfs_world *w)
-{
-	uint64_t h = 0x5151;
-	for (int i = 0; i < w->nfiles; i++)
-		if (w->files[i].kind != FK_NONE)
-			h += xmix(xmix((uint64_t)w->files[i].id) ^
-				  (uint64_t)w->files[i].f_pos);
-	return h;
-}
-
 /* ---- one step, with the bookkeeping of the reduction ---- */
 
 static void join(uint32_t *c, const uint32_t *o, int n)
@@ -419,7 +391,7 @@ static int push(struct xsearch *s, int d, int p)
 	s->item->steps++;
 	s->wdepth = d + 1;
 	s->acc[d + 1] = s->acc[d] +
-		(completed ? call_hash(w, p) : 0);
+		(completed ? xcall_hash(w, p) : 0);
 
 	if (!s->naive) {
 		if (w->next_file_id != nfid) fp_add(f, KALLOC(1), true);
@@ -576,7 +548,7 @@ static int finish(struct xsearch *s, int d)
 	struct xshared *sh = s->sh;
 	struct xitem *it = s->item;
 	const struct vfs_world *w = s->cur;
-	uint64_t h = s->acc[d] + final_hash(w);
+	uint64_t h = s->acc[d] + xfinal_hash(w);
 	uint8_t kinds = (uint8_t)xkinds_of(sh->snap, w);
 	int pre = s->pre[d];
 	uint64_t k;
@@ -626,7 +598,7 @@ static int finish(struct xsearch *s, int d)
 		if (xtable_add(&it->kept, k, kinds, s->tid, (uint32_t)d) < 0)
 			return -1;
 	}
-	if (sh->o.max && it->execs >= sh->o.max) {
+	if (sh->o.max && it->execs + it->redundant >= it->budget) {
 		s->item_stop = true;
 		it->cut = XCUT_MAX;
 	}
@@ -668,6 +640,11 @@ static int enter_state(struct xsearch *s, int d)
 		if (s->mode == MODE_TOP)
 			return add_item(s, d) < 0 ? -1 : 1;
 		s->item->redundant++;
+		if (s->sh->o.max &&
+		    s->item->execs + s->item->redundant >= s->item->budget) {
+			s->item_stop = true;
+			s->item->cut = XCUT_MAX;
+		}
 		return 1;
 	}
 	if (s->bound >= 0 && s->lastrun[d] && s->pre[d] >= s->bound) {

@@ -75,11 +75,15 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include "explore_int.h"
 #include "internal.h"
 
 #define ABORT_FULL 1
 #define ABORT_ERROR 2
+#define ABORT_FIRST 3           /* opts.first: a violation was found */
+#define ABORT_MAX 4             /* opts.max states were visited */
 #define SPLIT_PER_JOB 8         /* frontier states per worker */
 #define MAXACC 12               /* checked accesses recorded per step */
 #define MAX_WORKERS 64
@@ -509,7 +513,7 @@ static bool steps_race(const struct xobs *x, const struct xobs *y)
  * STAG (S's), only their locks.  D must have been made by vfs_world_copy
  * once (initialised). */
 static void fcopy(struct vfs_world *d, const struct vfs_world *s,
-		  uint32_t fixed, uint64_t *dtag, uint64_t stag)
+		  uint32_t fixed, uint64_t *dtag, uint64_t stag, bool recs)
 {
 	int n = s->nthreads;
 	/* (not the statistics: counters no step reads) */
@@ -568,6 +572,17 @@ static void fcopy(struct vfs_world *d, const struct vfs_world *s,
 		memcpy(&dt->rec.start_step, &st->rec.start_step,
 		       sizeof *st - offsetof(struct vfs_thread, rec) -
 		       offsetof(struct vfs_callrec, start_step));
+		if (recs) {     /* opts.outcomes: the results so far */
+			int32_t ne = st->rec.nent > 0 ? st->rec.nent : 0;
+			memcpy(dt->rec.text, st->rec.text, sizeof st->rec.text);
+			if (ne && s->rec_ent[i].v && s->rec_ent[i].cap >= ne &&
+			    world_grow((void **)&d->rec_ent[i].v, &d->rec_ent[i].cap, ne,
+				       sizeof *d->rec_ent[i].v))
+				memcpy(d->rec_ent[i].v, s->rec_ent[i].v,
+				       sizeof *d->rec_ent[i].v * (size_t)ne);
+			else if (ne)
+				dt->rec.nent = 0;
+		}
 	}
 	memcpy(d->sbs, s->sbs, sizeof d->sbs[0] * (size_t)s->nsb);
 	bool ok;
@@ -593,6 +608,8 @@ struct lvl {
 	uint8_t kinds[XMAXT];           /* VX_BIT of the transition, */
 	uint64_t h[XMAXT], tr[XMAXT];   /* hash and tree_hash of the state */
 	uint64_t tree;                  /* tree_hash of this level's state */
+	uint64_t acc;                   /* opts.outcomes: the calls' results */
+	uint64_t sacc[XMAXT];           /* ... of successor i */
 	/* the successors are not kept: hashed when made, and made again
 	 * (its block run again) only for the one the search goes down to */
 	struct vfs_world *buf;          /* this level's state when not the root */
@@ -621,6 +638,8 @@ struct sworker {
 	uint8_t *cex;
 	int cexlen, cexpre;
 	uint32_t cexkinds;
+	uint8_t *kcex[VX__COUNT];       /* the first of each kind */
+	int kcexlen[VX__COUNT];
 	struct vfs_world *scratch;
 	struct vfs_world *work;         /* where successors are made */
 	uint64_t worktag;
@@ -632,7 +651,7 @@ struct sworker {
 
 struct xitem_s {                        /* a frontier state */
 	struct vfs_world *w;
-	uint64_t hash, tree;
+	uint64_t hash, tree, acc;
 	int depth;                      /* transitions from the snapshot */
 	int plen;                       /* steps from the snapshot */
 	uint8_t *path;
@@ -658,11 +677,20 @@ struct xst {
 	int nitems, capitems;
 	int next_item;                  /* atomic */
 	volatile int abort;             /* ABORT_FULL (the table), ABORT_ERROR */
+	int probe_found;                /* atomic: the shortest search found one */
+	uint64_t visited;               /* atomic: states, for opts.max */
+	/* opts.outcomes: the distinct outcomes, one schedule each */
+	pthread_mutex_t omu;
+	struct xset out;
+	uint8_t **osched;
+	int *olen;
+	int nosched, caposched;
 };
 
 static int stopped(struct sworker *s)
 {
 	return s->st->abort || __atomic_load_n(&s->st->xm.violated, __ATOMIC_RELAXED) ||
+	       __atomic_load_n(&s->st->probe_found, __ATOMIC_RELAXED) ||
 	       __atomic_load_n(&s->st->need_hist, __ATOMIC_RELAXED) ||
 	       (s->st->o.stop && *s->st->o.stop);
 }
@@ -707,43 +735,26 @@ static int path_grow(struct sworker *s, int need)
 	return 0;
 }
 
-/* Record a violation found after PLEN steps of the path (then the threads
- * EXTRA): the schedule is completed, lowest runnable thread first, and
- * kept when it is the shortest so far. */
-static void violation(struct sworker *s, int plen, const uint8_t *extra, int nx,
-		      uint32_t kinds)
+/* The path (PLEN steps, then the threads EXTRA) completed, lowest
+ * runnable thread first: a malloc'd schedule, its length in *LEN, the
+ * kinds it shows in *KINDS.  NULL when out of memory. */
+static uint8_t *complete_path(struct sworker *s, int plen, const uint8_t *extra,
+			      int nx, int *len_out, uint32_t *kinds)
 {
-	s->violating++;
-	for (int k = 0; k < VX__COUNT; k++)
-		s->kind_n[k] += kinds >> k & 1;
-	s->kinds |= kinds;
-	if (!(kinds & s->st->viol))
-		return;
-	int pre = plen + nx;
-	if (s->cex && (pre > s->cexpre ||
-		       (pre == s->cexpre && memcmp(s->path, s->cex, (size_t)plen) >= 0)))
-		return;
-	/* complete it */
 	struct vfs_world *w = s->scratch;
-	if (!w && !(w = s->scratch = wnew())) {
-		s->failed = 1;
-		return;
-	}
+	if (!w && !(w = s->scratch = wnew()))
+		return NULL;
+	int pre = plen + nx;
 	size_t cap = (size_t)pre + 1024;
 	uint8_t *sch = malloc(cap);
-	if (!sch) {
-		s->failed = 1;
-		return;
-	}
+	if (!sch)
+		return NULL;
 	memcpy(sch, s->path, (size_t)plen);
 	if (nx)
 		memcpy(sch + plen, extra, (size_t)nx);
 	int len = pre;
 	vfs_world_copy(w, s->st->snap);
-	if (vfs_explore_replay(w, sch, len, NULL) != len) {
-		free(sch);
-		return;         /* (cannot happen: the path was run) */
-	}
+	vfs_explore_replay(w, sch, len, NULL);  /* (it fits: it was run) */
 	for (;;) {
 		int t = -1;
 		for (int i = 0; i < w->nthreads && t < 0; i++)
@@ -755,8 +766,7 @@ static void violation(struct sworker *s, int plen, const uint8_t *extra, int nx,
 			uint8_t *n = realloc(sch, cap * 2);
 			if (!n) {
 				free(sch);
-				s->failed = 1;
-				return;
+				return NULL;
 			}
 			sch = n;
 			cap *= 2;
@@ -764,11 +774,53 @@ static void violation(struct sworker *s, int plen, const uint8_t *extra, int nx,
 		sch[len++] = (uint8_t)t;
 		vfs_step(w, t, NULL);
 	}
+	*len_out = len;
+	*kinds = xkinds_of(s->st->snap, w);
+	return sch;
+}
+
+/* Record a violation found after PLEN steps of the path (then the threads
+ * EXTRA): the schedule is completed, lowest runnable thread first, and
+ * kept when it is the shortest so far, or the first of one of its kinds. */
+static void violation(struct sworker *s, int plen, const uint8_t *extra, int nx,
+		      uint32_t kinds)
+{
+	s->violating++;
+	for (int k = 0; k < VX__COUNT; k++)
+		s->kind_n[k] += kinds >> k & 1;
+	s->kinds |= kinds;
+	if (!(kinds & s->st->viol))
+		return;
+	if (s->st->o.first)
+		s->st->abort = ABORT_FIRST;
+	int pre = plen + nx;
+	bool best = !s->cex || pre < s->cexpre ||
+		    (pre == s->cexpre && memcmp(s->path, s->cex, (size_t)plen) < 0);
+	bool newkind = false;
+	for (int k = 0; k < VX__COUNT; k++)
+		newkind |= (kinds >> k & 1) && !s->kcex[k];
+	if (!best && !newkind)
+		return;
+	int len;
+	uint32_t got;
+	uint8_t *sch = complete_path(s, plen, extra, nx, &len, &got);
+	if (!sch) {
+		s->failed = 1;
+		return;
+	}
+	for (int k = 0; k < VX__COUNT; k++)
+		if ((kinds >> k & 1) && !s->kcex[k] &&
+		    xsched_dup(&s->kcex[k], sch, len) == 0)
+			s->kcexlen[k] = len;
+	if (!best) {
+		free(sch);
+		return;
+	}
 	free(s->cex);
 	s->cex = sch;
 	s->cexlen = len;
 	s->cexpre = pre;
-	s->cexkinds = xkinds_of(s->st->snap, w) | kinds;
+	s->cexkinds = got | kinds;
 }
 
 static inline uint32_t counts_kinds(const struct vfs_world *a,
@@ -819,7 +871,7 @@ static void canon_history(struct sbuf *b, const struct vfs_world *w,
 
 /* Hash W; TREE: its tree_hash when known (the parent's), else 0. */
 static int hash_state(struct sworker *s, const struct vfs_world *W,
-		      uint64_t tree, uint64_t *tr, uint64_t *h)
+		      uint64_t tree, uint64_t acc, uint64_t *tr, uint64_t *h)
 {
 	if (s->buf.cap < canon_bound(W)) {
 		free(s->buf.p);
@@ -832,6 +884,11 @@ static int hash_state(struct sworker *s, const struct vfs_world *W,
 	if (s->st->hist)
 		canon_history(&s->buf, W, s->st);
 	*h = hash_buf(s->buf.p, s->buf.n);
+	if (s->st->o.outcomes && acc) {
+		*h = xmix(*h ^ acc);
+		if (!*h)
+			*h = 1;
+	}
 	return 0;
 }
 
@@ -847,11 +904,45 @@ static struct vfs_world *regen_next(struct sworker *s, int d, int i)
 		vfs_world_copy(N->buf, L->state);
 		N->buftag = 0;
 	}
-	fcopy(N->buf, L->state, s->st->fixed, &N->buftag, L->tree);
+	fcopy(N->buf, L->state, s->st->fixed, &N->buftag, L->tree, s->st->o.outcomes);
 	for (int q = 0; q < L->nst[i]; q++)
 		vfs_step(N->buf, L->tid[i], NULL);
 	N->buftag = L->tr[i];
 	return N->buf;
+}
+
+/* opts.outcomes: a terminal state's outcome H, reached by PLEN steps of
+ * the path: counted, and its path kept when it is new. */
+static int outcome(struct sworker *s, uint64_t h, int plen)
+{
+	struct xst *st = s->st;
+	int rc = 0;
+	if (!h)
+		h = 1;
+	pthread_mutex_lock(&st->omu);
+	int r = xset_add(&st->out, h);
+	uint32_t keep = st->o.keep ? st->o.keep : 10000;
+	if (r < 0) {
+		rc = -1;
+	} else if (r > 0 && (uint32_t)st->nosched < keep) {
+		if (st->nosched == st->caposched) {
+			int c = st->caposched ? st->caposched * 2 : 64;
+			uint8_t **a = realloc(st->osched, sizeof *a * (size_t)c);
+			if (a)
+				st->osched = a;
+			int *l = realloc(st->olen, sizeof *l * (size_t)c);
+			if (l)
+				st->olen = l;
+			if (!a || !l)
+				rc = -1;
+			else
+				st->caposched = c;
+		}
+		if (rc == 0 && xsched_dup(&st->osched[st->nosched], s->path, plen) == 0)
+			st->olen[st->nosched++] = plen;
+	}
+	pthread_mutex_unlock(&st->omu);
+	return rc;
 }
 
 /* Make the successors of level D's state (the reduced set).  A
@@ -890,7 +981,8 @@ static int expand(struct sworker *s, int d)
 		o->shared = o->nacc = o->over = 0;
 		sink.fn = obs_sink;
 		sink.ctx = o;
-		fcopy(W, S, s->st->fixed, &s->worktag, L->tree);
+		fcopy(W, S, s->st->fixed, &s->worktag, L->tree, s->st->o.outcomes);
+		uint64_t acc = L->acc;
 		int k = 0, cut = 0;
 		bool dirty = false, redo = false;
 		for (;;) {
@@ -912,11 +1004,13 @@ static int expand(struct sworker *s, int d)
 					s->sparetag = 0;
 				}
 				fcopy(s->spare, W, s->st->fixed, &s->sparetag,
-				      dirty ? 0 : L->tree);
+				      dirty ? 0 : L->tree, s->st->o.outcomes);
 				saved = true;
 			}
 			o->cls = XM_B;
-			vfs_step(W, t, &sink);
+			uint64_t acc0 = acc;
+			if (vfs_step(W, t, &sink) && s->st->o.outcomes)
+				acc += xcall_hash(W, t);
 			k++;
 			s->probes++;
 			/* allocations are visible: they number the objects */
@@ -945,6 +1039,7 @@ static int expand(struct sworker *s, int d)
 					o->nacc = nacc;
 					o->over = over;
 					dirty = dirty0;
+					acc = acc0;
 				} else {
 					s->nsite[pc] = 1;
 					redo = true;
@@ -956,12 +1051,14 @@ static int expand(struct sworker *s, int d)
 				break;
 		}
 		if (redo) {
-			fcopy(W, S, s->st->fixed, &s->worktag, L->tree);
+			fcopy(W, S, s->st->fixed, &s->worktag, L->tree, s->st->o.outcomes);
 			o->nacc = o->over = 0;
 			dirty = false;
+			acc = L->acc;
 			for (int q = 0; q < k; q++) {
 				uint64_t ni = inode_stamp(W);
-				vfs_step(W, t, &sink);
+				if (vfs_step(W, t, &sink) && s->st->o.outcomes)
+					acc += xcall_hash(W, t);
 				if (!tree_clean(W, t, ni))
 					dirty = true;
 			}
@@ -970,7 +1067,8 @@ static int expand(struct sworker *s, int d)
 		L->tid[n] = (uint8_t)t;
 		L->nst[n] = (uint8_t)k;
 		L->kinds[n] = (uint8_t)counts_kinds(S, W);
-		if (hash_state(s, W, dirty ? 0 : L->tree, &L->tr[n], &L->h[n]) < 0)
+		L->sacc[n] = acc;
+		if (hash_state(s, W, dirty ? 0 : L->tree, acc, &L->tr[n], &L->h[n]) < 0)
 			return -1;
 		s->worktag = L->tr[n];
 		if (!o->shared) {
@@ -983,6 +1081,7 @@ static int expand(struct sworker *s, int d)
 				L->kinds[0] = L->kinds[n];
 				L->h[0] = L->h[n];
 				L->tr[0] = L->tr[n];
+				L->sacc[0] = L->sacc[n];
 			}
 			L->n = 1;
 			s->local++;
@@ -996,6 +1095,8 @@ static int expand(struct sworker *s, int d)
 	if (!n) {
 		if (vfs_all_blocked(S))
 			violation(s, L->plen, NULL, 0, VX_BIT(VX_DEADLOCK));
+		if (s->st->o.outcomes && outcome(s, L->acc + xfinal_hash(S), L->plen) < 0)
+			return -1;
 		return 0;
 	}
 	for (int i = 0; i < n; i++)
@@ -1044,7 +1145,8 @@ static void report(struct sworker *s)
 	struct vfs_explore_progress p = { .stateful = true,
 		.states = __atomic_load_n(&st->live_states, __ATOMIC_RELAXED),
 		.violating = __atomic_load_n(&st->live_viol, __ATOMIC_RELAXED),
-		.seconds = t - st->t0, .round = st->xm.rounds + 1 };
+		.seconds = t - st->t0, .round = st->xm.rounds + 1,
+		.depth = s->maxdepth };
 	p.rate = p.seconds > 0 ? (double)p.states / p.seconds : 0;
 	st->o.progress(st->o.progress_ctx, &p);
 }
@@ -1058,10 +1160,21 @@ static int path_push(struct sworker *s, const struct lvl *L, int i)
 	return L->plen + L->nst[i];
 }
 
+static uint8_t abort_cut(int abort)
+{
+	switch (abort) {
+	case 0: return XCUT_STOP;
+	case ABORT_FIRST: return XCUT_FOUND;
+	case ABORT_MAX: return XCUT_MAX;
+	case ABORT_ERROR: return XCUT_ERROR;
+	}
+	return XCUT_TABLE;
+}
+
 /* Depth-first from STATE (already in the visited set), at depth BASE
  * with PATH (PLEN steps) leading to it. */
 static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
-	       uint64_t tree, const uint8_t *path, int plen, int base)
+	       uint64_t tree, uint64_t acc, const uint8_t *path, int plen, int base)
 {
 	if (lv_grow(s, base + 1) < 0 || path_grow(s, plen + 1) < 0)
 		return -1;
@@ -1070,6 +1183,7 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 	s->lv[d].state = state;
 	s->lv[d].hash = hash;
 	s->lv[d].tree = tree;
+	s->lv[d].acc = acc;
 	s->lv[d].plen = plen;
 	if (expand(s, d) < 0)
 		return -1;
@@ -1085,7 +1199,7 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 		if ((++polls & 1023) == 0) {
 			if (stopped(s)) {
 				if (!s->cut)
-					s->cut = s->st->abort ? XCUT_TABLE : XCUT_STOP;
+					s->cut = abort_cut(s->st->abort);
 				return 0;
 			}
 			report(s);
@@ -1115,6 +1229,9 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 			continue;
 		}
 		s->states++;
+		if (s->st->o.max && __atomic_add_fetch(&s->st->visited, 1,
+						       __ATOMIC_RELAXED) >= s->st->o.max)
+			s->st->abort = ABORT_MAX;
 		if (lv_grow(s, d + 2) < 0)
 			return -1;
 		struct vfs_world *W = regen_next(s, d, i);
@@ -1124,6 +1241,7 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 		s->lv[d].state = W;
 		s->lv[d].hash = h;
 		s->lv[d].tree = tr;
+		s->lv[d].acc = s->lv[d - 1].sacc[i];
 		s->lv[d].plen = np;
 		if (expand(s, d) < 0)
 			return -1;
@@ -1139,6 +1257,8 @@ static void worker_free(struct sworker *s)
 	free(s->path);
 	free(s->buf.p);
 	free(s->cex);
+	for (int k = 0; k < VX__COUNT; k++)
+		free(s->kcex[k]);
 	vfs_world_free(s->scratch);
 	vfs_world_free(s->spare);
 }
@@ -1152,7 +1272,7 @@ static void *worker_main(void *arg)
 		if (i >= st->nitems || stopped(s))
 			break;
 		struct xitem_s *it = &st->items[i];
-		if (dfs(s, it->w, it->hash, it->tree, it->path, it->plen,
+		if (dfs(s, it->w, it->hash, it->tree, it->acc, it->path, it->plen,
 			it->depth) < 0) {
 			if (!s->failed)
 				s->failed = 1;
@@ -1165,7 +1285,8 @@ static void *worker_main(void *arg)
 
 
 static int add_item(struct xst *st, const struct vfs_world *w, uint64_t h,
-		    uint64_t tree, const uint8_t *path, int plen, int depth)
+		    uint64_t tree, uint64_t acc, const uint8_t *path, int plen,
+		    int depth)
 {
 	if (st->nitems == st->capitems) {
 		int c = st->capitems ? st->capitems * 2 : 64;
@@ -1193,6 +1314,7 @@ static int add_item(struct xst *st, const struct vfs_world *w, uint64_t h,
 	it->depth = depth;
 	it->hash = h;
 	it->tree = tree;
+	it->acc = acc;
 	st->nitems++;
 	return 0;
 }
@@ -1220,7 +1342,7 @@ static int top(struct xst *st, struct sworker *s)
 	uint64_t h = hash_buf(b->p, b->n);
 	vt_insert(&st->vt, h);
 	s->states++;
-	if (add_item(st, st->snap, h, t0, NULL, 0, 0) < 0)
+	if (add_item(st, st->snap, h, t0, 0, NULL, 0, 0) < 0)
 		return -1;
 	int lo = 0;
 	/* one worker: no frontier (the graph does not depend on it) */
@@ -1236,6 +1358,7 @@ static int top(struct xst *st, struct sworker *s)
 			s->lv[d].state = it->w;
 			s->lv[d].hash = it->hash;
 			s->lv[d].tree = it->tree;
+			s->lv[d].acc = it->acc;
 			s->lv[d].plen = it->plen;
 			if (expand(s, d) < 0)
 				return -1;
@@ -1260,7 +1383,8 @@ static int top(struct xst *st, struct sworker *s)
 				s->states++;
 				struct vfs_world *W = regen_next(s, d, i);
 				/* (add_item moves items: L stays valid) */
-				if (!W || add_item(st, W, hh, tr, s->path, np, d + 1) < 0)
+				if (!W || add_item(st, W, hh, tr, L->sacc[i], s->path, np,
+						   d + 1) < 0)
 					return -1;
 			}
 		}
@@ -1272,6 +1396,44 @@ static int top(struct xst *st, struct sworker *s)
 	memmove(st->items, st->items + lo, sizeof *st->items * (size_t)(st->nitems - lo));
 	st->nitems -= lo;
 	return 0;
+}
+
+struct sknobs {                  /* changed while the search runs */
+	volatile int maxpre;            /* < 0: any */
+	volatile uint64_t limit;        /* states; 0: 2,000,000 */
+	volatile int quit;              /* the stateful search is done */
+	volatile sig_atomic_t *stop;
+};
+
+static int shortest(const struct vfs_world *snap, uint32_t viol,
+		    struct sknobs *kn, uint8_t **sched, int *len, int *pre,
+		    int *steps, uint32_t *kinds, uint64_t *visited);
+
+/* opts.first: the shortest search runs beside the stateful one from the
+ * start (a violation a few preemptions deep is found there long before a
+ * depth-first search backs up to it); the first to finish stops the
+ * other: a proof, or the shortest counterexample. */
+struct sprobe {
+	struct xst *st;
+	struct sknobs kn;
+	int rc;                         /* vfs_explore_shortest's */
+	uint8_t *sched;
+	int len, pre, steps;
+	uint32_t kinds;
+	uint64_t visited;
+};
+
+static void *probe_main(void *arg)
+{
+	struct sprobe *p = arg;
+	/* below the stateful workers when the CPUs are busy (Linux: a
+	 * thread's own nice value; elsewhere it fails and nothing changes) */
+	(void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
+	p->rc = shortest(p->st->snap, p->st->viol, &p->kn, &p->sched, &p->len,
+			 &p->pre, &p->steps, &p->kinds, &p->visited);
+	if (p->rc > 0)
+		__atomic_store_n(&p->st->probe_found, 1, __ATOMIC_RELAXED);
+	return NULL;
 }
 
 /* One search of the whole graph with the discipline as it stands. */
@@ -1306,6 +1468,11 @@ static int round_run(struct xst *st, struct sworker *ws, int jobs, int *made)
 static void round_reset(struct xst *st, struct sworker *ws, int jobs)
 {
 	st->live_states = st->live_viol = 0;
+	st->visited = 0;
+	xset_free(&st->out);
+	for (int i = 0; i < st->nosched; i++)
+		free(st->osched[i]);
+	st->nosched = 0;
 	free_items(st, 0, st->nitems);
 	st->nitems = 0;
 	st->next_item = 0;
@@ -1352,6 +1519,7 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	}
 	st->snap = snap;
 	st->o = *o;
+	pthread_mutex_init(&st->omu, NULL);
 	st->t0 = st->last_report = t0;
 	st->viol = o->violations ? o->violations : VX_DEFAULT_VIOLATIONS;
 	st->maxdepth = o->max_depth > 0 ? o->max_depth : 100000;
@@ -1387,8 +1555,22 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 		goto out;
 	}
 	int made;
+	struct sprobe probe = { .st = st, .kn = { .maxpre = -1, .stop = o->stop } };
+	pthread_t pth;
+	bool probing = false;
+	if (o->first) {
+		sigset_t block, old;
+		sigemptyset(&block);
+		sigaddset(&block, SIGINT);
+		sigaddset(&block, SIGTERM);
+		pthread_sigmask(SIG_BLOCK, &block, &old);
+		probing = pthread_create(&pth, NULL, probe_main, &probe) == 0;
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
 	for (;;) {
 		rc = round_run(st, ws, jobs, &made);
+		if (st->probe_found)
+			break;
 		if (rc < 0 || (o->stop && *o->stop))
 			break;
 		if (st->abort == ABORT_FULL && st->bits < st->maxbits) {
@@ -1421,6 +1603,32 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 		xm_apply(&st->xm);
 		round_reset(st, ws, jobs);
 	}
+	if (probing) {
+		/* no violation: the proof stands, the probe stops; one: the
+		 * probe goes on, no deeper in preemptions than it, and not
+		 * for long */
+		bool viol = false;
+		for (int i = 0; i < jobs; i++)
+			viol |= ws[i].cex != NULL;
+		if (!viol || rc < 0) {
+			probe.kn.quit = 1;
+		} else {
+			int pre = INT32_MAX;
+			for (int i = 0; i < jobs; i++)
+				if (ws[i].cex) {
+					int p = vfs_explore_preemptions(snap, ws[i].cex,
+									ws[i].cexlen,
+									st->viol, NULL);
+					if (p < pre)
+						pre = p;
+				}
+			probe.kn.maxpre = pre;
+			probe.kn.limit = 500000;
+		}
+		pthread_join(pth, NULL);
+		if (probe.rc < 0)
+			rc = -1;
+	}
 	r->rounds = st->xm.rounds + 1;
 	r->demoted = st->xm.demoted;
 	r->learn_runs = st->xm.learn_runs;
@@ -1451,10 +1659,12 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 				memcmp(s->cex, ws[best].cex, (size_t)s->cexpre) < 0)))
 			best = i;
 	}
-	if (st->abort && cut == XCUT_NONE)
-		cut = XCUT_TABLE;
+	if (st->abort && (cut == XCUT_NONE || cut == XCUT_STOP))
+		cut = abort_cut(st->abort);
 	if (o->stop && *o->stop && cut == XCUT_NONE)
 		cut = XCUT_STOP;
+	if (probing && probe.rc > 0 && cut == XCUT_STOP)
+		cut = XCUT_FOUND;
 	r->cut = (uint8_t)cut;
 	r->complete = cut == XCUT_NONE && rc == 0;
 	double n = (double)r->states;
@@ -1467,23 +1677,56 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 		r->cex_kinds = s->cexkinds;
 		r->cex_schedule = s->cex;
 		s->cex = NULL;
-		/* preemptions of the schedule */
-		int pre = 0;
-		struct vfs_world *w = ws[0].scratch ? ws[0].scratch : wnew();
-		if (w) {
-			vfs_world_copy(w, snap);
-			for (int k = 0; k < r->cex_len; k++) {
-				int p = r->cex_schedule[k];
-				if (k > 0 && r->cex_schedule[k - 1] != p &&
-				    vfs_runnable(w, r->cex_schedule[k - 1]))
-					pre++;
-				vfs_step(w, p, NULL);
-			}
-			if (w != ws[0].scratch)
-				vfs_world_free(w);
-		}
-		r->cex_preemptions = pre;
+		r->cex_preemptions = vfs_explore_preemptions(snap, r->cex_schedule,
+							     r->cex_len, st->viol,
+							     &r->cex_steps);
 	}
+	/* the first of each kind, from the lowest worker that has one */
+	for (int k = 0; k < VX__COUNT; k++)
+		for (int i = 0; i < jobs && !r->kind_sched[k]; i++)
+			if (ws[i].kcex[k]) {
+				r->kind_sched[k] = ws[i].kcex[k];
+				r->kind_len[k] = ws[i].kcexlen[k];
+				ws[i].kcex[k] = NULL;
+			}
+	if (o->outcomes) {
+		r->outcomes = st->out.n;
+		for (size_t j = 0; j < st->out.cap; j++)
+			if (st->out.v[j])
+				r->outcome_digest += xmix(st->out.v[j] ^ 0x6f7574636f6d65ull);
+		r->out_sched = st->osched;
+		r->out_len = st->olen;
+		r->nout_sched = st->nosched;
+		st->osched = NULL;
+		st->olen = NULL;
+		st->nosched = 0;
+	}
+	/* the shortest counterexample, from the probe */
+	if (probing && probe.rc > 0) {
+		free(r->cex_schedule);
+		r->cex_schedule = probe.sched;
+		probe.sched = NULL;
+		r->have_cex = true;
+		r->cex_index = 1;
+		r->cex_len = probe.len;
+		r->cex_preemptions = probe.pre;
+		r->cex_steps = probe.steps;
+		r->cex_kinds = probe.kinds;
+		r->cex_shortest = true;
+		for (int k = 0; k < VX__COUNT; k++)
+			if ((probe.kinds >> k & 1) && !r->kind_sched[k] &&
+			    xsched_dup(&r->kind_sched[k], probe.sched ? probe.sched :
+				       r->cex_schedule, probe.len) == 0)
+				r->kind_len[k] = probe.len;
+		if (!r->violating) {
+			r->violating = 1;
+			for (int k = 0; k < VX__COUNT; k++)
+				r->kind_execs[k] += probe.kinds >> k & 1;
+		}
+	}
+	if (probing)
+		r->short_nodes = probe.visited;
+	free(probe.sched);
 	if (rc < 0 && ws[0].failed == 2)
 		rc = 0, r->cut = XCUT_ERROR, r->complete = false;
 out:
@@ -1498,6 +1741,12 @@ out:
 	for (int i = 0; i < jobs; i++)
 		worker_free(&ws[i]);
 	free(ws);
+	xset_free(&st->out);
+	for (int i = 0; i < st->nosched; i++)
+		free(st->osched[i]);
+	free(st->osched);
+	free(st->olen);
+	pthread_mutex_destroy(&st->omu);
 	free(st->vt.slot);
 	xm_free(&st->xm);
 	free(st);
@@ -1507,4 +1756,338 @@ out:
 		errno = ENOMEM;
 	}
 	return rc;
+}
+
+/* ---- the shortest counterexample (opts.first) ----
+ * Step by step from the snapshot, a search in the order of (preemptions,
+ * steps): Dijkstra's, with a step costing no preemption when the thread
+ * that ran last runs on or cannot run, one otherwise.  A state is told
+ * apart by its canonical hash and the thread that ran last.  At each
+ * state searched: a deadlock, a step whose detectors counted a
+ * violation, or two enabled steps that race (as in expand) give a
+ * candidate: the path, completed without preemption (and, for a race,
+ * also with the two racing steps first, one order and the other),
+ * replayed with the race detector's clocks; the candidate's cost is the
+ * preemptions up to the step where the violation is first reported, and
+ * that step.  The search ends when no state left can give a cheaper one. */
+
+struct snode {
+	int32_t parent;
+	uint8_t tid, last;              /* the step's thread; 255: none */
+	uint16_t pre;
+	int32_t steps;
+	uint64_t hash;
+};
+
+struct sheap {
+	uint64_t *key;                  /* (pre << 32 | steps) << 24 ... */
+	int32_t *idx;
+	size_t n, cap;
+};
+
+/* By key, then by node number: the order never depends on the heap's. */
+static inline bool hbefore(uint64_t ka, int32_t ia, uint64_t kb, int32_t ib)
+{
+	return ka < kb || (ka == kb && ia < ib);
+}
+
+static inline void hset(struct sheap *h, size_t i, uint64_t k, int32_t x)
+{
+	h->key[i] = k;
+	h->idx[i] = x;
+}
+
+static int heap_push(struct sheap *h, uint64_t key, int32_t idx)
+{
+	if (h->n == h->cap) {
+		size_t c = h->cap ? h->cap * 2 : 4096;
+		uint64_t *k = realloc(h->key, c * sizeof *k);
+		if (k)
+			h->key = k;
+		int32_t *x = realloc(h->idx, c * sizeof *x);
+		if (x)
+			h->idx = x;
+		if (!k || !x)
+			return -1;
+		h->cap = c;
+	}
+	size_t i = h->n++;
+	while (i > 0 && hbefore(key, idx, h->key[(i - 1) / 2], h->idx[(i - 1) / 2])) {
+		hset(h, i, h->key[(i - 1) / 2], h->idx[(i - 1) / 2]);
+		i = (i - 1) / 2;
+	}
+	hset(h, i, key, idx);
+	return 0;
+}
+
+static int32_t heap_pop(struct sheap *h)
+{
+	int32_t top = h->idx[0];
+	uint64_t k = h->key[--h->n];
+	int32_t x = h->idx[h->n];
+	size_t i = 0;
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= h->n)
+			break;
+		if (c + 1 < h->n && hbefore(h->key[c + 1], h->idx[c + 1], h->key[c], h->idx[c]))
+			c++;
+		if (!hbefore(h->key[c], h->idx[c], k, x))
+			break;
+		hset(h, i, h->key[c], h->idx[c]);
+		i = c;
+	}
+	hset(h, i, k, x);
+	return top;
+}
+
+#define SKEY(pre, steps) ((uint64_t)(pre) << 32 | (uint32_t)(steps))
+
+struct sshort {
+	const struct vfs_world *snap;
+	uint32_t viol;
+	struct vfs_world *ev;           /* candidates are replayed here */
+	uint8_t *sch;                   /* scratch schedule */
+	int capsch;
+	/* the best so far */
+	uint8_t *best;
+	int blen, bpre, bsteps;
+	uint32_t bkinds;
+	bool have;
+	int failed;
+};
+
+/* Replay PREFIX (N steps) and complete it without preemption; keep it
+ * when its violation comes cheaper than the best's. */
+static void candidate(struct sshort *c, const uint8_t *prefix, int n, int maxdepth)
+{
+	struct vfs_world *w = c->ev;
+	if (c->capsch < n + 1024) {
+		int cap = (n + 1024) * 2;
+		uint8_t *p = realloc(c->sch, (size_t)cap);
+		if (!p) {
+			c->failed = 1;
+			return;
+		}
+		c->sch = p;
+		c->capsch = cap;
+	}
+	memcpy(c->sch, prefix, (size_t)n);
+	vfs_world_copy(w, c->snap);
+	int len = 0, pre = 0, vstep = 0, vpre = 0;
+	for (;;) {
+		int t;
+		if (len < n) {
+			t = c->sch[len];
+			if (!vfs_runnable(w, t))
+				return;         /* (cannot happen) */
+		} else {
+			t = len && vfs_runnable(w, c->sch[len - 1]) ? c->sch[len - 1] : -1;
+			for (int i = 0; i < w->nthreads && t < 0; i++)
+				if (vfs_runnable(w, i))
+					t = i;
+			if (t < 0 || len >= maxdepth || len + 1 >= c->capsch)
+				break;
+		}
+		if (len > 0 && c->sch[len - 1] != t && vfs_runnable(w, c->sch[len - 1]))
+			pre++;
+		c->sch[len++] = (uint8_t)t;
+		vfs_step(w, t, NULL);
+		if (!vstep && (xkinds_of(c->snap, w) & c->viol)) {
+			vstep = len;
+			vpre = pre;
+			if (c->have && SKEY(vpre, vstep) >= SKEY(c->bpre, c->bsteps))
+				return;
+		}
+	}
+	if (!vstep && vfs_all_blocked(w) && (c->viol & VX_BIT(VX_DEADLOCK))) {
+		vstep = len;
+		vpre = pre;
+	}
+	if (!vstep || (c->have && SKEY(vpre, vstep) >= SKEY(c->bpre, c->bsteps)))
+		return;
+	uint8_t *b = malloc((size_t)len);
+	if (!b) {
+		c->failed = 1;
+		return;
+	}
+	memcpy(b, c->sch, (size_t)len);
+	free(c->best);
+	c->best = b;
+	c->blen = len;
+	c->bpre = vpre;
+	c->bsteps = vstep;
+	c->bkinds = xkinds_of(c->snap, w);
+	c->have = true;
+}
+
+static int shortest(const struct vfs_world *snap, uint32_t viol,
+		    struct sknobs *kn, uint8_t **sched, int *len, int *pre,
+		    int *steps, uint32_t *kinds, uint64_t *visited)
+{
+	struct sshort c = { .snap = snap, .viol = viol ? viol : VX_DEFAULT_VIOLATIONS };
+	struct snode *nd = NULL;
+	size_t nn = 0, capn = 0;
+	struct sheap hp = { 0 };
+	struct xset closed = { 0 };
+	struct sbuf b = { 0 };
+	struct xmovers xm;
+	struct xobs obs[XMAXT];
+	struct vfs_world *W = wnew(), *K[XMAXT] = { 0 };
+	uint8_t *path = NULL;
+	int cappath = 0, dummy = 0, rc = 0;
+	uint32_t fixed = 0;
+	uint64_t polls = 0;
+
+	memset(&xm, 0, sizeof xm);
+	*visited = 0;
+	c.ev = wnew();
+	b.cap = canon_bound(snap) * 2;
+	b.p = malloc(b.cap);
+	if (!W || !c.ev || !b.p)
+		goto oom;
+	for (int i = 0; i < snap->nthreads; i++)
+		if (snap->threads[i].state != TS_FREE)
+			fixed |= 1u << i;
+	capn = 4096;
+	if (!(nd = malloc(capn * sizeof *nd)))
+		goto oom;
+	nd[0] = (struct snode){ -1, 255, 255, 0, 0, 0 };
+	nn = 1;
+	if (heap_push(&hp, SKEY(0, 0), 0) < 0)
+		goto oom;
+	while (hp.n && !c.failed) {
+		if (c.have && hp.key[0] >= SKEY(c.bpre, c.bsteps))
+			break;
+		if (*visited >= (kn->limit ? kn->limit : 2000000) ||
+		    ((++polls & 15) == 0 && (kn->quit || (kn->stop && *kn->stop))))
+			break;
+		int32_t x = heap_pop(&hp);
+		struct snode N = nd[x];
+		int seen = x ? xset_add(&closed, N.hash) : 1;
+		if (seen < 0)
+			goto oom;
+		if (!seen)
+			continue;       /* reached before, as cheaply */
+		++*visited;
+		/* the state: the path replayed */
+		if (cappath < N.steps + 2) {
+			cappath = (N.steps + 2) * 2;
+			uint8_t *p = realloc(path, (size_t)cappath);
+			if (!p)
+				goto oom;
+			path = p;
+		}
+		for (int32_t y = x, i = N.steps; y > 0; y = nd[y].parent)
+			path[--i] = nd[y].tid;
+		vfs_world_copy(W, snap);
+		W->det.no_clocks = 1;
+		vfs_explore_replay(W, path, N.steps, NULL);
+		int last = N.last, nrun = 0;
+		int run[XMAXT];
+		for (int t = 0; t < W->nthreads; t++)
+			if (vfs_runnable(W, t))
+				run[nrun++] = t;
+		if (!nrun) {
+			if (vfs_all_blocked(W))
+				candidate(&c, path, N.steps, 100000);
+			continue;
+		}
+		bool lastrun = last != 255 && vfs_runnable(W, last);
+		for (int r = 0; r < nrun; r++) {
+			int t = run[r];
+			struct xobs *o = &obs[r];
+			memset(o, 0, sizeof *o);
+			o->xm = &xm;
+			o->need_hist = &dummy;
+			struct vfs_sink sink = { obs_sink, o };
+			if (!K[r] && !(K[r] = wnew()))
+				goto oom;
+			vfs_world_copy(K[r], W);
+			vfs_step(K[r], t, &sink);
+			int p = N.pre + (lastrun && t != last);
+			path[N.steps] = (uint8_t)t;
+			if (counts_kinds(W, K[r]) & c.viol)
+				candidate(&c, path, N.steps + 1, 100000);
+			int maxpre = kn->maxpre;
+			if (maxpre >= 0 && p > maxpre)
+				continue;
+			if (nn == capn) {
+				struct snode *q = realloc(nd, 2 * capn * sizeof *nd);
+				if (!q)
+					goto oom;
+				nd = q;
+				capn *= 2;
+			}
+			uint64_t h = tree_hash(&b, K[r]);
+			canon(&b, K[r], h, fixed);
+			h = xmix(hash_buf(b.p, b.n) ^ (uint64_t)(t + 1) * 0x9e3779b97f4a7c15ull);
+			if (!h)
+				h = 1;
+			nd[nn] = (struct snode){ x, (uint8_t)t, (uint8_t)t, (uint16_t)p,
+						 N.steps + 1, h };
+			if (heap_push(&hp, SKEY(p, N.steps + 1), (int32_t)nn) < 0)
+				goto oom;
+			nn++;
+		}
+		/* races: two enabled steps, the current thread's first */
+		if (!(c.viol & VX_BIT(VX_RACE)))
+			continue;
+		for (int i = 0; i < nrun; i++)
+			for (int j = i + 1; j < nrun; j++) {
+				if (!steps_race(&obs[i], &obs[j]))
+					continue;
+				int a = run[i], bb = run[j];
+				if (bb == last) {
+					int t = a;
+					a = bb;
+					bb = t;
+				}
+				candidate(&c, path, N.steps, 100000);
+				path[N.steps] = (uint8_t)a;
+				path[N.steps + 1] = (uint8_t)bb;
+				candidate(&c, path, N.steps + 2, 100000);
+				path[N.steps] = (uint8_t)bb;
+				path[N.steps + 1] = (uint8_t)a;
+				candidate(&c, path, N.steps + 2, 100000);
+				i = j = nrun;   /* one pair per state */
+			}
+	}
+	if (c.failed)
+		goto oom;
+	if (c.have) {
+		*sched = c.best;
+		c.best = NULL;
+		*len = c.blen;
+		*pre = c.bpre;
+		*steps = c.bsteps;
+		*kinds = c.bkinds;
+		rc = 1;
+	}
+	goto out;
+oom:
+	rc = -1;
+out:
+	free(c.best);
+	free(c.sch);
+	vfs_world_free(c.ev);
+	vfs_world_free(W);
+	for (int i = 0; i < XMAXT; i++)
+		vfs_world_free(K[i]);
+	free(nd);
+	free(hp.key);
+	free(hp.idx);
+	xset_free(&closed);
+	free(b.p);
+	free(path);
+	return rc;
+}
+
+int vfs_explore_shortest(const struct vfs_world *snap, uint32_t viol,
+			 int maxpre, uint64_t limit, volatile sig_atomic_t *stop,
+			 uint8_t **sched, int *len, int *pre, int *steps,
+			 uint32_t *kinds, uint64_t *visited)
+{
+	struct sknobs kn = { .maxpre = maxpre, .limit = limit, .stop = stop };
+	return shortest(snap, viol, &kn, sched, len, pre, steps, kinds, visited);
 }
