@@ -8,6 +8,7 @@
 #include "vfsim.h"
 #include "explore.h"
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -19,6 +20,10 @@ struct xstate {
 	struct vfs_world *snap;         /* the world explore started from */
 	size_t nlog;                    /* the log's length then */
 	struct vfs_explore_result r;
+	/* after 'explore replay': the log's length then and the steps it
+	 * made, so that another replay or save can start from the snapshot */
+	size_t replay_nlog;
+	int replay_len;
 };
 
 static struct xstate *xs(const struct session *s)
@@ -57,27 +62,48 @@ void explore_cli_forget(struct session *s)
 	s->explore = NULL;
 }
 
-/* ---- the progress line ---- */
+/* ---- the progress line, stopping ---- */
+
+/* Every 2 s once a search has run 2 s, on stderr, on a terminal or not
+ * (a line each time off one); not with -q. */
+static double last_told;
+static bool told;
 
 static void progress(void *ctx, const struct vfs_explore_progress *p)
 {
 	struct session *s = ctx;
-	if (!s->interactive || s->silent)
+	if (s->quiet || p->seconds < 2.0 || p->seconds - last_told < 2.0)
 		return;
+	last_told = p->seconds;
+	told = true;
+	const char *cr = isatty(STDERR_FILENO) ? "\r" : "";
+	const char *nl = *cr ? "   " : "\n";
 	if (p->stateful)
-		fprintf(stderr, "\rexplore stateful: %llu states, %.0f/s%s, %llu violating   ",
-			(unsigned long long)p->states, p->rate,
-			p->round > 1 ? " (searching again)" : "",
-			(unsigned long long)p->violating);
+		fprintf(stderr, "%sexplore: %llu states, %.0f/s, depth %d, %.0f s%s, "
+			"%llu violating%s", cr, (unsigned long long)p->states, p->rate,
+			p->depth, p->seconds, p->round > 1 ? " (searching again)" : "",
+			(unsigned long long)p->violating, nl);
 	else if (p->estimate)
-		fprintf(stderr, "\rexplore: %llu executions, %.0f/s, about %llu in all, "
-			"%llu violating   ", (unsigned long long)p->executions, p->rate,
-			(unsigned long long)p->estimate, (unsigned long long)p->violating);
+		fprintf(stderr, "%sexplore: %llu executions, %.0f/s, %.0f s, about %llu "
+			"in all, %llu violating%s", cr, (unsigned long long)p->executions,
+			p->rate, p->seconds, (unsigned long long)p->estimate,
+			(unsigned long long)p->violating, nl);
 	else
-		fprintf(stderr, "\rexplore: %llu executions, %.0f/s, %llu violating   ",
-			(unsigned long long)p->executions, p->rate,
-			(unsigned long long)p->violating);
+		fprintf(stderr, "%sexplore: %llu executions, %.0f/s, %.0f s, %llu violating%s",
+			cr, (unsigned long long)p->executions, p->rate, p->seconds,
+			(unsigned long long)p->violating, nl);
 	fflush(stderr);
+}
+
+/* Ctrl-C and SIGTERM while explore runs: the search stops and reports. */
+static volatile sig_atomic_t xstop;
+static volatile sig_atomic_t xterm;
+
+static void on_stop(int sig)
+{
+	xstop = 1;
+	if (sig == SIGTERM)
+		xterm = 1;
 }
 
 /* ---- the counterexample as a table: a column per thread ---- */
@@ -146,8 +172,10 @@ static void step_label(const struct vfs_world *w, const struct vfs_event *ev, si
 	(void)w;
 }
 
+/* The table of SCHED's first ROWS steps (all: ROWS >= LEN); what went
+ * wrong in the whole of it below. */
 static void print_table(struct session *s, const struct xstate *x, const uint8_t *sched,
-			int len)
+			int len, int rows_max)
 {
 	struct vfs_world *w = calloc(1, sizeof *w);
 	struct rows rows = { 0 };
@@ -178,7 +206,7 @@ static void print_table(struct session *s, const struct xstate *x, const uint8_t
 	out(s, "\n");
 	size_t e = 0;
 	int first_step = x->snap->step;
-	for (int i = 0; i < len; i++) {
+	for (int i = 0; i < len && i < rows_max; i++) {
 		int step = first_step + i + 1;
 		size_t from = e;
 		while (e < rows.n && rows.ev[e].step == step)
@@ -197,6 +225,9 @@ static void print_table(struct session *s, const struct xstate *x, const uint8_t
 			out(s, " %-*.*s", width, width, cols[c] == sched[i] ? label : "");
 		out(s, "%s\n", switched ? "" : "");
 	}
+	if (rows_max < len)
+		out(s, "%5s then %d more step%s, no preemption: each thread runs on until "
+		    "it ends or blocks\n", "", len - rows_max, len - rows_max == 1 ? "" : "s");
 	/* what went wrong in it, in the detectors' words */
 	for (int i = x->snap->det.nreports; i < w->det.nreports; i++) {
 		char buf[512];
@@ -210,19 +241,172 @@ static void print_table(struct session *s, const struct xstate *x, const uint8_t
 	vfs_world_free(w);
 }
 
+/* The schedule as a token: thread names and counts, "A*5 B*9 A*3". */
+static void print_token(struct session *s, const struct vfs_world *w, const uint8_t *sched,
+			int len)
+{
+	for (int i = 0; i < len;) {
+		int j = i;
+		while (j < len && sched[j] == sched[i])
+			j++;
+		char th[32];
+		vfs_thread_name(w, sched[i], th, sizeof th);
+		out(s, "%s%s*%d", i ? " " : "", th, j - i);
+		i = j;
+	}
+}
+
+static const char *const engine_names[] = { "stateful", "dpor", "naive", "bound", "all" };
+enum { ENG_DEFAULT = -1, ENG_STATEFUL, ENG_DPOR, ENG_NAIVE, ENG_BOUND, ENG_ALL };
+
+static void print_kinds(struct session *s, const struct vfs_explore_result *r)
+{
+	for (int k = 0, n = 0; k < VX__COUNT; k++)
+		if (r->kind_execs[k])
+			out(s, "%s%s in %llu", n++ ? ", " : " ", vfs_xkind_name(k),
+			    (unsigned long long)r->kind_execs[k]);
+	out(s, "\n");
+}
+
+static void print_stopped(struct session *s, const struct vfs_explore_result *r)
+{
+	if (r->cut == XCUT_STOP)
+		out(s, "%sstopped after %llu %s: not a proof%s\n", color_on(s, "\033[1;33m"),
+		    (unsigned long long)(r->stateful ? r->states : r->executions),
+		    r->stateful ? "states" : "executions", color_off(s));
+	else if (r->cut == XCUT_MAX)
+		out(s, "%sstopped at max, after %llu %s: not a proof%s\n",
+		    color_on(s, "\033[1;33m"),
+		    (unsigned long long)(r->stateful ? r->states : r->executions),
+		    r->stateful ? "states" : "executions", color_off(s));
+}
+
+/* Plain explore: is any violation reachable?  A proof, or the shortest
+ * counterexample with its schedule token. */
+static void print_default(struct session *s, const struct xstate *x)
+{
+	const struct vfs_explore_result *r = &x->r;
+	if (!r->have_cex) {
+		if (r->complete) {
+			out(s, "no violation is reachable: %llu distinct states, %llu transitions "
+			    "in %.2f s, every reachable state (P(hash collision) < %.1g)\n",
+			    (unsigned long long)r->states, (unsigned long long)r->transitions,
+			    r->seconds, r->collision_p);
+			return;
+		}
+		print_stopped(s, r);
+		if (r->cut != XCUT_STOP && r->cut != XCUT_MAX)
+			out(s, "no violation found in %llu states, but the search was cut short: "
+			    "not a proof\n", (unsigned long long)r->states);
+		return;
+	}
+	out(s, "%sa violation is reachable:%s", color_on(s, "\033[1;31m"), color_off(s));
+	for (int k = 0, n = 0; k < VX__COUNT; k++)
+		if ((r->cex_kinds & r->violations) >> k & 1)
+			out(s, "%s%s", n++ ? ", " : " ", vfs_xkind_name(k));
+	out(s, " (found in %.2f s; %llu states searched, stopped at the first)\n",
+	    r->seconds, (unsigned long long)r->states);
+	out(s, "%s counterexample: %d preemption%s, the violation at step %d, %d step%s "
+	    "in ('explore replay 1' steps through it, 'explore all' counts them):\n",
+	    r->cex_shortest ? "the shortest" : "a", r->cex_preemptions,
+	    r->cex_preemptions == 1 ? "" : "s", x->snap->step + r->cex_steps, r->cex_steps,
+	    r->cex_steps == 1 ? "" : "s");
+	print_table(s, x, r->cex_schedule, r->cex_len, r->cex_steps ? r->cex_steps : r->cex_len);
+	out(s, "schedule: ");
+	print_token(s, x->snap, r->cex_schedule, r->cex_len);
+	out(s, "\n");
+}
+
+static void print_stateful(struct session *s, const struct xstate *x, int engine,
+			   const struct vfs_explore_opts *o)
+{
+	const struct vfs_explore_result *r = &x->r;
+	out(s, "explored %llu distinct states, %llu transitions in %.2f s (%s, %d job%s; "
+	    "states told apart by a 64-bit hash: P(collision) < %.1g)\n",
+	    (unsigned long long)r->states, (unsigned long long)r->transitions,
+	    r->seconds, r->complete ? "every reachable state" : "cut short",
+	    r->jobs, r->jobs == 1 ? "" : "s", r->collision_p);
+	if (o->naive)
+		out(s, "step by step: every access visible (naive)\n");
+	else
+		out(s, "a transition is a block of %.1f steps on average: %d "
+		    "location%s hidden by the locking that orders them, %d visible"
+		    "%s\n", r->transitions ? (double)r->probes / (double)r->transitions : 0.0,
+		    r->hidden_locs, r->hidden_locs == 1 ? "" : "s", r->visible_locs,
+		    r->rounds > 1 ? " (the first guess was wrong: searched again)" : "");
+	print_stopped(s, r);
+	if (engine == ENG_ALL)
+		out(s, "%llu distinct outcome%s ('explore outcomes' lists them)\n",
+		    (unsigned long long)r->outcomes, r->outcomes == 1 ? "" : "s");
+	if (!r->violating) {
+		out(s, "no violation in any %sstate\n", r->complete ? "reachable " : "explored ");
+		return;
+	}
+	out(s, "%s%llu violating transitions or states:%s", color_on(s, "\033[1;31m"),
+	    (unsigned long long)r->violating, color_off(s));
+	print_kinds(s, r);
+	if (r->have_cex) {
+		out(s, "a shortest path to it ('explore save FILE' writes it):\n");
+		print_table(s, x, r->cex_schedule, r->cex_len, r->cex_len);
+		out(s, "schedule: ");
+		print_token(s, x->snap, r->cex_schedule, r->cex_len);
+		out(s, "\n");
+	}
+}
+
+static void print_dpor(struct session *s, const struct xstate *x, const struct vfs_explore_opts *o)
+{
+	const struct vfs_explore_result *r = &x->r;
+	static const char *const cuts[] = { "complete", "stopped at max", "bounded",
+		"interrupted", "too deep", "failed" };
+	out(s, "explored %llu execution%s%s in %.2f s (%s%s, %d job%s): %llu distinct "
+	    "outcome%s\n", (unsigned long long)r->executions, r->executions == 1 ? "" : "s",
+	    o->naive ? " naively" : "", r->seconds, r->complete ? "every interleaving" :
+	    cuts[r->cut < 6 ? r->cut : 5], r->complete || r->cut != XCUT_BOUND ? "" : " by preemptions",
+	    r->jobs, r->jobs == 1 ? "" : "s", (unsigned long long)r->outcomes,
+	    r->outcomes == 1 ? "" : "s");
+	print_stopped(s, r);
+	if (!r->violating) {
+		out(s, "no violation in %s execution\n", r->complete ? "any" : "any explored");
+		return;
+	}
+	out(s, "%s%llu violating execution%s:%s", color_on(s, "\033[1;31m"),
+	    (unsigned long long)r->violating, r->violating == 1 ? "" : "s", color_off(s));
+	print_kinds(s, r);
+	if (r->have_cex) {
+		out(s, "first counterexample: execution %llu, %d preemption%s "
+		    "('explore replay %llu' to step through it)\n",
+		    (unsigned long long)r->cex_index, r->cex_preemptions,
+		    r->cex_preemptions == 1 ? "" : "s", (unsigned long long)r->cex_index);
+		print_table(s, x, r->cex_schedule, r->cex_len, r->cex_len);
+		out(s, "schedule: ");
+		print_token(s, x->snap, r->cex_schedule, r->cex_len);
+		out(s, "\n");
+	}
+}
+
 static int run_explore(struct session *s, const struct cmd_call *c)
 {
 	struct vfs_explore_opts o;
+	int engine = ENG_DEFAULT;
+	bool naive = false;
 	vfs_explore_opts_init(&o);
 	for (int i = 0; i < c->argc; i++) {
 		const char *a = c->argv[i];
 		long long v;
-		if (!strcmp(a, "naive")) {
-			o.naive = 1;
+		int e = -1;
+		for (int k = 0; k < 5; k++)
+			if (!strcmp(a, engine_names[k]) && k != ENG_BOUND)
+				e = k;
+		if (e == ENG_NAIVE) {
+			naive = true;
 			continue;
 		}
-		if (!strcmp(a, "stateful")) {
-			o.stateful = 1;
+		if (e >= 0) {
+			if (engine != ENG_DEFAULT && engine != e)
+				return cli_error(s, "explore: '%s' and '%s' are two engines: "
+						 "choose one", engine_names[engine], a);
+			engine = e;
 			continue;
 		}
 		if (!strcmp(a, "max") || !strcmp(a, "jobs") || !strcmp(a, "bound")) {
@@ -237,9 +421,34 @@ static int run_explore(struct session *s, const struct cmd_call *c)
 				o.bound = v > 1000 ? 1000 : (int)v;
 			continue;
 		}
-		return cli_error(s, "explore: unknown option '%s' (max N, jobs N, naive, "
-				 "bound K, stateful, replay K, save FILE)", a);
+		return cli_error(s, "explore: unknown option '%s' (all, stateful, dpor, naive, "
+				 "max N, jobs N, bound K; replay K|KIND|TOKEN, save FILE [K], "
+				 "outcomes)", a);
 	}
+	/* the engine, and why */
+	const char *why;
+	if (o.bound >= 0) {
+		if (engine == ENG_STATEFUL || engine == ENG_ALL)
+			return cli_error(s, "explore: 'bound K' is for the execution search "
+					 "(explore dpor bound K), not '%s'", engine_names[engine]);
+		engine = ENG_BOUND;
+		why = "every interleaving with at most K preemptions";
+	} else if (naive && engine == ENG_DEFAULT) {
+		engine = ENG_NAIVE;
+		why = "every interleaving, no reduction";
+	} else if (engine == ENG_DPOR) {
+		why = "each execution once up to independent steps, and its outcome";
+	} else if (engine == ENG_STATEFUL) {
+		why = "each distinct state once, every violation counted";
+	} else if (engine == ENG_ALL) {
+		why = "each state once with its results: violations and outcomes";
+	} else {
+		why = "is any violation reachable?";
+	}
+	o.naive = naive;
+	o.stateful = engine == ENG_DEFAULT || engine == ENG_STATEFUL || engine == ENG_ALL;
+	o.first = engine == ENG_DEFAULT;
+	o.outcomes = engine == ENG_ALL;
 #ifdef VFSIM_FUZZ      /* tests/fuzz: explore's size is not what is tested */
 	if (!o.max || o.max > 200)
 		o.max = 200;
@@ -258,74 +467,53 @@ static int run_explore(struct session *s, const struct cmd_call *c)
 	}
 	vfs_world_copy(x->snap, s->w);
 	x->nlog = s->nlog;
-	o.stop = s->interrupted;
+	struct sigaction sa, oint, oterm;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	xstop = xterm = 0;
+	sigaction(SIGINT, &sa, &oint);
+	sigaction(SIGTERM, &sa, &oterm);
+	o.stop = &xstop;
 	o.progress = progress;
 	o.progress_ctx = s;
-	if (vfs_explore(x->snap, &o, &x->r) < 0) {
+	last_told = 0;
+	told = false;
+	int rc = vfs_explore(x->snap, &o, &x->r);
+	if (rc == 0 && o.stateful && x->r.cut == XCUT_ERROR && !xstop) {
+		/* a cycle in the state graph: the execution search copes */
+		vfs_explore_result_free(&x->r);
+		engine = ENG_DPOR;
+		o.stateful = o.first = o.outcomes = 0;
+		why = "the state graph has a cycle: each execution instead";
+		rc = vfs_explore(x->snap, &o, &x->r);
+	}
+	sigaction(SIGINT, &oint, NULL);
+	sigaction(SIGTERM, &oterm, NULL);
+	if (told && isatty(STDERR_FILENO))
+		fprintf(stderr, "\n");
+	if (rc < 0) {
 		int e = errno;
 		vfs_world_free(x->snap);
 		free(x);
 		return cli_error(s, "explore failed: %s", strerror(e));
 	}
 	s->explore = x;
-	if (s->interactive && !s->silent)
-		fprintf(stderr, "\r%60s\r", "");
-	const struct vfs_explore_result *r = &x->r;
-	if (r->stateful) {
-		out(s, "explored %llu distinct states, %llu transitions in %.2f s (%s, %d job%s; "
-		    "states told apart by a 64-bit hash: P(collision) < %.1g)\n",
-		    (unsigned long long)r->states, (unsigned long long)r->transitions,
-		    r->seconds, r->complete ? "every reachable state" : "cut short",
-		    r->jobs, r->jobs == 1 ? "" : "s", r->collision_p);
-		if (o.naive)
-			out(s, "step by step: every access visible (naive)\n");
-		else
-			out(s, "a transition is a block of %.1f steps on average: %d "
-			    "location%s hidden by the locking that orders them, %d visible"
-			    "%s\n", r->transitions ? (double)r->probes / (double)r->transitions : 0.0,
-			    r->hidden_locs, r->hidden_locs == 1 ? "" : "s", r->visible_locs,
-			    r->rounds > 1 ? " (the first guess was wrong: searched again)" : "");
-		if (!r->violating) {
-			out(s, "no violation in any reachable state\n");
-			return 0;
-		}
-		out(s, "%s%llu violating transitions or states:%s", color_on(s, "\033[1;31m"),
-		    (unsigned long long)r->violating, color_off(s));
-		for (int k = 0; k < VX__COUNT; k++)
-			if (r->kind_execs[k])
-				out(s, " %s in %llu", vfs_xkind_name(k),
-				    (unsigned long long)r->kind_execs[k]);
-		out(s, "\n");
-		if (r->have_cex) {
-			out(s, "a shortest path to it ('explore save FILE' writes it):\n");
-			print_table(s, x, r->cex_schedule, r->cex_len);
-		}
-		return 0;
-	}
-	static const char *const cuts[] = { "complete", "stopped at max", "bounded",
-		"interrupted", "too deep", "failed" };
-	out(s, "explored %llu execution%s%s in %.2f s (%s%s, %d job%s): %llu distinct "
-	    "outcome%s\n", (unsigned long long)r->executions, r->executions == 1 ? "" : "s",
-	    o.naive ? " naively" : "", r->seconds, r->complete ? "every interleaving" :
-	    cuts[r->cut < 6 ? r->cut : 5], r->complete || r->cut != XCUT_BOUND ? "" : " by preemptions",
-	    r->jobs, r->jobs == 1 ? "" : "s", (unsigned long long)r->outcomes,
-	    r->outcomes == 1 ? "" : "s");
-	if (!r->violating) {
-		out(s, "no violation in %s execution\n", r->complete ? "any" : "any explored");
-		return 0;
-	}
-	out(s, "%s%llu violating execution%s:%s", color_on(s, "\033[1;31m"),
-	    (unsigned long long)r->violating, r->violating == 1 ? "" : "s", color_off(s));
-	for (int k = 0; k < VX__COUNT; k++)
-		if (r->kind_execs[k])
-			out(s, " %s in %llu", vfs_xkind_name(k), (unsigned long long)r->kind_execs[k]);
-	out(s, "\n");
-	if (r->have_cex) {
-		out(s, "first counterexample: execution %llu, %d preemption%s "
-		    "('explore replay %llu' to step through it)\n",
-		    (unsigned long long)r->cex_index, r->cex_preemptions,
-		    r->cex_preemptions == 1 ? "" : "s", (unsigned long long)r->cex_index);
-		print_table(s, x, r->cex_schedule, r->cex_len);
+	if (s->interrupted)
+		*s->interrupted = 0;    /* (the Ctrl-C was explore's) */
+	out(s, "engine: %s (%d job%s): %s\n", engine == ENG_DEFAULT ?
+	    "stateful" : engine_names[engine], x->r.jobs,
+	    x->r.jobs == 1 ? "" : "s", why);
+	if (engine == ENG_DEFAULT)
+		print_default(s, x);
+	else if (o.stateful)
+		print_stateful(s, x, engine, &o);
+	else
+		print_dpor(s, x, &o);
+	if (xterm) {
+		fflush(stdout);
+		signal(SIGTERM, SIG_DFL);
+		raise(SIGTERM);
 	}
 	return 0;
 }
@@ -370,47 +558,217 @@ static int cex_writer(struct session *s, FILE *f, void *ctx)
 	return ferror(f) ? -1 : 0;
 }
 
+/* 'explore replay TOKEN': thread names with counts ("A*5 B*9 A*3"), from
+ * the words W[0..N); the schedule in *OUT (malloc'd), its length; -1 with
+ * a message when a word does not parse. */
+static int parse_token(struct session *s, const struct vfs_world *w, char **words, int n,
+		       uint8_t **out_sched)
+{
+	size_t cap = 256, len = 0;
+	uint8_t *sch = malloc(cap);
+	if (!sch)
+		return cli_error(s, "out of memory");
+	for (int i = 0; i < n; i++) {
+		char name[64];
+		const char *star = strchr(words[i], '*');
+		size_t nl = star ? (size_t)(star - words[i]) : strlen(words[i]);
+		long long count = 1;
+		if (!nl || nl >= sizeof name ||
+		    (star && (parse_num(star + 1, &count) < 0 || count < 1 || count > 1000000))) {
+			free(sch);
+			return cli_error(s, "explore replay: '%s' is not THREAD or THREAD*N",
+					 words[i]);
+		}
+		memcpy(name, words[i], nl);
+		name[nl] = 0;
+		int t = vfs_thread_by_name(w, name);
+		if (t < 0) {
+			free(sch);
+			return cli_error(s, "explore replay: no thread '%s'", name);
+		}
+		while (count-- > 0) {
+			if (len == cap) {
+				uint8_t *m = realloc(sch, cap *= 2);
+				if (!m) {
+					free(sch);
+					return cli_error(s, "out of memory");
+				}
+				sch = m;
+			}
+			sch[len++] = (uint8_t)t;
+		}
+	}
+	*out_sched = sch;
+	return (int)len;
+}
+
+/* Step SCHED (LEN steps) in the session; the log records each step. */
+static int step_schedule(struct session *s, const uint8_t *sched, int len)
+{
+	for (int i = 0; i < len; i++) {
+		if (sched[i] >= s->w->nthreads || !vfs_runnable(s->w, sched[i]))
+			return cli_error(s, "explore replay: step %d does not fit: the thread "
+					 "cannot run then", i + 1);
+		session_step(s, sched[i]);
+	}
+	return 0;
+}
+
+/* The world back where explore started, after an earlier replay. */
+static int rewind_replay(struct session *s, struct xstate *x)
+{
+	if (x->nlog == s->nlog)
+		return 0;
+	if (!x->replay_len || x->replay_nlog != s->nlog)
+		return cli_error(s, "explore: the world has changed since explore; run it again");
+	s->explore = NULL;      /* (the log's set-up lines may reset the session) */
+	session_replay(s, (size_t)x->replay_len);
+	s->explore = x;
+	if (s->nlog != x->nlog)
+		return cli_error(s, "explore: the world has changed since explore; run it again");
+	x->replay_len = 0;
+	return 0;
+}
+
+static int kind_by_name(const char *a)
+{
+	for (int k = 0; k < VX__COUNT; k++)
+		if (!strcmp(a, vfs_xkind_name(k)))
+			return k;
+	return -1;
+}
+
+static int list_outcomes(struct session *s, struct xstate *x)
+{
+	const struct vfs_explore_result *r = &x->r;
+	if (!r->out_sched)
+		return cli_error(s, "explore outcomes: run 'explore all' first (it keeps one "
+				 "execution per distinct outcome)");
+	struct vfs_world *w = malloc(sizeof *w), *keep = s->w;
+	if (!w)
+		return cli_error(s, "out of memory");
+	char ret[sizeof s->ret];
+	memcpy(ret, s->ret, sizeof ret);
+	int have = s->have_ret;
+	out(s, "%llu distinct outcome%s (the calls' results, then each open file's f_pos):\n",
+	    (unsigned long long)r->outcomes, r->outcomes == 1 ? "" : "s");
+	for (int i = 0; i < r->nout_sched; i++) {
+		vfs_world_copy(w, x->snap);
+		out(s, "outcome %d: schedule ", i + 1);
+		print_token(s, x->snap, r->out_sched[i], r->out_len[i]);
+		out(s, "\n");
+		s->w = w;       /* the results as the session prints them */
+		for (int k = 0; k < r->out_len[i]; k++) {
+			int t = r->out_sched[i][k];
+			if (!vfs_runnable(w, t))
+				break;
+			if (vfs_step(w, t, NULL)) {
+				out(s, "  ");
+				session_print_result(s, t);
+			}
+		}
+		s->w = keep;
+		out(s, "  f_pos:");
+		for (int f = 0; f < w->nfiles; f++)
+			if (w->files[f].kind != FK_NONE)
+				out(s, " file#%d=%lld", w->files[f].id, (long long)w->files[f].f_pos);
+		out(s, "\n");
+	}
+	if ((uint64_t)r->nout_sched < r->outcomes)
+		out(s, "(the first %d are listed)\n", r->nout_sched);
+	memcpy(s->ret, ret, sizeof ret);
+	s->have_ret = have;
+	free(w);
+	return 0;
+}
+
 HANDLER(c_explore)
 {
-	if (!c->argc || (strcmp(c->argv[0], "replay") && strcmp(c->argv[0], "save")))
+	if (!c->argc || (strcmp(c->argv[0], "replay") && strcmp(c->argv[0], "save") &&
+			 strcmp(c->argv[0], "outcomes")))
 		return run_explore(s, c);
 	struct xstate *x = xs(s);
 	bool replay = !strcmp(c->argv[0], "replay");
+	long long k = x && x->r.have_cex ? (long long)x->r.cex_index : 1;
+	/* a token replays in any session, explored or not */
+	if (replay && c->argc >= 2 && parse_num(c->argv[1], &k) < 0 &&
+	    kind_by_name(c->argv[1]) < 0) {
+		if (x && rewind_replay(s, x) < 0)
+			return -1;
+		uint8_t *sch = NULL;
+		int len = parse_token(s, s->w, (char **)c->argv + 1, c->argc - 1, &sch);
+		if (len < 0)
+			return -1;
+		size_t before = s->nlog;
+		int rc = step_schedule(s, sch, len);
+		free(sch);
+		if (x) {
+			x->replay_nlog = s->nlog;
+			x->replay_len = (int)(s->nlog - before);
+		}
+		if (rc < 0)
+			return -1;
+		out(s, "replayed %d steps: trace, where, back work here\n", len);
+		return 0;
+	}
 	if (!x)
 		return cli_error(s, "explore %s: run explore first", c->argv[0]);
-	if (x->nlog != s->nlog)
+	if (!strcmp(c->argv[0], "outcomes"))
+		return c->argc > 1 ? cli_error(s, "usage: explore outcomes") : list_outcomes(s, x);
+	if (x->nlog != s->nlog && (!x->replay_len || x->replay_nlog != s->nlog))
 		return cli_error(s, "explore %s: the world has changed since explore; run it again",
 				 c->argv[0]);
-	long long k = x->r.have_cex ? (long long)x->r.cex_index : 1;
 	int ki = replay ? 1 : 2;
-	if (c->argc > ki + 1 || (replay && c->argc < 2) || (!replay && c->argc < 2))
-		return cli_error(s, "usage: explore replay K | explore save FILE [K]");
-	if (c->argc > ki && (parse_num(c->argv[ki], &k) < 0 || k < 1))
-		return cli_error(s, "explore %s: K is an execution number from 1", c->argv[0]);
-	const uint8_t *sched;
-	int len = get_schedule(s, (uint64_t)k, &sched);
-	if (len < 0)
-		return -1;
+	if (c->argc > ki + 1 || c->argc < 2)
+		return cli_error(s, "usage: explore replay K|KIND|TOKEN | explore save FILE [K]");
+	const uint8_t *sched = NULL;
+	int len = -1;
+	int kind = c->argc > ki ? kind_by_name(c->argv[ki]) : -1;
+	if (kind >= 0) {
+		if (!x->r.kind_sched[kind])
+			return cli_error(s, "explore %s: no %s was found", c->argv[0], c->argv[ki]);
+		sched = x->r.kind_sched[kind];
+		len = x->r.kind_len[kind];
+	} else {
+		if (c->argc > ki && (parse_num(c->argv[ki], &k) < 0 || k < 1))
+			return cli_error(s, "explore %s: K is an execution number from 1, or a "
+					 "kind (race, duplicate, deaddir, deadlock, ...)", c->argv[0]);
+		len = get_schedule(s, (uint64_t)k, &sched);
+		if (len < 0)
+			return -1;
+	}
 	if (replay) {
 		uint8_t *copy = malloc((size_t)len + 1);
 		if (!copy)
 			return cli_error(s, "out of memory");
 		memcpy(copy, sched, (size_t)len);
-		explore_cli_forget(s);          /* the world moves on */
-		for (int i = 0; i < len; i++) {
-			if (!vfs_runnable(s->w, copy[i])) {
-				free(copy);
-				return cli_error(s, "explore replay: step %d does not fit", i + 1);
-			}
-			session_step(s, copy[i]);
+		if (rewind_replay(s, x) < 0) {
+			free(copy);
+			return -1;
 		}
+		int rc = step_schedule(s, copy, len);
 		free(copy);
-		out(s, "now in execution %lld after %d steps: trace, where, back work here\n", k, len);
+		x->replay_nlog = s->nlog;
+		x->replay_len = (int)(s->nlog - x->nlog);
+		if (rc < 0)
+			return -1;
+		if (kind >= 0)
+			out(s, "now in the first %s found, after %d steps: trace, where, back work "
+			    "here\n", vfs_xkind_name(kind), len);
+		else
+			out(s, "now in execution %lld after %d steps: trace, where, back work here\n",
+			    k, len);
 		return 0;
 	}
+	/* the session up to explore, then the steps: a replay undone first */
+	bool rewound = x->nlog != s->nlog;
+	if (rewind_replay(s, x) < 0)
+		return -1;
 	struct cex_save cs = { x->snap, sched, len, k };
 	if (write_atomic(s, "explore save", c->argv[1], cex_writer, &cs) < 0)
 		return -1;
+	if (rewound)
+		out(s, "(the replay was undone: the world is where explore started)\n");
 	const char *path = c->argv[1];
 	out(s, "saved execution %lld (%d steps) to %s\n", k, len, path);
 	return 0;

@@ -1160,6 +1160,18 @@ static int path_push(struct sworker *s, const struct lvl *L, int i)
 	return L->plen + L->nst[i];
 }
 
+/* One more state visited; false (and the search stops) past opts.max. */
+static bool count_state(struct sworker *s)
+{
+	if (s->st->o.max && __atomic_add_fetch(&s->st->visited, 1, __ATOMIC_RELAXED) >
+	    s->st->o.max) {
+		s->st->abort = ABORT_MAX;
+		return false;
+	}
+	s->states++;
+	return true;
+}
+
 static uint8_t abort_cut(int abort)
 {
 	switch (abort) {
@@ -1228,10 +1240,10 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 				}
 			continue;
 		}
-		s->states++;
-		if (s->st->o.max && __atomic_add_fetch(&s->st->visited, 1,
-						       __ATOMIC_RELAXED) >= s->st->o.max)
-			s->st->abort = ABORT_MAX;
+		if (!count_state(s)) {
+			s->cut = XCUT_MAX;
+			return 0;
+		}
 		if (lv_grow(s, d + 2) < 0)
 			return -1;
 		struct vfs_world *W = regen_next(s, d, i);
@@ -1341,7 +1353,8 @@ static int top(struct xst *st, struct sworker *s)
 		canon_history(b, st->snap, st);
 	uint64_t h = hash_buf(b->p, b->n);
 	vt_insert(&st->vt, h);
-	s->states++;
+	if (!count_state(s))
+		return 0;
 	if (add_item(st, st->snap, h, t0, 0, NULL, 0, 0) < 0)
 		return -1;
 	int lo = 0;
@@ -1374,13 +1387,16 @@ static int top(struct xst *st, struct sworker *s)
 				if (r < 0) {
 					st->abort = ABORT_FULL;
 					s->cut = XCUT_TABLE;
-					return 0;
+					goto keep;
 				}
 				if (!r) {
 					s->matched++;
 					continue;
 				}
-				s->states++;
+				if (!count_state(s)) {
+					s->cut = XCUT_MAX;
+					goto keep;
+				}
 				struct vfs_world *W = regen_next(s, d, i);
 				/* (add_item moves items: L stays valid) */
 				if (!W || add_item(st, W, hh, tr, L->sacc[i], s->path, np,
@@ -1392,7 +1408,7 @@ static int top(struct xst *st, struct sworker *s)
 		free_items(st, lo, hi);
 		lo = hi;
 	}
-	/* keep the frontier only */
+keep:   /* the frontier only (cut short: the level being expanded too) */
 	memmove(st->items, st->items + lo, sizeof *st->items * (size_t)(st->nitems - lo));
 	st->nitems -= lo;
 	return 0;

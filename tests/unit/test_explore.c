@@ -296,13 +296,18 @@ static void test_jobs(void **state)
 
 /* ---- the stateful search (opts.stateful) ---- */
 
+static void stateful_opts(struct vfs_explore_opts *o, int jobs)
+{
+	vfs_explore_opts_init(o);
+	o->jobs = jobs;
+	o->stateful = 1;
+}
+
 static void explore_state(const struct vfs_world *w, int jobs,
 			  struct vfs_explore_result *r)
 {
 	struct vfs_explore_opts o;
-	vfs_explore_opts_init(&o);
-	o.jobs = jobs;
-	o.stateful = 1;
+	stateful_opts(&o, jobs);
 	o.state_bits = 16;
 	assert_int_equal(vfs_explore(w, &o, r), 0);
 	assert_true(r->stateful);
@@ -554,6 +559,141 @@ static void test_bound(void **state)
 	h_free(h);
 }
 
+
+/* ---- plain explore: the first violation, the shortest counterexample ---- */
+
+static void explore_first(const struct vfs_world *w, int jobs,
+			  struct vfs_explore_result *r)
+{
+	struct vfs_explore_opts o;
+	stateful_opts(&o, jobs);
+	o.first = 1;
+	assert_int_equal(vfs_explore(w, &o, r), 0);
+}
+
+/* v5.6 and v6.4 break with one preemption (A preempted between the
+ * f_count check and its f_pos, the thief in between), and the schedule
+ * replays to the same violation; the fixed kernels are proven. */
+static void first_pidfd(const char *preset, bool broken)
+{
+	for (int n = 1; n <= 3; n++)
+		for (int jobs = 1; jobs <= 2; jobs++) {
+			struct h *h = thieves(preset, n, 4);
+			struct vfs_explore_result r;
+			explore_first(h->w, jobs, &r);
+			if (!broken) {
+				assert_true(r.complete);
+				assert_false(r.have_cex);
+				assert_int_equal(r.violating, 0);
+			} else {
+				/* (a small graph may be searched whole first) */
+				assert_true(r.complete || r.cut == XCUT_FOUND);
+				assert_true(r.have_cex);
+				assert_true(r.cex_shortest);
+				assert_true(r.cex_preemptions <= 1);
+				assert_true(r.cex_kinds & VX_BIT(VX_DUPLICATE));
+				assert_int_equal(vfs_explore_preemptions(h->w, r.cex_schedule,
+									 r.cex_len, r.violations,
+									 NULL), r.cex_preemptions);
+				struct vfs_world *w = malloc(sizeof *w);
+				assert_non_null(w);
+				vfs_world_copy(w, h->w);
+				assert_int_equal(vfs_explore_replay(w, r.cex_schedule, r.cex_len,
+								    NULL), r.cex_len);
+				assert_int_equal(vfs_explore_kinds_of(h->w, w), r.cex_kinds);
+				free(w);
+				/* the shortest: no cheaper one in the whole graph */
+				uint8_t *sch;
+				int len, pre, steps;
+				uint32_t kinds;
+				uint64_t nodes;
+				assert_int_equal(vfs_explore_shortest(h->w, 0, -1, 0, NULL, &sch,
+								      &len, &pre, &steps,
+								      &kinds, &nodes), 1);
+				assert_int_equal(pre, r.cex_preemptions);
+				assert_int_equal(steps, r.cex_steps);
+				free(sch);
+				assert_non_null(r.kind_sched[VX_DUPLICATE]);
+			}
+			vfs_explore_result_free(&r);
+			h_free(h);
+		}
+}
+
+static void test_first_v56(void **state) { (void)state; first_pidfd("v5.6", true); }
+static void test_first_v64(void **state) { (void)state; first_pidfd("v6.4", true); }
+static void test_first_20ea(void **state) { (void)state; first_pidfd("20ea1e7d13c1", false); }
+static void test_first_7979(void **state) { (void)state; first_pidfd("797964253d35", false); }
+static void test_first_v65(void **state) { (void)state; first_pidfd("v6.5", false); }
+static void test_first_mainline(void **state) { (void)state; first_pidfd("mainline", false); }
+
+/* max N bounds the work whatever jobs is: DPOR's executions and sleep-set
+ * cuts, the stateful search's states. */
+static void test_max_bounds(void **state)
+{
+	(void)state;
+	static const int jobs[] = { 1, 2, 8 };
+	for (int j = 0; j < 3; j++)
+		for (int stateful = 0; stateful <= 1; stateful++) {
+			struct h *h = thieves("v6.5", 3, 30);
+			h_submit(h, h_tid(h, "A"), C_GETDENTS(3, 2));
+			h_submit(h, h_tid(h, "B"), C_GETDENTS(4, 2));
+			struct vfs_explore_opts o;
+			struct vfs_explore_result r;
+			vfs_explore_opts_init(&o);
+			o.jobs = jobs[j];
+			o.stateful = stateful;
+			o.max = stateful ? 100 : 1000;
+			assert_int_equal(vfs_explore(h->w, &o, &r), 0);
+			assert_false(r.complete);
+			assert_int_equal(r.cut, XCUT_MAX);
+			if (stateful)
+				assert_true(r.states <= o.max);
+			else
+				assert_true(r.executions + r.redundant <= o.max);
+			vfs_explore_result_free(&r);
+			h_free(h);
+		}
+}
+
+/* explore all (stateful, the results in the states) and DPOR agree on
+ * the set of outcomes over the small scenarios; each outcome kept replays
+ * to a terminal state. */
+static void test_all_outcomes(void **state)
+{
+	(void)state;
+	for (int i = 0; i < 13; i++) {
+		struct h *h = i < 7 ? scenario(i) : more_scenario(i - 7);
+		struct vfs_explore_result d, a;
+		explore(h->w, 2, 0, 0, &d);
+		struct vfs_explore_opts o;
+		stateful_opts(&o, 2);
+		o.outcomes = 1;
+		assert_int_equal(vfs_explore(h->w, &o, &a), 0);
+		assert_true(d.complete);
+		assert_true(a.complete);
+		if (getenv("TEST_EXPLORE_VERBOSE"))
+			fprintf(stderr, "scenario %d: dpor %llu outcomes, all %llu\n", i,
+				(unsigned long long)d.outcomes, (unsigned long long)a.outcomes);
+		assert_int_equal(d.outcomes, a.outcomes);
+		assert_true(d.outcome_digest == a.outcome_digest);
+		assert_int_equal(a.nout_sched, (int)a.outcomes);
+		for (int k = 0; k < a.nout_sched; k++) {
+			struct vfs_world *w = malloc(sizeof *w);
+			assert_non_null(w);
+			vfs_world_copy(w, h->w);
+			assert_int_equal(vfs_explore_replay(w, a.out_sched[k], a.out_len[k], NULL),
+					 a.out_len[k]);
+			for (int t = 0; t < w->nthreads; t++)
+				assert_false(vfs_runnable(w, t));
+			free(w);
+		}
+		vfs_explore_result_free(&d);
+		vfs_explore_result_free(&a);
+		h_free(h);
+	}
+}
+
 static volatile sig_atomic_t stop_now;
 
 static void test_stop(void **state)
@@ -593,6 +733,14 @@ int main(void)
 		cmocka_unit_test(test_stateful_v65),
 		cmocka_unit_test(test_stateful_mainline),
 		cmocka_unit_test(test_stateful_blocks_agree),
+		cmocka_unit_test(test_first_v56),
+		cmocka_unit_test(test_first_v64),
+		cmocka_unit_test(test_first_20ea),
+		cmocka_unit_test(test_first_7979),
+		cmocka_unit_test(test_first_v65),
+		cmocka_unit_test(test_first_mainline),
+		cmocka_unit_test(test_max_bounds),
+		cmocka_unit_test(test_all_outcomes),
 	};
 	return cmocka_run_group_tests(tests, NULL, h_teardown);
 }
