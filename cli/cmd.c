@@ -153,20 +153,25 @@ const struct cmd_entry cmd_table[] = {
 	{ "echo", "script", "[TEXT...]", "print TEXT", NULL, 0, -1, 0, 0, c_echo },
 	{ "save", "script", "FILE", "write the session as a replayable script", NULL,
 	  1, 1, 0, 0, c_save },
-	{ "explore", "explore", "[max N] [jobs N] [stateful] [naive] [bound K] | replay K | save FILE [K]",
-	  "run every interleaving of the pending calls; prove them or break them",
-	  "Runs every distinct interleaving of the pending calls from here, with\n"
-	  "dynamic partial-order reduction (only steps that conflict are reordered)\n"
-	  "unless 'naive'; 'bound K' allows at most K preemptions; 'max N' stops\n"
-	  "after N executions; 'jobs N' workers (the results do not depend on it).\n"
-	  "'stateful' visits each distinct state once instead (as SPIN does): it\n"
-	  "proves larger scenarios but counts states, not executions or outcomes.\n"
-	  "Prints the executions, the distinct outcomes, the violations and the\n"
-	  "first counterexample with the fewest preemptions, as a table.\n"
-	  "'explore replay K' makes execution K the current state (so trace, where\n"
-	  "and back work in it); 'explore save FILE [K]' writes a script of explicit\n"
-	  "steps that reproduces it. After explore, expect race/duplicate/deadlock\n"
-	  "and their 'no' forms speak of all the executions. Ctrl-C stops it.",
+	{ "explore", "explore", "[all|dpor|stateful|naive] [max N] [jobs N] | "
+	  "replay WHAT | save FILE | outcomes",
+	  "is any violation reachable? a proof, or the shortest schedule that breaks it",
+	  "Explores every interleaving of the pending calls from here and says which\n"
+	  "engine it used and why.  Plain 'explore' visits each distinct state once\n"
+	  "(as SPIN does) and stops at the first violation; beside it a search, fewest\n"
+	  "preemptions first, then fewest steps, gives the shortest counterexample:\n"
+	  "a table with a column per thread, then its schedule token (A*5 B*9 A*3),\n"
+	  "which 'explore replay TOKEN' steps in any session.  'all' goes on past\n"
+	  "violations and counts them and the distinct outcomes ('explore outcomes'\n"
+	  "lists them); 'stateful' counts the violations; 'dpor' runs each execution\n"
+	  "(partial-order reduction), 'naive' every interleaving, 'bound K' those with\n"
+	  "at most K preemptions.  'max N' stops after N states (or executions),\n"
+	  "'jobs N' workers.  'explore replay K', 'replay KIND' or 'replay TOKEN'\n"
+	  "makes execution K, the first counterexample of a kind (race, duplicate,\n"
+	  "deadlock, ...) or the schedule the current state; 'explore save FILE [K]'\n"
+	  "writes it as a script of steps.  After\n"
+	  "explore, expect race/duplicate/deadlock speak of what it explored.\n"
+	  "A search longer than 2 s prints its progress; Ctrl-C stops it.",
 	  0, 8, 0, 0, c_explore },
 	{ "compare", "explore", "PRESET PRESET [FILE]", "replay the session (or FILE) under two kernels, side by side",
 	  "Replays the calls of this session (its log, as 'save' writes it) or of\n"

@@ -57,6 +57,10 @@ static int want_count(struct session *s, int kind, const char *what, bool want,
 	if (explore_cli_active(s)) {
 		n = explore_cli_count(s, kind, field);
 		scope = " in any explored execution";
+		if (n < 0)
+			return failed(s, "%s%s: not known: explore stopped at its first "
+				      "violation, of another kind ('explore all' goes on)",
+				      want ? "" : "no ", what);
 	} else {
 		n = vfs_report_count(s->w, kind, field);
 	}

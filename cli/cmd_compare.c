@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
+#include "explore_cli.h"
 
 void put_call(FILE *f, const struct vfs_world *w, int tid, const struct vfs_call *c);
 
@@ -775,6 +776,10 @@ HANDLER(c_compare)
 		out(s, "compare: %s has no system calls to compare yet\n", what);
 		return 0;
 	}
+	if (explore_cli_active(s))
+		out(s, "compare: one schedule of the pending calls (the scheduler's), not "
+		    "the explored ones;\n  'explore replay K' first to compare execution K's "
+		    "calls\n");
 	struct replay rp[2] = { { .preset = names[0] }, { .preset = names[1] } };
 	int rc = 0;
 	for (int i = 0; i < 2 && !rc; i++)

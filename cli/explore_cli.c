@@ -40,15 +40,22 @@ int explore_cli_count(const struct session *s, int kind, int field)
 {
 	(void)field;    /* (per-field counts are not kept per execution) */
 	const struct xstate *x = xs(s);
+	int k;
 	switch (kind) {
-	case RPT_DUPLICATE: return (int)x->r.kind_execs[VX_DUPLICATE];
-	case RPT_RACE:      return (int)x->r.kind_execs[VX_RACE];
-	case RPT_DEADLOCK:  return (int)x->r.kind_execs[VX_DEADLOCK];
-	case RPT_DEADDIR:   return (int)x->r.kind_execs[VX_DEADDIR];
-	case RPT_SKIPPED:   return (int)x->r.kind_execs[VX_SKIPPED];
-	case RPT_LOCKORDER: return (int)x->r.kind_execs[VX_LOCKORDER];
+	case RPT_DUPLICATE: k = VX_DUPLICATE; break;
+	case RPT_RACE:      k = VX_RACE; break;
+	case RPT_DEADLOCK:  k = VX_DEADLOCK; break;
+	case RPT_DEADDIR:   k = VX_DEADDIR; break;
+	case RPT_SKIPPED:   k = VX_SKIPPED; break;
+	case RPT_LOCKORDER: k = VX_LOCKORDER; break;
+	default: return 0;
 	}
-	return 0;
+	uint64_t n = x->r.kind_execs[k];
+	if (!n && x->r.have_cex && (x->r.cex_kinds >> k & 1))
+		n = 1;  /* (the shortest search's: its replay shows it) */
+	if (!n && !x->r.complete && x->r.cut == XCUT_FOUND)
+		return -1;      /* stopped at another violation: unknown */
+	return n > INT32_MAX ? INT32_MAX : (int)n;
 }
 
 void explore_cli_forget(struct session *s)
@@ -658,6 +665,8 @@ static int list_outcomes(struct session *s, struct xstate *x)
 		print_token(s, x->snap, r->out_sched[i], r->out_len[i]);
 		out(s, "\n");
 		s->w = w;       /* the results as the session prints them */
+		int quiet = s->quiet;
+		s->quiet = 0;
 		for (int k = 0; k < r->out_len[i]; k++) {
 			int t = r->out_sched[i][k];
 			if (!vfs_runnable(w, t))
@@ -668,6 +677,7 @@ static int list_outcomes(struct session *s, struct xstate *x)
 			}
 		}
 		s->w = keep;
+		s->quiet = quiet;
 		out(s, "  f_pos:");
 		for (int f = 0; f < w->nfiles; f++)
 			if (w->files[f].kind != FK_NONE)

@@ -5,7 +5,8 @@
 #include "cli.h"
 /* Whether the conditions refer to the last explore's executions. */
 bool explore_cli_active(const struct session *s);
-/* Executions (of the last explore) with a report of this kind. */
+/* Executions (of the last explore) with a report of this kind; -1 when
+ * unknown (explore stopped at a violation of another kind). */
 int explore_cli_count(const struct session *s, int kind, int field);
 /* Forget the last explore (the world moved on). */
 void explore_cli_forget(struct session *s);
