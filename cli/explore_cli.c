@@ -311,10 +311,10 @@ static void print_default(struct session *s, const struct xstate *x)
 	for (int k = 0, n = 0; k < VX__COUNT; k++)
 		if ((r->cex_kinds & r->violations) >> k & 1)
 			out(s, "%s%s", n++ ? ", " : " ", vfs_xkind_name(k));
-	out(s, " (found in %.2f s; %llu states searched, stopped at the first)\n",
-	    r->seconds, (unsigned long long)r->states);
-	out(s, "%s counterexample: %d preemption%s, the violation at step %d, %d step%s "
-	    "in ('explore replay 1' steps through it, 'explore all' counts them):\n",
+	out(s, " (found in %.2f s: %llu states, %llu more step by step)\n", r->seconds,
+	    (unsigned long long)r->states, (unsigned long long)r->short_nodes);
+	out(s, "%s counterexample: %d preemption%s, the violation at step %d (%d step%s "
+	    "in);\n'explore replay 1' steps through it, 'explore all' counts them all:\n",
 	    r->cex_shortest ? "the shortest" : "a", r->cex_preemptions,
 	    r->cex_preemptions == 1 ? "" : "s", x->snap->step + r->cex_steps, r->cex_steps,
 	    r->cex_steps == 1 ? "" : "s");

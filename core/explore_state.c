@@ -75,8 +75,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
 #include "explore_int.h"
 #include "internal.h"
 
@@ -1442,9 +1440,6 @@ struct sprobe {
 static void *probe_main(void *arg)
 {
 	struct sprobe *p = arg;
-	/* below the stateful workers when the CPUs are busy (Linux: a
-	 * thread's own nice value; elsewhere it fails and nothing changes) */
-	(void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
 	p->rc = shortest(p->st->snap, p->st->viol, &p->kn, &p->sched, &p->len,
 			 &p->pre, &p->steps, &p->kinds, &p->visited);
 	if (p->rc > 0)
@@ -1518,6 +1513,8 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	double t0 = now_s();
 	struct xst *st = calloc(1, sizeof *st);
 	int jobs = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (o->first && o->jobs <= 0)
+		jobs--;         /* a CPU for the shortest search beside it */
 	if (jobs < 1)
 		jobs = 1;
 	if (jobs > MAX_WORKERS)

@@ -15,6 +15,9 @@
 #          against a baseline commit built beside this tree (BENCH_BASE)
 #   explore scripts/bench-explore.sh: the issue's explore scenario against
 #          SPIN on an equivalent Promela model (bench/spin/)
+#   vs-spin scripts/bench-vs-spin.sh: plain explore against SPIN, side by
+#          side, the v6.5 proofs at 3x3, 4x4, 5x3 and the v6.4 first
+#          counterexample at 4x4 (ROUNDS alternating pairs, min and median)
 #
 #   BENCH_CALLS=N     calls for `core` (1000000)
 #   BENCH_SECS=S      seconds per round for `host` (0.3)
@@ -24,7 +27,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
-SECTIONS=(core base host detect startup explore)
+SECTIONS=(core base host detect startup explore vs-spin)
 MAKE=${MAKE:-make}
 CC=${CC:-cc}
 out=build/bench
@@ -57,6 +60,7 @@ section_detect()  { bash scripts/bench-detect.sh; }
 section_startup() { $MAKE --no-print-directory -s all && bash scripts/bench-startup.sh; }
 section_explore() { bash scripts/bench-explore.sh; }
 section_base()    { bash scripts/bench-base.sh; }
+section_vs-spin() { bash scripts/bench-vs-spin.sh; }
 
 want=("$@")
 [ ${#want[@]} -eq 0 ] && want=("${SECTIONS[@]}")
