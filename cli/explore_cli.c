@@ -277,15 +277,12 @@ static void print_kinds(struct session *s, const struct vfs_explore_result *r)
 
 static void print_stopped(struct session *s, const struct vfs_explore_result *r)
 {
-	if (r->cut == XCUT_STOP)
-		out(s, "%sstopped after %llu %s: not a proof%s\n", color_on(s, "\033[1;33m"),
-		    (unsigned long long)(r->stateful ? r->states : r->executions),
-		    r->stateful ? "states" : "executions", color_off(s));
-	else if (r->cut == XCUT_MAX)
-		out(s, "%sstopped at max, after %llu %s: not a proof%s\n",
-		    color_on(s, "\033[1;33m"),
-		    (unsigned long long)(r->stateful ? r->states : r->executions),
-		    r->stateful ? "states" : "executions", color_off(s));
+	if (r->cut != XCUT_STOP && r->cut != XCUT_MAX)
+		return;
+	uint64_t n = r->stateful ? r->states : r->executions;
+	out(s, "%sstopped %safter %llu %s%s: not a proof%s\n", color_on(s, "\033[1;33m"),
+	    r->cut == XCUT_MAX ? "at max, " : "", (unsigned long long)n,
+	    r->stateful ? "state" : "execution", n == 1 ? "" : "s", color_off(s));
 }
 
 /* Plain explore: is any violation reachable?  A proof, or the shortest

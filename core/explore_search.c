@@ -686,7 +686,7 @@ static int dfs(struct xsearch *s)
 	if (r)
 		return r < 0 ? -1 : 0;
 	for (;;) {
-		if ((++polls & 63) == 0 && xsearch_stopped(s->sh)) {
+		if ((++polls & 15) == 0 && xsearch_stopped(s->sh)) {
 			if (s->mode == MODE_ITEM)
 				s->item->cut = XCUT_STOP;
 			return 0;

@@ -1206,7 +1206,7 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 			d--;
 			continue;
 		}
-		if ((++polls & 1023) == 0) {
+		if ((++polls & 255) == 0) {
 			if (stopped(s)) {
 				if (!s->cut)
 					s->cut = abort_cut(s->st->abort);
@@ -1568,7 +1568,9 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 		goto out;
 	}
 	int made;
-	struct sprobe probe = { .st = st, .kn = { .maxpre = -1, .stop = o->stop } };
+	/* (max bounds it too: at most that many states of its own) */
+	struct sprobe probe = { .st = st, .kn = { .maxpre = -1, .limit = o->max,
+						  .stop = o->stop } };
 	pthread_t pth;
 	bool probing = false;
 	if (o->first) {
@@ -1636,7 +1638,8 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 						pre = p;
 				}
 			probe.kn.maxpre = pre;
-			probe.kn.limit = 500000;
+			if (!o->max || o->max > 500000)
+				probe.kn.limit = 500000;
 		}
 		pthread_join(pth, NULL);
 		if (probe.rc < 0)
@@ -1725,7 +1728,9 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 		r->cex_preemptions = probe.pre;
 		r->cex_steps = probe.steps;
 		r->cex_kinds = probe.kinds;
-		r->cex_shortest = true;
+		/* (a search cut short found one, not the shortest) */
+		r->cex_shortest = !(o->stop && *o->stop) &&
+				  probe.visited < (probe.kn.limit ? probe.kn.limit : 2000000);
 		for (int k = 0; k < VX__COUNT; k++)
 			if ((probe.kinds >> k & 1) && !r->kind_sched[k] &&
 			    xsched_dup(&r->kind_sched[k], probe.sched ? probe.sched :
