@@ -648,7 +648,7 @@ static int list_outcomes(struct session *s, struct xstate *x)
 	if (!r->out_sched)
 		return cli_error(s, "explore outcomes: run 'explore all' first (it keeps one "
 				 "execution per distinct outcome)");
-	struct vfs_world *w = malloc(sizeof *w), *keep = s->w;
+	struct vfs_world *w = calloc(1, sizeof *w), *keep = s->w;
 	if (!w)
 		return cli_error(s, "out of memory");
 	char ret[sizeof s->ret];
@@ -685,7 +685,7 @@ static int list_outcomes(struct session *s, struct xstate *x)
 		out(s, "(the first %d are listed)\n", r->nout_sched);
 	memcpy(s->ret, ret, sizeof ret);
 	s->have_ret = have;
-	free(w);
+	vfs_world_free(w);
 	return 0;
 }
 

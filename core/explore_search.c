@@ -687,8 +687,8 @@ static int dfs(struct xsearch *s)
 		return r < 0 ? -1 : 0;
 	for (;;) {
 		if ((++polls & 15) == 0 && xsearch_stopped(s->sh)) {
-			if (s->mode == MODE_ITEM)
-				s->item->cut = XCUT_STOP;
+			/* (the top's too: a split cut short is no proof) */
+			s->item->cut = XCUT_STOP;
 			return 0;
 		}
 		if (s->item_stop)

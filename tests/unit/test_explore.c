@@ -595,13 +595,12 @@ static void first_pidfd(const char *preset, bool broken)
 				assert_int_equal(vfs_explore_preemptions(h->w, r.cex_schedule,
 									 r.cex_len, r.violations,
 									 NULL), r.cex_preemptions);
-				struct vfs_world *w = malloc(sizeof *w);
+				struct vfs_world *w = vfs_world_dup(h->w);
 				assert_non_null(w);
-				vfs_world_copy(w, h->w);
 				assert_int_equal(vfs_explore_replay(w, r.cex_schedule, r.cex_len,
 								    NULL), r.cex_len);
 				assert_int_equal(vfs_explore_kinds_of(h->w, w), r.cex_kinds);
-				free(w);
+				vfs_world_free(w);
 				/* the shortest: no cheaper one in the whole graph */
 				uint8_t *sch;
 				int len, pre, steps;
@@ -679,14 +678,13 @@ static void test_all_outcomes(void **state)
 		assert_true(d.outcome_digest == a.outcome_digest);
 		assert_int_equal(a.nout_sched, (int)a.outcomes);
 		for (int k = 0; k < a.nout_sched; k++) {
-			struct vfs_world *w = malloc(sizeof *w);
+			struct vfs_world *w = vfs_world_dup(h->w);
 			assert_non_null(w);
-			vfs_world_copy(w, h->w);
 			assert_int_equal(vfs_explore_replay(w, a.out_sched[k], a.out_len[k], NULL),
 					 a.out_len[k]);
 			for (int t = 0; t < w->nthreads; t++)
 				assert_false(vfs_runnable(w, t));
-			free(w);
+			vfs_world_free(w);
 		}
 		vfs_explore_result_free(&d);
 		vfs_explore_result_free(&a);
