@@ -1161,8 +1161,10 @@ static int path_push(struct sworker *s, const struct lvl *L, int i)
 /* One more state visited; false (and the search stops) past opts.max. */
 static bool count_state(struct sworker *s)
 {
-	if (s->st->o.max && __atomic_add_fetch(&s->st->visited, 1, __ATOMIC_RELAXED) >
-	    s->st->o.max) {
+	/* (counted for max, and for the pace of the search beside it) */
+	uint64_t n = s->st->o.max || s->st->o.first ?
+		     __atomic_add_fetch(&s->st->visited, 1, __ATOMIC_RELAXED) : 0;
+	if (s->st->o.max && n > s->st->o.max) {
 		s->st->abort = ABORT_MAX;
 		return false;
 	}
@@ -1417,7 +1419,14 @@ struct sknobs {                  /* changed while the search runs */
 	volatile uint64_t limit;        /* states; 0: 2,000,000 */
 	volatile int quit;              /* the stateful search is done */
 	volatile sig_atomic_t *stop;
+	/* paced: at most PACE_BASE + states / PACE_DIV states of its own,
+	 * STATES being the stateful search's (a proof then costs little
+	 * more than alone; a violation a preemption or two deep is still
+	 * found early); NULL: not paced */
+	const uint64_t *volatile pace;
 };
+#define PACE_BASE 2000
+#define PACE_DIV 8
 
 static int shortest(const struct vfs_world *snap, uint32_t viol,
 		    struct sknobs *kn, uint8_t **sched, int *len, int *pre,
@@ -1570,7 +1579,7 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	int made;
 	/* (max bounds it too: at most that many states of its own) */
 	struct sprobe probe = { .st = st, .kn = { .maxpre = -1, .limit = o->max,
-						  .stop = o->stop } };
+						  .stop = o->stop, .pace = &st->visited } };
 	pthread_t pth;
 	bool probing = false;
 	if (o->first) {
@@ -1638,6 +1647,7 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 						pre = p;
 				}
 			probe.kn.maxpre = pre;
+			probe.kn.pace = NULL;   /* on, alone now */
 			if (!o->max || o->max > 500000)
 				probe.kn.limit = 500000;
 		}
@@ -1980,6 +1990,13 @@ static int shortest(const struct vfs_world *snap, uint32_t viol,
 		if (*visited >= (kn->limit ? kn->limit : 2000000) ||
 		    ((++polls & 15) == 0 && (kn->quit || (kn->stop && *kn->stop))))
 			break;
+		const uint64_t *pace;
+		while ((pace = kn->pace) && !kn->quit && !(kn->stop && *kn->stop) &&
+		       *visited > PACE_BASE + __atomic_load_n(pace, __ATOMIC_RELAXED) /
+				  PACE_DIV) {
+			struct timespec ts = { 0, 1000000 };    /* 1 ms */
+			nanosleep(&ts, NULL);
+		}
 		int32_t x = heap_pop(&hp);
 		struct snode N = nd[x];
 		int seen = x ? xset_add(&closed, N.hash) : 1;
