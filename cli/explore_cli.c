@@ -8,6 +8,7 @@
 #include "vfsim.h"
 #include "explore.h"
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -19,6 +20,9 @@ struct xstate {
 	struct vfs_world *snap;         /* the world explore started from */
 	size_t nlog;                    /* the log's length then */
 	struct vfs_explore_result r;
+	/* why the search is not a proof ("stopped after N states: not a
+	 * proof"), or "" when it covered everything */
+	char partial[160];
 };
 
 static struct xstate *xs(const struct session *s)
@@ -44,6 +48,40 @@ int explore_cli_count(const struct session *s, int kind, int field)
 	case RPT_LOCKORDER: return (int)x->r.kind_execs[VX_LOCKORDER];
 	}
 	return 0;
+}
+
+const char *explore_cli_partial(const struct session *s)
+{
+	const struct xstate *x = xs(s);
+	return x && x->partial[0] ? x->partial : NULL;
+}
+
+/* The first line of a search cut short, whatever the engine. */
+static void set_partial(struct xstate *x, const struct vfs_explore_opts *o)
+{
+	const struct vfs_explore_result *r = &x->r;
+	static const char *const why[] = {
+		[XCUT_NONE] = "", [XCUT_MAX] = "at max", [XCUT_BOUND] = "bounded",
+		[XCUT_STOP] = "interrupted", [XCUT_DEPTH] = "too deep",
+		[XCUT_ERROR] = "failed", [XCUT_TABLE] = "the visited-state table is full",
+	};
+	const char *w = r->cut < sizeof why / sizeof why[0] ? why[r->cut] : "failed";
+	char bound[48] = "";
+	if (r->cut == XCUT_BOUND)
+		snprintf(bound, sizeof bound, " by %d preemption%s", o->bound,
+			 o->bound == 1 ? "" : "s");
+	else if (r->cut == XCUT_MAX)
+		snprintf(bound, sizeof bound, " %llu", (unsigned long long)o->max);
+	x->partial[0] = 0;
+	if (r->complete)
+		return;
+	if (r->stateful)
+		snprintf(x->partial, sizeof x->partial, "stopped after %llu states (%s%s): "
+			 "not a proof", (unsigned long long)r->states, w, bound);
+	else
+		snprintf(x->partial, sizeof x->partial, "stopped after %llu execution%s "
+			 "(%s%s): not a proof", (unsigned long long)r->executions,
+			 r->executions == 1 ? "" : "s", w, bound);
 }
 
 void explore_cli_forget(struct session *s)
@@ -226,20 +264,37 @@ static int run_explore(struct session *s, const struct cmd_call *c)
 			continue;
 		}
 		if (!strcmp(a, "max") || !strcmp(a, "jobs") || !strcmp(a, "bound")) {
-			if (i + 1 >= c->argc || parse_num(c->argv[i + 1], &v) < 0 || v < 0)
+			if (i + 1 >= c->argc)
 				return cli_error(s, "explore %s: needs a number", a);
-			i++;
-			if (!strcmp(a, "max"))
+			const char *n = c->argv[++i];
+			if (parse_num(n, &v) < 0 || v < 0)
+				return cli_error(s, "explore %s: '%s' is not a number from 0 "
+						 "to %lld", a, n, LLONG_MAX);
+			if (!strcmp(a, "max")) {
+				if (!v)
+					return cli_error(s, "explore max 0: no execution would run "
+							 "(leave max out for no limit)");
 				o.max = (uint64_t)v;
-			else if (!strcmp(a, "jobs"))
-				o.jobs = v > 64 ? 64 : (int)v;
-			else
-				o.bound = v > 1000 ? 1000 : (int)v;
+			} else if (!strcmp(a, "jobs")) {
+				if (v > 64)
+					return cli_error(s, "explore jobs %s: at most 64", n);
+				o.jobs = (int)v;
+			} else {
+				if (v > 1000)
+					return cli_error(s, "explore bound %s: at most 1000 "
+							 "preemptions", n);
+				o.bound = (int)v;
+			}
 			continue;
 		}
 		return cli_error(s, "explore: unknown option '%s' (max N, jobs N, naive, "
 				 "bound K, stateful, replay K, save FILE)", a);
 	}
+	/* the stateful search counts states, not executions or preemptions */
+	if (o.stateful && (o.max || o.bound >= 0))
+		return cli_error(s, "explore stateful: '%s' bounds the search of executions; "
+				 "the stateful one visits every state (Ctrl-C stops it)",
+				 o.max ? "max" : "bound");
 #ifdef VFSIM_FUZZ      /* tests/fuzz: explore's size is not what is tested */
 	if (!o.max || o.max > 200)
 		o.max = 200;
@@ -271,6 +326,12 @@ static int run_explore(struct session *s, const struct cmd_call *c)
 	if (s->interactive && !s->silent)
 		fprintf(stderr, "\r%60s\r", "");
 	const struct vfs_explore_result *r = &x->r;
+	set_partial(x, &o);
+	if (x->partial[0])
+		out(s, "%s%s%s\n", color_on(s, "\033[33m"), x->partial, color_off(s));
+	if (o.bound >= 0 && !o.naive)
+		out(s, "bound %d: the reduction is off (preemption bounding needs every "
+		    "interleaving, as naive)\n", o.bound);
 	if (r->stateful) {
 		out(s, "explored %llu distinct states, %llu transitions in %.2f s (%s, %d job%s; "
 		    "states told apart by a 64-bit hash: P(collision) < %.1g)\n",
@@ -286,7 +347,8 @@ static int run_explore(struct session *s, const struct cmd_call *c)
 			    r->hidden_locs, r->hidden_locs == 1 ? "" : "s", r->visible_locs,
 			    r->rounds > 1 ? " (the first guess was wrong: searched again)" : "");
 		if (!r->violating) {
-			out(s, "no violation in any reachable state\n");
+			out(s, "no violation in %s\n", r->complete ? "any reachable state" :
+			    "the states explored");
 			return 0;
 		}
 		out(s, "%s%llu violating transitions or states:%s", color_on(s, "\033[1;31m"),
