@@ -244,11 +244,17 @@ const char *did_you_mean(const char *word, const char *const *cands, int n)
 {
 	const char *best = NULL;
 	/* two edits for a long word, one for a short one ("v9.9" is not "v4.6") */
-	int bd = strlen(word) > 4 ? 3 : 2;
+	size_t lw = strlen(word);
+	int bd = lw > 4 ? 3 : 2;
 	for (int i = 0; i < n; i++) {
-		int d = lev(word, cands[i]);
-		if (!strncmp(word, cands[i], strlen(word)) && strlen(word) >= 2)
+		size_t lc = strlen(cands[i]);
+		int d;
+		if (!strncmp(word, cands[i], lw) && lw >= 2)
 			d = 1;
+		else if ((lw > lc ? lw - lc : lc - lw) >= (size_t)bd)
+			continue;       /* at least that many edits: no better */
+		else
+			d = lev(word, cands[i]);
 		if (d < bd) {
 			bd = d;
 			best = cands[i];

@@ -77,6 +77,13 @@ static char *vformat(char *small, size_t n, const char *fmt, va_list ap)
  */
 static void put_shown(FILE *f, const char *p, bool color)
 {
+	/* built whole, then one write: stderr is unbuffered */
+	char small[1024], *buf = small;
+	size_t cap = strlen(p) * 4 + 1, o = 0;
+	if (cap > sizeof small && !(buf = malloc(cap))) {
+		fputs(p, f);            /* out of memory: as it is */
+		return;
+	}
 	for (; *p; p++) {
 		unsigned char c = (unsigned char)*p;
 		if (c == 033 && color && p[1] == '[') {
@@ -84,16 +91,21 @@ static void put_shown(FILE *f, const char *p, bool color)
 			while ((p[k] >= '0' && p[k] <= '9') || p[k] == ';')
 				k++;
 			if (p[k] == 'm') {
-				fwrite(p, 1, k + 1, f);
+				memcpy(buf + o, p, k + 1);
+				o += k + 1;
 				p += k;
 				continue;
 			}
 		}
 		if ((c < 32 && c != '\n' && c != '\t') || c == 127)
-			fprintf(f, "\\%03o", c);
+			o += (size_t)snprintf(buf + o, cap - o, "\\%03o", c);
 		else
-			putc(c, f);
+			buf[o++] = (char)c;
 	}
+	if (o)
+		fwrite(buf, 1, o, f);
+	if (buf != small)
+		free(buf);
 }
 
 void out(struct session *s, const char *fmt, ...)
