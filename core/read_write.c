@@ -496,7 +496,8 @@ static void do_write(struct vx *x, int64_t *pos, int next)
 		go(x, next);
 		return;
 	}
-	memcpy(ino->data->bytes + *pos, text, (size_t)len);
+	if (len)        /* (a file never written has no data buffer) */
+		memcpy(ino->data->bytes + *pos, text, (size_t)len);
 	*pos += len;
 	if (len && *pos > ino->size)    /* (a write of nothing extends nothing) */
 		ino->size = *pos;
