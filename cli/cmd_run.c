@@ -7,7 +7,7 @@
 #include "commands.h"
 
 #ifdef VFSIM_FUZZ                /* tests/fuzz: a small budget, not a hang */
-#define RUN_LIMIT 20000L
+#define RUN_LIMIT 2000L
 #else
 #define RUN_LIMIT 10000000L     /* steps one `run` may take */
 #endif
