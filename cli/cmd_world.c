@@ -269,10 +269,6 @@ HANDLER(c_spawn)
 			return cli_error(s, "spawn: expected uid=N, got '%s'", c->argv[1]);
 		uid = (int)v;
 	}
-	/* room for the ".N" of its threads' names */
-	if (strlen(c->argv[0]) > VFS_COMM_MAX - 5)
-		return cli_error(s, "spawn: '%s' is too long for a process name (at most %d "
-				 "characters)", c->argv[0], VFS_COMM_MAX - 5);
 	int r = vfs_spawn(s->w, c->argv[0], uid);
 	if (r == -VE_EXIST)
 		return cli_error(s, "spawn: a process named '%s' exists already", c->argv[0]);
