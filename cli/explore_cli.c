@@ -66,6 +66,10 @@ static void set_partial(struct xstate *x, const struct vfs_explore_opts *o)
 		[XCUT_ERROR] = "failed", [XCUT_TABLE] = "the visited-state table is full",
 	};
 	const char *w = r->cut < sizeof why / sizeof why[0] ? why[r->cut] : "failed";
+	/* Ctrl-C as the table filled: the engine names the table, the user
+	 * pressed Ctrl-C */
+	if (o->stop && *o->stop)
+		w = why[XCUT_STOP];
 	char bound[48] = "";
 	if (r->cut == XCUT_BOUND)
 		snprintf(bound, sizeof bound, " by %d preemption%s", o->bound,
