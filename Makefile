@@ -102,7 +102,7 @@ $$($(1)_DIR)/.flags: FORCE
 endef
 $(foreach v,$(VARIANTS),$(eval $(call VARIANT_RULES,$(v))))
 
-.PHONY: all asan libedit none variants unit-tests driver run check bench difftest \
+.PHONY: all asan libedit none variants unit-tests driver run check bench difftest fuzz \
         install uninstall clean pictures lint-man man help FORCE
 FORCE:
 
@@ -133,6 +133,11 @@ $(BUILD)/difftest-runner: tests/difftest/runner.c $(BUILD)/.flags
 
 difftest: $(BUILD)/vfsim $(BUILD)/difftest-runner
 	scripts/difftest.sh -v $(BUILD)/vfsim
+
+# libFuzzer on tests/fuzz/fuzz_session.c; corpus, findings and logs in build/fuzz
+FUZZ_SECONDS ?= 60
+fuzz:
+	+@scripts/fuzz.sh $(FUZZ_SECONDS)
 
 bench pictures:
 	@if [ -x scripts/$@.sh ]; then exec scripts/$@.sh; \
@@ -179,4 +184,5 @@ help:
 	@echo 'make install|uninstall   PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)'
 	@echo 'make difftest     5,000 random scenarios per filesystem, vfsim against the host kernel'
 	@echo 'make man          regenerate the command list in man/vfsim.1 from the table'
+	@echo 'make fuzz         libFuzzer for FUZZ_SECONDS=$(FUZZ_SECONDS) s (JOBS=N); build/fuzz/'
 	@echo 'make bench|pictures|lint-man|clean'

@@ -171,7 +171,10 @@ const struct cmd_entry cmd_table[] = {
 	  "deadlock, ...) or the schedule the current state; 'explore save FILE [K]'\n"
 	  "writes it as a script of steps.  After\n"
 	  "explore, expect race/duplicate/deadlock speak of what it explored.\n"
-	  "A search longer than 2 s prints its progress; Ctrl-C stops it.",
+	  "A search cut short (max, Ctrl-C, a full table) says so in its first line,\n"
+	  "'stopped after N ...: not a proof', and every later 'expect no ...' about\n"
+	  "it fails with that line.  A search longer than 2 s prints its progress;\n"
+	  "Ctrl-C stops it.",
 	  0, 8, 0, 0, c_explore },
 	{ "compare", "explore", "PRESET PRESET [FILE]", "replay the session (or FILE) under two kernels, side by side",
 	  "Replays the calls of this session (its log, as 'save' writes it) or of\n"
@@ -249,11 +252,17 @@ const char *did_you_mean(const char *word, const char *const *cands, int n)
 {
 	const char *best = NULL;
 	/* two edits for a long word, one for a short one ("v9.9" is not "v4.6") */
-	int bd = strlen(word) > 4 ? 3 : 2;
+	size_t lw = strlen(word);
+	int bd = lw > 4 ? 3 : 2;
 	for (int i = 0; i < n; i++) {
-		int d = lev(word, cands[i]);
-		if (!strncmp(word, cands[i], strlen(word)) && strlen(word) >= 2)
+		size_t lc = strlen(cands[i]);
+		int d;
+		if (!strncmp(word, cands[i], lw) && lw >= 2)
 			d = 1;
+		else if ((lw > lc ? lw - lc : lc - lw) >= (size_t)bd)
+			continue;       /* at least that many edits: no better */
+		else
+			d = lev(word, cands[i]);
 		if (d < bd) {
 			bd = d;
 			best = cands[i];

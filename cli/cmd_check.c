@@ -66,6 +66,9 @@ static int want_count(struct session *s, int kind, const char *what, bool want,
 	}
 	if (want && !n)
 		return failed(s, "%s: none happened%s", what, scope);
+	/* no violation in a search cut short is no answer */
+	if (!want && !n && explore_cli_active(s) && explore_cli_partial(s))
+		return failed(s, "no %s: %s", what, explore_cli_partial(s));
 	if (!want && n) {
 		const char *first = "";
 		char buf[512] = "";

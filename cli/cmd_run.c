@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd_run.c - step, run, back: running the pending calls. */
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 #include <unistd.h>
 #include "commands.h"
 
 #ifdef VFSIM_FUZZ                /* tests/fuzz: a small budget, not a hang */
-#define RUN_LIMIT 20000L
+#define RUN_LIMIT 2000L
 #else
 #define RUN_LIMIT 10000000L     /* steps one `run` may take */
 #endif
@@ -60,10 +61,22 @@ static int step_until(struct session *s, int tid, const char *fname)
 	return 0;
 }
 
+/* All digits (a sign allowed): a number, however long, not a name. */
+static bool numeric(const char *w)
+{
+	w += *w == '-' || *w == '+';
+	return *w && strspn(w, "0123456789") == strlen(w);
+}
+
 HANDLER(c_step)
 {
 	int tid = -1, ai = 0;
 	long long n = 1;
+	for (int i = 0; i < c->argc && i < 2; i++)
+		if (numeric(c->argv[i]) && parse_num(c->argv[i], &n) < 0)
+			return cli_error(s, "step: N '%s' is out of range (at most %lld)",
+					 c->argv[i], LLONG_MAX);
+	n = 1;
 	if (ai < c->argc && parse_num(c->argv[ai], &n) < 0) {
 		if (resolve_thread(s, c->argv[ai], &tid) < 0)
 			return -1;

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "commands.h"
 
@@ -137,27 +138,138 @@ int session_save(struct session *s, FILE *f)
 }
 
 /*
- * Write PATH through WRITER atomically: a temporary file renamed over it,
- * so a failure leaves the old file (the user's work) as it was.
+ * The file PATH names, through its symlinks (a dangling one names the file
+ * to create); NULL with errno set (ELOOP past 40 links). *ST is its lstat,
+ * st_mode 0 when it does not exist yet.
+ */
+static char *follow_links(const char *path, struct stat *st)
+{
+	char *cur = xstrdup(path);
+	for (int hops = 0;; hops++) {
+		if (lstat(cur, st) != 0) {
+			if (errno != ENOENT) {
+				int e = errno;
+				free(cur);
+				errno = e;
+				return NULL;
+			}
+			st->st_mode = 0;
+			return cur;
+		}
+		if (!S_ISLNK(st->st_mode))
+			return cur;
+		if (hops == 40) {
+			free(cur);
+			errno = ELOOP;
+			return NULL;
+		}
+		size_t cap = (size_t)st->st_size + 1 > 256 ? (size_t)st->st_size + 1 : 256;
+		char *link = xrealloc(NULL, cap);
+		ssize_t n = readlink(cur, link, cap - 1);
+		if (n < 0) {
+			int e = errno;
+			free(link);
+			free(cur);
+			errno = e;
+			return NULL;
+		}
+		link[n] = 0;
+		char *slash = strrchr(cur, '/');
+		if (link[0] != '/' && slash) {  /* relative to the link's directory */
+			size_t d = (size_t)(slash - cur) + 1;
+			char *j = xrealloc(NULL, d + (size_t)n + 1);
+			memcpy(j, cur, d);
+			memcpy(j + d, link, (size_t)n + 1);
+			free(link);
+			link = j;
+		}
+		free(cur);
+		cur = link;
+	}
+}
+
+static const char *file_kind(mode_t m)
+{
+	return S_ISDIR(m) ? "a directory" : S_ISCHR(m) ? "a character device" :
+	       S_ISBLK(m) ? "a block device" : S_ISFIFO(m) ? "a FIFO" :
+	       S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
+/*
+ * Write PATH through WRITER atomically: a temporary file in the same
+ * directory renamed over it, so a failure leaves the old file (the user's
+ * work) as it was. A symlink is written through (the file it names is
+ * replaced, the link stays), an existing file keeps its mode and owner,
+ * and anything but a regular file is refused.
  */
 int write_atomic(struct session *s, const char *what, const char *path,
 		 int (*writer)(struct session *, FILE *, void *), void *ctx)
 {
-	char tmp[4096];
-	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-	FILE *f = fopen(tmp, "w");
-	if (!f)
+	struct stat st;
+	char *real = follow_links(path, &st);
+	if (!real)
 		return cli_error(s, "%s: cannot write '%s': %s", what, path, errno_text(errno));
-	int r = writer(s, f, ctx);
-	if (fclose(f) != 0 || r < 0) {
-		unlink(tmp);
-		return cli_error(s, "%s: writing '%s' failed", what, path);
+	if (st.st_mode && !S_ISREG(st.st_mode)) {
+		cli_error(s, "%s: '%s' is %s, not replaced (save to a regular file)", what,
+			  path, file_kind(st.st_mode));
+		free(real);
+		return -1;
 	}
-	if (rename(tmp, path) != 0) {
-		int e = errno;
+	/* a short temporary name: PATH may be NAME_MAX long already */
+	const char *slash = strrchr(real, '/');
+	size_t d = slash ? (size_t)(slash - real) + 1 : 0;
+	static const char pattern[] = ".vfsim-save.XXXXXX";
+	char *tmp = xrealloc(NULL, d + sizeof pattern);
+	memcpy(tmp, real, d);
+	memcpy(tmp + d, pattern, sizeof pattern);
+	int fd = mkstemp(tmp);
+	int e = errno;
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f) {
+		e = errno;
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		free(tmp);
+		free(real);
+		return cli_error(s, "%s: cannot write '%s': %s", what, path, errno_text(e));
+	}
+	if (st.st_mode) {               /* the old file's mode and owner */
+		if (fchown(fd, st.st_uid, st.st_gid) != 0) {
+			/* (only root may give a file away) */
+		}
+		fchmod(fd, st.st_mode & 07777);
+	} else {                        /* what open(O_CREAT, 0666) would give */
+		mode_t um = umask(0);
+		umask(um);
+		fchmod(fd, 0666 & ~um);
+	}
+	errno = 0;
+	int r = writer(s, f, ctx);
+	if (r == 0 && (fflush(f) != 0 || ferror(f) || fsync(fd) != 0))
+		r = -1;
+	e = errno;
+	if (fclose(f) != 0 && r == 0) {
+		r = -1;
+		e = errno;
+	}
+	if (r < 0) {
 		unlink(tmp);
+		free(tmp);
+		free(real);
+		return cli_error(s, "%s: writing '%s' failed: %s", what, path,
+				 e ? errno_text(e) : "write error");
+	}
+	if (rename(tmp, real) != 0) {
+		e = errno;
+		unlink(tmp);
+		free(tmp);
+		free(real);
 		return cli_error(s, "%s: cannot replace '%s': %s", what, path, errno_text(e));
 	}
+	free(tmp);
+	free(real);
 	return 0;
 }
 

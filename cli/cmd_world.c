@@ -151,10 +151,15 @@ HANDLER(c_fs)
 static int setup_err(struct session *s, const char *what, const char *path, int r)
 {
 	const char *e = vfs_errno_name(-r);
+	char limit[64];
+	if (r == -VE_NOSPC)
+		snprintf(limit, sizeof limit, "too many inodes (at most %d)", VFS_MAX_INODES);
+	else
+		snprintf(limit, sizeof limit, "name too long (at most %d bytes a name, %d a "
+			 "path)", VFS_NAME_MAX - 1, VFS_PATH_MAX - 1);
 	const char *why = r == -VE_EXIST ? "already exists" : r == -VE_NOENT ?
 			  "no such directory" : r == -VE_NOTDIR ? "not a directory" :
-			  r == -VE_NOSPC ? "too many inodes" : r == -VE_NAMETOOLONG ?
-			  "name too long" : e ? e : "failed";
+			  r == -VE_NOSPC || r == -VE_NAMETOOLONG ? limit : e ? e : "failed";
 	return cli_error(s, "%s %s: %s", what, path, why);
 }
 
@@ -169,6 +174,9 @@ HANDLER(c_mount)
 	}
 	if (c->argv[1][0] != '/')
 		return cli_error(s, "mount: '%s': paths start with /", c->argv[1]);
+	if (s->w->nsb >= VFS_MAX_SB)
+		return cli_error(s, "mount %s: too many filesystems (at most %d, / included)",
+				 c->argv[1], VFS_MAX_SB);
 	int r = vfs_setup_mount(s->w, c->argv[0], c->argv[1], c->argc > 2 ? c->argv[2] : NULL);
 	if (r == -VE_INVAL)
 		return cli_error(s, "mount: '%s' takes no option '%s'", c->argv[0],

@@ -9,6 +9,7 @@
 #include "explore.h"
 #include <errno.h>
 #include <signal.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -24,6 +25,9 @@ struct xstate {
 	 * made, so that another replay or save can start from the snapshot */
 	size_t replay_nlog;
 	int replay_len;
+	/* why the search is not a proof ("stopped after N states: not a
+	 * proof"), or "" when it covered everything */
+	char partial[160];
 };
 
 static struct xstate *xs(const struct session *s)
@@ -58,6 +62,45 @@ int explore_cli_count(const struct session *s, int kind, int field)
 	return n > INT32_MAX ? INT32_MAX : (int)n;
 }
 
+const char *explore_cli_partial(const struct session *s)
+{
+	const struct xstate *x = xs(s);
+	return x && x->partial[0] ? x->partial : NULL;
+}
+
+/* The first line of a search cut short, whatever the engine. */
+static void set_partial(struct xstate *x, const struct vfs_explore_opts *o)
+{
+	const struct vfs_explore_result *r = &x->r;
+	static const char *const why[] = {
+		[XCUT_NONE] = "", [XCUT_MAX] = "at max", [XCUT_BOUND] = "bounded",
+		[XCUT_STOP] = "interrupted", [XCUT_DEPTH] = "too deep",
+		[XCUT_ERROR] = "failed", [XCUT_TABLE] = "the visited-state table is full",
+	};
+	const char *w = r->cut < sizeof why / sizeof why[0] ? why[r->cut] : "failed";
+	/* Ctrl-C as the table filled: the engine names the table, the user
+	 * pressed Ctrl-C */
+	if (o->stop && *o->stop)
+		w = why[XCUT_STOP];
+	char bound[48] = "";
+	if (r->cut == XCUT_BOUND)
+		snprintf(bound, sizeof bound, " by %d preemption%s", o->bound,
+			 o->bound == 1 ? "" : "s");
+	else if (r->cut == XCUT_MAX)
+		snprintf(bound, sizeof bound, " %llu", (unsigned long long)o->max);
+	x->partial[0] = 0;
+	if (r->complete || r->cut == XCUT_FOUND)
+		return;         /* (a violation found is an answer, not a cut) */
+	if (r->stateful)
+		snprintf(x->partial, sizeof x->partial, "stopped after %llu state%s (%s%s): "
+			 "not a proof", (unsigned long long)r->states,
+			 r->states == 1 ? "" : "s", w, bound);
+	else
+		snprintf(x->partial, sizeof x->partial, "stopped after %llu execution%s "
+			 "(%s%s): not a proof", (unsigned long long)r->executions,
+			 r->executions == 1 ? "" : "s", w, bound);
+}
+
 void explore_cli_forget(struct session *s)
 {
 	struct xstate *x = xs(s);
@@ -76,9 +119,17 @@ void explore_cli_forget(struct session *s)
 static double last_told;
 static bool told;
 
+#ifdef VFSIM_FUZZ
+static volatile sig_atomic_t fuzz_stop;
+#endif
+
 static void progress(void *ctx, const struct vfs_explore_progress *p)
 {
 	struct session *s = ctx;
+#ifdef VFSIM_FUZZ
+	if (p->seconds > 0.25)          /* the first report stops the search */
+		fuzz_stop = 1;
+#endif
 	if (s->quiet || p->seconds < 2.0 || p->seconds - last_told < 2.0)
 		return;
 	last_told = p->seconds;
@@ -275,15 +326,6 @@ static void print_kinds(struct session *s, const struct vfs_explore_result *r)
 	out(s, "\n");
 }
 
-static void print_stopped(struct session *s, const struct vfs_explore_result *r)
-{
-	if (r->cut != XCUT_STOP && r->cut != XCUT_MAX)
-		return;
-	uint64_t n = r->stateful ? r->states : r->executions;
-	out(s, "%sstopped %safter %llu %s%s: not a proof%s\n", color_on(s, "\033[1;33m"),
-	    r->cut == XCUT_MAX ? "at max, " : "", (unsigned long long)n,
-	    r->stateful ? "state" : "execution", n == 1 ? "" : "s", color_off(s));
-}
 
 /* Plain explore: is any violation reachable?  A proof, or the shortest
  * counterexample with its schedule token. */
@@ -298,10 +340,8 @@ static void print_default(struct session *s, const struct xstate *x)
 			    r->seconds, r->collision_p);
 			return;
 		}
-		print_stopped(s, r);
-		if (r->cut != XCUT_STOP && r->cut != XCUT_MAX)
-			out(s, "no violation found in %llu states, but the search was cut short: "
-			    "not a proof\n", (unsigned long long)r->states);
+		out(s, "no violation in the %llu states explored\n",
+		    (unsigned long long)r->states);
 		return;
 	}
 	out(s, "%sa violation is reachable:%s", color_on(s, "\033[1;31m"), color_off(s));
@@ -338,7 +378,6 @@ static void print_stateful(struct session *s, const struct xstate *x, int engine
 		    "%s\n", r->transitions ? (double)r->probes / (double)r->transitions : 0.0,
 		    r->hidden_locs, r->hidden_locs == 1 ? "" : "s", r->visible_locs,
 		    r->rounds > 1 ? " (the first guess was wrong: searched again)" : "");
-	print_stopped(s, r);
 	if (engine == ENG_ALL)
 		out(s, "%llu distinct outcome%s ('explore outcomes' lists them)\n",
 		    (unsigned long long)r->outcomes, r->outcomes == 1 ? "" : "s");
@@ -369,7 +408,6 @@ static void print_dpor(struct session *s, const struct xstate *x, const struct v
 	    cuts[r->cut < 6 ? r->cut : 5], r->complete || r->cut != XCUT_BOUND ? "" : " by preemptions",
 	    r->jobs, r->jobs == 1 ? "" : "s", (unsigned long long)r->outcomes,
 	    r->outcomes == 1 ? "" : "s");
-	print_stopped(s, r);
 	if (!r->violating) {
 		out(s, "no violation in %s execution\n", r->complete ? "any" : "any explored");
 		return;
@@ -414,15 +452,27 @@ static int run_explore(struct session *s, const struct cmd_call *c)
 			continue;
 		}
 		if (!strcmp(a, "max") || !strcmp(a, "jobs") || !strcmp(a, "bound")) {
-			if (i + 1 >= c->argc || parse_num(c->argv[i + 1], &v) < 0 || v < 0)
+			if (i + 1 >= c->argc)
 				return cli_error(s, "explore %s: needs a number", a);
-			i++;
-			if (!strcmp(a, "max"))
+			const char *n = c->argv[++i];
+			if (parse_num(n, &v) < 0 || v < 0)
+				return cli_error(s, "explore %s: '%s' is not a number from 0 "
+						 "to %lld", a, n, LLONG_MAX);
+			if (!strcmp(a, "max")) {
+				if (!v)
+					return cli_error(s, "explore max 0: no execution would run "
+							 "(leave max out for no limit)");
 				o.max = (uint64_t)v;
-			else if (!strcmp(a, "jobs"))
-				o.jobs = v > 64 ? 64 : (int)v;
-			else
-				o.bound = v > 1000 ? 1000 : (int)v;
+			} else if (!strcmp(a, "jobs")) {
+				if (v > 64)
+					return cli_error(s, "explore jobs %s: at most 64", n);
+				o.jobs = (int)v;
+			} else {
+				if (v > 1000)
+					return cli_error(s, "explore bound %s: at most 1000 "
+							 "preemptions", n);
+				o.bound = (int)v;
+			}
 			continue;
 		}
 		return cli_error(s, "explore: unknown option '%s' (all, stateful, dpor, naive, "
@@ -453,9 +503,15 @@ static int run_explore(struct session *s, const struct cmd_call *c)
 	o.stateful = engine == ENG_DEFAULT || engine == ENG_STATEFUL || engine == ENG_ALL;
 	o.first = engine == ENG_DEFAULT;
 	o.outcomes = engine == ENG_ALL;
-#ifdef VFSIM_FUZZ      /* tests/fuzz: explore's size is not what is tested */
-	if (!o.max || o.max > 200)
-		o.max = 200;
+#ifdef VFSIM_FUZZ
+	/* tests/fuzz: explore's size is not what is tested; every search is
+	 * bounded in executions, states, depth and time, whatever the engine
+	 * (the table of 2^10 states fills: cut short, "table full") */
+	if (!o.max || o.max > 20)
+		o.max = 20;
+	o.state_bits = 10;
+	o.learn_runs = 2;
+	o.max_depth = 2000;
 	o.jobs = 1;
 #endif
 	int work = 0;
@@ -478,7 +534,12 @@ static int run_explore(struct session *s, const struct cmd_call *c)
 	xstop = xterm = 0;
 	sigaction(SIGINT, &sa, &oint);
 	sigaction(SIGTERM, &sa, &oterm);
+#ifdef VFSIM_FUZZ
+	fuzz_stop = 0;
+	o.stop = &fuzz_stop;
+#else
 	o.stop = &xstop;
+#endif
 	o.progress = progress;
 	o.progress_ctx = s;
 	last_told = 0;
@@ -505,6 +566,9 @@ static int run_explore(struct session *s, const struct cmd_call *c)
 	s->explore = x;
 	if (s->interrupted)
 		*s->interrupted = 0;    /* (the Ctrl-C was explore's) */
+	set_partial(x, &o);
+	if (x->partial[0])      /* (first: a search cut short is no proof) */
+		out(s, "%s%s%s\n", color_on(s, "\033[1;33m"), x->partial, color_off(s));
 	out(s, "engine: %s (%d job%s): %s\n", engine == ENG_DEFAULT ?
 	    "stateful" : engine_names[engine], x->r.jobs,
 	    x->r.jobs == 1 ? "" : "s", why);

@@ -8,6 +8,8 @@ bool explore_cli_active(const struct session *s);
 /* Executions (of the last explore) with a report of this kind; -1 when
  * unknown (explore stopped at a violation of another kind). */
 int explore_cli_count(const struct session *s, int kind, int field);
+/* Why the last explore is not a proof (its first line), or NULL. */
+const char *explore_cli_partial(const struct session *s);
 /* Forget the last explore (the world moved on). */
 void explore_cli_forget(struct session *s);
 #endif

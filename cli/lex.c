@@ -43,6 +43,14 @@ static int fail(struct lex *l, int col, const char *msg)
 	return -1;
 }
 
+/* The limits, named: the words (with $ret expanded) fill the buffer. */
+static int fail_long(struct lex *l, int col)
+{
+	fail(l, col, "");
+	snprintf(l->err, sizeof l->err, "line too long (more than %d bytes)", LEX_MAX_LINE);
+	return -1;
+}
+
 /* $ret: the last completed call's result, copied into the word at *o. */
 static int expand_ret(struct lex *l, size_t *o, const char *ret, int col)
 {
@@ -50,7 +58,7 @@ static int expand_ret(struct lex *l, size_t *o, const char *ret, int col)
 		return fail(l, col, "$ret: no system call has completed yet");
 	size_t n = strlen(ret);
 	if (*o + n + 2 >= sizeof l->buf)
-		return fail(l, col, "line too long");
+		return fail_long(l, col);
 	memcpy(l->buf + *o, ret, n);
 	*o += n;
 	return 0;
@@ -67,20 +75,24 @@ int lex(struct lex *l, const char *line, const char *ret)
 			p++;
 		if (!*p || *p == '#')
 			break;
-		if (l->nwords >= LEX_MAX_WORDS)
-			return fail(l, (int)(p - line) + 1, "too many words");
+		if (l->nwords >= LEX_MAX_WORDS) {
+			fail(l, (int)(p - line) + 1, "");
+			snprintf(l->err, sizeof l->err, "too many words (at most %d)",
+				 LEX_MAX_WORDS);
+			return -1;
+		}
 		l->words[l->nwords] = l->buf + o;
 		l->cols[l->nwords] = (int)(p - line) + 1;
 		while (*p && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n') {
 			if (o + 64 >= sizeof l->buf)
-				return fail(l, (int)(p - line) + 1, "line too long");
+				return fail_long(l, (int)(p - line) + 1);
 			if (*p == '\'' || *p == '"') {
 				char q = *p;
 				const char *start = p++;
 				l->quoted[l->nwords] = 1;
 				while (*p && *p != q) {
 					if (o + 2 >= sizeof l->buf)
-						return fail(l, (int)(p - line) + 1, "line too long");
+						return fail_long(l, (int)(p - line) + 1);
 					if (q == '"' && is_ret(p)) {    /* as sh: "..." expands */
 						if (expand_ret(l, &o, ret, (int)(p - line) + 1) < 0)
 							return -1;

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/select.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -127,6 +128,26 @@ static void le_load_history(void)
     fclose(f);
 }
 
+/*
+ * The history file, opened and locked (flock, exclusive) against the other
+ * sessions' appends and trims: a trim reads and rewrites the file in place,
+ * so an append made meanwhile waits for it instead of being lost, and the
+ * file keeps its inode and its mode (0600 when created). -1 on failure.
+ */
+static int le_hist_open(int flags)
+{
+    int fd = open(le_hist, flags | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return -1;
+    while (flock(fd, LOCK_EX) != 0) {
+        if (errno != EINTR) {
+            close(fd);
+            return -1;
+        }
+    }
+    return fd;
+}
+
 void le_add_history(const char *line)
 {
     if (!line || le_blank(line) || (le_last && strcmp(line, le_last) == 0))
@@ -134,7 +155,7 @@ void le_add_history(const char *line)
     le_remember(line);
     if (!le_hist)
         return;
-    int fd = open(le_hist, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    int fd = le_hist_open(O_WRONLY | O_APPEND | O_CREAT);
     if (fd < 0)
         return;
     size_t len = strlen(line);
@@ -148,50 +169,49 @@ void le_add_history(const char *line)
     close(fd);
 }
 
-/* Keep the last LE_HISTORY_MAX lines of the history file. */
+/* Keep the last LE_HISTORY_MAX lines of the history file, under its lock. */
 static void le_trim_history(void)
 {
-    FILE *f = le_hist ? fopen(le_hist, "r") : NULL;
-    if (!f)
+    int fd = le_hist ? le_hist_open(O_RDWR) : -1;
+    if (fd < 0)
         return;
     char *text = NULL;
-    size_t len = 0, cap = 0, got;
+    size_t len = 0, cap = 0;
+    ssize_t got;
     char chunk[8192];
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        if (len + got > cap) {
-            cap = 2 * (len + got);
+    while ((got = read(fd, chunk, sizeof chunk)) > 0) {
+        if (len + (size_t)got > cap) {
+            cap = 2 * (len + (size_t)got);
             char *t = realloc(text, cap);
-            if (!t) { free(text); fclose(f); return; }
+            if (!t) { free(text); close(fd); return; }
             text = t;
         }
-        memcpy(text + len, chunk, got);
-        len += got;
+        memcpy(text + len, chunk, (size_t)got);
+        len += (size_t)got;
     }
-    fclose(f);
     size_t lines = 0;
     for (size_t i = 0; i < len; i++)
         lines += text[i] == '\n';
-    if (lines > LE_HISTORY_MAX) {
+    if (got == 0 && lines > LE_HISTORY_MAX) {
         size_t skip = lines - LE_HISTORY_MAX, from = 0;
         while (skip > 0)
             skip -= text[from++] == '\n';
-        size_t plen = strlen(le_hist);
-        char *tmp = malloc(plen + 32);
-        if (tmp) {
-            snprintf(tmp, plen + 32, "%s.%ld.tmp", le_hist, (long)getpid());
-            FILE *out = fopen(tmp, "w");
-            if (out && fwrite(text + from, 1, len - from, out) == len - from
-                && fclose(out) == 0)
-                rename(tmp, le_hist);
-            else {
-                if (out)
-                    fclose(out);
-                remove(tmp);
-            }
-            free(tmp);
+        /* the kept lines move to the front; a short write keeps the
+         * file as long as it was (nothing lost, trimmed next time) */
+        size_t done = 0;
+        while (done < len - from) {
+            ssize_t w = pwrite(fd, text + from + done, len - from - done,
+                               (off_t)done);
+            if (w <= 0)
+                break;
+            done += (size_t)w;
+        }
+        if (done == len - from && ftruncate(fd, (off_t)done) != 0) {
+            /* best effort, as the appends */
         }
     }
     free(text);
+    close(fd);
 }
 
 static int le_mkdirs(const char *path)  /* mkdir -p of path's directory */

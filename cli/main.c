@@ -5,8 +5,11 @@
  *   vfsim [-k PRESET] [-c COMMAND]... [-i] [--check] [--trace text|jsonl]
  *         [-q] [--color auto|always|never] [SCRIPT...]
  *
- * Exit status: 0 all well, 1 an expect failed, 2 a usage or script error.
+ * Exit status: 0 all well, 1 an expect failed, 2 a usage or script error,
+ * or output that could not be written (a full disk, a closed stdout).
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,7 +152,7 @@ static int repl(struct session *s)
 	return 0;
 }
 
-int main(int argc, char **argv)
+static int vfsim_main(int argc, char **argv)
 {
 	struct opts o = { .color = -1 };
 	enum { OPT_CHECK = 256, OPT_TRACE, OPT_COLOR, OPT_VERSION, OPT_HELP, OPT_MDOC };
@@ -269,5 +272,28 @@ int main(int argc, char **argv)
 	status = exit_status(s);
 	session_free(s);
 	free(o.cmds);
+	return status;
+}
+
+/*
+ * Output that was not written is an error: stdout closed from the start
+ * (its descriptor would otherwise be the next file opened, a saved script
+ * or the history), or a write that failed (ENOSPC on /dev/full), found by
+ * the last flush or the stream's error flag.
+ */
+int main(int argc, char **argv)
+{
+	if (fcntl(STDOUT_FILENO, F_GETFD) < 0 && errno == EBADF) {
+		fprintf(stderr, "vfsim: standard output is closed\n");
+		return 2;
+	}
+	int status = vfsim_main(argc, argv);
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		int e = errno;
+		fprintf(stderr, "vfsim: cannot write standard output%s%s\n", e ? ": " : "",
+			e ? errno_text(e) : "");
+		return 2;
+	}
 	return status;
 }

@@ -53,14 +53,73 @@ const char *color_off(struct session *s)
 	return s->color && !s->replaying ? "\033[0m" : "";
 }
 
+/* FMT with AP: in SMALL (N bytes) when it fits, else allocated (free it
+ * when it is not SMALL); cut short to SMALL when out of memory. */
+static char *vformat(char *small, size_t n, const char *fmt, va_list ap)
+{
+	char *msg = small;
+	va_list aq;
+	va_copy(aq, ap);
+	int len = vsnprintf(small, n, fmt, ap);
+	if (len >= (int)n && (msg = malloc((size_t)len + 1)))
+		vsnprintf(msg, (size_t)len + 1, fmt, aq);
+	else if (len >= (int)n)
+		msg = small;
+	va_end(aq);
+	return msg;
+}
+
+/*
+ * Text that may hold names the user gave: the bytes a terminal would act on
+ * (ESC, BEL, CR, ...: a name can set the window title or clear the screen)
+ * are shown as \ooo, newlines and tabs kept. With colour on, vfsim's own
+ * colour codes (ESC [ digits and ; m) pass.
+ */
+static void put_shown(FILE *f, const char *p, bool color)
+{
+	/* built whole, then one write: stderr is unbuffered */
+	char small[1024], *buf = small;
+	size_t cap = strlen(p) * 4 + 1, o = 0;
+	if (cap > sizeof small && !(buf = malloc(cap))) {
+		fputs(p, f);            /* out of memory: as it is */
+		return;
+	}
+	for (; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c == 033 && color && p[1] == '[') {
+			size_t k = 2;
+			while ((p[k] >= '0' && p[k] <= '9') || p[k] == ';')
+				k++;
+			if (p[k] == 'm') {
+				memcpy(buf + o, p, k + 1);
+				o += k + 1;
+				p += k;
+				continue;
+			}
+		}
+		if ((c < 32 && c != '\n' && c != '\t') || c == 127)
+			o += (size_t)snprintf(buf + o, cap - o, "\\%03o", c);
+		else
+			buf[o++] = (char)c;
+	}
+	if (o)
+		fwrite(buf, 1, o, f);
+	if (buf != small)
+		free(buf);
+}
+
 void out(struct session *s, const char *fmt, ...)
 {
 	va_list ap;
 	if (s->replaying || s->silent)
 		return;
+	char small[512];
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	char *msg = vformat(small, sizeof small, fmt, ap);
 	va_end(ap);
+	put_shown(stdout, msg, s->color);
+	if (msg != small)
+		free(msg);
 }
 
 void cli_vmessage(struct session *s, const char *label, const char *fmt, va_list ap)
@@ -71,21 +130,9 @@ void cli_vmessage(struct session *s, const char *label, const char *fmt, va_list
 	if (label)
 		fprintf(stderr, "%s%s%s ", s->color ? "\033[1;31m" : "", label,
 			s->color ? "\033[0m" : "");
-	/* A typed word may hold control bytes (ESC, form feed, ...): shown as ?
-	 * so that the message stays one clear line on the terminal. */
-	char small[512], *msg = small;
-	va_list aq;
-	va_copy(aq, ap);
-	int n = vsnprintf(small, sizeof small, fmt, ap);
-	if (n >= (int)sizeof small && (msg = malloc((size_t)n + 1)))
-		vsnprintf(msg, (size_t)n + 1, fmt, aq);
-	else if (n >= (int)sizeof small)
-		msg = small;            /* out of memory: the message cut short */
-	va_end(aq);
-	for (unsigned char *p = (unsigned char *)msg; *p; p++)
-		if ((*p < 32 && *p != '\n' && *p != '\t') || *p == 127)
-			*p = '?';
-	fputs(msg, stderr);
+	/* one clear line on the terminal, whatever the typed words held */
+	char small[512], *msg = vformat(small, sizeof small, fmt, ap);
+	put_shown(stderr, msg, false);
 	fputc('\n', stderr);
 	if (msg != small)
 		free(msg);
@@ -124,7 +171,7 @@ static void sink_fn(void *ctx, const struct vfs_world *w, const struct vfs_event
 		printf("%s\n", buf);
 	} else {
 		vfs_event_text(w, ev, buf, sizeof buf);
-		printf("%s%s%s\n", color_on(s, "\033[2m"), buf, color_off(s));
+		out(s, "%s%s%s\n", color_on(s, "\033[2m"), buf, color_off(s));
 	}
 }
 
@@ -437,7 +484,7 @@ void session_print_result(struct session *s, int tid)
 				snprintf(extra, sizeof extra, " (%s)", nn);
 			}
 	}
-	printf("%s%s:%s %s = %s%s\n", color_on(s, "\033[1m"), th, color_off(s), call,
+	out(s, "%s%s:%s %s = %s%s\n", color_on(s, "\033[1m"), th, color_off(s), call,
 	       ret, extra);
 }
 

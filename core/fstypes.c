@@ -41,6 +41,17 @@ const struct vfs_fstype vfs_fstypes[] = {
 };
 const int vfs_nfstypes = (int)(sizeof vfs_fstypes / sizeof vfs_fstypes[0]);
 
+/*
+ * sb->s_maxbytes. ext4_max_size(): 2^32 - 1 blocks of 4 KiB (extents);
+ * the others modelled here set MAX_LFS_FILESIZE (LLONG_MAX on 64-bit).
+ */
+int64_t vfs_fstype_maxbytes(const struct vfs_fstype *ft)
+{
+	if (!strcmp(ft->name, "ext4"))
+		return ((INT64_C(1) << 32) - 1) << 12;
+	return INT64_MAX;
+}
+
 const struct vfs_fstype *vfs_fstype_lookup(const char *name)
 {
 	for (int i = 0; i < vfs_nfstypes; i++)

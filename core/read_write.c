@@ -76,7 +76,12 @@ int ls_iunlock_fn(const struct vfs_world *w, const struct vfs_thread *t)
 	return t->f.dir_locked == M_READ ? VFN_up_read : VFN_up_write;
 }
 
-/* Where the seek goes; EINVAL for a negative result. */
+/*
+ * Where the seek goes. vfs_setpos() refuses a negative offset and, for
+ * generic_file_llseek, one past the filesystem's s_maxbytes: EINVAL. The
+ * kernel's f_pos + offset (or i_size + offset) wraps negative on overflow;
+ * here the sum is checked, with the same answer.
+ */
 static int64_t target(struct vx *x, int fsfn, bool *ok)
 {
 	struct vfs_frame *f = &x->t->f;
@@ -100,8 +105,12 @@ static int64_t target(struct vx *x, int fsfn, bool *ok)
 		break;
 	}
 	}
-	*ok = base + c->a[1] >= 0;
-	return base + c->a[1];
+	int64_t maxsize = f->flavour == LLSEEK_GENERIC ?
+		vfs_fstype_maxbytes(vfs_inode_fstype(w, fl->inode)) : INT64_MAX;
+	int64_t pos;
+	*ok = !__builtin_add_overflow(base, c->a[1], &pos) && pos >= 0 &&
+	      pos <= maxsize;
+	return *ok ? pos : -VE_INVAL;
 }
 
 static void write_fpos(struct vx *x, int fsfn, int64_t pos)
@@ -347,6 +356,14 @@ void site_RD_SETPOS(struct vx *x) { pos_write(x, VFN_ksys_read); }
 void site_WR_POS(struct vx *x) { pos_read(x, VFN_ksys_write, SITE_WR_VFS); }
 void site_WR_SETPOS(struct vx *x) { pos_write(x, VFN_ksys_write); }
 
+/* rw_verify_area(): a negative count or offset, or an end past LLONG_MAX,
+ * is EINVAL (no file here has FMODE_UNSIGNED_OFFSET, hence no EOVERFLOW) */
+static bool verify_area(int64_t pos, int64_t count)
+{
+	int64_t end;
+	return count >= 0 && pos >= 0 && !__builtin_add_overflow(pos, count, &end);
+}
+
 /* Read from pos into the record; returns bytes or -errno. */
 static int64_t do_read(struct vx *x, int64_t *pos, int64_t count)
 {
@@ -359,7 +376,7 @@ static int64_t do_read(struct vx *x, int64_t *pos, int64_t count)
 		return -VE_BADF;
 	if (fl->kind == FK_PIDFD)
 		return -VE_INVAL;
-	if (*pos < 0 || count < 0)
+	if (!verify_area(*pos, count))
 		return -VE_INVAL;
 	const struct vfs_inode *ino = &w->inodes[fl->inode];
 	if (ino->type == IT_DIR) {
@@ -422,7 +439,8 @@ static int64_t write_check(struct vx *x, int64_t pos)
 	struct vfs_file *fl = &x->w->files[x->t->f.file];
 	if (!(fl->f_mode & FMODE_WRITE))
 		return -VE_BADF;
-	if (fl->kind == FK_PIDFD || pos < 0)
+	if (fl->kind == FK_PIDFD ||
+	    !verify_area(pos, (int64_t)strlen(vfs_call_str(x->w, cur_call(x), 0))))
 		return -VE_INVAL;
 	if (x->w->inodes[fl->inode].type == IT_DIR)
 		return -VE_ISDIR;
@@ -478,9 +496,10 @@ static void do_write(struct vx *x, int64_t *pos, int next)
 		go(x, next);
 		return;
 	}
-	memcpy(ino->data->bytes + *pos, text, (size_t)len);
+	if (len)        /* (a file never written has no data buffer) */
+		memcpy(ino->data->bytes + *pos, text, (size_t)len);
 	*pos += len;
-	if (*pos > ino->size)
+	if (len && *pos > ino->size)    /* (a write of nothing extends nothing) */
 		ino->size = *pos;
 	access_inode(x, VFN_generic_file_write_iter, FLD_DATA, f->inode, ino->size,
 		     true);

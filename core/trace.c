@@ -86,7 +86,7 @@ static const struct { int e; const char *n; } errnos[] = {
 	{ VE_XDEV, "EXDEV" }, { VE_SPIPE, "ESPIPE" },
 	{ VE_NOTDIR, "ENOTDIR" }, { VE_ISDIR, "EISDIR" }, { VE_INVAL, "EINVAL" },
 	{ VE_NFILE, "ENFILE" }, { VE_MFILE, "EMFILE" }, { VE_FBIG, "EFBIG" },
-	{ VE_NOSPC, "ENOSPC" },
+	{ VE_NOSPC, "ENOSPC" }, { VE_OVERFLOW, "EOVERFLOW" },
 	{ VE_NAMETOOLONG, "ENAMETOOLONG" }, { VE_NOSYS, "ENOSYS" },
 	{ VE_NOTEMPTY, "ENOTEMPTY" }, { VE_OPNOTSUPP, "EOPNOTSUPP" },
 };

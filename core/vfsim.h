@@ -57,7 +57,7 @@ enum {
 	VE_SPIPE = 29,
 	VE_ISDIR = 21, VE_INVAL = 22, VE_MFILE = 24, VE_FBIG = 27, VE_NOSPC = 28,
 	VE_NAMETOOLONG = 36, VE_NOSYS = 38, VE_NOTEMPTY = 39,
-	VE_OPNOTSUPP = 95,
+	VE_OVERFLOW = 75, VE_OPNOTSUPP = 95,
 };
 const char *vfs_errno_name(int err);     /* "ENOENT"; NULL if unknown */
 /* A return value as strace shows it: "3" or "-1 ENOENT". */
@@ -134,6 +134,8 @@ struct vfs_fstype {
 	const char *note;
 };
 extern const struct vfs_fstype vfs_fstypes[];
+/* s_maxbytes of a filesystem (vfs_setpos: lseek past it is EINVAL) */
+int64_t vfs_fstype_maxbytes(const struct vfs_fstype *ft);
 extern const int vfs_nfstypes;
 const struct vfs_fstype *vfs_fstype_lookup(const char *name);
 

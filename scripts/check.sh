@@ -62,6 +62,29 @@ check_run() {
     if [ "$rc" -eq 0 ] && [ "$f" -ne 0 ]; then fail "$name (exit 0 despite failures)"; fi
 }
 
+# verdict NAME STATUS OUTPUT: a test script's exit status as one test:
+# 0 pass, 77 skip, else fail (with the end of its output, less "ok:" lines).
+verdict() {
+    case $2 in
+    0)  pass "$1" ;;
+    77) echo "SKIP $1" ;;
+    *)  printf '%s\n' "$3" | grep -v '^ok: ' | tail -n 30 | indent
+        fail "$1 (exit $2)" ;;
+    esac
+}
+
+# sh_tests DIR: each tests/DIR/*.sh run by bash with VFSIM (the ASan build).
+sh_tests() {
+    local dir=$1 t out rc
+    have "tests/$dir/*.sh" || return 0
+    stage "$dir"
+    needs asan "$dir" || return 0
+    for t in tests/"$dir"/*.sh; do
+        out=$(VFSIM=$top/$asan run bash "$t" </dev/null 2>&1); rc=$?
+        verdict "$dir/$(basename "$t")" "$rc" "$out"
+    done
+}
+
 # ---- builds ----------------------------------------------------------------
 stage build
 declare -A built=()
@@ -158,6 +181,9 @@ if have 'tests/golden/*.vfs'; then
     done
 fi
 
+# ---- the shell's dealings with files and streams: save, history, stdout ----------
+sh_tests cli
+
 # ---- the shared conformance scenarios --------------------------------------------
 stage conformance
 if ! have "$shared/*.vfs"; then
@@ -228,30 +254,14 @@ if have 'tests/interactive/*.sh' || have 'tests/interactive/*.exp'; then
             [ -f "$t" ] || continue
             case $t in *.exp) cmd=(expect -f "$t") ;; *) cmd=(bash "$t") ;; esac
             out=$(VFSIM=$top/${built[$v]} LINEEDIT=$le run "${cmd[@]}" </dev/null 2>&1); rc=$?
-            case $rc in
-            0)  pass "lineedit/$le/$(basename "$t")" ;;
-            77) echo "SKIP lineedit/$le/$(basename "$t")" ;;
-            *)  printf '%s\n' "$out" | tail -n 30 | indent
-                fail "lineedit/$le/$(basename "$t") (exit $rc)" ;;
-            esac
+            verdict "lineedit/$le/$(basename "$t")" "$rc" "$out"
         done
     done
 fi
 
 # ---- pictures: each export read back by its reader (python, dot, chromium) ----
 # tests/pictures/*.sh: exit 0 pass, 77 skip (a reader is missing), else fail.
-if have 'tests/pictures/*.sh'; then
-    stage pictures
-    needs asan pictures && for t in tests/pictures/*.sh; do
-        out=$(VFSIM=$top/$asan run bash "$t" </dev/null 2>&1); rc=$?
-        case $rc in
-        0)  pass "pictures/$(basename "$t")" ;;
-        77) echo "SKIP pictures/$(basename "$t")" ;;
-        *)  printf '%s\n' "$out" | grep -v '^ok: ' | tail -n 30 | indent
-            fail "pictures/$(basename "$t") (exit $rc)" ;;
-        esac
-    done
-fi
+sh_tests pictures
 
 # ---- a second front end over libvfscore ---------------------------------------------------
 if have 'tests/driver/*.c'; then

@@ -3,6 +3,7 @@
 #   run    what `make run` needs: a C compiler and the line editor chosen by
 #          $LINEEDIT (readline, the default; libedit; none)
 #   check  everything `make check` and the helper scripts use
+#   fuzz   clang with libFuzzer, for scripts/fuzz.sh (make fuzz)
 # Quiet when nothing is missing. As root it installs with apt-get; otherwise
 # it prints the command to run and exits 1.
 set -u
@@ -16,8 +17,9 @@ run)   case ${LINEEDIT:-readline} in
        esac ;;
 check) pkgs="build-essential pkg-config libcmocka-dev libreadline-dev libedit-dev
              mandoc expect tmux valgrind spin graphviz chromium python3
-             hyperfine" ;;
-*)     echo "usage: $0 run|check" >&2; exit 2 ;;
+             hyperfine bsdutils" ;;
+fuzz)  pkgs="clang" ;;  # libFuzzer, for scripts/fuzz.sh
+*)     echo "usage: $0 run|check|fuzz" >&2; exit 2 ;;
 esac
 
 # One dpkg-query for all of them; unknown packages print nothing on stdout.

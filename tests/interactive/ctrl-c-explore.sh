@@ -35,7 +35,7 @@ kill -TERM "$pid"
 wait "$pid"; st=$?
 [ "$st" = 143 ] || fail "SIGTERM: exit status $st, not 143"
 grep -q '^before-explore$' "$t_tmp/out" || fail "the earlier lines were lost"
-grep -q 'stopped after [0-9]* executions: not a proof' "$t_tmp/out" ||
+grep -q 'stopped after [0-9]* executions (interrupted): not a proof' "$t_tmp/out" ||
     fail "no report after SIGTERM: $(cat "$t_tmp/out")"
 
 # at the prompt: Ctrl-C stops it, the world and the prompt stay
@@ -44,7 +44,7 @@ typein 'explore dpor'
 keys Enter
 poll 10 t_has_line '^explore: [0-9]* executions' || fail "no progress line"
 keys C-c
-wait_line 'stopped after [0-9]+ executions: not a proof'
+wait_line 'stopped after [0-9]+ executions \(interrupted\): not a proof'
 wait_count 'vfsim v6.5>' 2
 typein 'ps'
 keys Enter

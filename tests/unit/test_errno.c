@@ -230,6 +230,33 @@ static void test_eexist_enotempty(void **state)
 	h_free(h);
 }
 
+/* Offsets near 2^63 (issue 17): checked sums with the kernel's answers,
+ * rw_verify_area and vfs_setpos (EINVAL past ext4's s_maxbytes), EFBIG for
+ * a write past the data vfsim keeps. pwrite64 at LLONG_MAX used to write
+ * outside the file's data. */
+static void test_offsets_int64(void **state)
+{
+	(void)state;
+	int A;
+	struct h *h = world("v6.5", &A);
+	const int64_t ext4_max = ((INT64_C(1) << 32) - 1) << 12;
+	assert_int_equal(h_do(h, A, h_c(SYS_PWRITE, 4, 0, INT64_MAX, "xyz", NULL)), -VE_INVAL);
+	assert_int_equal(h_do(h, A, C_PREAD(4, 2, INT64_MAX - 1)), -VE_INVAL);
+	assert_int_equal(h_do(h, A, C_LSEEK(4, INT64_MAX, VSEEK_SET)), -VE_INVAL);
+	assert_int_equal(h_do(h, A, C_LSEEK(4, 1, VSEEK_SET)), 1);
+	assert_int_equal(h_do(h, A, C_LSEEK(4, INT64_MAX, VSEEK_CUR)), -VE_INVAL);
+	assert_int_equal(h_do(h, A, C_LSEEK(4, INT64_MAX, VSEEK_END)), -VE_INVAL);
+	assert_int_equal(h_do(h, A, C_LSEEK(4, ext4_max, VSEEK_SET)), ext4_max);
+	assert_int_equal(h_do(h, A, C_WRITE(4, "x")), -VE_FBIG);
+	/* a write of nothing there extends nothing */
+	assert_int_equal(h_do(h, A, C_WRITE(4, "")), 0);
+	assert_int_equal(h_do(h, A, C_LSEEK(4, -1, VSEEK_END)), -VE_INVAL);
+	assert_string_equal(vfs_errno_name(VE_FBIG), "EFBIG");
+	assert_string_equal(vfs_errno_name(VE_OVERFLOW), "EOVERFLOW");
+	assert_int_equal(vfs_errno_lookup("EFBIG"), VE_FBIG);
+	h_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -243,6 +270,7 @@ int main(void)
 		cmocka_unit_test(test_einval),
 		cmocka_unit_test(test_esrch),
 		cmocka_unit_test(test_eexist_enotempty),
+		cmocka_unit_test(test_offsets_int64),
 	};
 	return cmocka_run_group_tests(tests, NULL, h_teardown);
 }
