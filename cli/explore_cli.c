@@ -572,6 +572,9 @@ static int run_explore(struct session *s, const struct cmd_call *c)
 	out(s, "engine: %s (%d job%s): %s\n", engine == ENG_DEFAULT ?
 	    "stateful" : engine_names[engine], x->r.jobs,
 	    x->r.jobs == 1 ? "" : "s", why);
+	if (engine == ENG_BOUND && !o.naive)
+		out(s, "bound %d: the reduction is off (preemption bounding needs every "
+		    "interleaving, as naive)\n", o.bound);
 	if (engine == ENG_DEFAULT)
 		print_default(s, x);
 	else if (o.stateful)

@@ -19,10 +19,10 @@ start -i "$script"
 typein 'explore stateful jobs 1'
 keys Enter
 # the progress line shows it is searching: interrupt it
-wait_line 'explore stateful: [0-9]+ states'
+wait_line 'explore: [0-9]+ states'
 keys C-c
 wait_line '^stopped after [0-9]+ states \(interrupted\): not a proof$'
-wait_line 'no violation in the states explored'
+wait_line 'no violation in any explored state'
 typein 'expect no duplicate'
 keys Enter
 wait_line 'no duplicate entry: stopped after [0-9]+ states \(interrupted\): not a proof'
