@@ -556,9 +556,8 @@ static int finish(struct xsearch *s, int d)
 	if (!h)
 		h = 1;
 	k = ++it->execs;
-	__atomic_store_n(&sh->live_execs[s->worker],
-			 __atomic_load_n(&sh->live_execs[s->worker], __ATOMIC_RELAXED) + 1,
-			 __ATOMIC_RELAXED);
+	/* the progress reader (explore.c report()) loads these while we run */
+	__atomic_add_fetch(&sh->live_execs[s->worker], 1, __ATOMIC_RELAXED);
 	if (pre > it->maxpre)
 		it->maxpre = pre;
 	for (int i = 0; i < VX__COUNT; i++)
@@ -566,7 +565,7 @@ static int finish(struct xsearch *s, int d)
 	bool viol = (kinds & sh->viol) != 0;
 	if (viol) {
 		it->violating++;
-		sh->live_viol[s->worker]++;
+		__atomic_add_fetch(&sh->live_viol[s->worker], 1, __ATOMIC_RELAXED);
 	}
 	if (xset_add(&it->out, h) < 0)
 		return -1;

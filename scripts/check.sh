@@ -102,6 +102,23 @@ needs() {
     return 1
 }
 
+# ---- ThreadSanitizer: the explore engines' threads (started now, collected at the end) ----
+# build/tsan: the explore unit tests, the explore scenarios and tests/tsan/*.vfs
+# (searches long enough for the progress reader to meet the workers).  The
+# unit tests take minutes under TSan: they run beside the other stages.
+tsan_inputs=$(ls tests/scenarios/explore-*.vfs tests/tsan/*.vfs 2>/dev/null)
+tsan_pid=
+if [ -f tests/unit/test_explore.c ] || [ -n "$tsan_inputs" ]; then
+    stage tsan-build
+    if build tsan build/tsan/vfsim build/tsan/tests/test_explore; then
+        built[tsan]=build/tsan/vfsim
+        export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
+        ( CMOCKA_MESSAGE_OUTPUT=TAP run build/tsan/tests/test_explore >"$tmp/tsan-unit" 2>&1
+          echo $? >"$tmp/tsan-unit.rc" ) &
+        tsan_pid=$!
+    fi
+fi
+
 # ---- unit tests (cmocka, AddressSanitizer build) -----------------------------
 if have 'tests/unit/test_*.c'; then
     stage unit
@@ -312,6 +329,24 @@ if [ -n "${VALGRIND:-}" ] && have "$shared/*.vfs"; then
                 fail "valgrind/$(basename "$vfs")"
             fi
         done
+    fi
+fi
+
+# ---- ThreadSanitizer (build/tsan, started after the builds) ------------------------------
+if [ -n "${built[tsan]:-}" ]; then
+    stage tsan
+    # shellcheck disable=SC2086  # one file name per word
+    [ -n "$tsan_inputs" ] && check_run tsan "${built[tsan]}" $tsan_inputs
+    if [ -n "$tsan_pid" ]; then
+        wait "$tsan_pid"
+        rc=$(cat "$tmp/tsan-unit.rc" 2>/dev/null || echo 1)
+        n=$(grep -c '^ok ' "$tmp/tsan-unit")
+        if [ "$rc" -eq 0 ] && [ "$n" -gt 0 ] && ! grep -q 'ThreadSanitizer' "$tmp/tsan-unit"; then
+            pass "tsan/unit/test_explore ($n cases)"
+        else
+            grep -vE '^ok [0-9]+ - ' "$tmp/tsan-unit" | head -n 40 | indent
+            fail "tsan/unit/test_explore (exit $rc)"
+        fi
     fi
 fi
 
