@@ -110,6 +110,8 @@ static void grant(struct vfs_world *w, const struct vfs_sink *sink, int tid,
 		t->held[t->nheld].fn = (uint8_t)(t->nfn ? t->fnstack[t->nfn - 1] : fn);
 		t->held[t->nheld].frame = (uint8_t)(t->nfn ? t->nfn - 1 : 0);
 		t->nheld++;
+	} else {
+		detect_overflow(w, VL_HELD);
 	}
 	t->rec.took |= 1u << (cls * 4 + mode);
 	w->stats.acquire[cls]++;
@@ -252,6 +254,8 @@ bool lock_acquire(struct vx *x, int fn, vfs_lid_t lid, int mode)
 	w->stats.contended[lock_class(w, lid)]++;
 	if (t->nfn < VFS_MAX_FNSTACK)
 		t->fnstack[t->nfn++] = (uint8_t)fn;
+	else
+		detect_overflow(w, VL_FNSTACK);
 	lock_event(w, x->sink, x->tid, OP_BLOCK, fn, lid, mode,
 		   holder_of(w, l, lid));
 	return false;

@@ -23,31 +23,7 @@
 
 struct vfs_world;
 
-/* ---- limits ------------------------------------------------------------ */
-/*
- * Sizes of real use.  The object tables (inodes, files, fd tables) are heap
- * arrays owned by the world that grow as needed and are copied only as far
- * as they are used; what stays bounded answers as the kernel does (EMFILE,
- * ENFILE, ENAMETOOLONG, EFBIG) or with a clear message, never in silence.
- */
-#define VFS_MAX_PROCS     256   /* processes ever spawned or forked */
-#define VFS_MAX_THREADS   32    /* also the width of a vector clock */
-#define VFS_FILE_MAX      32000 /* fs.file-max: files alive at once, then ENFILE */
-#define VFS_MAX_INODES    (1 << 24) /* inode slots in use (reused when freed) */
-#define VFS_MAX_SB        16
-#define VFS_NR_OPEN       1024  /* descriptors per table (RLIMIT_NOFILE), then EMFILE */
-#define VFS_MAX_PENDING   8     /* queued calls per thread */
-#define VFS_NAME_MAX      256   /* NAME_MAX 255 and its NUL: ENAMETOOLONG past it */
-#define VFS_PATH_MAX      4096  /* PATH_MAX, NUL included */
-#define VFS_COMM_MAX      32    /* a process's name ("A", "owner"), NUL included */
-#define VFS_DATA_MAX      (16 << 20) /* bytes of data a file keeps: EFBIG past it */
-#define VFS_TEXT_MAX      64    /* bytes of a read kept for display in its record */
-#define VFS_CALL_STR_MAX  (1 << 20) /* a string argument (write's text, a path) */
-_Static_assert(VFS_FILE_MAX < 0x7ffe, "an fd slot keeps file index + 1 in 15 bits");
-_Static_assert(VFS_FILE_MAX > VFS_NR_OPEN, "a process meets EMFILE before ENFILE");
-#define VFS_MAX_HELD      8     /* locks one thread can hold */
-#define VFS_MAX_FNSTACK   8
-#define VFS_MAX_REPORTS   16
+#include "vfs_limits.h"
 
 /* ---- errno (the kernel's numbers) ---------------------------------------- */
 enum {
@@ -147,11 +123,13 @@ enum vfs_mode { M_NONE, M_EXCL, M_READ, M_WRITE };
 
 /* A lock id names a lock inside the world: its object kind and index. */
 typedef uint32_t vfs_lid_t;
-enum { LID_FILE_POS = 1, LID_FILE_LOCK = 2, LID_INODE = 3, LID_RENAME = 4 };
+enum { LID_FILE_POS = 1, LID_FILE_LOCK = 2, LID_INODE = 3, LID_RENAME = 4,
+       /* not a lock: a dentry's d_seq seqcount, which only the race
+	* detector keeps a clock for (the RCU path walk) */
+       LID_DSEQ = 5 };
 #define VFS_LID(kind, idx) ((vfs_lid_t)(((uint32_t)(kind) << 28) | (uint32_t)(idx)))
 #define VFS_LID_KIND(l)    ((int)((l) >> 28))
 #define VFS_LID_IDX(l)     ((int)((l) & 0xfffffff))
-_Static_assert(VFS_MAX_INODES <= 0xfffffff, "an inode index fits a lock id");
 
 struct vfs_lock {
 	uint8_t kind;           /* enum vfs_lock_kind */
@@ -375,8 +353,6 @@ struct vfs_shadow {
 	struct vfs_access r[VFS_MAX_THREADS]; /* last read per thread */
 };
 
-#define VFS_MAX_SHADOWS   96
-#define VFS_MAX_LOCKCLOCKS 96
 
 struct vfs_lockclock { vfs_lid_t lock; uint8_t used; vfs_vclock w, r; };
 
@@ -394,7 +370,6 @@ struct vfs_link {
 	vfs_lid_t held, want;   /* lock ids; held 0: none */
 	int32_t step;
 };
-#define VFS_MAX_LINKS 8
 
 /* RPT_LOCKORDER: which check fired (vfs_report.rule) */
 enum vfs_ld_rule { LDR_CYCLE, LDR_RECURSIVE, LDR_SAME_LOCK, LDR_RANK_RENAME,
@@ -406,7 +381,8 @@ struct vfs_report {
 	uint8_t field;
 	int32_t obj;
 	struct vfs_access a, b; /* race: both sides; duplicate: both receivers */
-	int32_t entry;          /* duplicate: the entry's inode (-1 . -2 ..) */
+	int32_t entry;          /* duplicate: the entry's inode (-1 . -2 ..);
+				 * deadlock: the cycle's length (nlinks: kept) */
 	char text[160];         /* one line in the kernel's vocabulary */
 	/* deadlock: the cycle; lock order: link[0] the new acquisition,
 	 * link[1..] the chain that already ordered the other way */
@@ -415,31 +391,29 @@ struct vfs_report {
 	struct vfs_link link[VFS_MAX_LINKS];
 };
 
-#define VFS_MAX_ENTRIES 128     /* offsets a pass of the duplicate detector keeps */
 struct vfs_pass {               /* one pass of an open directory */
 	int8_t used;
 	int32_t file;
 	int32_t epoch;          /* bumps when a seek starts a new pass */
-	/* receiver (tid+1) and step of each offset handed out; 0 = not yet */
-	int8_t by[VFS_MAX_ENTRIES];
-	int32_t at[VFS_MAX_ENTRIES];
+	/* receiver (tid+1) and step of each offset handed out; 0 = not yet;
+	 * -1: before the pass began, or reported skipped.  An offset past
+	 * the table turns the duplicate detector off (VL_PASS_OFFSETS). */
+	int8_t by[VFS_MAX_PASS_OFFSETS];
+	int32_t at[VFS_MAX_PASS_OFFSETS];
 };
-#define VFS_MAX_PASSES 16
 
 /* The lock-order graph (core/lockdep.c): nodes are lockdep keys, a lock
  * class with its nesting subclass (key = class * 4 + subclass); each edge
  * keeps the first acquisition that made it. */
 enum { LDSUB_NORMAL, LDSUB_PARENT, LDSUB_PARENT2, LDSUB_NONDIR2 };
 #define VFS_LD_KEYS (LC__COUNT * 4)
-#define VFS_MAX_LDEDGES 48
-#define VFS_MAX_LDSEEN 32
 struct vfs_ldedge { uint8_t from, to; uint32_t count; struct vfs_link first; };
 struct vfs_lockdep {
 	uint8_t nedges, nseen, ndead;
 	uint8_t overflow;       /* edges not recorded: the graph was full */
 	uint32_t woken;         /* threads whose next acquire is a handoff */
 	uint32_t seen[VFS_MAX_LDSEEN]; /* lock-order reports made (deduplication) */
-	uint32_t dead[8];       /* deadlocks reported: thread sets */
+	uint32_t dead[VFS_MAX_LDDEAD]; /* deadlocks reported: thread sets */
 	struct vfs_ldedge edges[VFS_MAX_LDEDGES];
 };
 
@@ -449,12 +423,18 @@ struct vfs_detect {
 	 * finds races by comparing enabled steps, sets it in its copies */
 	uint8_t no_clocks;
 	vfs_vclock vc[VFS_MAX_THREADS];
-	uint8_t nshadows, nlockclocks, npasses;
+	uint16_t nshadows, nlockclocks;
+	uint8_t npasses;
 	struct vfs_shadow shadows[VFS_MAX_SHADOWS];
 	struct vfs_lockclock lockclocks[VFS_MAX_LOCKCLOCKS];
 	struct vfs_pass passes[VFS_MAX_PASSES];
 	uint8_t nreports;
 	uint32_t counts[RPT__COUNT]; /* reports seen, also past the list's end */
+	uint32_t race_fields[FLD__COUNT]; /* races seen per field, likewise */
+	/* the bounds of core/limits.h reached: bit VL_x, the step it was
+	 * first reached in, and which the shell has told (vfs_overflow_text) */
+	uint32_t overflowed, told;
+	int32_t overflow_step[VL__COUNT];
 	struct vfs_report reports[VFS_MAX_REPORTS];
 	struct vfs_lockdep ld;
 };
@@ -531,6 +511,7 @@ struct vfs_world {
 };
 
 /* ---- trace events (core/trace.c) ------------------------------------------- */
+enum vfs_objkind { VOK_NONE, VOK_FILE, VOK_INODE, VOK_FDTABLE, VOK_GLOBAL };
 enum vfs_op { OP_ENTER, OP_EXIT, OP_ACQUIRE, OP_RELEASE, OP_BLOCK, OP_WAKE,
 	      OP_SKIP, OP_READ, OP_WRITE, OP_DOWNGRADE, OP_EMIT, OP_NOTE,
 	      OP__COUNT };
@@ -545,10 +526,15 @@ struct vfs_event {
 	uint8_t mode;           /* enum vfs_mode */
 	uint8_t field;          /* read/write: enum vfs_field */
 	uint8_t atomic;         /* read/write of an atomic counter */
+	/* read: lockless, validated by a seqcount and retried (the RCU path
+	 * walk): never a race, ordered after the writes it saw */
+	uint8_t rcu;
 	uint8_t sys;            /* enter/exit of a syscall frame: enum vfs_sys */
 	vfs_lid_t lock;         /* lock id */
 	int32_t obj;            /* file or inode index (see objkind) */
-	uint8_t objkind;        /* 0 none, 1 file, 2 inode, 3 fd table, 4 global */
+	uint8_t objkind;        /* enum vfs_objkind */
+	uint8_t subclass;       /* acquire/block of an inode lock: the lockdep
+				 * nesting subclass (LDSUB_*) it is taken with */
 	int8_t other;           /* block: the holder's tid, -1 if several/none */
 	int64_t ret;            /* exit: return value (or -errno) */
 	int64_t value;          /* read/write: the value; emit: entry d_off */
@@ -557,6 +543,14 @@ struct vfs_event {
 				 * once its thread exited and 32 were made) */
 	int32_t ino;            /* i_ino of an inode object or inode lock (obj
 				 * is its slot, which a later inode may reuse) */
+	/* OP_EMIT: the open file (index) and directory (inode) the entry is
+	 * handed out of, and where that getdents began (ctx->pos); an
+	 * iterator's OP_ENTER: the directory (dir) */
+	int32_t file, dir;
+	int64_t from;
+	/* write of FLD_DIR: the entry (inode) added, removed or moved, whose
+	 * d_seq it bumps, or -1; RCU read: the inode the walk reached */
+	int32_t dentry;
 	const char *note;       /* OP_NOTE: text (static storage) */
 };
 
@@ -675,6 +669,16 @@ bool vfs_all_blocked(const struct vfs_world *w);
 /* The detectors consume the trace; vfs_step feeds them when enabled. */
 void vfs_detect_event(struct vfs_world *w, const struct vfs_event *ev);
 int vfs_report_count(const struct vfs_world *w, int kind, int field);
+/* A detector table that filled (core/limits.h): the name of the limit
+ * ("lock clocks"), its value, and the detector it turned off. */
+const char *vfs_limit_name(int limit);
+int vfs_limit_value(int limit);
+/* The first limit reached that makes a verdict on report KIND unknowable
+ * (the detector deciding it was turned off), or VL_NONE. */
+int vfs_verdict_refused(const struct vfs_world *w, int kind);
+/* "vfsim: too many lock clocks (limit 769): the race detector is off from
+ * step 12", for LIMIT reached in W. */
+void vfs_overflow_text(const struct vfs_world *w, int limit, char *buf, size_t n);
 /* Whether the race detector checks this read or write (not atomics, the fd
  * table, nor reads of file data): the explorer's race check asks the same. */
 bool vfs_access_checked(const struct vfs_event *ev);
