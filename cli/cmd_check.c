@@ -68,10 +68,9 @@ static int refused(struct session *s, int kind, const char *what, bool want)
 		return 0;
 	char why[160];
 	vfs_overflow_text(s->w, lim, why, sizeof why);
-	return cli_error(s, "expect %s%s: cannot answer: too many %s (limit %d) at "
-			 "step %d: %s", want ? "" : "no ", what, vfs_limit_name(lim),
-			 vfs_limit_value(lim), s->w->det.overflow_step[lim],
-			 strstr(why, ": ") ? strstr(why, ": ") + 2 : why);
+	const char *p = strchr(why, ':');      /* after "vfsim:" */
+	return cli_error(s, "expect %s%s: cannot answer:%s", want ? "" : "no ", what,
+			 p ? p + 1 : why);
 }
 
 static int want_count(struct session *s, int kind, const char *what, bool want,
