@@ -299,9 +299,9 @@ static void canon(struct sbuf *bo, const struct vfs_world *w, uint64_t tree,
 		PUT(b, t->nheld);
 		for (int k = 0; k < t->nheld; k++) {
 			const struct vfs_held *hd = &t->held[k];
-			uint8_t v[6] = { (uint8_t)hd->lock, (uint8_t)(hd->lock >> 8),
-					 hd->mode, hd->cls, hd->fn, hd->frame };
-			put(b, v, 6);
+			uint8_t v[7] = { (uint8_t)hd->lock, (uint8_t)(hd->lock >> 8),
+					 hd->mode, hd->cls, hd->fn, hd->frame, hd->sub };
+			put(b, v, 7);
 		}
 		PUT(b, t->nfn);
 		put(b, t->fnstack, t->nfn < VFS_MAX_FNSTACK ? t->nfn : VFS_MAX_FNSTACK);
@@ -361,7 +361,7 @@ static void canon(struct sbuf *bo, const struct vfs_world *w, uint64_t tree,
 		PUT(b, p->epoch);
 		/* given (1), not given (0), before the pass or reported
 		 * skipped (2): not who got it, nor when */
-		int last = VFS_MAX_PASS_OFFSETS; /* (8 at a time: hot) */
+		int last = p->hi;       /* (8 at a time: hot) */
 		while (last >= 8) {
 			uint64_t x;
 			memcpy(&x, p->by + last - 8, 8);
@@ -524,11 +524,12 @@ static void fcopy(struct vfs_world *d, const struct vfs_world *s,
 	dd->npasses = sd->npasses;
 	dd->nreports = VFS_MAX_REPORTS;
 	memcpy(dd->counts, sd->counts, sizeof dd->counts);
-	memcpy(dd->race_fields, sd->race_fields, sizeof dd->race_fields);
 	dd->overflowed = sd->overflowed;
 	dd->told = sd->told;
-	memcpy(dd->overflow_step, sd->overflow_step, sizeof dd->overflow_step);
+	if (sd->overflowed)
+		memcpy(dd->overflow_step, sd->overflow_step, sizeof dd->overflow_step);
 	if (!sd->no_clocks) {
+		memcpy(dd->race_fields, sd->race_fields, sizeof dd->race_fields);
 		dd->nshadows = sd->nshadows;
 		dd->nlockclocks = sd->nlockclocks;
 		for (int i = 0; i < n; i++)
@@ -549,7 +550,8 @@ static void fcopy(struct vfs_world *d, const struct vfs_world *s,
 		}
 	}
 	for (int i = 0; i < sd->npasses; i++)
-		memcpy(&dd->passes[i], &sd->passes[i], offsetof(struct vfs_pass, at));
+		memcpy(&dd->passes[i], &sd->passes[i],
+		       offsetof(struct vfs_pass, by) + (size_t)sd->passes[i].hi);
 	memcpy(&dd->ld, &sd->ld, offsetof(struct vfs_lockdep, edges));
 	memcpy(dd->ld.edges, sd->ld.edges, sizeof dd->ld.edges[0] * sd->ld.nedges);
 	memcpy(d->procs, s->procs, sizeof d->procs[0] * (size_t)s->nprocs);

@@ -68,37 +68,16 @@ const char *vfs_ld_rule_name(int rule)
 	return rule >= 0 && rule < LDR__COUNT ? rule_names[rule] : "?";
 }
 
-static bool is_namei(int sys)
+/* Lockdep keys: a lock class with the nesting subclass the kernel path
+ * annotated (core/locking.c lock_subclass: the event's, the held entry's). */
+static int ev_key(const struct vfs_world *w, const struct vfs_event *ev)
 {
-	return sys == SYS_MKDIR || sys == SYS_UNLINK || sys == SYS_RMDIR ||
-	       sys == SYS_RENAME || sys == SYS_CREAT;
+	return lock_class(w, ev->lock) * 4 + ev->subclass;
 }
 
-/* The key of lid as thread t takes it: class and nesting subclass. */
-static int key_of(const struct vfs_world *w, const struct vfs_thread *t,
-		  vfs_lid_t lid)
+static int held_key(const struct vfs_held *h)
 {
-	int cls = lock_class(w, lid), sub = LDSUB_NORMAL;
-	if (VFS_LID_KIND(lid) == LID_INODE && is_namei(t->rec.call.sys)) {
-		int ino = VFS_LID_IDX(lid);
-		bool plain = t->rec.call.sys == SYS_RENAME && t->f.parent2 >= 0 &&
-			     !t->f.locked_rename &&
-			     w->k.rename_lock == RENLOCK_NO_MUTEX;
-		if (ino == t->f.parent)
-			sub = plain ? LDSUB_NORMAL : LDSUB_PARENT;
-		else if (ino == t->f.parent2)
-			sub = plain ? LDSUB_NORMAL : LDSUB_PARENT2;
-		else if (t->rec.call.sys != SYS_CREAT && ino == t->f.newproc &&
-			 t->f.locked_victim)
-			sub = LDSUB_NONDIR2;
-	}
-	return cls * 4 + sub;
-}
-
-static int held_key(const struct vfs_world *w, const struct vfs_thread *t,
-		    const struct vfs_held *h)
-{
-	return key_of(w, t, h->lock);
+	return h->cls * 4 + h->sub;
 }
 
 static bool seen(struct vfs_world *w, int rule, int from, int to)
@@ -276,11 +255,11 @@ static void check(struct vfs_world *w, const struct vfs_event *ev, bool acquired
 	if (!n)
 		return;
 	int wcls = lock_class(w, ev->lock);
-	int wkey = key_of(w, t, ev->lock);
+	int wkey = ev_key(w, ev);
 	bool renmutex = holds_class(t, LC_RENAME_MUTEX);
 	for (int i = 0; i < n; i++) {
 		const struct vfs_held *h = &t->held[i];
-		int hkey = held_key(w, t, h);
+		int hkey = held_key(h);
 		struct vfs_link l;
 		make_link(w, ev, h, hkey, wkey, &l);
 		int hcls = h->cls;

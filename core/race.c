@@ -257,16 +257,6 @@ static void race(struct vfs_world *w, const struct vfs_event *ev,
 		 obj);
 }
 
-bool vfs_access_checked(const struct vfs_event *ev)
-{
-	if (ev->atomic || ev->rcu || ev->field == FLD_FDTABLE ||
-	    ev->field == FLD_F_COUNT)
-		return false;
-	/* (model) reads of file data race benignly with writers: the page
-	 * cache's own locks order them; only writers are checked */
-	return ev->op == OP_WRITE || (ev->field != FLD_DATA && ev->field != FLD_SIZE);
-}
-
 /*
  * The lockless path walk (fs/namei.c: RCU mode, link_path_walk under
  * rcu_read_lock) reads a directory's entries without i_rwsem: each step
@@ -394,6 +384,19 @@ static struct vfs_pass *pass_of(struct vfs_world *w, int file, bool create)
 	return p;
 }
 
+/* Make offsets below END (at most the table) valid and not yet handed out:
+ * a copy of the world (explore_state.c fcopy) takes only those below hi. */
+static void pass_extend(struct vfs_pass *p, int64_t end)
+{
+	if (end > VFS_MAX_PASS_OFFSETS)
+		end = VFS_MAX_PASS_OFFSETS;
+	if (end <= p->hi)
+		return;
+	memset(p->by + p->hi, 0, (size_t)(end - p->hi) * sizeof p->by[0]);
+	memset(p->at + p->hi, 0, (size_t)(end - p->hi) * sizeof p->at[0]);
+	p->hi = (int16_t)end;
+}
+
 static void entry_label(const struct vfs_world *w, int dir, int64_t off,
 			char *buf, size_t n)
 {
@@ -424,9 +427,11 @@ static void on_emit(struct vfs_world *w, const struct vfs_event *ev)
 		p = pass_of(w, file, true);
 		if (!p)
 			return;
+		pass_extend(p, ev->from);
 		for (int64_t o = 0; o < ev->from && o < VFS_MAX_PASS_OFFSETS; o++)
 			p->by[o] = -1;
 	}
+	pass_extend(p, off + 1);
 	char th1[32], th2[32], name[VFS_NAME_MAX + 16], dn[VFS_PATH_MAX];
 	if (p->by[off] > 0) {
 		struct vfs_report *r = add_report(w, RPT_DUPLICATE);
@@ -513,8 +518,8 @@ static void on_seek(struct vfs_world *w, const struct vfs_event *ev)
 	struct vfs_pass *p = pass_of(w, ev->obj, false);
 	if (!p)
 		return;
-	memset(p->by, 0, sizeof p->by);
-	memset(p->at, 0, sizeof p->at);
+	p->hi = 0;
+	pass_extend(p, ev->value);
 	/* offsets below the new position are not "skipped" in this pass */
 	for (int64_t o = 0; o < ev->value && o < VFS_MAX_PASS_OFFSETS; o++)
 		p->by[o] = -1;

@@ -285,6 +285,7 @@ struct vfs_held {
 	vfs_lid_t lock; uint8_t mode; uint8_t cls;
 	uint8_t fn;             /* the kernel function it was taken in */
 	uint8_t frame;          /* its index in fnstack then */
+	uint8_t sub;            /* lockdep nesting subclass it was taken with */
 };
 
 /* Locals of the kernel path in progress: plain data, so steps can resume. */
@@ -395,6 +396,8 @@ struct vfs_pass {               /* one pass of an open directory */
 	int8_t used;
 	int32_t file;
 	int32_t epoch;          /* bumps when a seek starts a new pass */
+	int16_t hi;             /* by[] and at[] hold data below hi only (a
+				 * copy takes no more: race.c pass_extend) */
 	/* receiver (tid+1) and step of each offset handed out; 0 = not yet;
 	 * -1: before the pass began, or reported skipped.  An offset past
 	 * the table turns the duplicate detector off (VL_PASS_OFFSETS). */
@@ -679,8 +682,49 @@ int vfs_verdict_refused(const struct vfs_world *w, int kind);
 /* "vfsim: too many lock clocks (limit 769): the race detector is off from
  * step 12", for LIMIT reached in W. */
 void vfs_overflow_text(const struct vfs_world *w, int limit, char *buf, size_t n);
+/* ---- footprint (core/footprint.c) ------------------------------------------ */
+/* The locations an event touches, and how each consumer treats them. */
+enum vfs_loc_kind { LOC_LOCK, LOC_FIELD, LOC_PASS, LOC_ALLOC, LOC__COUNT };
+/* why the event touches it: the row of vfs_loc_use */
+enum vfs_loc_why {
+	LW_LOCK_OP,     /* acquire, release, downgrade */
+	LW_LOCK_WAIT,   /* block, wake */
+	LW_ACCESS,      /* a read or write of a field */
+	LW_RCU_WALK,    /* the lockless path walk's read of a directory */
+	LW_SEEK_PASS,   /* a write of f_pos starts a new directory pass */
+	LW_EMIT_PASS,   /* an entry handed out: the pass's record */
+	LW_EMIT_DIR,    /* ... and the skipped check's read of the directory */
+	LW_DEADCHECK,   /* an iterator entered: the dead-directory check */
+	LW_SPAWN,       /* copy_process: a new thread */
+	LW__COUNT
+};
+enum vfs_consumer { VC_RACE, VC_DPOR, VC_MOVERS, VC_STATEFUL, VC__COUNT };
+enum vfs_loc_use {
+	LU_IGNORE,      /* not a location for it */
+	LU_AS_IS,       /* read or written as the location says */
+	LU_WRITE,       /* every touch conflicts */
+	LU_VISIBLE,     /* the step is always visible (touches everything) */
+	LU_CHECKED,     /* only accesses vfs_access_checked() keeps */
+	LU_OWN,         /* its own semantics (race.c: clocks, passes, lockdep) */
+};
+struct vfs_loc {
+	uint8_t kind;           /* enum vfs_loc_kind */
+	uint8_t why;            /* enum vfs_loc_why */
+	uint8_t write;
+	uint8_t field;          /* LOC_FIELD: enum vfs_field */
+	uint8_t objkind;        /* enum vfs_objkind */
+	vfs_lid_t lock;         /* LOC_LOCK: the lock id */
+	int32_t obj;            /* the object (LOC_PASS: the open file) */
+};
+#define VFS_FOOTPRINT_MAX 2
+/* vfs_footprint(EV, LOC) (core/footprint.h, inline): the locations EV
+ * touches into LOC, how many, or -1 when they are not known (the step
+ * must count as touching everything). */
+extern const uint8_t vfs_loc_use[LW__COUNT][VC__COUNT];
+extern const char *const vfs_consumer_names[VC__COUNT];
 /* Whether the race detector checks this read or write (not atomics, the fd
- * table, nor reads of file data): the explorer's race check asks the same. */
+ * table, nor reads of file data): the explorer's race check asks the same
+ * (LU_CHECKED). */
 bool vfs_access_checked(const struct vfs_event *ev);
 /* Whether FN is a filesystem's directory iterator (ext4_readdir, ...). */
 bool vfs_fn_is_iterator(int fn);
