@@ -6,6 +6,7 @@
 #   VALGRIND=1        also run the conformance scenarios under valgrind
 #   UPDATE_GOLDEN=1   rewrite tests/golden/*.out and *.status from this run
 #   TEST_TIMEOUT=N    seconds one test (or one --check run) may take (300)
+#   TSAN_TIMEOUT=N    seconds the explore unit tests may take under TSan (1200)
 #
 # Each stage is skipped when its inputs do not exist yet; a skipped test is
 # never counted as passed.  A failed build counts as a failed test.
@@ -113,7 +114,9 @@ if [ -f tests/unit/test_explore.c ] || [ -n "$tsan_inputs" ]; then
     if build tsan build/tsan/vfsim build/tsan/tests/test_explore; then
         built[tsan]=build/tsan/vfsim
         export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
-        ( CMOCKA_MESSAGE_OUTPUT=TAP run build/tsan/tests/test_explore >"$tmp/tsan-unit" 2>&1
+        # (its own time box: 4-5 minutes alone on 2 cores, more beside the rest)
+        ( CMOCKA_MESSAGE_OUTPUT=TAP timeout -k 5 "${TSAN_TIMEOUT:-1200}" \
+              build/tsan/tests/test_explore >"$tmp/tsan-unit" 2>&1
           echo $? >"$tmp/tsan-unit.rc" ) &
         tsan_pid=$!
     fi
