@@ -275,10 +275,10 @@ static void on_dseq(struct vfs_world *w, const struct vfs_event *ev)
 {
 	struct vfs_detect *d = &w->det;
 	int t = ev->tid;
-	if (ev->dentry < 0)
+	if (ev->dir < 0)
 		return;
 	if (ev->op == OP_WRITE) {       /* write_seqcount_end(&dentry->d_seq) */
-		struct vfs_lockclock *l = lockclock(w, VFS_LID(LID_DSEQ, ev->dentry));
+		struct vfs_lockclock *l = lockclock(w, VFS_LID(LID_DSEQ, ev->dir));
 		if (!l)
 			return;         /* full: the race detector is off */
 		vc_join(l->w, d->vc[t], w->nthreads);
@@ -286,7 +286,7 @@ static void on_dseq(struct vfs_world *w, const struct vfs_event *ev)
 		return;
 	}
 	/* every dentry of the path, from the one reached up to the root */
-	for (int i = ev->dentry; i >= 0; i = w->inodes[i].parent)
+	for (int i = ev->dir; i >= 0; i = w->inodes[i].parent)
 		for (int k = 0; k < d->nlockclocks; k++)
 			if (d->lockclocks[k].lock == VFS_LID(LID_DSEQ, i))
 				vc_join(d->vc[t], d->lockclocks[k].w, w->nthreads);
@@ -427,8 +427,8 @@ static void on_emit(struct vfs_world *w, const struct vfs_event *ev)
 		p = pass_of(w, file, true);
 		if (!p)
 			return;
-		pass_extend(p, ev->from);
-		for (int64_t o = 0; o < ev->from && o < VFS_MAX_PASS_OFFSETS; o++)
+		pass_extend(p, ev->ret);
+		for (int64_t o = 0; o < ev->ret && o < VFS_MAX_PASS_OFFSETS; o++)
 			p->by[o] = -1;
 	}
 	pass_extend(p, off + 1);
@@ -527,7 +527,7 @@ static void on_seek(struct vfs_world *w, const struct vfs_event *ev)
 
 static void on_enter(struct vfs_world *w, const struct vfs_event *ev)
 {
-	if (ev->dir < 0 || !w->inodes[ev->dir].dead || !vfs_fn_is_iterator(ev->fn))
+	if (ev->dir < 0 || !vfs_fn_is_iterator(ev->fn) || !w->inodes[ev->dir].dead)
 		return;
 	struct vfs_report *r = add_report(w, RPT_DEADDIR);
 	if (!r)

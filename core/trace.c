@@ -414,12 +414,10 @@ void emit(struct vx *x, struct vfs_event *ev)
 void fn_enter(struct vx *x, int fn)
 {
 	struct vfs_thread *t = x->t;
+	/* (every entry: asking whether FN is an iterator costs more) */
 	struct vfs_event ev = { .tid = (int8_t)x->tid, .op = OP_ENTER,
-		.fn = (uint8_t)fn, .other = -1, .file = -1, .dir = -1 };
-	if (vfs_fn_is_iterator(fn)) {   /* the directory it iterates */
-		ev.file = t->f.file;
-		ev.dir = t->f.inode;
-	}
+		.fn = (uint8_t)fn, .other = -1, .file = t->f.file,
+		.dir = t->f.inode };
 	if (t->nfn < VFS_MAX_FNSTACK)
 		t->fnstack[t->nfn++] = (uint8_t)fn;
 	else
@@ -464,7 +462,7 @@ void access_inode(struct vx *x, int fn, int field, int ino, int64_t v,
 	struct vfs_event ev = { .tid = (int8_t)x->tid,
 		.op = write ? OP_WRITE : OP_READ, .fn = (uint8_t)fn,
 		.field = (uint8_t)field, .objkind = VOK_INODE, .obj = ino, .value = v,
-		.other = -1, .dentry = -1 };
+		.other = -1, .dir = -1 };
 	emit(x, &ev);
 }
 
@@ -473,7 +471,7 @@ void access_dir_change(struct vx *x, int fn, int dir, int entry)
 	struct vfs_event ev = { .tid = (int8_t)x->tid, .op = OP_WRITE,
 		.fn = (uint8_t)fn, .field = FLD_DIR, .objkind = VOK_INODE,
 		.obj = dir, .value = x->w->inodes[dir].nchildren, .other = -1,
-		.dentry = entry };
+		.dir = entry };
 	emit(x, &ev);
 }
 
@@ -481,7 +479,7 @@ void access_rcu_walk(struct vx *x, int fn, int dir, int reached)
 {
 	struct vfs_event ev = { .tid = (int8_t)x->tid, .op = OP_READ,
 		.fn = (uint8_t)fn, .field = FLD_DIR, .objkind = VOK_INODE,
-		.obj = dir, .rcu = 1, .other = -1, .dentry = reached };
+		.obj = dir, .rcu = 1, .other = -1, .dir = reached };
 	emit(x, &ev);
 }
 

@@ -539,7 +539,8 @@ struct vfs_event {
 	uint8_t subclass;       /* acquire/block of an inode lock: the lockdep
 				 * nesting subclass (LDSUB_*) it is taken with */
 	int8_t other;           /* block: the holder's tid, -1 if several/none */
-	int64_t ret;            /* exit: return value (or -errno) */
+	int64_t ret;            /* exit: return value (or -errno); emit: where
+				 * that getdents began (ctx->pos) */
 	int64_t value;          /* read/write: the value; emit: entry d_off */
 	int32_t file_id;        /* file#N of a file object or file lock */
 	int32_t ktid;           /* that thread's kernel tid (a slot is reused
@@ -547,13 +548,12 @@ struct vfs_event {
 	int32_t ino;            /* i_ino of an inode object or inode lock (obj
 				 * is its slot, which a later inode may reuse) */
 	/* OP_EMIT: the open file (index) and directory (inode) the entry is
-	 * handed out of, and where that getdents began (ctx->pos); an
-	 * iterator's OP_ENTER: the directory (dir) */
+	 * handed out of; OP_ENTER: the file and inode of the call in progress
+	 * (an iterator's: the directory), or -1.  A read or write of FLD_DIR:
+	 * dir is the dentry (inode) added, removed or moved, whose d_seq the
+	 * write bumps, or -1; the RCU walk's read: the inode it reached.
+	 * (No more fields: every step zeroes a few events.) */
 	int32_t file, dir;
-	int64_t from;
-	/* write of FLD_DIR: the entry (inode) added, removed or moved, whose
-	 * d_seq it bumps, or -1; RCU read: the inode the walk reached */
-	int32_t dentry;
 	const char *note;       /* OP_NOTE: text (static storage) */
 };
 

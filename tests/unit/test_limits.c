@@ -12,7 +12,7 @@ static struct vfs_event access_ev(int tid, int field, int obj, bool write, int s
 	return (struct vfs_event){ .tid = (int8_t)tid,
 		.op = write ? OP_WRITE : OP_READ, .fn = VFN_vfs_write,
 		.field = (uint8_t)field, .objkind = VOK_INODE, .obj = obj,
-		.other = -1, .dentry = -1, .step = step };
+		.other = -1, .dir = -1, .step = step };
 }
 
 static void lock_op(struct vfs_world *w, int tid, int op, vfs_lid_t lid)
