@@ -599,7 +599,9 @@ static int run_explore(struct session *s, const struct cmd_call *c)
 		signal(SIGTERM, SIG_DFL);
 		raise(SIGTERM);
 	}
-	if (!x->r.have_cex && !x->r.violating && x->r.kind_execs[VX_OVERFLOW])
+	/* (as print_*: the default engine answers by its counterexample) */
+	if (!(engine == ENG_DEFAULT ? x->r.have_cex : x->r.violating != 0) &&
+	    x->r.kind_execs[VX_OVERFLOW])
 		return no_answer(s, x->r.kind_execs[VX_OVERFLOW],
 				 o.stateful || engine == ENG_DEFAULT ? "states" : "executions");
 	return 0;
