@@ -5,6 +5,8 @@
 #   build/libedit/  BSD libedit  (LINEEDIT=libedit)
 #   build/none/     plain stdio  (LINEEDIT=none)
 #   build/asan/     readline, AddressSanitizer + UBSan, what `make check` tests
+#   build/tsan/     plain stdio, ThreadSanitizer: `make check` runs the
+#                   explore tests (the parallel search) under it
 # In each: libvfscore.a (core/*.c), vfsim (cli/*.c + the library),
 # vfsim-driver (tests/driver/*.c + the library), tests/test_* (cmocka).
 #
@@ -46,7 +48,10 @@ none_LE     := none
 asan_DIR    := build/asan
 asan_LE     := readline
 asan_FLAGS  := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-VARIANTS    := default libedit none asan
+tsan_DIR    := build/tsan
+tsan_LE     := none
+tsan_FLAGS  := -O1 -fsanitize=thread -fno-omit-frame-pointer
+VARIANTS    := default libedit none asan tsan
 
 # The variant that `make`, `make run` and `make install` use.
 ifeq ($(LINEEDIT),readline)
@@ -102,12 +107,13 @@ $$($(1)_DIR)/.flags: FORCE
 endef
 $(foreach v,$(VARIANTS),$(eval $(call VARIANT_RULES,$(v))))
 
-.PHONY: all asan libedit none variants unit-tests driver run check bench difftest fuzz \
+.PHONY: all asan tsan libedit none variants unit-tests driver run check bench difftest fuzz \
         install uninstall clean pictures lint-man man help FORCE
 FORCE:
 
 all: $(BUILD)/vfsim
 asan: $(asan_DIR)/vfsim
+tsan: $(tsan_DIR)/vfsim $(tsan_DIR)/tests/test_explore
 libedit: $(libedit_DIR)/vfsim
 none: $(none_DIR)/vfsim
 variants: $(foreach v,$(VARIANTS),$($(v)_DIR)/vfsim)
@@ -178,7 +184,7 @@ help:
 	@echo 'make [all]        build $(BUILD)/vfsim (LINEEDIT=readline|libedit|none)'
 	@echo 'make run          install missing packages, build, open the shell on the first lesson'
 	@echo 'make check        install missing packages, build every variant, run every test'
-	@echo 'make asan|libedit|none|variants   build one variant or all four'
+	@echo 'make asan|tsan|libedit|none|variants   build one variant or all five'
 	@echo 'make unit-tests   build the cmocka tests (build/asan/tests/test_*)'
 	@echo 'make driver       build $(BUILD)/vfsim-driver from tests/driver/*.c'
 	@echo 'make install|uninstall   PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)'

@@ -143,6 +143,10 @@ int cli_error(struct session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* FILE:LINE: (in a script), then LABEL (coloured), then the message. */
 void cli_vmessage(struct session *s, const char *label, const char *fmt, va_list ap);
+/* Once per limit: "vfsim: too many X (limit N): ... off from step S" when
+ * a detector's table filled (core/vfs_limits.h). */
+/* (cmd_detect.c) */
+void detect_tell_overflow(struct session *s);
 const char *color_on(struct session *s, const char *code);
 const char *color_off(struct session *s);
 

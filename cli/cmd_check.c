@@ -49,6 +49,30 @@ static bool took(const struct vfs_thread *t, int cls, int mode)
 	return false;
 }
 
+/* A verdict on KIND the detectors cannot give: a table of theirs filled
+ * (core/vfs_limits.h) and the detector deciding it went off.  -1 with the
+ * message (exit status 2 in a script), or 0. */
+static int refused(struct session *s, int kind, const char *what, bool want)
+{
+	if (explore_cli_active(s)) {
+		int n = explore_cli_count(s, RPT__COUNT, FLD_NONE);
+		if (n)
+			return cli_error(s, "expect %s%s: cannot answer: a detector's "
+					 "table filled in %d explored execution%s "
+					 "(limits: core/vfs_limits.h)", want ? "" : "no ",
+					 what, n, n == 1 ? "" : "s");
+		return 0;
+	}
+	int lim = vfs_verdict_refused(s->w, kind);
+	if (lim == VL_NONE)
+		return 0;
+	char why[160];
+	vfs_overflow_text(s->w, lim, why, sizeof why);
+	const char *p = strchr(why, ':');      /* after "vfsim:" */
+	return cli_error(s, "expect %s%s: cannot answer:%s", want ? "" : "no ", what,
+			 p ? p + 1 : why);
+}
+
 static int want_count(struct session *s, int kind, const char *what, bool want,
 		      int field)
 {
@@ -64,6 +88,10 @@ static int want_count(struct session *s, int kind, const char *what, bool want,
 	} else {
 		n = vfs_report_count(s->w, kind, field);
 	}
+	/* a report made stays true; its absence means nothing once the
+	 * detector is off */
+	if (!(want && n) && refused(s, kind, what, want) < 0)
+		return -1;
 	if (want && !n)
 		return failed(s, "%s: none happened%s", what, scope);
 	/* no violation in a search cut short is no answer */
@@ -270,6 +298,8 @@ HANDLER(c_expect)
 		bool cyc = vfs_deadlock_find(w, -1, &r);
 		int nrep = vfs_report_count(w, RPT_DEADLOCK, FLD_NONE);
 		bool dl = cyc || nrep || vfs_all_blocked(w);
+		if (!cyc && !nrep && refused(s, RPT_DEADLOCK, "deadlock", !neg) < 0)
+			return -1;
 		if (dl && neg) {
 			if (!cyc && nrep)
 				for (int i = 0; i < w->det.nreports; i++)

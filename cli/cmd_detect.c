@@ -95,6 +95,20 @@ HANDLER(c_lockdep)
 }
 
 /* run/step ended with every live thread blocked: say why, as lockdep would. */
+void detect_tell_overflow(struct session *s)
+{
+	struct vfs_detect *d = &s->w->det;
+	uint32_t fresh = d->overflowed & ~d->told;
+	for (int l = VL_NONE + 1; l < VL__COUNT; l++)
+		if (fresh >> l & 1) {
+			char buf[200];
+			vfs_overflow_text(s->w, l, buf, sizeof buf);
+			fflush(stdout);
+			fprintf(stderr, "%s\n", buf);
+		}
+	d->told |= fresh;
+}
+
 void detect_print_stuck(struct session *s)
 {
 	const struct vfs_world *w = s->w;

@@ -52,6 +52,7 @@ int explore_cli_count(const struct session *s, int kind, int field)
 	case RPT_DEADDIR:   k = VX_DEADDIR; break;
 	case RPT_SKIPPED:   k = VX_SKIPPED; break;
 	case RPT_LOCKORDER: k = VX_LOCKORDER; break;
+	case RPT__COUNT:    k = VX_OVERFLOW; break;
 	default: return 0;
 	}
 	uint64_t n = x->r.kind_execs[k];
@@ -110,6 +111,15 @@ void explore_cli_forget(struct session *s)
 	vfs_world_free(x->snap);
 	free(x);
 	s->explore = NULL;
+}
+
+/* "no violation" is not an answer when a detector went off (its table
+ * filled, core/vfs_limits.h) in some of what was explored. */
+static int no_answer(struct session *s, uint64_t n, const char *what)
+{
+	return cli_error(s, "explore: cannot say 'no violation': a detector's table "
+			 "filled in %llu of the explored %s (limits: core/vfs_limits.h)",
+			 (unsigned long long)n, what);
 }
 
 /* ---- the progress line, stopping ---- */
@@ -333,6 +343,8 @@ static void print_default(struct session *s, const struct xstate *x)
 {
 	const struct vfs_explore_result *r = &x->r;
 	if (!r->have_cex) {
+		if (r->kind_execs[VX_OVERFLOW])
+			return;         /* (refused by the caller) */
 		if (r->complete) {
 			out(s, "no violation is reachable: %llu distinct states, %llu transitions "
 			    "in %.2f s, every reachable state (P(hash collision) < %.1g)\n",
@@ -382,6 +394,8 @@ static void print_stateful(struct session *s, const struct xstate *x, int engine
 		out(s, "%llu distinct outcome%s ('explore outcomes' lists them)\n",
 		    (unsigned long long)r->outcomes, r->outcomes == 1 ? "" : "s");
 	if (!r->violating) {
+		if (r->kind_execs[VX_OVERFLOW])
+			return;         /* (refused by the caller) */
 		out(s, "no violation in any %sstate\n", r->complete ? "reachable " : "explored ");
 		return;
 	}
@@ -409,6 +423,8 @@ static void print_dpor(struct session *s, const struct xstate *x, const struct v
 	    r->jobs, r->jobs == 1 ? "" : "s", (unsigned long long)r->outcomes,
 	    r->outcomes == 1 ? "" : "s");
 	if (!r->violating) {
+		if (r->kind_execs[VX_OVERFLOW])
+			return;         /* (refused by the caller) */
 		out(s, "no violation in %s execution\n", r->complete ? "any" : "any explored");
 		return;
 	}
@@ -586,6 +602,11 @@ static int run_explore(struct session *s, const struct cmd_call *c)
 		signal(SIGTERM, SIG_DFL);
 		raise(SIGTERM);
 	}
+	/* (as print_*: the default engine answers by its counterexample) */
+	if (!(engine == ENG_DEFAULT ? x->r.have_cex : x->r.violating != 0) &&
+	    x->r.kind_execs[VX_OVERFLOW])
+		return no_answer(s, x->r.kind_execs[VX_OVERFLOW],
+				 o.stateful || engine == ENG_DEFAULT ? "states" : "executions");
 	return 0;
 }
 

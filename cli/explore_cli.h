@@ -6,7 +6,8 @@
 /* Whether the conditions refer to the last explore's executions. */
 bool explore_cli_active(const struct session *s);
 /* Executions (of the last explore) with a report of this kind; -1 when
- * unknown (explore stopped at a violation of another kind). */
+ * unknown (explore stopped at a violation of another kind).  RPT__COUNT:
+ * those in which a detector's table filled (its verdicts are refused). */
 int explore_cli_count(const struct session *s, int kind, int field);
 /* Why the last explore is not a proof (its first line), or NULL. */
 const char *explore_cli_partial(const struct session *s);

@@ -553,6 +553,7 @@ int session_exec_line(struct session *s, const char *line)
 				 c.argc < e->min_args ? "missing" : "too many",
 				 e->flags & CMD_THREAD ? "THREAD: " : "", e->name, e->args);
 	int r = e->fn(s, &c);
+	detect_tell_overflow(s);        /* cmd_detect.c: a detector went off */
 	if (r == 0 && (e->flags & CMD_LOG) && c.tid < 0)
 		session_log_setup(s, &c, e->name);
 	if (s->w->oom == 1) {

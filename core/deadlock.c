@@ -161,6 +161,7 @@ bool vfs_deadlock_find(const struct vfs_world *w, int tid, struct vfs_report *r)
 	r->kind = RPT_DEADLOCK;
 	r->obj = -1;
 	int n = d.len < VFS_MAX_LINKS ? d.len : VFS_MAX_LINKS;
+	r->entry = d.len;       /* the whole cycle's length */
 	r->nlinks = (uint8_t)n;
 	for (int i = 0; i < n; i++) {
 		int prev = d.path[(i + d.len - 1) % d.len];
@@ -186,8 +187,14 @@ void deadlock_on_block(struct vfs_world *w, int tid)
 	for (int i = 0; i < ld->ndead; i++)
 		if (ld->dead[i] == set)
 			return;
-	if (ld->ndead < sizeof ld->dead / sizeof ld->dead[0])
+	if (ld->ndead < VFS_MAX_LDDEAD) {
 		ld->dead[ld->ndead++] = set;
+	} else {
+		detect_overflow(w, VL_LDDEAD);
+		return;
+	}
+	if (tmp.entry > VFS_MAX_LINKS)  /* the report shows the first links */
+		detect_overflow(w, VL_LINKS);
 	w->det.counts[RPT_DEADLOCK]++;
 	if (w->det.nreports < VFS_MAX_REPORTS)
 		w->det.reports[w->det.nreports++] = tmp;

@@ -28,6 +28,7 @@ struct vfs_explore_priv {
 
 static const char *const xkind_names[VX__COUNT] = {
 	"duplicate", "race", "deaddir", "deadlock", "skipped", "lockorder",
+	"overflow",
 };
 const char *vfs_xkind_name(int k)
 {
@@ -156,6 +157,7 @@ uint32_t xkinds_of(const struct vfs_world *snap, const struct vfs_world *w)
 		[VX_DUPLICATE] = RPT_DUPLICATE, [VX_RACE] = RPT_RACE,
 		[VX_DEADDIR] = RPT_DEADDIR, [VX_DEADLOCK] = -1,
 		[VX_SKIPPED] = RPT_SKIPPED, [VX_LOCKORDER] = RPT_LOCKORDER,
+		[VX_OVERFLOW] = -1,
 	};
 	uint32_t k = 0;
 	for (int i = 0; i < VX__COUNT; i++)
@@ -163,6 +165,8 @@ uint32_t xkinds_of(const struct vfs_world *snap, const struct vfs_world *w)
 			k |= VX_BIT(i);
 	if (vfs_all_blocked(w))
 		k |= VX_BIT(VX_DEADLOCK);
+	if (w->det.overflowed != snap->det.overflowed)
+		k |= VX_BIT(VX_OVERFLOW);
 	return k;
 }
 

@@ -41,6 +41,8 @@ enum vfs_xkind {
 	VX_DEADLOCK,            /* the end: live threads all blocked, work left */
 	VX_SKIPPED,             /* RPT_SKIPPED (not a violation by default) */
 	VX_LOCKORDER,           /* RPT_LOCKORDER (not a violation by default) */
+	VX_OVERFLOW,            /* a detector's table filled (core/vfs_limits.h):
+				 * its verdicts are refused, not a violation */
 	VX__COUNT
 };
 #define VX_BIT(k) (1u << (k))

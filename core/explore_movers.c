@@ -46,6 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "explore_int.h"
+#include "footprint.h"
 #include "internal.h"
 
 #define KLOCKBIT 0x80000000u
@@ -147,49 +148,25 @@ static void learn_access(struct xmovers *m, const struct vfs_world *w, int tid,
 static int ev_keys(const struct vfs_world *w, const struct vfs_event *ev,
 		   uint32_t key[2], bool write[2])
 {
-	const struct vfs_thread *t = ev->tid >= 0 ? &w->threads[ev->tid] : NULL;
-	switch (ev->op) {
-	case OP_READ: case OP_WRITE:
-		key[0] = kfld(ev->field, ev->objkind, ev->obj);
-		write[0] = ev->op == OP_WRITE;
-		/* a seek starts a new pass of the duplicate detector */
-		if (write[0] && ev->field == FLD_F_POS && ev->objkind == 1) {
-			key[1] = kfld(FLD_PASS, 1, ev->obj);
-			write[1] = true;
-			return 2;
+	(void)w;
+	/* the locations, as the movers' discipline treats them
+	 * (core/footprint.c) */
+	struct vfs_loc loc[VFS_FOOTPRINT_MAX];
+	int n = vfs_footprint(ev, loc), k = 0;
+	for (int i = 0; i < n; i++) {
+		const struct vfs_loc *l = &loc[i];
+		switch (vfs_loc_use[l->why][VC_MOVERS]) {
+		case LU_IGNORE:
+			continue;
+		case LU_VISIBLE:
+			return -1;
 		}
-		return 1;
-	case OP_EMIT:
-		/* the pass's record of who got what, and the skipped check
-		 * reads the directory's children */
-		if (!t || t->f.file < 0 || t->f.inode < 0)
-			return -1;
-		key[0] = kfld(FLD_PASS, 1, t->f.file);
-		write[0] = true;
-		key[1] = kfld(FLD_DIR, 2, t->f.inode);
-		write[1] = false;
-		return 2;
-	case OP_ENTER:
-		/* the dead-directory check reads the inode's S_DEAD */
-		if (!vfs_fn_is_iterator(ev->fn))
-			return 0;
-		if (!t || t->f.inode < 0)
-			return -1;
-		key[0] = kfld(FLD_DIR, 2, t->f.inode);
-		write[0] = false;
-		return 1;
-	case OP_ACQUIRE: case OP_RELEASE: case OP_DOWNGRADE:
-		key[0] = klock(ev->lock);
-		write[0] = ev->op == OP_DOWNGRADE ||
-			   (ev->op == OP_ACQUIRE && ev->mode != M_READ);
-		return 1;
-	case OP_BLOCK: case OP_WAKE:
-		return -1;      /* always visible */
-	case OP_NOTE:
-		return ev->fn == VFN_copy_process ? -1 : 0;
-	default:
-		return 0;
+		key[k] = l->kind == LOC_LOCK ? klock(l->lock) :
+			 l->kind == LOC_PASS ? kfld(FLD_PASS, VOK_FILE, l->obj) :
+			 kfld(l->field, l->objkind, l->obj);
+		write[k++] = l->write;
 	}
+	return n < 0 ? -1 : k;
 }
 
 static void learn_sink(void *ctx, const struct vfs_world *w,

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "explore_int.h"
+#include "footprint.h"
 #include "internal.h"
 
 #define CKSTEP 4                /* levels between checkpoints */
@@ -129,27 +130,25 @@ static void xsink(void *ctx, const struct vfs_world *w,
 {
 	struct xsearch *s = ctx;
 	struct xfp *f = s->cfp;
-	switch (ev->op) {
-	case OP_WAKE:
-		if (ev->tid != s->steptid && ev->tid >= 0)
-			s->woken |= 1u << ev->tid;
-		/* fall through */
-	case OP_ACQUIRE: case OP_RELEASE: case OP_BLOCK: case OP_DOWNGRADE:
-		fp_add(f, KLOCK(ev->lock), true);
-		break;
-	case OP_READ: case OP_WRITE:
-		fp_add(f, KFLD(ev->field, ev->objkind, ev->obj),
-		       ev->op == OP_WRITE);
-		/* a seek starts a new pass of the duplicate detector */
-		if (ev->op == OP_WRITE && ev->field == FLD_F_POS &&
-		    ev->objkind == 1)
-			fp_add(f, KPASS(ev->obj), true);
-		break;
-	case OP_EMIT:
-		fp_add(f, KPASS(w->threads[ev->tid].f.file), true);
-		break;
-	default:
-		break;
+	struct vfs_loc loc[VFS_FOOTPRINT_MAX];
+	(void)w;
+	if (ev->op == OP_WAKE && ev->tid != s->steptid && ev->tid >= 0)
+		s->woken |= 1u << ev->tid;
+	/* the locations, as DPOR treats them (core/footprint.c) */
+	int n = vfs_footprint(ev, loc);
+	if (n < 0) {
+		f->all = 1;
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct vfs_loc *l = &loc[i];
+		int use = vfs_loc_use[l->why][VC_DPOR];
+		if (use == LU_IGNORE)
+			continue;
+		uint32_t key = l->kind == LOC_LOCK ? KLOCK(l->lock) :
+			       l->kind == LOC_PASS ? KPASS(l->obj) :
+			       KFLD(l->field, l->objkind, l->obj);
+		fp_add(f, key, use == LU_WRITE || l->write);
 	}
 }
 
@@ -556,9 +555,8 @@ static int finish(struct xsearch *s, int d)
 	if (!h)
 		h = 1;
 	k = ++it->execs;
-	__atomic_store_n(&sh->live_execs[s->worker],
-			 __atomic_load_n(&sh->live_execs[s->worker], __ATOMIC_RELAXED) + 1,
-			 __ATOMIC_RELAXED);
+	/* the progress reader (explore.c report()) loads these while we run */
+	__atomic_add_fetch(&sh->live_execs[s->worker], 1, __ATOMIC_RELAXED);
 	if (pre > it->maxpre)
 		it->maxpre = pre;
 	for (int i = 0; i < VX__COUNT; i++)
@@ -566,7 +564,7 @@ static int finish(struct xsearch *s, int d)
 	bool viol = (kinds & sh->viol) != 0;
 	if (viol) {
 		it->violating++;
-		sh->live_viol[s->worker]++;
+		__atomic_add_fetch(&sh->live_viol[s->worker], 1, __ATOMIC_RELAXED);
 	}
 	if (xset_add(&it->out, h) < 0)
 		return -1;

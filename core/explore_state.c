@@ -215,7 +215,7 @@ static size_t canon_bound(const struct vfs_world *w)
 			n += w->inodes[i].data->cap;
 	for (int i = 0; i < w->nfdt; i++)
 		n += 8 + 2 * (size_t)VFS_NR_OPEN;
-	n += (size_t)VFS_MAX_PASSES * (8 + VFS_MAX_ENTRIES);
+	n += (size_t)VFS_MAX_PASSES * (8 + VFS_MAX_PASS_OFFSETS);
 	n += sizeof(struct vfs_lockdep);
 	n += (size_t)64 * 32 + 16;     /* canon_history: XMAXOPEN entries */
 	return n;
@@ -299,9 +299,9 @@ static void canon(struct sbuf *bo, const struct vfs_world *w, uint64_t tree,
 		PUT(b, t->nheld);
 		for (int k = 0; k < t->nheld; k++) {
 			const struct vfs_held *hd = &t->held[k];
-			uint8_t v[6] = { (uint8_t)hd->lock, (uint8_t)(hd->lock >> 8),
-					 hd->mode, hd->cls, hd->fn, hd->frame };
-			put(b, v, 6);
+			uint8_t v[7] = { (uint8_t)hd->lock, (uint8_t)(hd->lock >> 8),
+					 hd->mode, hd->cls, hd->fn, hd->frame, hd->sub };
+			put(b, v, 7);
 		}
 		PUT(b, t->nfn);
 		put(b, t->fnstack, t->nfn < VFS_MAX_FNSTACK ? t->nfn : VFS_MAX_FNSTACK);
@@ -361,7 +361,7 @@ static void canon(struct sbuf *bo, const struct vfs_world *w, uint64_t tree,
 		PUT(b, p->epoch);
 		/* given (1), not given (0), before the pass or reported
 		 * skipped (2): not who got it, nor when */
-		int last = VFS_MAX_ENTRIES;     /* (8 at a time: hot) */
+		int last = p->hi;       /* (8 at a time: hot) */
 		while (last >= 8) {
 			uint64_t x;
 			memcpy(&x, p->by + last - 8, 8);
@@ -381,9 +381,10 @@ static void canon(struct sbuf *bo, const struct vfs_world *w, uint64_t tree,
 	const struct vfs_lockdep *ld = &d->ld;
 	uint8_t lh[4] = { ld->nedges, ld->nseen, ld->ndead, ld->overflow };
 	put(b, lh, 4);
+	PUT(b, d->overflowed);  /* a detector turned off decides nothing more */
 	PUT(b, ld->woken);
 	put(b, ld->seen, sizeof ld->seen[0] * ld->nseen);
-	put(b, ld->dead, sizeof ld->dead[0] * (ld->ndead < 8 ? ld->ndead : 8));
+	put(b, ld->dead, sizeof ld->dead[0] * ld->ndead);
 	for (int i = 0; i < ld->nedges; i++) {
 		uint8_t e[2] = { ld->edges[i].from, ld->edges[i].to };
 		put(b, e, 2);
@@ -523,7 +524,12 @@ static void fcopy(struct vfs_world *d, const struct vfs_world *s,
 	dd->npasses = sd->npasses;
 	dd->nreports = VFS_MAX_REPORTS;
 	memcpy(dd->counts, sd->counts, sizeof dd->counts);
+	dd->overflowed = sd->overflowed;
+	dd->told = sd->told;
+	if (sd->overflowed)
+		memcpy(dd->overflow_step, sd->overflow_step, sizeof dd->overflow_step);
 	if (!sd->no_clocks) {
+		memcpy(dd->race_fields, sd->race_fields, sizeof dd->race_fields);
 		dd->nshadows = sd->nshadows;
 		dd->nlockclocks = sd->nlockclocks;
 		for (int i = 0; i < n; i++)
@@ -544,7 +550,8 @@ static void fcopy(struct vfs_world *d, const struct vfs_world *s,
 		}
 	}
 	for (int i = 0; i < sd->npasses; i++)
-		memcpy(&dd->passes[i], &sd->passes[i], offsetof(struct vfs_pass, at));
+		memcpy(&dd->passes[i], &sd->passes[i],
+		       offsetof(struct vfs_pass, by) + (size_t)sd->passes[i].hi);
 	memcpy(&dd->ld, &sd->ld, offsetof(struct vfs_lockdep, edges));
 	memcpy(dd->ld.edges, sd->ld.edges, sizeof dd->ld.edges[0] * sd->ld.nedges);
 	memcpy(d->procs, s->procs, sizeof d->procs[0] * (size_t)s->nprocs);
@@ -837,6 +844,8 @@ static inline uint32_t counts_kinds(const struct vfs_world *a,
 	 * accesses, or any race the clocks see on this path) */
 	if (!b->det.no_clocks && b->det.counts[RPT_RACE] != a->det.counts[RPT_RACE])
 		k |= VX_BIT(VX_RACE);
+	if (b->det.overflowed != a->det.overflowed)
+		k |= VX_BIT(VX_OVERFLOW);
 	return k;
 }
 

@@ -173,6 +173,13 @@ void access_file(struct vx *x, int fn, int field, int file, int64_t v,
 		 bool write, bool atomic);
 void access_inode(struct vx *x, int fn, int field, int ino, int64_t v,
 		  bool write);
+/* The lockless path walk (fs/namei.c, RCU mode) read the entries of DIR
+ * and reached REACHED: under rcu_read_lock, validated against the
+ * dentries' d_seq seqcounts and retried, so never a data race. */
+void access_rcu_walk(struct vx *x, int fn, int dir, int reached);
+/* A write of DIR's entries that adds, removes or moves ENTRY (under DIR's
+ * i_rwsem; d_instantiate, d_delete, d_move bump ENTRY's d_seq). */
+void access_dir_change(struct vx *x, int fn, int dir, int entry);
 void access_fdt(struct vx *x, int fn, int fdt, bool write);
 void note(struct vx *x, int fn, const char *text);
 
@@ -245,7 +252,14 @@ void file_put(struct vx *x, int fn, int file);
 void file_get(struct vx *x, int fn, int file);
 bool dir_native_shared(const struct vfs_world *w, int ino);
 
-/* ---- detectors (deadlock.c, lockdep.c) ---- */
+/* ---- detectors (race.c, deadlock.c, lockdep.c) ---- */
+/* The detectors' part of vfs_world_copy: only what is in use. */
+void detect_copy(struct vfs_detect *d, const struct vfs_detect *s, int nthreads);
+/* A bound of core/limits.h was reached at the current step: record it
+ * (the first time), which turns off the detector that needed the room. */
+void detect_overflow(struct vfs_world *w, int limit);
+/* Whether the detector deciding reports of KIND is still on. */
+bool detect_on(const struct vfs_detect *d, int kind);
 void deadlock_on_block(struct vfs_world *w, int tid);
 size_t deadlock_detail(const struct vfs_world *w, const struct vfs_report *r,
 		       char *buf, size_t n);

@@ -68,47 +68,29 @@ const char *vfs_ld_rule_name(int rule)
 	return rule >= 0 && rule < LDR__COUNT ? rule_names[rule] : "?";
 }
 
-static bool is_namei(int sys)
+/* Lockdep keys: a lock class with the nesting subclass the kernel path
+ * annotated (core/locking.c lock_subclass: the event's, the held entry's). */
+static int ev_key(const struct vfs_world *w, const struct vfs_event *ev)
 {
-	return sys == SYS_MKDIR || sys == SYS_UNLINK || sys == SYS_RMDIR ||
-	       sys == SYS_RENAME || sys == SYS_CREAT;
+	return lock_class(w, ev->lock) * 4 + ev->subclass;
 }
 
-/* The key of lid as thread t takes it: class and nesting subclass. */
-static int key_of(const struct vfs_world *w, const struct vfs_thread *t,
-		  vfs_lid_t lid)
+static int held_key(const struct vfs_held *h)
 {
-	int cls = lock_class(w, lid), sub = LDSUB_NORMAL;
-	if (VFS_LID_KIND(lid) == LID_INODE && is_namei(t->rec.call.sys)) {
-		int ino = VFS_LID_IDX(lid);
-		bool plain = t->rec.call.sys == SYS_RENAME && t->f.parent2 >= 0 &&
-			     !t->f.locked_rename &&
-			     w->k.rename_lock == RENLOCK_NO_MUTEX;
-		if (ino == t->f.parent)
-			sub = plain ? LDSUB_NORMAL : LDSUB_PARENT;
-		else if (ino == t->f.parent2)
-			sub = plain ? LDSUB_NORMAL : LDSUB_PARENT2;
-		else if (t->rec.call.sys != SYS_CREAT && ino == t->f.newproc &&
-			 t->f.locked_victim)
-			sub = LDSUB_NONDIR2;
-	}
-	return cls * 4 + sub;
+	return h->cls * 4 + h->sub;
 }
 
-static int held_key(const struct vfs_world *w, const struct vfs_thread *t,
-		    const struct vfs_held *h)
+static bool seen(struct vfs_world *w, int rule, int from, int to)
 {
-	return key_of(w, t, h->lock);
-}
-
-static bool seen(struct vfs_lockdep *ld, int rule, int from, int to)
-{
+	struct vfs_lockdep *ld = &w->det.ld;
 	uint32_t k = (uint32_t)rule << 16 | (uint32_t)from << 8 | (uint32_t)to;
 	for (int i = 0; i < ld->nseen; i++)
 		if (ld->seen[i] == k)
 			return true;
 	if (ld->nseen < VFS_MAX_LDSEEN)
 		ld->seen[ld->nseen++] = k;
+	else
+		detect_overflow(w, VL_LDSEEN);
 	return false;
 }
 
@@ -144,7 +126,7 @@ static struct vfs_report *new_report(struct vfs_world *w, int rule)
 
 static void rank_report(struct vfs_world *w, int rule, const struct vfs_link *l)
 {
-	if (seen(&w->det.ld, rule, l->held_key, l->want_key))
+	if (seen(w, rule, l->held_key, l->want_key))
 		return;
 	struct vfs_report *r = new_report(w, rule);
 	if (!r)
@@ -170,7 +152,8 @@ static int find_edge(const struct vfs_lockdep *ld, int from, int to)
 	return -1;
 }
 
-/* A path from -> ... -> to in the graph: the edges' indices, or -1. */
+/* A path from -> ... -> to in the graph: its length (the first MAX
+ * edges' indices in OUT), or -1. */
 static int path(const struct vfs_lockdep *ld, int from, int to, int *out,
 		int max)
 {
@@ -197,7 +180,7 @@ static int path(const struct vfs_lockdep *ld, int from, int to, int *out,
 	int m = n < max ? n : max;
 	for (int i = 0; i < m; i++)
 		out[i] = rev[n - 1 - i];
-	return m;
+	return n;
 }
 
 static void add_edge(struct vfs_world *w, const struct vfs_link *l)
@@ -212,7 +195,11 @@ static void add_edge(struct vfs_world *w, const struct vfs_link *l)
 	int chain[VFS_MAX_LINKS - 1];
 	int n = l->held_key == l->want_key ? -1 :
 		path(ld, l->want_key, l->held_key, chain, VFS_MAX_LINKS - 1);
-	if (n > 0 && !seen(ld, LDR_CYCLE, l->held_key, l->want_key)) {
+	if (n > VFS_MAX_LINKS - 1) {    /* the report shows the first links */
+		detect_overflow(w, VL_LINKS);
+		n = VFS_MAX_LINKS - 1;
+	}
+	if (n > 0 && !seen(w, LDR_CYCLE, l->held_key, l->want_key)) {
 		struct vfs_report *r = new_report(w, LDR_CYCLE);
 		if (r) {
 			char th[32];
@@ -240,6 +227,7 @@ static void add_edge(struct vfs_world *w, const struct vfs_link *l)
 	}
 	if (ld->nedges >= VFS_MAX_LDEDGES) {
 		ld->overflow = 1;
+		detect_overflow(w, VL_LDEDGES);
 		return;
 	}
 	struct vfs_ldedge *ed = &ld->edges[ld->nedges++];
@@ -267,11 +255,11 @@ static void check(struct vfs_world *w, const struct vfs_event *ev, bool acquired
 	if (!n)
 		return;
 	int wcls = lock_class(w, ev->lock);
-	int wkey = key_of(w, t, ev->lock);
+	int wkey = ev_key(w, ev);
 	bool renmutex = holds_class(t, LC_RENAME_MUTEX);
 	for (int i = 0; i < n; i++) {
 		const struct vfs_held *h = &t->held[i];
-		int hkey = held_key(w, t, h);
+		int hkey = held_key(h);
 		struct vfs_link l;
 		make_link(w, ev, h, hkey, wkey, &l);
 		int hcls = h->cls;
@@ -313,15 +301,18 @@ void lockdep_event(struct vfs_world *w, const struct vfs_event *ev)
 		ld->woken |= bit;
 		break;
 	case OP_BLOCK:
-		check(w, ev, false);
-		deadlock_on_block(w, ev->tid);
+		if (detect_on(&w->det, RPT_LOCKORDER))
+			check(w, ev, false);
+		if (detect_on(&w->det, RPT_DEADLOCK))
+			deadlock_on_block(w, ev->tid);
 		break;
 	case OP_ACQUIRE:
 		if (ld->woken & bit) {  /* checked when it began to wait */
 			ld->woken &= ~bit;
 			break;
 		}
-		check(w, ev, true);
+		if (detect_on(&w->det, RPT_LOCKORDER))
+			check(w, ev, true);
 		break;
 	}
 }

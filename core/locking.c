@@ -73,20 +73,49 @@ static void count_atomic(struct vfs_world *w, const struct vfs_thread *t)
 	w->stats.atomics_by_sys[t->rec.call.sys]++;
 }
 
+static bool is_namei(int sys)
+{
+	return sys == SYS_MKDIR || sys == SYS_UNLINK || sys == SYS_RMDIR ||
+	       sys == SYS_RENAME || sys == SYS_CREAT;
+}
+
+/* The nesting subclass the kernel path annotates when it takes lid
+ * (inode_lock_nested): I_MUTEX_PARENT for the parent, I_MUTEX_PARENT2 for
+ * lock_rename's second parent (none without s_vfs_rename_mutex: the
+ * deliberately wrong rename-lock knob takes them plainly),
+ * I_MUTEX_NONDIR2 for lock_two_nondirectories' second inode. */
+static int lock_subclass(const struct vfs_world *w, const struct vfs_thread *t,
+			 vfs_lid_t lid)
+{
+	if (VFS_LID_KIND(lid) != LID_INODE || !is_namei(t->rec.call.sys))
+		return LDSUB_NORMAL;
+	int ino = VFS_LID_IDX(lid);
+	bool plain = t->rec.call.sys == SYS_RENAME && t->f.parent2 >= 0 &&
+		     !t->f.locked_rename && w->k.rename_lock == RENLOCK_NO_MUTEX;
+	if (ino == t->f.parent)
+		return plain ? LDSUB_NORMAL : LDSUB_PARENT;
+	if (ino == t->f.parent2)
+		return plain ? LDSUB_NORMAL : LDSUB_PARENT2;
+	if (t->rec.call.sys != SYS_CREAT && ino == t->f.newproc && t->f.locked_victim)
+		return LDSUB_NONDIR2;
+	return LDSUB_NORMAL;
+}
+
 static void lock_event(struct vfs_world *w, const struct vfs_sink *sink,
 		       int tid, int op, int fn, vfs_lid_t lid, int mode, int other)
 {
 	struct vx x = { .w = w, .t = &w->threads[tid], .tid = tid, .sink = sink };
 	struct vfs_event ev = { .op = (uint8_t)op, .fn = (uint8_t)fn,
 		.lock = lid, .cls = (uint8_t)lock_class(w, lid),
-		.mode = (uint8_t)mode, .other = (int8_t)other };
+		.mode = (uint8_t)mode, .other = (int8_t)other,
+		.subclass = (uint8_t)lock_subclass(w, x.t, lid) };
 	switch (VFS_LID_KIND(lid)) {
 	case LID_FILE_POS: case LID_FILE_LOCK:
-		ev.objkind = 1; ev.obj = VFS_LID_IDX(lid); break;
+		ev.objkind = VOK_FILE; ev.obj = VFS_LID_IDX(lid); break;
 	case LID_INODE:
-		ev.objkind = 2; ev.obj = VFS_LID_IDX(lid); break;
+		ev.objkind = VOK_INODE; ev.obj = VFS_LID_IDX(lid); break;
 	default:
-		ev.objkind = 4; ev.obj = 0; break;
+		ev.objkind = VOK_GLOBAL; ev.obj = 0; break;
 	}
 	emit(&x, &ev);
 }
@@ -109,7 +138,10 @@ static void grant(struct vfs_world *w, const struct vfs_sink *sink, int tid,
 		t->held[t->nheld].cls = (uint8_t)cls;
 		t->held[t->nheld].fn = (uint8_t)(t->nfn ? t->fnstack[t->nfn - 1] : fn);
 		t->held[t->nheld].frame = (uint8_t)(t->nfn ? t->nfn - 1 : 0);
+		t->held[t->nheld].sub = (uint8_t)lock_subclass(w, t, lid);
 		t->nheld++;
+	} else {
+		detect_overflow(w, VL_HELD);
 	}
 	t->rec.took |= 1u << (cls * 4 + mode);
 	w->stats.acquire[cls]++;
@@ -252,6 +284,8 @@ bool lock_acquire(struct vx *x, int fn, vfs_lid_t lid, int mode)
 	w->stats.contended[lock_class(w, lid)]++;
 	if (t->nfn < VFS_MAX_FNSTACK)
 		t->fnstack[t->nfn++] = (uint8_t)fn;
+	else
+		detect_overflow(w, VL_FNSTACK);
 	lock_event(w, x->sink, x->tid, OP_BLOCK, fn, lid, mode,
 		   holder_of(w, l, lid));
 	return false;

@@ -285,8 +285,7 @@ void site_NM_VFS(struct vx *x)
 	if (c->sys == SYS_MKDIR) {
 		int r = inode_alloc(w, f->parent, last_of(vfs_call_str(w, c, 0), name), IT_DIR);
 		if (r >= 0)
-			access_inode(x, fn, FLD_DIR, f->parent,
-				     w->inodes[f->parent].nchildren, true);
+			access_dir_change(x, fn, f->parent, r);
 		fn_exit(x, fn, r < 0 ? r : 0);
 		nm_unwind(x, r < 0 ? r : 0);
 		return;
@@ -353,8 +352,7 @@ void site_NM_DO(struct vx *x)
 	switch (c->sys) {
 	case SYS_UNLINK:
 		inode_unlink_entry(w, f->victim);
-		access_inode(x, fn, FLD_DIR, f->parent, w->inodes[f->parent].nchildren,
-			     true);
+		access_dir_change(x, fn, f->parent, f->victim);
 		break;
 	case SYS_RMDIR: {
 		const struct vfs_inode *v = &w->inodes[f->victim];
@@ -368,8 +366,7 @@ void site_NM_DO(struct vx *x)
 			inode_mut(w, f->victim)->dead = 1;
 			access_inode(x, fn, FLD_DIR, f->victim, 0, true);
 			inode_unlink_entry(w, f->victim);
-			access_inode(x, fn, FLD_DIR, f->parent,
-				     w->inodes[f->parent].nchildren, true);
+			access_dir_change(x, fn, f->parent, f->victim);
 		}
 		break;
 	}
@@ -390,9 +387,9 @@ void site_NM_DO(struct vx *x)
 			inode_unlink_entry(w, f->victim2);
 		}
 		move_entry(w, f->victim, dp, last_of(vfs_call_str(w, c, 1), name2));
-		access_inode(x, fn, FLD_DIR, sp, w->inodes[sp].nchildren, true);
+		access_dir_change(x, fn, sp, f->victim);
 		if (dp != sp)
-			access_inode(x, fn, FLD_DIR, dp, w->inodes[dp].nchildren, true);
+			access_dir_change(x, fn, dp, f->victim);
 		break;
 	}
 	}

@@ -43,8 +43,7 @@ void site_OP_LOOKUP(struct vx *x)
 		return;
 	}
 	const struct vfs_inode *in = &x->w->inodes[ino];
-	access_inode(x, VFN_do_sys_open, FLD_DIR, in->parent >= 0 ? in->parent : ino,
-		     0, false);
+	access_rcu_walk(x, VFN_do_sys_open, in->parent >= 0 ? in->parent : ino, ino);
 	if (in->type == IT_DIR && (c->a[1] & VO_ACCMODE) != VO_RDONLY) {
 		open_fail(x, -VE_ISDIR);
 		return;
@@ -180,8 +179,7 @@ void site_CR_CREATE(struct vx *x)
 		f->res = c < 0 ? c : 0;
 		if (c >= 0) {
 			f->inode = (int32_t)c;
-			access_inode(x, VFN_vfs_create, FLD_DIR, f->parent,
-				     w->inodes[f->parent].nchildren, true);
+			access_dir_change(x, VFN_vfs_create, f->parent, c);
 		}
 	}
 	fn_exit(x, VFN_vfs_create, f->res);

@@ -15,6 +15,109 @@
 /* after vfsim.h: <sched.h> defines SCHED_RR as a macro */
 #include <pthread.h>
 
+/* ---- the bounds of core/limits.h, when a table is full ---- */
+
+#define RK(k) (1u << (k))
+static const struct {
+	const char *name;       /* "too many NAME" */
+	int value;
+	const char *off;        /* what stops answering */
+	uint32_t kinds;         /* the report kinds whose verdicts it decides */
+} limits[VL__COUNT] = {
+	[VL_NONE] = { "?", 0, "", 0 },
+	[VL_SHADOWS] = { "shadow words", VFS_MAX_SHADOWS,
+		"the race detector is off", RK(RPT_RACE) },
+	[VL_LOCKCLOCKS] = { "lock clocks", VFS_MAX_LOCKCLOCKS,
+		"the race detector is off", RK(RPT_RACE) },
+	[VL_PASSES] = { "directory passes", VFS_MAX_PASSES,
+		"the duplicate detector is off", RK(RPT_DUPLICATE) | RK(RPT_SKIPPED) },
+	[VL_PASS_OFFSETS] = { "directory offsets in a pass", VFS_MAX_PASS_OFFSETS,
+		"the duplicate detector is off", RK(RPT_DUPLICATE) | RK(RPT_SKIPPED) },
+	[VL_LDEDGES] = { "lock dependencies", VFS_MAX_LDEDGES,
+		"lockdep is off", RK(RPT_LOCKORDER) },
+	[VL_LDSEEN] = { "lock-order reports", VFS_MAX_LDSEEN,
+		"lockdep is off", RK(RPT_LOCKORDER) },
+	[VL_LDDEAD] = { "deadlocks", VFS_MAX_LDDEAD,
+		"the deadlock detector is off", RK(RPT_DEADLOCK) },
+	[VL_LINKS] = { "links in a lock chain", VFS_MAX_LINKS,
+		"deadlock and lock-order reports show only the first links", 0 },
+	[VL_HELD] = { "locks held by one thread", VFS_MAX_HELD,
+		"lockdep is off", RK(RPT_LOCKORDER) },
+	[VL_FNSTACK] = { "nested kernel functions", VFS_MAX_FNSTACK,
+		"the trace's function of a lock is unreliable", 0 },
+};
+
+const char *vfs_limit_name(int limit)
+{
+	return limit > VL_NONE && limit < VL__COUNT ? limits[limit].name : "?";
+}
+
+int vfs_limit_value(int limit)
+{
+	return limit > VL_NONE && limit < VL__COUNT ? limits[limit].value : 0;
+}
+
+void detect_overflow(struct vfs_world *w, int limit)
+{
+	struct vfs_detect *d = &w->det;
+	if (d->overflowed & RK(limit))
+		return;
+	d->overflowed |= RK(limit);
+	d->overflow_step[limit] = w->step;
+}
+
+bool detect_on(const struct vfs_detect *d, int kind)
+{
+	for (uint32_t m = d->overflowed; m; m &= m - 1)
+		if (limits[__builtin_ctz(m)].kinds & RK(kind))
+			return false;
+	return true;
+}
+
+int vfs_verdict_refused(const struct vfs_world *w, int kind)
+{
+	int first = VL_NONE;
+	for (int l = VL_NONE + 1; l < VL__COUNT; l++)
+		if ((w->det.overflowed & RK(l)) && (limits[l].kinds & RK(kind)) &&
+		    (first == VL_NONE ||
+		     w->det.overflow_step[l] < w->det.overflow_step[first]))
+			first = l;
+	return first;
+}
+
+void vfs_overflow_text(const struct vfs_world *w, int limit, char *buf, size_t n)
+{
+	snprintf(buf, n, "vfsim: too many %s (limit %d): %s from step %d",
+		 vfs_limit_name(limit), vfs_limit_value(limit),
+		 limit > VL_NONE && limit < VL__COUNT ? limits[limit].off : "?",
+		 w->det.overflow_step[limit]);
+}
+
+void detect_copy(struct vfs_detect *d, const struct vfs_detect *s, int nthreads)
+{
+	d->enabled = s->enabled;
+	d->no_clocks = s->no_clocks;
+	d->nshadows = s->nshadows;
+	d->nlockclocks = s->nlockclocks;
+	d->npasses = s->npasses;
+	d->nreports = s->nreports;
+	memcpy(d->counts, s->counts, sizeof d->counts);
+	memcpy(d->race_fields, s->race_fields, sizeof d->race_fields);
+	d->overflowed = s->overflowed;
+	d->told = s->told;
+	memcpy(d->overflow_step, s->overflow_step, sizeof d->overflow_step);
+	memcpy(d->vc, s->vc, sizeof d->vc[0] * (size_t)nthreads);
+	memcpy(d->shadows, s->shadows, sizeof d->shadows[0] * s->nshadows);
+	memcpy(d->lockclocks, s->lockclocks,
+	       sizeof d->lockclocks[0] * s->nlockclocks);
+	memcpy(d->passes, s->passes, sizeof d->passes[0] * s->npasses);
+	memcpy(d->reports, s->reports, sizeof d->reports[0] * s->nreports);
+	memcpy(&d->ld, &s->ld, offsetof(struct vfs_lockdep, edges));
+	memcpy(d->ld.edges, s->ld.edges, sizeof d->ld.edges[0] * s->ld.nedges);
+}
+
+/* ---- data races ---- */
+
 /* Only the first nthreads entries: a thread's entry is 0 in every clock
  * until the thread exists (its own row is cleared when it is made). */
 static void vc_join(vfs_vclock d, const vfs_vclock s, int n)
@@ -24,13 +127,16 @@ static void vc_join(vfs_vclock d, const vfs_vclock s, int n)
 			d[i] = s[i];
 }
 
-static struct vfs_lockclock *lockclock(struct vfs_detect *d, vfs_lid_t lid)
+static struct vfs_lockclock *lockclock(struct vfs_world *w, vfs_lid_t lid)
 {
+	struct vfs_detect *d = &w->det;
 	for (int i = 0; i < d->nlockclocks; i++)
 		if (d->lockclocks[i].lock == lid)
 			return &d->lockclocks[i];
-	if (d->nlockclocks >= VFS_MAX_LOCKCLOCKS)
+	if (d->nlockclocks >= VFS_MAX_LOCKCLOCKS) {
+		detect_overflow(w, VL_LOCKCLOCKS);
 		return NULL;
+	}
 	struct vfs_lockclock *l = &d->lockclocks[d->nlockclocks++];
 	memset(l, 0, sizeof *l);
 	l->lock = lid;
@@ -38,13 +144,16 @@ static struct vfs_lockclock *lockclock(struct vfs_detect *d, vfs_lid_t lid)
 	return l;
 }
 
-static struct vfs_shadow *shadow(struct vfs_detect *d, int field, int obj)
+static struct vfs_shadow *shadow(struct vfs_world *w, int field, int obj)
 {
+	struct vfs_detect *d = &w->det;
 	for (int i = 0; i < d->nshadows; i++)
 		if (d->shadows[i].field == field && d->shadows[i].obj == obj)
 			return &d->shadows[i];
-	if (d->nshadows >= VFS_MAX_SHADOWS)
+	if (d->nshadows >= VFS_MAX_SHADOWS) {
+		detect_overflow(w, VL_SHADOWS);
 		return NULL;
+	}
 	struct vfs_shadow *s = &d->shadows[d->nshadows++];
 	memset(s, 0, sizeof *s);
 	s->field = (uint8_t)field;
@@ -57,9 +166,11 @@ void vfs_detect_forget(struct vfs_world *w, int lidkind, int idx)
 {
 	struct vfs_detect *d = &w->det;
 	vfs_lid_t lid = VFS_LID(lidkind, idx);
+	/* an inode slot's dentry goes too: its d_seq clock (LID_DSEQ) */
+	vfs_lid_t dseq = lidkind == LID_INODE ? VFS_LID(LID_DSEQ, idx) : lid;
 	/* (in place: the explorer names shadows by their index) */
 	for (int i = 0; i < d->nlockclocks; i++)
-		if (d->lockclocks[i].lock == lid) {
+		if (d->lockclocks[i].lock == lid || d->lockclocks[i].lock == dseq) {
 			memset(d->lockclocks[i].w, 0, sizeof d->lockclocks[i].w);
 			memset(d->lockclocks[i].r, 0, sizeof d->lockclocks[i].r);
 		}
@@ -128,6 +239,7 @@ static bool already(const struct vfs_world *w, int kind, int field, int obj,
 static void race(struct vfs_world *w, const struct vfs_event *ev,
 		 const struct vfs_access *a, const struct vfs_access *b)
 {
+	w->det.race_fields[ev->field]++;
 	if (already(w, RPT_RACE, ev->field, ev->obj, a, b)) {
 		w->det.counts[RPT_RACE]++;
 		return;
@@ -145,13 +257,39 @@ static void race(struct vfs_world *w, const struct vfs_event *ev,
 		 obj);
 }
 
-bool vfs_access_checked(const struct vfs_event *ev)
+/*
+ * The lockless path walk (fs/namei.c: RCU mode, link_path_walk under
+ * rcu_read_lock) reads a directory's entries without i_rwsem: each step
+ * samples the dentry's d_seq (and rename_lock) and validates it after, and
+ * a walk that met a concurrent change retries or drops to ref-walk.  So it
+ * never races with the writers (d_alloc, d_delete, d_move run under the
+ * parent's i_rwsem and bump d_seq), and what it found orders it after the
+ * write that made it: write_seqcount_end is a release, a validated read an
+ * acquire.  The detector keeps a clock per dentry for its d_seq (LID_DSEQ):
+ * adding, removing or moving an entry releases into the entry's clock, a
+ * walk acquires from the clocks of the dentries on its path.  Calls the
+ * shell ran one after another are ordered only that way: `A: open /a` is
+ * not ordered after `B: rmdir /b`, which it did not need to see.
+ */
+static void on_dseq(struct vfs_world *w, const struct vfs_event *ev)
 {
-	if (ev->atomic || ev->field == FLD_FDTABLE || ev->field == FLD_F_COUNT)
-		return false;
-	/* (model) reads of file data race benignly with writers: the page
-	 * cache's own locks order them; only writers are checked */
-	return ev->op == OP_WRITE || (ev->field != FLD_DATA && ev->field != FLD_SIZE);
+	struct vfs_detect *d = &w->det;
+	int t = ev->tid;
+	if (ev->dir < 0)
+		return;
+	if (ev->op == OP_WRITE) {       /* write_seqcount_end(&dentry->d_seq) */
+		struct vfs_lockclock *l = lockclock(w, VFS_LID(LID_DSEQ, ev->dir));
+		if (!l)
+			return;         /* full: the race detector is off */
+		vc_join(l->w, d->vc[t], w->nthreads);
+		d->vc[t][t]++;
+		return;
+	}
+	/* every dentry of the path, from the one reached up to the root */
+	for (int i = ev->dir; i >= 0; i = w->inodes[i].parent)
+		for (int k = 0; k < d->nlockclocks; k++)
+			if (d->lockclocks[k].lock == VFS_LID(LID_DSEQ, i))
+				vc_join(d->vc[t], d->lockclocks[k].w, w->nthreads);
 }
 
 static void on_access(struct vfs_world *w, const struct vfs_event *ev)
@@ -160,11 +298,15 @@ static void on_access(struct vfs_world *w, const struct vfs_event *ev)
 	int t = ev->tid;
 	bool write = ev->op == OP_WRITE;
 
+	if (ev->rcu) {
+		on_dseq(w, ev);
+		return;
+	}
 	if (!vfs_access_checked(ev))
 		return;
-	struct vfs_shadow *s = shadow(d, ev->field, ev->obj);
+	struct vfs_shadow *s = shadow(w, ev->field, ev->obj);
 	if (!s)
-		return;
+		return;         /* full: the race detector is off */
 	const struct vfs_thread *th = &w->threads[t];
 	struct vfs_access cur = { .step = ev->step, .tid = (int8_t)t,
 		.fn = ev->fn, .write = write, .clock = d->vc[t][t] };
@@ -180,6 +322,8 @@ static void on_access(struct vfs_world *w, const struct vfs_event *ev)
 		s->w = cur;
 		/* reads are only ever recorded for existing threads */
 		memset(s->r, 0, sizeof s->r[0] * (size_t)w->nthreads);
+		if (ev->field == FLD_DIR && ev->objkind == VOK_INODE)
+			on_dseq(w, ev);         /* write_seqcount_end */
 	} else {
 		s->r[t] = cur;
 	}
@@ -188,7 +332,7 @@ static void on_access(struct vfs_world *w, const struct vfs_event *ev)
 static void on_lock(struct vfs_world *w, const struct vfs_event *ev)
 {
 	struct vfs_detect *d = &w->det;
-	struct vfs_lockclock *l = lockclock(d, ev->lock);
+	struct vfs_lockclock *l = lockclock(w, ev->lock);
 	int t = ev->tid;
 	if (!l)
 		return;
@@ -226,8 +370,10 @@ static struct vfs_pass *pass_of(struct vfs_world *w, int file, bool create)
 		    w->files[d->passes[i].file].id != d->passes[i].epoch)
 			slot = i;
 	if (slot < 0) {
-		if (d->npasses >= VFS_MAX_PASSES)
+		if (d->npasses >= VFS_MAX_PASSES) {
+			detect_overflow(w, VL_PASSES);
 			return NULL;
+		}
 		slot = d->npasses++;
 	}
 	struct vfs_pass *p = &d->passes[slot];
@@ -236,6 +382,19 @@ static struct vfs_pass *pass_of(struct vfs_world *w, int file, bool create)
 	p->file = file;
 	p->epoch = id;          /* the file's id: slots are reused */
 	return p;
+}
+
+/* Make offsets below END (at most the table) valid and not yet handed out:
+ * a copy of the world (explore_state.c fcopy) takes only those below hi. */
+static void pass_extend(struct vfs_pass *p, int64_t end)
+{
+	if (end > VFS_MAX_PASS_OFFSETS)
+		end = VFS_MAX_PASS_OFFSETS;
+	if (end <= p->hi)
+		return;
+	memset(p->by + p->hi, 0, (size_t)(end - p->hi) * sizeof p->by[0]);
+	memset(p->at + p->hi, 0, (size_t)(end - p->hi) * sizeof p->at[0]);
+	p->hi = (int16_t)end;
 }
 
 static void entry_label(const struct vfs_world *w, int dir, int64_t off,
@@ -253,11 +412,14 @@ static void entry_label(const struct vfs_world *w, int dir, int64_t off,
 
 static void on_emit(struct vfs_world *w, const struct vfs_event *ev)
 {
-	const struct vfs_thread *t = &w->threads[ev->tid];
-	int file = t->f.file, dir = t->f.inode;
+	int file = ev->file, dir = ev->dir;
 	int64_t off = ev->value;
-	if (file < 0 || off < 0 || off >= VFS_MAX_ENTRIES)
+	if (file < 0 || off < 0)
 		return;
+	if (off >= VFS_MAX_PASS_OFFSETS) {
+		detect_overflow(w, VL_PASS_OFFSETS);
+		return;
+	}
 	struct vfs_pass *p = pass_of(w, file, false);
 	if (!p) {
 		/* a new pass begins where this getdents began (ctx->pos):
@@ -265,9 +427,11 @@ static void on_emit(struct vfs_world *w, const struct vfs_event *ev)
 		p = pass_of(w, file, true);
 		if (!p)
 			return;
-		for (int64_t o = 0; o < t->f.pos && o < VFS_MAX_ENTRIES; o++)
+		pass_extend(p, ev->ret);
+		for (int64_t o = 0; o < ev->ret && o < VFS_MAX_PASS_OFFSETS; o++)
 			p->by[o] = -1;
 	}
+	pass_extend(p, off + 1);
 	char th1[32], th2[32], name[VFS_NAME_MAX + 16], dn[VFS_PATH_MAX];
 	if (p->by[off] > 0) {
 		struct vfs_report *r = add_report(w, RPT_DUPLICATE);
@@ -354,26 +518,24 @@ static void on_seek(struct vfs_world *w, const struct vfs_event *ev)
 	struct vfs_pass *p = pass_of(w, ev->obj, false);
 	if (!p)
 		return;
-	memset(p->by, 0, sizeof p->by);
-	memset(p->at, 0, sizeof p->at);
+	p->hi = 0;
+	pass_extend(p, ev->value);
 	/* offsets below the new position are not "skipped" in this pass */
-	for (int64_t o = 0; o < ev->value && o < VFS_MAX_ENTRIES; o++)
+	for (int64_t o = 0; o < ev->value && o < VFS_MAX_PASS_OFFSETS; o++)
 		p->by[o] = -1;
 }
 
 static void on_enter(struct vfs_world *w, const struct vfs_event *ev)
 {
-	const struct vfs_thread *t = &w->threads[ev->tid];
-	if (t->f.inode < 0 || !w->inodes[t->f.inode].dead ||
-	    !vfs_fn_is_iterator(ev->fn))
+	if (ev->dir < 0 || !vfs_fn_is_iterator(ev->fn) || !w->inodes[ev->dir].dead)
 		return;
 	struct vfs_report *r = add_report(w, RPT_DEADDIR);
 	if (!r)
 		return;
 	char th[32], dn[VFS_PATH_MAX];
 	vfs_thread_name(w, ev->tid, th, sizeof th);
-	vfs_inode_path(w, t->f.inode, dn, sizeof dn);
-	r->obj = t->f.inode;
+	vfs_inode_path(w, ev->dir, dn, sizeof dn);
+	r->obj = ev->dir;
 	r->b.tid = ev->tid;
 	r->b.step = ev->step;
 	r->b.fn = ev->fn;
@@ -385,17 +547,20 @@ static void on_enter(struct vfs_world *w, const struct vfs_event *ev)
 
 void vfs_detect_event(struct vfs_world *w, const struct vfs_event *ev)
 {
+	/* a detector whose table filled stays off (core/limits.h) */
+	bool clocks = !w->det.no_clocks && detect_on(&w->det, RPT_RACE);
+	bool passes = detect_on(&w->det, RPT_DUPLICATE);
 	switch (ev->op) {
 	case OP_READ:
 	case OP_WRITE:
 		if (ev->op == OP_WRITE && ev->field == FLD_F_POS &&
-		    is_llseek_fn(ev->fn))
+		    is_llseek_fn(ev->fn) && passes)
 			on_seek(w, ev);
-		if (!w->det.no_clocks)
+		if (clocks)
 			on_access(w, ev);
 		break;
 	case OP_ACQUIRE: case OP_RELEASE: case OP_DOWNGRADE:
-		if (!w->det.no_clocks)
+		if (clocks)
 			on_lock(w, ev);
 		if (ev->op == OP_ACQUIRE)
 			lockdep_event(w, ev);   /* lockdep.c */
@@ -404,7 +569,8 @@ void vfs_detect_event(struct vfs_world *w, const struct vfs_event *ev)
 		lockdep_event(w, ev);           /* lockdep.c, deadlock.c */
 		break;
 	case OP_EMIT:
-		on_emit(w, ev);
+		if (passes)
+			on_emit(w, ev);
 		break;
 	case OP_ENTER:
 		on_enter(w, ev);
@@ -425,6 +591,8 @@ int vfs_report_count(const struct vfs_world *w, int kind, int field)
 {
 	if (field == FLD_NONE)
 		return (int)w->det.counts[kind];
+	if (kind == RPT_RACE && field > FLD_NONE && field < FLD__COUNT)
+		return (int)w->det.race_fields[field];
 	int n = 0;
 	for (int i = 0; i < w->det.nreports; i++)
 		n += w->det.reports[i].kind == kind && w->det.reports[i].field == field;

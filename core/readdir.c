@@ -111,8 +111,9 @@ static void emit_entry(struct vx *x, int fn, int ino, int64_t off)
 {
 	struct vfs_callrec *r = &x->t->rec;
 	struct vfs_event ev = { .tid = (int8_t)x->tid, .op = OP_EMIT,
-		.fn = (uint8_t)fn, .objkind = 2, .obj = ino, .value = off,
-		.other = -1 };
+		.fn = (uint8_t)fn, .objkind = VOK_INODE, .obj = ino, .value = off,
+		.other = -1, .file = x->t->f.file, .dir = x->t->f.inode,
+		.ret = x->t->f.pos };
 	struct vfs_entvec *v = &x->w->rec_ent[x->tid];
 	if (r->nent < v->cap ||
 	    world_grow((void **)&v->v, &v->cap, r->nent + 1, sizeof *v->v))

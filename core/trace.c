@@ -288,7 +288,7 @@ void vfs_event_text(const struct vfs_world *w, const struct vfs_event *ev,
 	case OP_READ: case OP_WRITE:
 		vfs_event_obj_name(w, ev, obj, sizeof obj);
 		snprintf(buf, n, " %s %s = %" PRId64 "%s", vfs_field_name(ev->field),
-			 obj, ev->value, ev->atomic ? " (atomic)" : "");
+			 obj, ev->value, ev->atomic ? " (atomic)" : ev->rcu ? " (rcu-walk)" : "");
 		break;
 	case OP_EMIT:
 		vfs_event_entry_name(w, ev, obj, sizeof obj);
@@ -374,6 +374,8 @@ void vfs_event_jsonl(const struct vfs_world *w, const struct vfs_event *ev,
 		APPEND(",\"value\":%" PRId64, ev->value);
 		if (ev->atomic)
 			APPEND(",\"atomic\":true");
+		if (ev->rcu)
+			APPEND(",\"rcu\":true");
 		break;
 	case OP_EMIT:
 		vfs_event_entry_name(w, ev, obj, sizeof obj);
@@ -412,10 +414,14 @@ void emit(struct vx *x, struct vfs_event *ev)
 void fn_enter(struct vx *x, int fn)
 {
 	struct vfs_thread *t = x->t;
+	/* (every entry: asking whether FN is an iterator costs more) */
 	struct vfs_event ev = { .tid = (int8_t)x->tid, .op = OP_ENTER,
-		.fn = (uint8_t)fn, .other = -1 };
+		.fn = (uint8_t)fn, .other = -1, .file = t->f.file,
+		.dir = t->f.inode };
 	if (t->nfn < VFS_MAX_FNSTACK)
 		t->fnstack[t->nfn++] = (uint8_t)fn;
+	else
+		detect_overflow(x->w, VL_FNSTACK);
 	if (t->nfn == 1)
 		ev.sys = t->rec.call.sys;
 	emit(x, &ev);
@@ -455,8 +461,25 @@ void access_inode(struct vx *x, int fn, int field, int ino, int64_t v,
 {
 	struct vfs_event ev = { .tid = (int8_t)x->tid,
 		.op = write ? OP_WRITE : OP_READ, .fn = (uint8_t)fn,
-		.field = (uint8_t)field, .objkind = 2, .obj = ino, .value = v,
-		.other = -1 };
+		.field = (uint8_t)field, .objkind = VOK_INODE, .obj = ino, .value = v,
+		.other = -1, .dir = -1 };
+	emit(x, &ev);
+}
+
+void access_dir_change(struct vx *x, int fn, int dir, int entry)
+{
+	struct vfs_event ev = { .tid = (int8_t)x->tid, .op = OP_WRITE,
+		.fn = (uint8_t)fn, .field = FLD_DIR, .objkind = VOK_INODE,
+		.obj = dir, .value = x->w->inodes[dir].nchildren, .other = -1,
+		.dir = entry };
+	emit(x, &ev);
+}
+
+void access_rcu_walk(struct vx *x, int fn, int dir, int reached)
+{
+	struct vfs_event ev = { .tid = (int8_t)x->tid, .op = OP_READ,
+		.fn = (uint8_t)fn, .field = FLD_DIR, .objkind = VOK_INODE,
+		.obj = dir, .rcu = 1, .other = -1, .dir = reached };
 	emit(x, &ev);
 }
 

@@ -23,31 +23,7 @@
 
 struct vfs_world;
 
-/* ---- limits ------------------------------------------------------------ */
-/*
- * Sizes of real use.  The object tables (inodes, files, fd tables) are heap
- * arrays owned by the world that grow as needed and are copied only as far
- * as they are used; what stays bounded answers as the kernel does (EMFILE,
- * ENFILE, ENAMETOOLONG, EFBIG) or with a clear message, never in silence.
- */
-#define VFS_MAX_PROCS     256   /* processes ever spawned or forked */
-#define VFS_MAX_THREADS   32    /* also the width of a vector clock */
-#define VFS_FILE_MAX      32000 /* fs.file-max: files alive at once, then ENFILE */
-#define VFS_MAX_INODES    (1 << 24) /* inode slots in use (reused when freed) */
-#define VFS_MAX_SB        16
-#define VFS_NR_OPEN       1024  /* descriptors per table (RLIMIT_NOFILE), then EMFILE */
-#define VFS_MAX_PENDING   8     /* queued calls per thread */
-#define VFS_NAME_MAX      256   /* NAME_MAX 255 and its NUL: ENAMETOOLONG past it */
-#define VFS_PATH_MAX      4096  /* PATH_MAX, NUL included */
-#define VFS_COMM_MAX      32    /* a process's name ("A", "owner"), NUL included */
-#define VFS_DATA_MAX      (16 << 20) /* bytes of data a file keeps: EFBIG past it */
-#define VFS_TEXT_MAX      64    /* bytes of a read kept for display in its record */
-#define VFS_CALL_STR_MAX  (1 << 20) /* a string argument (write's text, a path) */
-_Static_assert(VFS_FILE_MAX < 0x7ffe, "an fd slot keeps file index + 1 in 15 bits");
-_Static_assert(VFS_FILE_MAX > VFS_NR_OPEN, "a process meets EMFILE before ENFILE");
-#define VFS_MAX_HELD      8     /* locks one thread can hold */
-#define VFS_MAX_FNSTACK   8
-#define VFS_MAX_REPORTS   16
+#include "vfs_limits.h"
 
 /* ---- errno (the kernel's numbers) ---------------------------------------- */
 enum {
@@ -147,11 +123,13 @@ enum vfs_mode { M_NONE, M_EXCL, M_READ, M_WRITE };
 
 /* A lock id names a lock inside the world: its object kind and index. */
 typedef uint32_t vfs_lid_t;
-enum { LID_FILE_POS = 1, LID_FILE_LOCK = 2, LID_INODE = 3, LID_RENAME = 4 };
+enum { LID_FILE_POS = 1, LID_FILE_LOCK = 2, LID_INODE = 3, LID_RENAME = 4,
+       /* not a lock: a dentry's d_seq seqcount, which only the race
+	* detector keeps a clock for (the RCU path walk) */
+       LID_DSEQ = 5 };
 #define VFS_LID(kind, idx) ((vfs_lid_t)(((uint32_t)(kind) << 28) | (uint32_t)(idx)))
 #define VFS_LID_KIND(l)    ((int)((l) >> 28))
 #define VFS_LID_IDX(l)     ((int)((l) & 0xfffffff))
-_Static_assert(VFS_MAX_INODES <= 0xfffffff, "an inode index fits a lock id");
 
 struct vfs_lock {
 	uint8_t kind;           /* enum vfs_lock_kind */
@@ -307,6 +285,7 @@ struct vfs_held {
 	vfs_lid_t lock; uint8_t mode; uint8_t cls;
 	uint8_t fn;             /* the kernel function it was taken in */
 	uint8_t frame;          /* its index in fnstack then */
+	uint8_t sub;            /* lockdep nesting subclass it was taken with */
 };
 
 /* Locals of the kernel path in progress: plain data, so steps can resume. */
@@ -375,8 +354,6 @@ struct vfs_shadow {
 	struct vfs_access r[VFS_MAX_THREADS]; /* last read per thread */
 };
 
-#define VFS_MAX_SHADOWS   96
-#define VFS_MAX_LOCKCLOCKS 96
 
 struct vfs_lockclock { vfs_lid_t lock; uint8_t used; vfs_vclock w, r; };
 
@@ -394,7 +371,6 @@ struct vfs_link {
 	vfs_lid_t held, want;   /* lock ids; held 0: none */
 	int32_t step;
 };
-#define VFS_MAX_LINKS 8
 
 /* RPT_LOCKORDER: which check fired (vfs_report.rule) */
 enum vfs_ld_rule { LDR_CYCLE, LDR_RECURSIVE, LDR_SAME_LOCK, LDR_RANK_RENAME,
@@ -406,7 +382,8 @@ struct vfs_report {
 	uint8_t field;
 	int32_t obj;
 	struct vfs_access a, b; /* race: both sides; duplicate: both receivers */
-	int32_t entry;          /* duplicate: the entry's inode (-1 . -2 ..) */
+	int32_t entry;          /* duplicate: the entry's inode (-1 . -2 ..);
+				 * deadlock: the cycle's length (nlinks: kept) */
 	char text[160];         /* one line in the kernel's vocabulary */
 	/* deadlock: the cycle; lock order: link[0] the new acquisition,
 	 * link[1..] the chain that already ordered the other way */
@@ -415,31 +392,31 @@ struct vfs_report {
 	struct vfs_link link[VFS_MAX_LINKS];
 };
 
-#define VFS_MAX_ENTRIES 128     /* offsets a pass of the duplicate detector keeps */
 struct vfs_pass {               /* one pass of an open directory */
 	int8_t used;
 	int32_t file;
 	int32_t epoch;          /* bumps when a seek starts a new pass */
-	/* receiver (tid+1) and step of each offset handed out; 0 = not yet */
-	int8_t by[VFS_MAX_ENTRIES];
-	int32_t at[VFS_MAX_ENTRIES];
+	int16_t hi;             /* by[] and at[] hold data below hi only (a
+				 * copy takes no more: race.c pass_extend) */
+	/* receiver (tid+1) and step of each offset handed out; 0 = not yet;
+	 * -1: before the pass began, or reported skipped.  An offset past
+	 * the table turns the duplicate detector off (VL_PASS_OFFSETS). */
+	int8_t by[VFS_MAX_PASS_OFFSETS];
+	int32_t at[VFS_MAX_PASS_OFFSETS];
 };
-#define VFS_MAX_PASSES 16
 
 /* The lock-order graph (core/lockdep.c): nodes are lockdep keys, a lock
  * class with its nesting subclass (key = class * 4 + subclass); each edge
  * keeps the first acquisition that made it. */
 enum { LDSUB_NORMAL, LDSUB_PARENT, LDSUB_PARENT2, LDSUB_NONDIR2 };
 #define VFS_LD_KEYS (LC__COUNT * 4)
-#define VFS_MAX_LDEDGES 48
-#define VFS_MAX_LDSEEN 32
 struct vfs_ldedge { uint8_t from, to; uint32_t count; struct vfs_link first; };
 struct vfs_lockdep {
 	uint8_t nedges, nseen, ndead;
 	uint8_t overflow;       /* edges not recorded: the graph was full */
 	uint32_t woken;         /* threads whose next acquire is a handoff */
 	uint32_t seen[VFS_MAX_LDSEEN]; /* lock-order reports made (deduplication) */
-	uint32_t dead[8];       /* deadlocks reported: thread sets */
+	uint32_t dead[VFS_MAX_LDDEAD]; /* deadlocks reported: thread sets */
 	struct vfs_ldedge edges[VFS_MAX_LDEDGES];
 };
 
@@ -449,12 +426,18 @@ struct vfs_detect {
 	 * finds races by comparing enabled steps, sets it in its copies */
 	uint8_t no_clocks;
 	vfs_vclock vc[VFS_MAX_THREADS];
-	uint8_t nshadows, nlockclocks, npasses;
+	uint16_t nshadows, nlockclocks;
+	uint8_t npasses;
 	struct vfs_shadow shadows[VFS_MAX_SHADOWS];
 	struct vfs_lockclock lockclocks[VFS_MAX_LOCKCLOCKS];
 	struct vfs_pass passes[VFS_MAX_PASSES];
 	uint8_t nreports;
 	uint32_t counts[RPT__COUNT]; /* reports seen, also past the list's end */
+	uint32_t race_fields[FLD__COUNT]; /* races seen per field, likewise */
+	/* the bounds of core/limits.h reached: bit VL_x, the step it was
+	 * first reached in, and which the shell has told (vfs_overflow_text) */
+	uint32_t overflowed, told;
+	int32_t overflow_step[VL__COUNT];
 	struct vfs_report reports[VFS_MAX_REPORTS];
 	struct vfs_lockdep ld;
 };
@@ -531,6 +514,7 @@ struct vfs_world {
 };
 
 /* ---- trace events (core/trace.c) ------------------------------------------- */
+enum vfs_objkind { VOK_NONE, VOK_FILE, VOK_INODE, VOK_FDTABLE, VOK_GLOBAL };
 enum vfs_op { OP_ENTER, OP_EXIT, OP_ACQUIRE, OP_RELEASE, OP_BLOCK, OP_WAKE,
 	      OP_SKIP, OP_READ, OP_WRITE, OP_DOWNGRADE, OP_EMIT, OP_NOTE,
 	      OP__COUNT };
@@ -545,18 +529,31 @@ struct vfs_event {
 	uint8_t mode;           /* enum vfs_mode */
 	uint8_t field;          /* read/write: enum vfs_field */
 	uint8_t atomic;         /* read/write of an atomic counter */
+	/* read: lockless, validated by a seqcount and retried (the RCU path
+	 * walk): never a race, ordered after the writes it saw */
+	uint8_t rcu;
 	uint8_t sys;            /* enter/exit of a syscall frame: enum vfs_sys */
 	vfs_lid_t lock;         /* lock id */
 	int32_t obj;            /* file or inode index (see objkind) */
-	uint8_t objkind;        /* 0 none, 1 file, 2 inode, 3 fd table, 4 global */
+	uint8_t objkind;        /* enum vfs_objkind */
+	uint8_t subclass;       /* acquire/block of an inode lock: the lockdep
+				 * nesting subclass (LDSUB_*) it is taken with */
 	int8_t other;           /* block: the holder's tid, -1 if several/none */
-	int64_t ret;            /* exit: return value (or -errno) */
+	int64_t ret;            /* exit: return value (or -errno); emit: where
+				 * that getdents began (ctx->pos) */
 	int64_t value;          /* read/write: the value; emit: entry d_off */
 	int32_t file_id;        /* file#N of a file object or file lock */
 	int32_t ktid;           /* that thread's kernel tid (a slot is reused
 				 * once its thread exited and 32 were made) */
 	int32_t ino;            /* i_ino of an inode object or inode lock (obj
 				 * is its slot, which a later inode may reuse) */
+	/* OP_EMIT: the open file (index) and directory (inode) the entry is
+	 * handed out of; OP_ENTER: the file and inode of the call in progress
+	 * (an iterator's: the directory), or -1.  A read or write of FLD_DIR:
+	 * dir is the dentry (inode) added, removed or moved, whose d_seq the
+	 * write bumps, or -1; the RCU walk's read: the inode it reached.
+	 * (No more fields: every step zeroes a few events.) */
+	int32_t file, dir;
 	const char *note;       /* OP_NOTE: text (static storage) */
 };
 
@@ -675,8 +672,59 @@ bool vfs_all_blocked(const struct vfs_world *w);
 /* The detectors consume the trace; vfs_step feeds them when enabled. */
 void vfs_detect_event(struct vfs_world *w, const struct vfs_event *ev);
 int vfs_report_count(const struct vfs_world *w, int kind, int field);
+/* A detector table that filled (core/limits.h): the name of the limit
+ * ("lock clocks"), its value, and the detector it turned off. */
+const char *vfs_limit_name(int limit);
+int vfs_limit_value(int limit);
+/* The first limit reached that makes a verdict on report KIND unknowable
+ * (the detector deciding it was turned off), or VL_NONE. */
+int vfs_verdict_refused(const struct vfs_world *w, int kind);
+/* "vfsim: too many lock clocks (limit 769): the race detector is off from
+ * step 12", for LIMIT reached in W. */
+void vfs_overflow_text(const struct vfs_world *w, int limit, char *buf, size_t n);
+/* ---- footprint (core/footprint.c) ------------------------------------------ */
+/* The locations an event touches, and how each consumer treats them. */
+enum vfs_loc_kind { LOC_LOCK, LOC_FIELD, LOC_PASS, LOC_ALLOC, LOC__COUNT };
+/* why the event touches it: the row of vfs_loc_use */
+enum vfs_loc_why {
+	LW_LOCK_OP,     /* acquire, release, downgrade */
+	LW_LOCK_WAIT,   /* block, wake */
+	LW_ACCESS,      /* a read or write of a field */
+	LW_RCU_WALK,    /* the lockless path walk's read of a directory */
+	LW_SEEK_PASS,   /* a write of f_pos starts a new directory pass */
+	LW_EMIT_PASS,   /* an entry handed out: the pass's record */
+	LW_EMIT_DIR,    /* ... and the skipped check's read of the directory */
+	LW_DEADCHECK,   /* an iterator entered: the dead-directory check */
+	LW_SPAWN,       /* copy_process: a new thread */
+	LW__COUNT
+};
+enum vfs_consumer { VC_RACE, VC_DPOR, VC_MOVERS, VC_STATEFUL, VC__COUNT };
+enum vfs_loc_use {
+	LU_IGNORE,      /* not a location for it */
+	LU_AS_IS,       /* read or written as the location says */
+	LU_WRITE,       /* every touch conflicts */
+	LU_VISIBLE,     /* the step is always visible (touches everything) */
+	LU_CHECKED,     /* only accesses vfs_access_checked() keeps */
+	LU_OWN,         /* its own semantics (race.c: clocks, passes, lockdep) */
+};
+struct vfs_loc {
+	uint8_t kind;           /* enum vfs_loc_kind */
+	uint8_t why;            /* enum vfs_loc_why */
+	uint8_t write;
+	uint8_t field;          /* LOC_FIELD: enum vfs_field */
+	uint8_t objkind;        /* enum vfs_objkind */
+	vfs_lid_t lock;         /* LOC_LOCK: the lock id */
+	int32_t obj;            /* the object (LOC_PASS: the open file) */
+};
+#define VFS_FOOTPRINT_MAX 2
+/* vfs_footprint(EV, LOC) (core/footprint.h, inline): the locations EV
+ * touches into LOC, how many, or -1 when they are not known (the step
+ * must count as touching everything). */
+extern const uint8_t vfs_loc_use[LW__COUNT][VC__COUNT];
+extern const char *const vfs_consumer_names[VC__COUNT];
 /* Whether the race detector checks this read or write (not atomics, the fd
- * table, nor reads of file data): the explorer's race check asks the same. */
+ * table, nor reads of file data): the explorer's race check asks the same
+ * (LU_CHECKED). */
 bool vfs_access_checked(const struct vfs_event *ev);
 /* Whether FN is a filesystem's directory iterator (ext4_readdir, ...). */
 bool vfs_fn_is_iterator(int fn);

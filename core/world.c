@@ -95,26 +95,7 @@ bool vfs_world_copy(struct vfs_world *d, const struct vfs_world *s)
 	/* (d's own tables stay: they are after det, out of the memcpy;
 	 * its inode data references are dropped by world_copy_objects) */
 	memcpy(d, s, offsetof(struct vfs_world, det));
-	/* the detectors: only what is in use */
-	d->det.enabled = s->det.enabled;
-	d->det.no_clocks = s->det.no_clocks;
-	d->det.nshadows = s->det.nshadows;
-	d->det.nlockclocks = s->det.nlockclocks;
-	d->det.npasses = s->det.npasses;
-	d->det.nreports = s->det.nreports;
-	memcpy(d->det.counts, s->det.counts, sizeof d->det.counts);
-	memcpy(d->det.vc, s->det.vc, sizeof d->det.vc[0] * (size_t)s->nthreads);
-	memcpy(d->det.shadows, s->det.shadows,
-	       sizeof d->det.shadows[0] * s->det.nshadows);
-	memcpy(d->det.lockclocks, s->det.lockclocks,
-	       sizeof d->det.lockclocks[0] * s->det.nlockclocks);
-	memcpy(d->det.passes, s->det.passes,
-	       sizeof d->det.passes[0] * s->det.npasses);
-	memcpy(d->det.reports, s->det.reports,
-	       sizeof d->det.reports[0] * s->det.nreports);
-	memcpy(&d->det.ld, &s->det.ld, offsetof(struct vfs_lockdep, edges));
-	memcpy(d->det.ld.edges, s->det.ld.edges,
-	       sizeof d->det.ld.edges[0] * s->det.ld.nedges);
+	detect_copy(&d->det, &s->det, s->nthreads);
 	memcpy(d->call_started, s->call_started, sizeof d->call_started);
 	memcpy(d->procs, s->procs, sizeof d->procs[0] * (size_t)s->nprocs);
 	memcpy(d->threads, s->threads, sizeof d->threads[0] * (size_t)s->nthreads);

@@ -6,6 +6,7 @@
 #   VALGRIND=1        also run the conformance scenarios under valgrind
 #   UPDATE_GOLDEN=1   rewrite tests/golden/*.out and *.status from this run
 #   TEST_TIMEOUT=N    seconds one test (or one --check run) may take (300)
+#   TSAN_TIMEOUT=N    seconds the explore unit tests may take under TSan (1200)
 #
 # Each stage is skipped when its inputs do not exist yet; a skipped test is
 # never counted as passed.  A failed build counts as a failed test.
@@ -102,6 +103,25 @@ needs() {
     return 1
 }
 
+# ---- ThreadSanitizer: the explore engines' threads (started now, collected at the end) ----
+# build/tsan: the explore unit tests, the explore scenarios and tests/tsan/*.vfs
+# (searches long enough for the progress reader to meet the workers).  The
+# unit tests take minutes under TSan: they run beside the other stages.
+tsan_inputs=$(ls tests/scenarios/explore-*.vfs tests/tsan/*.vfs 2>/dev/null)
+tsan_pid=
+if [ -f tests/unit/test_explore.c ] || [ -n "$tsan_inputs" ]; then
+    stage tsan-build
+    if build tsan build/tsan/vfsim build/tsan/tests/test_explore; then
+        built[tsan]=build/tsan/vfsim
+        export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
+        # (its own time box: 4-5 minutes alone on 2 cores, more beside the rest)
+        ( CMOCKA_MESSAGE_OUTPUT=TAP timeout -k 5 "${TSAN_TIMEOUT:-1200}" \
+              build/tsan/tests/test_explore >"$tmp/tsan-unit" 2>&1
+          echo $? >"$tmp/tsan-unit.rc" ) &
+        tsan_pid=$!
+    fi
+fi
+
 # ---- unit tests (cmocka, AddressSanitizer build) -----------------------------
 if have 'tests/unit/test_*.c'; then
     stage unit
@@ -132,6 +152,33 @@ if have 'tests/scenarios/*.vfs'; then
     needs asan scenarios && check_run scenarios "$asan" tests/scenarios/*.vfs
 fi
 
+# golden_one FILE.vfs: run it in its directory (NAME.args, NAME.status beside
+# it) and compare with NAME.out; UPDATE_GOLDEN=1 rewrites them.
+golden_one() {
+    local vfs=$1 name dir args want_rc rc
+    name=$(basename "$vfs" .vfs); dir=$(dirname "$vfs")
+    args=; [ -f "$dir/$name.args" ] && read -r args <"$dir/$name.args"
+    want_rc=0; [ -f "$dir/$name.status" ] && read -r want_rc <"$dir/$name.status"
+    set -f
+    # shellcheck disable=SC2086  # .args is split into words on purpose
+    (cd "$dir" && NO_COLOR=1 run "$top/$asan" $args "$name.vfs" </dev/null >"$tmp/out" 2>&1)
+    rc=$?
+    set +f
+    if [ -n "${UPDATE_GOLDEN:-}" ]; then
+        cp "$tmp/out" "$dir/$name.out"
+        if [ "$rc" -eq 0 ]; then rm -f "$dir/$name.status"; else echo "$rc" >"$dir/$name.status"; fi
+        want_rc=$rc
+    fi
+    if diff -u --label "$name.out" --label "$name (got)" "$dir/$name.out" "$tmp/out" \
+            >"$tmp/diff" 2>&1 && [ "$rc" -eq "$want_rc" ]; then
+        pass "${dir#tests/}/$name"
+    else
+        indent <"$tmp/diff"
+        [ "$rc" -eq "$want_rc" ] || echo "    exit status $rc, expected $want_rc"
+        fail "${dir#tests/}/$name"
+    fi
+}
+
 # ---- sizes of real use (tests/limits) -------------------------------------------
 # sizes.py makes scenarios too large to keep (100,000 entries, 1 MiB of data)
 # and runs them on the optimised build; *.vfs cases run like scenarios.
@@ -148,37 +195,32 @@ if have 'tests/limits/*'; then
                 fail "$py (exit $rc)"
         done
     fi
-    if have 'tests/limits/*.vfs'; then
-        needs asan limits && check_run limits "$asan" tests/limits/*.vfs
+    # NAME.vfs with NAME.out: a golden test (a refused verdict exits 2);
+    # NAME.sh: a script given $VFSIM (exit 0 to pass) that runs NAME.vfs
+    # itself; other NAME.vfs: vfsim --check
+    if have 'tests/limits/*.vfs' && needs asan limits; then
+        checked=()
+        for vfs in tests/limits/*.vfs; do
+            if [ -f "${vfs%.vfs}.out" ]; then golden_one "$vfs"
+            elif [ ! -f "${vfs%.vfs}.sh" ]; then checked+=("$vfs"); fi
+        done
+        [ "${#checked[@]}" -gt 0 ] && check_run limits "$asan" "${checked[@]}"
     fi
+    for t in tests/limits/*.sh; do
+        [ -f "$t" ] && needs asan limits || continue
+        if out=$(VFSIM=$top/$asan run bash "$t" </dev/null 2>&1); then
+            pass "limits/$(basename "$t")"
+        else
+            printf '%s\n' "$out" | tail -n 20 | indent
+            fail "limits/$(basename "$t")"
+        fi
+    done
 fi
 
 # ---- golden output tests -------------------------------------------------------
 if have 'tests/golden/*.vfs'; then
     stage golden
-    needs asan golden && for vfs in tests/golden/*.vfs; do
-        name=$(basename "$vfs" .vfs); dir=tests/golden
-        args=; [ -f "$dir/$name.args" ] && read -r args <"$dir/$name.args"
-        want_rc=0; [ -f "$dir/$name.status" ] && read -r want_rc <"$dir/$name.status"
-        set -f
-        # shellcheck disable=SC2086  # .args is split into words on purpose
-        (cd "$dir" && NO_COLOR=1 run "$top/$asan" $args "$name.vfs" </dev/null >"$tmp/out" 2>&1)
-        rc=$?
-        set +f
-        if [ -n "${UPDATE_GOLDEN:-}" ]; then
-            cp "$tmp/out" "$dir/$name.out"
-            if [ "$rc" -eq 0 ]; then rm -f "$dir/$name.status"; else echo "$rc" >"$dir/$name.status"; fi
-            want_rc=$rc
-        fi
-        if diff -u --label "$name.out" --label "$name (got)" "$dir/$name.out" "$tmp/out" \
-                >"$tmp/diff" 2>&1 && [ "$rc" -eq "$want_rc" ]; then
-            pass "golden/$name"
-        else
-            indent <"$tmp/diff"
-            [ "$rc" -eq "$want_rc" ] || echo "    exit status $rc, expected $want_rc"
-            fail "golden/$name"
-        fi
-    done
+    needs asan golden && for vfs in tests/golden/*.vfs; do golden_one "$vfs"; done
 fi
 
 # ---- the shell's dealings with files and streams: save, history, stdout ----------
@@ -312,6 +354,24 @@ if [ -n "${VALGRIND:-}" ] && have "$shared/*.vfs"; then
                 fail "valgrind/$(basename "$vfs")"
             fi
         done
+    fi
+fi
+
+# ---- ThreadSanitizer (build/tsan, started after the builds) ------------------------------
+if [ -n "${built[tsan]:-}" ]; then
+    stage tsan
+    # shellcheck disable=SC2086  # one file name per word
+    [ -n "$tsan_inputs" ] && check_run tsan "${built[tsan]}" $tsan_inputs
+    if [ -n "$tsan_pid" ]; then
+        wait "$tsan_pid"
+        rc=$(cat "$tmp/tsan-unit.rc" 2>/dev/null || echo 1)
+        n=$(grep -c '^ok ' "$tmp/tsan-unit")
+        if [ "$rc" -eq 0 ] && [ "$n" -gt 0 ] && ! grep -q 'ThreadSanitizer' "$tmp/tsan-unit"; then
+            pass "tsan/unit/test_explore ($n cases)"
+        else
+            grep -vE '^ok [0-9]+ - ' "$tmp/tsan-unit" | head -n 40 | indent
+            fail "tsan/unit/test_explore (exit $rc)"
+        fi
     fi
 fi
 
