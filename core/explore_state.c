@@ -1423,16 +1423,17 @@ keep:   /* the frontier only (cut short: the level being expanded too) */
 	return 0;
 }
 
-struct sknobs {                  /* changed while the search runs */
-	volatile int maxpre;            /* < 0: any */
-	volatile uint64_t limit;        /* states; 0: 2,000,000 */
-	volatile int quit;              /* the stateful search is done */
+struct sknobs {                  /* changed while the search runs: every
+				 * access atomic (the other thread's) */
+	int maxpre;                     /* < 0: any */
+	uint64_t limit;                 /* states; 0: 2,000,000 */
+	int quit;                       /* the stateful search is done */
 	volatile sig_atomic_t *stop;
 	/* paced: at most PACE_BASE + states / PACE_DIV states of its own,
 	 * STATES being the stateful search's (a proof then costs little
 	 * more than alone; a violation a preemption or two deep is still
 	 * found early); NULL: not paced */
-	const uint64_t *volatile pace;
+	const uint64_t *pace;
 };
 #define PACE_BASE 2000
 #define PACE_DIV 8
@@ -1496,8 +1497,10 @@ static int round_run(struct xst *st, struct sworker *ws, int jobs, int *made)
 
 static void round_reset(struct xst *st, struct sworker *ws, int jobs)
 {
-	st->live_states = st->live_viol = 0;
-	st->visited = 0;
+	/* (atomic: the shortest search and the progress line read them) */
+	__atomic_store_n(&st->live_states, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&st->live_viol, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&st->visited, 0, __ATOMIC_RELAXED);
 	xset_free(&st->out);
 	for (int i = 0; i < st->nosched; i++)
 		free(st->osched[i]);
@@ -1644,7 +1647,7 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 		for (int i = 0; i < jobs; i++)
 			viol |= ws[i].cex != NULL;
 		if (!viol || rc < 0) {
-			probe.kn.quit = 1;
+			__atomic_store_n(&probe.kn.quit, 1, __ATOMIC_RELAXED);
 		} else {
 			int pre = INT32_MAX;
 			for (int i = 0; i < jobs; i++)
@@ -1655,10 +1658,12 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 					if (p < pre)
 						pre = p;
 				}
-			probe.kn.maxpre = pre;
-			probe.kn.pace = NULL;   /* on, alone now */
+			__atomic_store_n(&probe.kn.maxpre, pre, __ATOMIC_RELAXED);
 			if (!o->max || o->max > 500000)
-				probe.kn.limit = 500000;
+				__atomic_store_n(&probe.kn.limit, (uint64_t)500000,
+						 __ATOMIC_RELAXED);
+			/* on, alone now (last: what it reads then is set) */
+			__atomic_store_n(&probe.kn.pace, NULL, __ATOMIC_RELEASE);
 		}
 		pthread_join(pth, NULL);
 		if (probe.rc < 0)
@@ -1996,11 +2001,15 @@ static int shortest(const struct vfs_world *snap, uint32_t viol,
 	while (hp.n && !c.failed) {
 		if (c.have && hp.key[0] >= SKEY(c.bpre, c.bsteps))
 			break;
-		if (*visited >= (kn->limit ? kn->limit : 2000000) ||
-		    ((++polls & 15) == 0 && (kn->quit || (kn->stop && *kn->stop))))
+		uint64_t limit = __atomic_load_n(&kn->limit, __ATOMIC_RELAXED);
+		int quit = __atomic_load_n(&kn->quit, __ATOMIC_RELAXED);
+		if (*visited >= (limit ? limit : 2000000) ||
+		    ((++polls & 15) == 0 && (quit || (kn->stop && *kn->stop))))
 			break;
 		const uint64_t *pace;
-		while ((pace = kn->pace) && !kn->quit && !(kn->stop && *kn->stop) &&
+		while ((pace = __atomic_load_n(&kn->pace, __ATOMIC_ACQUIRE)) &&
+		       !__atomic_load_n(&kn->quit, __ATOMIC_RELAXED) &&
+		       !(kn->stop && *kn->stop) &&
 		       *visited > PACE_BASE + __atomic_load_n(pace, __ATOMIC_RELAXED) /
 				  PACE_DIV) {
 			struct timespec ts = { 0, 1000000 };    /* 1 ms */
@@ -2053,7 +2062,7 @@ static int shortest(const struct vfs_world *snap, uint32_t viol,
 			path[N.steps] = (uint8_t)t;
 			if (counts_kinds(W, K[r]) & c.viol)
 				candidate(&c, path, N.steps + 1, 100000);
-			int maxpre = kn->maxpre;
+			int maxpre = __atomic_load_n(&kn->maxpre, __ATOMIC_RELAXED);
 			if (maxpre >= 0 && p > maxpre)
 				continue;
 			if (nn == capn) {
