@@ -50,6 +50,7 @@ static void apply(struct session *s, const struct opts *o)
 	s->quiet = o->quiet;
 	s->trace = o->trace;
 	s->color = o->color;
+	s->live_reports = 1;    /* the detectors speak as they fire */
 	if (o->preset)
 		vfs_set_preset(s->w, vfs_preset_lookup(o->preset));
 	if (o->preset) {
