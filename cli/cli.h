@@ -60,6 +60,7 @@ struct session {
 	void *explore;          /* the last explore's results (cmd_explore.c) */
 	/* the screen (session.c) */
 	int width;              /* --width N: wrap at N columns; 0: the terminal's */
+	int term_cols;          /* the terminal's, noted before a paged command */
 	int human_err;          /* human lines to stderr: stdout carries JSON lines */
 	char *obuf;             /* a line being assembled, when wrapping */
 	size_t olen, ocap;
@@ -70,6 +71,7 @@ struct session {
 	int lesson_step;
 	/* SIGINT/SIGTERM off the prompt: the script stops, vfsim exits 130 */
 	volatile sig_atomic_t *stop;
+	char stop_at[256];      /* FILE:LINE of the command it stopped after */
 };
 
 struct cmd_call {
@@ -87,6 +89,7 @@ struct cmd_call {
 #define CMD_THREAD 0x1
 #define CMD_WORLD  0x2
 #define CMD_LOG    0x4
+#define CMD_PAGER  0x8  /* long output: through $PAGER at a terminal's prompt */
 
 struct cmd_entry {
 	const char *name;

@@ -85,6 +85,21 @@ static int list(const char *dir, struct lesson *ls)
 	return n;
 }
 
+int lessons_names(char names[][128], int max)
+{
+	char dir[PATH_MAX];
+	struct lesson ls[MAX_LESSONS];
+	if (lessons_dir(dir, sizeof dir) < 0)
+		return 0;
+	int n = list(dir, ls), k = 0;
+	for (int i = 0; i < n && k + 2 <= max; i++) {
+		snprintf(names[k++], 128, "%d", ls[i].num);
+		/* the name without NN- and .vfs, as `lessons NAME` takes it */
+		snprintf(names[k++], 128, "%.*s", (int)strlen(ls[i].name) - 7, ls[i].name + 3);
+	}
+	return k;
+}
+
 /* The first comment line of a lesson, without "# ". */
 static void first_comment(const char *path, char *buf, size_t n)
 {

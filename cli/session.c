@@ -114,6 +114,8 @@ int cli_columns(struct session *s)
 	struct winsize ws;
 	if (s->width > 0)
 		return s->width;
+	if (s->term_cols > 0)
+		return s->term_cols;
 	if (isatty(1) && ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
 		return ws.ws_col;
 	return 0;
@@ -743,6 +745,8 @@ static int run_lines(struct session *s, FILE *in, const char *name)
 	int oline = s->line;
 
 	for (;;) {
+		if (s->stop && *s->stop)
+			break;          /* SIGINT/SIGTERM: main says so and exits */
 		n = s->quit || s->failed ? -1 : cli_read_line(&buf, &cap, in);
 		if (n == -2 || (n >= 0 && strlen(buf) != (size_t)n) ||
 		    (n == -1 && !s->quit && !s->failed && ferror(in))) {
@@ -789,6 +793,12 @@ static int run_lines(struct session *s, FILE *in, const char *name)
 		s->line = start;
 		int r = session_exec_line(s, acc);
 		acclen = 0;
+		if (s->stop && *s->stop) {
+			if (!s->stop_at[0])     /* the innermost script's line */
+				snprintf(s->stop_at, sizeof s->stop_at, "%s:%d", name, start);
+			rc = -1;
+			break;
+		}
 		if (r < 0 || s->errors) {
 			rc = -1;
 			break;
