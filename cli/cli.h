@@ -67,7 +67,8 @@ struct session {
 	/* the detectors' reports printed as they fire (`reports live on|off`) */
 	int live_reports;
 	int reports_seen;       /* how many of them were printed */
-	/* `lessons N step`: echo each command and wait for Enter between parts */
+	/* `lessons N step`: the source depth of the lesson (0: not stepping);
+	 * its commands are echoed, with a pause between parts */
 	int lesson_step;
 	/* SIGINT/SIGTERM off the prompt: the script stops, vfsim exits 130 */
 	volatile sig_atomic_t *stop;
@@ -206,6 +207,9 @@ const struct concept *concept_find(const char *word);
 
 /* the lessons (cmd_lessons.c), for completion: their numbers and names */
 int lessons_names(char names[][128], int max);
+/* Between two parts of a lesson run step by step: wait for Enter at a
+ * terminal (nothing off one); 1 when the user stops the lesson. */
+int lesson_pause(struct session *s);
 
 /* completion (complete.c) */
 char **cli_complete(const char *line, int start, int end);

@@ -185,12 +185,14 @@ const struct cmd_entry cmd_table[] = {
 	  "scheduler runs what is left. The script's 'kernel' lines are replaced by\n"
 	  "the presets; its 'set' lines are kept. Example: compare v6.4 v6.5",
 	  2, 3, 0, 0, c_compare },
-	{ "lessons", "script", "[N|NAME]", "list the workshop's lessons, or load lesson N",
+	{ "lessons", "script", "[N|NAME [step]]", "list the workshop's lessons, or load lesson N",
 	  "Lists examples/NN-*.vfs with the first line of each. 'lessons 1' loads\n"
 	  "lesson 1 into a fresh world (as 'source' would). Each lesson's comments\n"
 	  "(open the file beside the shell) say what to watch with 'trace on' and\n"
 	  "what to try next. The directory: $VFSIM_EXAMPLES, the source tree's\n"
-	  "examples/, or $(PREFIX)/share/vfsim/examples.", 0, 1, CMD_PAGER, 0, c_lessons },
+	  "examples/, or $(PREFIX)/share/vfsim/examples. 'lessons N step' runs it\n"
+	  "part by part: each command shown as it runs, Enter for the next part.",
+	  0, 2, CMD_PAGER, 0, c_lessons },
 	/* ---- pictures (cmd_picture.c, timeline.c, export_*.c) ---- */
 	{ "timeline", "picture", "[FROM [TO]]", "the trace as a table: a row per step, a column per thread",
 	  "Each thread's column starts with three narrow lock columns: f_pos_lock (┃),\n"
@@ -214,6 +216,8 @@ const struct cmd_entry cmd_table[] = {
 	  "'?' is 'help'.", 0, 1, CMD_PAGER, 0, c_help },
 	{ "apropos", "script", "WORD", "the commands and ideas that mention WORD", NULL,
 	  1, 1, CMD_PAGER, 0, c_apropos },
+	{ "pause", "script", "[TEXT...]", "print TEXT and wait for Enter (at a terminal only)",
+	  NULL, 0, -1, 0, 0, c_pause },
 	{ "clear", "script", "", "clear the terminal", NULL, 0, 0, 0, 0, c_clear },
 	{ "quit", "script", "", "leave vfsim (also 'q', or Ctrl-D at the prompt)", NULL,
 	  0, 0, 0, 0, c_quit },

@@ -29,7 +29,7 @@ HANDLER(c_explore);
 /* cmd_compare.c */
 HANDLER(c_compare);
 /* cmd_lessons.c */
-HANDLER(c_lessons);
+HANDLER(c_lessons); HANDLER(c_pause);
 /* cmd_picture.c, timeline.c */
 HANDLER(c_export); HANDLER(c_timeline);
 #endif

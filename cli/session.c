@@ -741,6 +741,7 @@ static int run_lines(struct session *s, FILE *in, const char *name)
 	size_t cap = 0, acclen = 0;
 	ssize_t n;
 	int lineno = 0, start = 0, rc = 0;
+	int ran = 0, shown = 0;         /* lessons N step: commands since the pause */
 	const char *ofile = s->file;
 	int oline = s->line;
 
@@ -791,6 +792,25 @@ static int run_lines(struct session *s, FILE *in, const char *name)
 		}
 		s->file = name;
 		s->line = start;
+		if (s->lesson_step && s->depth == s->lesson_step) {
+			/* `lessons N step`: the lesson's comments and commands shown,
+			 * a pause before each comment that follows commands */
+			const char *p = acc + strspn(acc, " \t");
+			if (*p == '#' && ran) {
+				if (lesson_pause(s)) {
+					acclen = 0;
+					break;
+				}
+				ran = 0;
+				shown = 1;
+			}
+			if (*p == '#' && shown)
+				out(s, "%s%s%s\n", color_on(s, "\033[2m"), p, color_off(s));
+			else if (*p && *p != '#')
+				out(s, "%s> %s%s\n", color_on(s, "\033[1m"), p, color_off(s));
+			if (*p && *p != '#')
+				ran = shown = 1;
+		}
 		int r = session_exec_line(s, acc);
 		acclen = 0;
 		if (s->stop && *s->stop) {
