@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd_look.c - ps, fds, files, locks, where, trace, stats, history. */
 #include <string.h>
+#include <unistd.h>
 #include "commands.h"
 
 static const char *state_name(const struct vfs_world *w, int tid)
@@ -274,6 +275,8 @@ HANDLER(c_trace)
 		s->trace = TRACE_TEXT;
 	} else if (!strcmp(a, "jsonl")) {
 		s->trace = TRACE_JSONL;
+		if (!isatty(1))
+			s->human_err = 1;       /* stdout: JSON lines from now on */
 	} else if (!strcmp(a, "off")) {
 		s->trace = TRACE_OFF;
 	} else if (!strcmp(a, "clear")) {

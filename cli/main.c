@@ -92,6 +92,19 @@ static int stopped(struct session *s)
 	return 128 + (int)stop_sig;
 }
 
+/* `-c 'export jsonl -'` (any format to '-'): stdout is the export's, so
+ * the scripts' human lines before it go to stderr. */
+static bool exports_to_stdout(const struct opts *o)
+{
+	for (int i = 0; i < o->ncmds; i++) {
+		struct lex l;
+		if (lex(&l, o->cmds[i], NULL) == 0 && l.nwords >= 3 &&
+		    !strcmp(l.words[0], "export") && !strcmp(l.words[2], "-"))
+			return true;
+	}
+	return false;
+}
+
 static void apply(struct session *s, const struct opts *o)
 {
 	s->quiet = o->quiet;
@@ -99,7 +112,7 @@ static void apply(struct session *s, const struct opts *o)
 	s->color = o->color;
 	s->width = o->width;
 	/* stdout for the machine: JSON lines only, the human lines to stderr */
-	s->human_err = o->trace == TRACE_JSONL || (o->quiet && !isatty(1));
+	s->human_err = o->trace == TRACE_JSONL || exports_to_stdout(o);
 	s->live_reports = 1;    /* the detectors speak as they fire */
 	if (o->preset)
 		vfs_set_preset(s->w, vfs_preset_lookup(o->preset));

@@ -14,6 +14,7 @@
 #   fail MESSAGE            print the message and the pane, exit 1
 #   skip MESSAGE            exit 77
 #   needs_editor            skip unless $VFSIM has a line editor (not LINEEDIT=none)
+#   alive_then_quit         vfsim still answers at its prompt; quit; status 0
 set -u
 
 : "${VFSIM:?set VFSIM to the vfsim binary to test}"
@@ -116,3 +117,14 @@ wait_exit() {
 
 # the text of the last prompt line (what is being typed)
 prompt_line() { screen | grep -E "$PROMPT_RE" | tail -n 1; }
+
+# alive_then_quit: vfsim still answers a command; then it quits with 0
+alive_then_quit() {
+    typein 'echo still-here'
+    keys Enter
+    wait_line '^still-here$'
+    typein 'quit'
+    keys Enter
+    wait_exit
+    [ "$exit_status" = 0 ] || fail "exit status $exit_status"
+}
