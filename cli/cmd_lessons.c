@@ -214,8 +214,10 @@ HANDLER(c_lessons)
 	snprintf(path, sizeof path, "%s/%s", dir, ls[pick].name);
 	/* a lesson builds its own world: start from an empty one */
 	session_exec_line(s, "reset");
-	out(s, "%s== lesson %d: %s%s\n", color_on(s, "\033[1m"), ls[pick].num, path,
-	    color_off(s));
+	/* examples/NN-NAME.vfs: the lesson, wherever the directory is */
+	const char *base = strrchr(dir, '/');
+	out(s, "%s== lesson %d: %s/%s%s\n", color_on(s, "\033[1m"), ls[pick].num,
+	    base ? base + 1 : dir, ls[pick].name, color_off(s));
 	print_header(s, path);
 	out(s, "%s== running it%s:%s\n", color_on(s, "\033[1m"), stepping ?
 	    " part by part, each command shown" : "", color_off(s));

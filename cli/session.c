@@ -150,8 +150,8 @@ static int text_width(const char *t, size_t n, size_t *cut, int max)
 		if ((ch & 0xc0) == 0x80)
 			continue;
 		if (cut && w == max) {
-			*cut = i;
-			return w;
+			*cut = i;       /* more follows: wider than max */
+			return w + 1;
 		}
 		w += ch == '\t' ? 8 - w % 8 : 1;
 	}
@@ -160,8 +160,10 @@ static int text_width(const char *t, size_t n, size_t *cut, int max)
 	return w;
 }
 
-/* One whole line, folded to the screen: at a blank where there is one,
- * the continuation indented under the line's own indent, plus four. */
+/* One whole line, folded to the screen: at a blank where there is one.
+ * The continuation starts under the line's last column in the left half
+ * (text after two blanks: a table's or `help`'s last column), else under
+ * the line's own indent plus four. */
 static void put_folded(struct session *s, char *line, size_t n, int cols)
 {
 	FILE *f = human(s);
@@ -169,6 +171,14 @@ static void put_folded(struct session *s, char *line, size_t n, int cols)
 	while (ind < n && line[ind] == ' ')
 		ind++;
 	int cont = (int)ind + 4 < cols / 2 ? (int)ind + 4 : cols / 2;
+	for (size_t i = ind + 2; i < n; i++) {
+		if (line[i] != ' ' && line[i - 1] == ' ' && line[i - 2] == ' ') {
+			int at = text_width(line, i, NULL, 0);
+			if (at >= cols / 2)
+				break;
+			cont = at;
+		}
+	}
 	int first = 1;
 	while (n) {
 		int room = first ? cols : cols - cont;
