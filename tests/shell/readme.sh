@@ -28,6 +28,15 @@ done < <(grep '^\$ build/vfsim ' README.md)
 [ "$n" -gt 0 ] || { echo "FAIL: no '\$ build/vfsim' example in README.md"; exit 1; }
 echo "ok: $n README example(s) print what the README shows"
 
+# the pictures the README links are the ones `make pictures` makes: one
+# set per lesson, named after examples/NAME.vfs (scripts/pictures.sh)
+for pic in $(grep -o '(pictures/[^)]*)' README.md | tr -d '()' | sort -u); do
+    name=${pic#pictures/}; name=${name%.*}
+    [ "$name" = index ] || [ -f "examples/$name.vfs" ] ||
+        { echo "FAIL: README links $pic: no examples/$name.vfs to make it from"; exit 1; }
+done
+echo "ok: the README's picture links name lessons"
+
 # the welcome's "by hand" lines, typed one at a time
 NO_COLOR=1 "$VFSIM" examples/00-welcome.vfs |
     awk '/by hand/ { f = 1; next } f && /^    [^ ]/ { sub(/^ +/, ""); print; next } f { exit }' >"$tmp/hand"
