@@ -70,17 +70,8 @@ t_cleanup
 # Ctrl-C in a long script run: what it printed stays, exit 130
 t_tmp=$(mktemp -d)
 script=$t_tmp/long.vfs
-{
-    echo 'echo before-the-run'
-    echo 'mkdir /d'
-    for i in $(seq 1 20); do echo "touch /d/f$i"; done
-    echo 'spawn A'
-    echo 'A: open /d'
-    for i in 2 3 4; do echo 'A: clone'; done
-    for t in A A.2 A.3 A.4; do for k in 1 2 3 4; do echo "$t: getdents 3 1 &"; done; done
-    echo 'run'
-    echo 'echo after-the-run'
-} >"$script"
+. "$top/tests/interactive/lib/long-script.bash"
+long_script "$script"
 export VFSIM_TEST_STEP_DELAY_US=20000
 launch "$script"
 wait_line ' = 1 \[f'                 # the run is under way

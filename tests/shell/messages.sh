@@ -5,18 +5,9 @@ set -u
 : "${VFSIM:?}"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-{
-    echo 'echo before-the-run'
-    echo 'mkdir /d'
-    for i in $(seq 1 20); do echo "touch /d/f$i"; done
-    echo 'spawn A'
-    echo 'A: open /d'
-    for i in 2 3 4; do echo 'A: clone'; done
-    for t in A A.2 A.3 A.4; do for k in 1 2 3 4; do echo "$t: getdents 3 1 &"; done; done
-    echo "save $tmp/marker"     # a sign, outside stdout, that the run begins
-    echo 'run'
-    echo 'echo after-the-run'
-} >"$tmp/long.vfs"
+. "$(dirname "$0")/../interactive/lib/long-script.bash"
+# a sign, outside stdout, that the run begins: the file save writes
+long_script "$tmp/long.vfs" "save $tmp/marker"
 for sig in INT TERM; do
     VFSIM_TEST_STEP_DELAY_US=20000 "$VFSIM" "$tmp/long.vfs" >"$tmp/out" 2>"$tmp/err" &
     pid=$!
