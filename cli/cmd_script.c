@@ -346,7 +346,7 @@ HANDLER(c_help)
 		out(s, "\nA trailing & only starts the call: it stays pending for step, run "
 		       "and explore.\n");
 	if (k)
-		out(s, "\n('%s' is also an idea: see 'apropos %s'.)\n", k->name, k->name);
+		out(s, "\n(The idea behind it: 'help %s'.)\n", k->name);
 	return 0;
 }
 
