@@ -81,6 +81,8 @@ const int nconcepts = (int)(sizeof concepts / sizeof concepts[0]);
 const struct concept *concept_find(const char *word)
 {
 	size_t n = strlen(word);
+	if (!n)
+		return NULL;
 	for (int i = 0; i < nconcepts; i++) {
 		if (!strcmp(concepts[i].name, word))
 			return &concepts[i];

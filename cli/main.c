@@ -277,6 +277,7 @@ static int repl(struct session *s)
 	char *hist = le_default_histfile();
 	le_init(1, cli_complete, hist);
 	le_install_sigint();
+	signal(SIGTERM, SIG_DFL);       /* at the prompt it ends vfsim, as before */
 	s->interrupted = &le_interrupted;
 	s->interactive = 1;
 	cli_complete_bind(s);

@@ -9,9 +9,9 @@ trap 'rm -rf "$tmp"' EXIT
 # a sign, outside stdout, that the run begins: the file save writes
 long_script "$tmp/long.vfs" "save $tmp/marker"
 for sig in INT TERM; do
+    rm -f "$tmp/marker"
     VFSIM_TEST_STEP_DELAY_US=20000 "$VFSIM" "$tmp/long.vfs" >"$tmp/out" 2>"$tmp/err" &
     pid=$!
-    rm -f "$tmp/marker"
     for _ in $(seq 1 400); do     # until it is inside the run (20 s at most)
         [ -f "$tmp/marker" ] && break
         sleep 0.05
