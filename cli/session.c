@@ -111,12 +111,15 @@ static void put_shown(FILE *f, const char *p, bool color)
 
 int cli_columns(struct session *s)
 {
+	static int tty = -1;    /* asked once: out() asks for every piece */
 	struct winsize ws;
 	if (s->width > 0)
 		return s->width;
 	if (s->term_cols > 0)
 		return s->term_cols;
-	if (isatty(1) && ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+	if (tty < 0)
+		tty = isatty(1);
+	if (tty && ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
 		return ws.ws_col;
 	return 0;
 }
