@@ -8,6 +8,14 @@ printf '#!/bin/sh\necho "(paged by the test pager)"\nexec cat\n' >"$PAGER"
 chmod +x "$PAGER"
 
 start
+# clear: the visible screen is emptied (what scrolled away may stay in history)
+typein 'echo before-clear'
+keys Enter
+wait_line '^before-clear$'
+typein 'clear'
+keys Enter
+visible_has() { tm capture-pane -p -t "$t_pane" | grep -q -- "$1"; }
+poll "$T_TIMEOUT" eval '! visible_has before-clear' || fail "clear left the screen as it was"
 typein 'help quit'              # short: straight to the screen
 keys Enter
 wait_for "leave vfsim (also 'q'"
