@@ -457,8 +457,9 @@ static int vfsim_main(int argc, char **argv)
 		s->file = "-c";
 		s->line = i + 1;
 		session_exec_line(s, o.cmds[i]);
-		if (!stop_sig)
-			s->file = NULL;
+		if (stop_sig && !s->stop_at[0])
+			snprintf(s->stop_at, sizeof s->stop_at, "-c:%d", i + 1);
+		s->file = NULL;
 	}
 	if (stop_sig) {
 		status = stopped(s);
