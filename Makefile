@@ -19,7 +19,10 @@ DESTDIR  ?=
 BINDIR    = $(PREFIX)/bin
 MANDIR    = $(PREFIX)/share/man
 EXDIR     = $(PREFIX)/share/vfsim/examples
+BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
+VIMDIR    = $(PREFIX)/share/vim/vimfiles
 INSTALL  ?= install
+VERSION  := $(shell sed -n 's/^\#define VFSIM_VERSION "\(.*\)"/\1/p' cli/main.c)
 
 VFSIM_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Icore -Icli
 VFSIM_CFLAGS   := -std=c11 -Wall -Wextra -Werror -Wno-format-truncation -O2 -g -pthread
@@ -108,7 +111,7 @@ endef
 $(foreach v,$(VARIANTS),$(eval $(call VARIANT_RULES,$(v))))
 
 .PHONY: all asan tsan libedit none variants unit-tests driver run check bench difftest fuzz \
-        install uninstall clean pictures lint-man man help FORCE
+        install uninstall clean pictures lint-man man help dist FORCE
 FORCE:
 
 all: $(BUILD)/vfsim
@@ -120,11 +123,20 @@ variants: $(foreach v,$(VARIANTS),$($(v)_DIR)/vfsim)
 unit-tests: $(asan_UNIT_BIN)
 driver: $(BUILD)/vfsim-driver
 
+# Quiet: one line while it builds, the compiler's log only when it fails.
+# VFSIM_OWN_TTY: vfsim takes the terminal's foreground, so that Ctrl-C at its
+# prompt reaches it alone and make does not exit 130.
+RUN_LOG = $(BUILD)/make-run.log
 run:
 	@LINEEDIT=$(LINEEDIT) scripts/deps.sh run
-	@$(MAKE) --no-print-directory $(BUILD)/vfsim
-	@if [ -f examples/00-welcome.vfs ]; then exec $(BUILD)/vfsim -i examples/00-welcome.vfs; \
-	 else exec $(BUILD)/vfsim -i; fi
+	@mkdir -p $(BUILD); echo "make run: building $(BUILD)/vfsim (log: $(RUN_LOG))"; \
+	 case "$(MAKEFLAGS)" in *j*) j= ;; *) j=-j$$(nproc 2>/dev/null || echo 2) ;; esac; \
+	 if ! $(MAKE) $$j --no-print-directory $(BUILD)/vfsim >$(RUN_LOG) 2>&1; then \
+	   cat $(RUN_LOG); echo "make run: the build failed (the log above is $(RUN_LOG))"; \
+	   exit 1; fi
+	@if [ -f examples/00-welcome.vfs ]; then \
+	   VFSIM_OWN_TTY=1 exec $(BUILD)/vfsim -i examples/00-welcome.vfs; \
+	 else VFSIM_OWN_TTY=1 exec $(BUILD)/vfsim -i; fi
 
 # `+`: check.sh runs make itself and may share this make's job slots.
 check:
@@ -170,25 +182,43 @@ install: $(BUILD)/vfsim
 	  echo "$(INSTALL) -m 644 examples/* $(DESTDIR)$(EXDIR)/"; \
 	  cd examples && find . -type f | while read -r f; do \
 	    $(INSTALL) -D -m 644 "$$f" "$(DESTDIR)$(EXDIR)/$$f"; done; fi
+	$(INSTALL) -D -m 644 contrib/bash-completion/vfsim $(DESTDIR)$(BASHCOMPDIR)/vfsim
+	$(INSTALL) -D -m 644 contrib/vim/syntax/vfs.vim $(DESTDIR)$(VIMDIR)/syntax/vfs.vim
+	$(INSTALL) -D -m 644 contrib/vim/ftdetect/vfs.vim $(DESTDIR)$(VIMDIR)/ftdetect/vfs.vim
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/vfsim $(DESTDIR)$(MANDIR)/man1/vfsim.1 \
 	      $(DESTDIR)$(MANDIR)/man5/vfsim.5
 	rm -rf $(DESTDIR)$(EXDIR)
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/vfsim $(DESTDIR)$(VIMDIR)/syntax/vfs.vim \
+	      $(DESTDIR)$(VIMDIR)/ftdetect/vfs.vim
 	rmdir $(DESTDIR)$(PREFIX)/share/vfsim 2>/dev/null || true
+
+# The sources as a tarball that builds: the files git tracks (as they are
+# in the tree), or, outside git, everything but build/ and tarballs.
+DIST = vfsim-$(VERSION)
+dist:
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
+	   git ls-files; else find . -type f ! -path './build/*' ! -name '*.tar.gz' | sed 's|^\./||'; \
+	 fi | while read -r f; do [ -f "$$f" ] && echo "$$f"; done >"$$tmp/files"; \
+	 mkdir "$$tmp/$(DIST)"; tar -cf - -T "$$tmp/files" | tar -xf - -C "$$tmp/$(DIST)"; \
+	 tar -C "$$tmp" -czf $(DIST).tar.gz $(DIST); \
+	 echo "make dist: $(DIST).tar.gz ($$(wc -l <"$$tmp/files") files)"
 
 clean:
 	rm -rf build
 
 help:
 	@echo 'make [all]        build $(BUILD)/vfsim (LINEEDIT=readline|libedit|none)'
-	@echo 'make run          install missing packages, build, open the shell on the first lesson'
+	@echo 'make run          check the tools, build quietly, open the shell on the welcome'
 	@echo 'make check        install missing packages, build every variant, run every test'
 	@echo 'make asan|tsan|libedit|none|variants   build one variant or all five'
 	@echo 'make unit-tests   build the cmocka tests (build/asan/tests/test_*)'
 	@echo 'make driver       build $(BUILD)/vfsim-driver from tests/driver/*.c'
 	@echo 'make install|uninstall   PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)'
 	@echo 'make difftest     5,000 random scenarios per filesystem, vfsim against the host kernel'
+	@echo 'make dist         $(DIST).tar.gz: the sources, a tarball that builds'
 	@echo 'make man          regenerate the command list in man/vfsim.1 from the table'
 	@echo 'make fuzz         libFuzzer for FUZZ_SECONDS=$(FUZZ_SECONDS) s (JOBS=N); build/fuzz/'
 	@echo 'make bench|pictures|lint-man|clean'

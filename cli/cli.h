@@ -58,6 +58,21 @@ struct session {
 	size_t nhist;
 	volatile sig_atomic_t *interrupted; /* Ctrl-C, polled by long commands */
 	void *explore;          /* the last explore's results (cmd_explore.c) */
+	/* the screen (session.c) */
+	int width;              /* --width N: wrap at N columns; 0: the terminal's */
+	int term_cols;          /* the terminal's, noted before a paged command */
+	int human_err;          /* human lines to stderr: stdout carries JSON lines */
+	char *obuf;             /* a line being assembled, when wrapping */
+	size_t olen, ocap;
+	/* the detectors' reports printed as they fire (`reports live on|off`) */
+	int live_reports;
+	int reports_seen;       /* how many of them were printed */
+	/* `lessons N step`: the source depth of the lesson (0: not stepping);
+	 * its commands are echoed, with a pause between parts */
+	int lesson_step;
+	/* SIGINT/SIGTERM off the prompt: the script stops, vfsim exits 130 */
+	volatile sig_atomic_t *stop;
+	char stop_at[256];      /* FILE:LINE of the command it stopped after */
 };
 
 struct cmd_call {
@@ -75,6 +90,7 @@ struct cmd_call {
 #define CMD_THREAD 0x1
 #define CMD_WORLD  0x2
 #define CMD_LOG    0x4
+#define CMD_PAGER  0x8  /* long output: through $PAGER at a terminal's prompt */
 
 struct cmd_entry {
 	const char *name;
@@ -137,6 +153,15 @@ int session_save(struct session *s, FILE *f);
 /* output (session.c) */
 void out(struct session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Write out a line out() has begun (before a prompt or a message). */
+void out_flush(struct session *s);
+/* The columns human output is fitted to: --width, else the terminal's when
+ * stdout is one, else 0 (no limit: files and pipes get whole lines). */
+int cli_columns(struct session *s);
+/* The terminal's rows when stdin and stdout are both one, else 0. */
+int cli_rows(void);
+/* Print the detectors' reports that appeared since the last call. */
+void session_live_reports(struct session *s);
 /* A script error or a bad line: FILE:LINE: message, or one line at the
  * prompt. Always returns -1. */
 int cli_error(struct session *s, const char *fmt, ...)
@@ -161,6 +186,30 @@ int cli_unknown(struct session *s, const char *what, const char *word,
 		const char *const *cands, int n, const char *hint);
 /* The command names, for suggestions; returns how many. */
 int cmd_names(const char **names, int max);
+
+/* expect's conditions (cmd_check.c), for expect, help and completion */
+struct expect_cond {
+	const char *name, *args, *help;
+	int negatable;          /* "expect no NAME" */
+};
+extern const struct expect_cond expect_conds[];
+extern const int expect_ncond;
+
+/* concepts `help WORD` and `apropos` explain (concepts.c) */
+struct concept {
+	const char *name;
+	const char *also;       /* other names, blank-separated */
+	const char *text;
+};
+extern const struct concept concepts[];
+extern const int nconcepts;
+const struct concept *concept_find(const char *word);
+
+/* the lessons (cmd_lessons.c), for completion: their numbers and names */
+int lessons_names(char names[][128], int max);
+/* Between two parts of a lesson run step by step: wait for Enter at a
+ * terminal (nothing off one); 1 when the user stops the lesson. */
+int lesson_pause(struct session *s);
 
 /* completion (complete.c) */
 char **cli_complete(const char *line, int start, int end);

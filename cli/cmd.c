@@ -27,7 +27,7 @@ const struct cmd_entry cmd_table[] = {
 	  "For each type: its iterator, whether it has ->iterate_shared natively or\n"
 	  "the legacy ->iterate (wrapped from v6.5), its directory llseek, and its\n"
 	  "answer to read() on a directory. Types the preset's kernel did not have\n"
-	  "are marked.", 0, 1, 0, 0, c_fs },
+	  "are marked.", 0, 1, CMD_PAGER, 0, c_fs },
 	{ "mount", "world", "FSTYPE PATH [OPTION...]", "mount a new filesystem on a new directory",
 	  "Creates PATH as the root of a new filesystem of type FSTYPE. The root '/'\n"
 	  "is ext4. ceph takes the option 'dirstat' (read() on its directories).",
@@ -40,7 +40,7 @@ const struct cmd_entry cmd_table[] = {
 	{ "touch", "world", "PATH...", "make empty regular files, untraced", NULL,
 	  1, -1, CMD_LOG, 0, c_touch },
 	{ "ls", "world", "[PATH]", "show the tree (entries in directory order)", NULL,
-	  0, 1, 0, 0, c_ls },
+	  0, 1, CMD_PAGER, 0, c_ls },
 	{ "spawn", "world", "NAME [uid=N]", "a new single-threaded process",
 	  "Pids are given from 100 upward. The process's first thread is NAME (also\n"
 	  "NAME.1); its descriptors 0-2 are taken, so the first open gives 3.",
@@ -103,7 +103,7 @@ const struct cmd_entry cmd_table[] = {
 	{ "rename", "thread", "OLD NEW", "rename (across directories: the rename mutex)", NULL,
 	  2, 2, CMD_THREAD, SYS_RENAME, c_syscall },
 	/* ---- running pending calls ---- */
-	{ "step", "run", "[THREAD] [N] | THREAD until FUNC", "run atomic steps",
+	{ "step", "run", "[THREAD] [N] | THREAD until FUNC", "run atomic steps (the scheduler's choice, or THREAD's)",
 	  "'step' runs one step of the scheduler's choice; 'step A' one of A's;\n"
 	  "'step A 5' five. 'step A until ext4_readdir' runs A until it is about to\n"
 	  "enter that kernel function (or says why it stopped before).",
@@ -112,42 +112,40 @@ const struct cmd_entry cmd_table[] = {
 	{ "back", "run", "[N]", "undo the last N steps (deterministic replay)", NULL,
 	  0, 1, 0, 0, c_back },
 	/* ---- looking ---- */
-	{ "ps", "look", "", "processes and threads, with their state", NULL, 0, 0, 0, 0, c_ps },
-	{ "fds", "look", "[PROC]", "descriptor tables", NULL, 0, 1, 0, 0, c_fds },
+	{ "ps", "look", "", "processes and threads, with their state", NULL, 0, 0, CMD_PAGER, 0, c_ps },
+	{ "fds", "look", "[PROC]", "descriptor tables", NULL, 0, 1, CMD_PAGER, 0, c_fds },
 	{ "files", "look", "", "open files: f_pos, f_count, f_mode, locks", NULL,
-	  0, 0, 0, 0, c_files },
+	  0, 0, CMD_PAGER, 0, c_files },
 	{ "locks", "look", "", "each lock held or waited for: holders, mode, waiters in order",
-	  NULL, 0, 0, 0, 0, c_locks },
+	  NULL, 0, 0, CMD_PAGER, 0, c_locks },
 	{ "where", "look", "[THREAD]", "the kernel call chain of a thread, with the locks it holds",
-	  NULL, 0, 1, 0, 0, c_where },
+	  NULL, 0, 1, CMD_PAGER, 0, c_where },
 	{ "trace", "look", "[on|off|jsonl|show|clear]", "the trace: live, or what happened so far",
-	  NULL, 0, 2, 0, 0, c_trace },
+	  NULL, 0, 2, CMD_PAGER, 0, c_trace },
 	{ "stats", "look", "", "per lock class: acquisitions, contention, waiting; atomics per call",
-	  NULL, 0, 0, 0, 0, c_stats },
-	{ "reports", "look", "[race|duplicate|skipped|deaddir|deadlock|lockorder]",
+	  NULL, 0, 0, CMD_PAGER, 0, c_stats },
+	{ "reports", "look", "[race|duplicate|skipped|deaddir|deadlock|lockorder|live on|off]",
 	  "what the detectors found, each report in full",
 	  "Races (vector clocks), duplicate and skipped entries per pass of an open\n"
 	  "directory, iteration of a dead directory, deadlocks (the wait-for cycle,\n"
 	  "shown as lockdep's \"Possible unsafe locking scenario\" with the threads\n"
 	  "as columns) and lock-order problems (a cycle in the lock-class graph, or\n"
-	  "a rank of directory-locking.rst broken), even when no deadlock happened.",
-	  0, 1, 0, 0, c_reports },
+	  "a rank of directory-locking.rst broken), even when no deadlock happened.\n"
+	  "Each report is also printed as it fires, one line with '!', while\n"
+	  "commands, scripts and lessons run; 'reports live off' stops that.",
+	  0, 2, CMD_PAGER, 0, c_reports },
 	{ "lockdep", "look", "[graph|reports]", "the lock-order graph and its problems",
 	  "The graph: an edge A -> B for every lock key B taken while holding A,\n"
 	  "with the first thread, kernel function and step that did it. Keys are\n"
 	  "lock classes with the kernel's nesting subclass (/1 I_MUTEX_PARENT,\n"
 	  "/2 I_MUTEX_PARENT2, /3 I_MUTEX_NONDIR2). 'lockdep reports' prints each\n"
-	  "lock-order report as lockdep would.", 0, 1, 0, 0, c_lockdep },
-	{ "history", "look", "", "the commands typed in this session", NULL, 0, 0, 0, 0, c_history },
+	  "lock-order report as lockdep would; 'lockdep graph' the graph alone, and\n"
+	  "plain 'lockdep' the graph and one line per problem.", 0, 1, CMD_PAGER, 0, c_lockdep },
+	{ "history", "look", "", "the commands typed in this session", NULL, 0, 0, CMD_PAGER, 0, c_history },
 	/* ---- checking ---- */
 	{ "expect", "check", "CONDITION...", "fail the script unless CONDITION holds",
-	  "Conditions: ret VALUE; entries NAME...; read TEXT; fpos FILE N;\n"
-	  "count FILE N;\n"
-	  "took THREAD LOCK [MODE]; skipped THREAD f_pos_lock; blocked THREAD [LOCK];\n"
-	  "race [FIELD]; no race; duplicate; no duplicate; deadlock; no deadlock;\n"
-	  "lockorder; no lockorder (vfsim extension: a lock-order report, see\n"
-	  "'lockdep'); deaddir; no deaddir (iteration of an rmdir'ed directory).\n"
-	  "FILE is file#N or PROC:FD.", 1, -1, 0, 0, c_expect },
+	  "FILE is file#N or PROC:FD; LOCK f_pos_lock, i_rwsem, f_lock or rename_mutex.",
+	  1, -1, 0, 0, c_expect },
 	/* ---- scripts ---- */
 	{ "source", "script", "FILE", "run the commands of FILE", NULL, 1, 1, 0, 0, c_source },
 	{ "echo", "script", "[TEXT...]", "print TEXT", NULL, 0, -1, 0, 0, c_echo },
@@ -187,12 +185,14 @@ const struct cmd_entry cmd_table[] = {
 	  "scheduler runs what is left. The script's 'kernel' lines are replaced by\n"
 	  "the presets; its 'set' lines are kept. Example: compare v6.4 v6.5",
 	  2, 3, 0, 0, c_compare },
-	{ "lessons", "script", "[N|NAME]", "list the workshop's lessons, or load lesson N",
+	{ "lessons", "script", "[N|NAME [step]]", "list the workshop's lessons, or load lesson N",
 	  "Lists examples/NN-*.vfs with the first line of each. 'lessons 1' loads\n"
 	  "lesson 1 into a fresh world (as 'source' would). Each lesson's comments\n"
 	  "(open the file beside the shell) say what to watch with 'trace on' and\n"
 	  "what to try next. The directory: $VFSIM_EXAMPLES, the source tree's\n"
-	  "examples/, or $(PREFIX)/share/vfsim/examples.", 0, 1, 0, 0, c_lessons },
+	  "examples/, or $(PREFIX)/share/vfsim/examples. 'lessons N step' runs it\n"
+	  "part by part: each command shown as it runs, Enter for the next part.",
+	  0, 2, CMD_PAGER, 0, c_lessons },
 	/* ---- pictures (cmd_picture.c, timeline.c, export_*.c) ---- */
 	{ "timeline", "picture", "[FROM [TO]]", "the trace as a table: a row per step, a column per thread",
 	  "Each thread's column starts with three narrow lock columns: f_pos_lock (┃),\n"
@@ -200,7 +200,7 @@ const struct cmd_entry cmd_table[] = {
 	  "for one. Then what it did in that step: the kernel function, the lock it\n"
 	  "waits for, the entries handed out, the syscall's result. '!' marks the\n"
 	  "steps of a detector's report, listed below the table. FROM and TO limit\n"
-	  "the steps shown. 80 columns hold three threads.", 0, 2, 0, 0, c_timeline },
+	  "the steps shown. 80 columns hold three threads.", 0, 2, CMD_PAGER, 0, c_timeline },
 	{ "export", "picture", "html|chrome|dot|jsonl FILE [TITLE...]", "write the trace for a browser, Perfetto, Graphviz or jq",
 	  "html: one self-contained page, the timeline with threads as lanes, lock\n"
 	  "holds and waits, wake-ups and the detectors' reports (for a projector).\n"
@@ -210,17 +210,33 @@ const struct cmd_entry cmd_table[] = {
 	  "in red. jsonl: one trace event a line. FILE '-' is the standard output.\n"
 	  "html takes a TITLE for the page (default: the file's name).",
 	  2, -1, 0, 0, c_export },
-	{ "help", "script", "[COMMAND]", "list the commands, or explain one", NULL,
-	  0, 1, 0, 0, c_help },
-	{ "quit", "script", "", "leave vfsim", NULL, 0, 0, 0, 0, c_quit },
+	{ "help", "script", "[COMMAND|CONCEPT]", "list the commands, or explain one (or a lock, a report)",
+	  "'help race', 'help f_pos_lock', 'help i_rwsem', ...: the ideas behind the\n"
+	  "commands. 'apropos WORD' finds the commands and ideas that mention WORD.\n"
+	  "'?' is 'help'.", 0, 1, CMD_PAGER, 0, c_help },
+	{ "apropos", "script", "WORD", "the commands and ideas that mention WORD", NULL,
+	  1, 1, CMD_PAGER, 0, c_apropos },
+	{ "pause", "script", "[TEXT...]", "print TEXT and wait for Enter (at a terminal only)",
+	  NULL, 0, -1, 0, 0, c_pause },
+	{ "clear", "script", "", "clear the terminal", NULL, 0, 0, 0, 0, c_clear },
+	{ "quit", "script", "", "leave vfsim (also 'q', or Ctrl-D at the prompt)", NULL,
+	  0, 0, 0, 0, c_quit },
 };
 const int cmd_count = (int)(sizeof cmd_table / sizeof cmd_table[0]);
+
+/* Short names people type for a command. */
+static const struct { const char *alias, *name; } aliases[] = {
+	{ "q", "quit" }, { "?", "help" },
+};
 
 const struct cmd_entry *cmd_find(const char *name)
 {
 	for (int i = 0; i < cmd_count; i++)
 		if (!strcmp(cmd_table[i].name, name))
 			return &cmd_table[i];
+	for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+		if (!strcmp(aliases[i].alias, name))
+			return cmd_find(aliases[i].name);
 	return NULL;
 }
 
@@ -400,8 +416,9 @@ void cmd_help_list(struct session *s)
 				out(s, "  %-34s %s\n", syn, e->help);
 		}
 	}
-	out(s, "'help COMMAND' says more. The workshop's lessons: 'lessons' lists them,\n"
-	       "'lessons 1' loads the first (examples/01-first-steps.vfs).\n");
+	out(s, "'help COMMAND' says more; 'help race', 'help f_pos_lock', ... explain the\n"
+	       "ideas, 'apropos WORD' finds them. The workshop's lessons: 'lessons' lists\n"
+	       "them, 'lessons 1' loads the first (examples/01-first-steps.vfs).\n");
 }
 
 /* The man page's command list, from the table. */

@@ -9,6 +9,26 @@
 #include "commands.h"
 #include "explore_cli.h"
 
+/* The conditions: `expect` checks its words against this table, `help
+ * expect` prints it and Tab completion offers it. */
+const struct expect_cond expect_conds[] = {
+	{ "ret", "VALUE", "the last completed call returned VALUE (a number or errno name)", 0 },
+	{ "entries", "NAME...", "the last completed getdents returned these names, in order", 0 },
+	{ "read", "TEXT", "the last completed call was a read that returned TEXT", 0 },
+	{ "fpos", "FILE N", "the file's f_pos is N (FILE: file#N or PROC:FD)", 0 },
+	{ "count", "FILE N", "the file's reference count (f_count) is N", 0 },
+	{ "took", "THREAD LOCK [MODE]", "THREAD's last call took LOCK (MODE read, write or excl)", 0 },
+	{ "skipped", "THREAD f_pos_lock", "THREAD's last call passed fdget_pos without the lock ('no skipped': no\n"
+	  "                                 entry skipped in a directory pass)", 1 },
+	{ "blocked", "THREAD [LOCK]", "THREAD waits, for LOCK if given", 0 },
+	{ "race", "[FIELD]", "an unordered conflicting access (FIELD: f_pos, cursor, dir, size, data)", 1 },
+	{ "duplicate", "", "an open directory handed out one entry twice in a pass", 1 },
+	{ "deadlock", "", "every live thread is blocked in a cycle (or was)", 1 },
+	{ "lockorder", "", "a lock-order problem (see 'lockdep'; a vfsim extension)", 1 },
+	{ "deaddir", "", "an rmdir'ed directory was iterated", 1 },
+};
+const int expect_ncond = (int)(sizeof expect_conds / sizeof expect_conds[0]);
+
 static int failed(struct session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static int failed(struct session *s, const char *fmt, ...)
@@ -120,18 +140,29 @@ HANDLER(c_expect)
 	int ai = 1;
 
 	if (!strcmp(k, "no")) {
+		char list[256] = "";
+		size_t o = 0;
+		for (int i = 0; i < expect_ncond; i++)
+			if (expect_conds[i].negatable)
+				o += (size_t)snprintf(list + o, sizeof list - o, "%s%s",
+						      o ? ", " : "", expect_conds[i].name);
 		if (c->argc < 2)
-			return cli_error(s, "expect no: race, duplicate or deadlock");
+			return cli_error(s, "expect no: one of %s", list);
 		neg = true;
 		k = c->argv[1];
 		ai = 2;
-		if (strcmp(k, "race") && strcmp(k, "duplicate") && strcmp(k, "deadlock") &&
-		    strcmp(k, "lockorder") && strcmp(k, "deaddir"))
-			return cli_error(s, "expect no %s: only race, duplicate, deadlock, "
-					 "lockorder or deaddir", k);
+		const struct expect_cond *ec = NULL;
+		for (int i = 0; i < expect_ncond; i++)
+			if (!strcmp(expect_conds[i].name, k))
+				ec = &expect_conds[i];
+		if (!ec || !ec->negatable)
+			return cli_error(s, "expect no %s: 'no' goes with %s", k, list);
 	}
 	int rest = c->argc - ai;
 	char **a = c->argv + ai;
+	/* `expect no skipped`: no directory pass skipped an entry */
+	if (neg && !strcmp(k, "skipped") && !rest)
+		return want_count(s, RPT_SKIPPED, "skipped entry", false, FLD_NONE);
 
 	if (!strcmp(k, "ret")) {
 		if (rest != 1)
@@ -249,6 +280,9 @@ HANDLER(c_expect)
 			return 0;
 		}
 		if (!strcmp(k, "skipped")) {
+			if (neg)
+				return cli_error(s, "expect no skipped takes no THREAD "
+						 "(it speaks of skipped entries)");
 			if (rest != 2 || cls != LC_F_POS_LOCK)
 				return cli_error(s, "expect skipped THREAD f_pos_lock");
 			if (!t->rec.started)
@@ -271,8 +305,8 @@ HANDLER(c_expect)
 	}
 	if (!strcmp(k, "race")) {
 		int field = FLD_NONE;
-		if (rest > 1 || (neg && rest))
-			return cli_error(s, "expect race [FIELD] / expect no race");
+		if (rest > 1)
+			return cli_error(s, "expect race [FIELD] / expect no race [FIELD]");
 		if (rest) {
 			field = vfs_field_lookup(a[0]);
 			if (!field)
@@ -321,8 +355,11 @@ HANDLER(c_expect)
 				  lo ? "lock-order problem" : "iteration of a dead directory",
 				  !neg, FLD_NONE);
 	}
-	const char *conds[] = { "ret", "entries", "read", "fpos", "count", "took", "skipped",
-		"blocked", "race", "duplicate", "deadlock", "lockorder", "deaddir", "no" };
-	return cli_unknown(s, "expect: unknown condition", k, conds,
-			   (int)(sizeof conds / sizeof conds[0]), NULL);
+	const char *conds[32];
+	int n = 0;
+	for (int i = 0; i < expect_ncond && n < 31; i++)
+		conds[n++] = expect_conds[i].name;
+	conds[n++] = "no";
+	return cli_unknown(s, "expect: unknown condition", k, conds, n,
+			   "'help expect' lists them");
 }

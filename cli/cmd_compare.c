@@ -22,9 +22,8 @@
 
 void put_call(FILE *f, const struct vfs_world *w, int tid, const struct vfs_call *c);
 
-#define CMP_WIDTH      100
+#define CMP_WIDTH      100      /* the widest table; narrower on a narrow screen */
 #define CMP_LABEL      24
-#define CMP_COL        ((CMP_WIDTH - 2 - CMP_LABEL - 1 - 3) / 2)
 #define CMP_MAX_DEPTH  8
 #define CMP_STEP_LIMIT 1000000L
 
@@ -677,15 +676,28 @@ static int next_piece(const char **p, int width, char *out_)
 	return 1;
 }
 
+/* The table's width: CMP_WIDTH, or the screen's below it (60 at least);
+ * below 100 columns the call's label is narrower too. */
+static int cmp_width(struct session *s, int *label, int *col)
+{
+	int w = cli_columns(s);
+	w = w <= 0 || w > CMP_WIDTH ? CMP_WIDTH : w < 60 ? 60 : w;
+	*label = w < CMP_WIDTH ? 18 : CMP_LABEL;
+	*col = (w - 2 - *label - 1 - 3) / 2;
+	return w;
+}
+
 static void print_row(struct session *s, int mark, const char *label,
 		      const char *left, const char *right)
 {
 	const char *pl = label, *pa = left, *pb = right;
 	char l[CMP_WIDTH], a[CMP_WIDTH], b[CMP_WIDTH];
+	int lw, cw;
+	cmp_width(s, &lw, &cw);
 	for (int line = 0;; line++) {
-		int hl = next_piece(&pl, CMP_LABEL, l);
-		int ha = next_piece(&pa, CMP_COL, a);
-		int hb = next_piece(&pb, CMP_COL, b);
+		int hl = next_piece(&pl, lw, l);
+		int ha = next_piece(&pa, cw, a);
+		int hb = next_piece(&pb, cw, b);
 		if (!hl && !ha && !hb && line)
 			break;
 		if (!hl) l[0] = 0;
@@ -693,7 +705,7 @@ static void print_row(struct session *s, int mark, const char *label,
 		if (!hb) b[0] = 0;
 		char row[3 * CMP_WIDTH];
 		snprintf(row, sizeof row, "%s %-*s %-*s | %s", !line && mark ? "*" : " ",
-			 CMP_LABEL, l, CMP_COL, a, b);
+			 lw, l, cw, a, b);
 		size_t n = strlen(row);
 		while (n && row[n - 1] == ' ')
 			row[--n] = 0;
@@ -802,8 +814,9 @@ HANDLER(c_compare)
 	snprintf(h2, sizeof h2, "under %s", names[1]);
 	print_row(s, 0, "call", h1, h2);
 	char rule[CMP_WIDTH + 1];
-	memset(rule, '-', CMP_WIDTH - 2);
-	rule[CMP_WIDTH - 2] = 0;
+	int lw, cw, width = cmp_width(s, &lw, &cw);
+	memset(rule, '-', (size_t)width - 2);
+	rule[width - 2] = 0;
 	out(s, "  %s\n", rule);
 	for (int i = 0; i < sc.n; i++) {
 		const struct act *a = &sc.a[i];

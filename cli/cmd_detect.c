@@ -32,6 +32,19 @@ HANDLER(c_reports)
 {
 	const struct vfs_world *w = s->w;
 	int only = -1;
+	if (c->argc && !strcmp(c->argv[0], "live")) {
+		if (c->argc == 1) {
+			out(s, "reports live %s\n", s->live_reports ? "on" : "off");
+			return 0;
+		}
+		if (strcmp(c->argv[1], "on") && strcmp(c->argv[1], "off"))
+			return cli_error(s, "reports live on|off, not '%s'", c->argv[1]);
+		s->live_reports = !strcmp(c->argv[1], "on");
+		s->reports_seen = w->det.nreports;      /* from now on */
+		return 0;
+	}
+	if (c->argc > 1)
+		return cli_error(s, "reports: one kind at most (or 'reports live on|off')");
 	if (c->argc) {
 		for (int k = 0; k < RPT__COUNT; k++)
 			if (!strcmp(c->argv[0], kind_names[k]) ||
@@ -69,11 +82,16 @@ HANDLER(c_lockdep)
 	if (!buf)
 		return cli_error(s, "lockdep: out of memory");
 	bool all = c->argc && !strcmp(c->argv[0], "reports");
-	if (c->argc && !all && strcmp(c->argv[0], "graph"))
+	bool graph = c->argc && !strcmp(c->argv[0], "graph");
+	if (c->argc && !all && !graph)
 		return free(buf), cli_error(s, "lockdep [graph|reports]");
 	if (!all) {
 		vfs_lockdep_graph_text(w, buf, DETAIL_MAX);
 		out(s, "lock order (lockdep keys; \"/N\": nesting subclass):\n%s", buf);
+	}
+	if (graph) {            /* the graph alone: its edges, no verdict */
+		free(buf);
+		return 0;
 	}
 	int n = 0;
 	for (int i = 0; i < w->det.nreports; i++)

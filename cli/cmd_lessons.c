@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "commands.h"
+#include "lineedit.h"
 
 #define MAX_LESSONS 100
 
@@ -85,6 +86,21 @@ static int list(const char *dir, struct lesson *ls)
 	return n;
 }
 
+int lessons_names(char names[][128], int max)
+{
+	char dir[PATH_MAX];
+	struct lesson ls[MAX_LESSONS];
+	if (lessons_dir(dir, sizeof dir) < 0)
+		return 0;
+	int n = list(dir, ls), k = 0;
+	for (int i = 0; i < n && k + 2 <= max; i++) {
+		snprintf(names[k++], 128, "%d", ls[i].num);
+		/* the name without NN- and .vfs, as `lessons NAME` takes it */
+		snprintf(names[k++], 128, "%.*s", (int)strlen(ls[i].name) - 7, ls[i].name + 3);
+	}
+	return k;
+}
+
 /* The first comment line of a lesson, without "# ". */
 static void first_comment(const char *path, char *buf, size_t n)
 {
@@ -131,6 +147,35 @@ static void print_header(struct session *s, const char *path)
 	fclose(f);
 }
 
+int lesson_pause(struct session *s)
+{
+	if (!s->interactive || !isatty(0) || s->silent)
+		return 0;
+	out_flush(s);
+	fflush(stdout);
+	char *line = le_readline("-- Enter: the next part, q: stop the lesson -- ");
+	int stop = !line || !strcmp(line, "q") || !strcmp(line, "quit");
+	free(line);
+	if (stop)
+		out(s, "== the lesson stops here; the world is as it left it\n");
+	return stop;
+}
+
+/* `pause [TEXT]` in a script: TEXT, then Enter at a terminal. */
+HANDLER(c_pause)
+{
+	for (int i = 0; i < c->argc; i++)
+		out(s, "%s%s", i ? " " : "", c->argv[i]);
+	if (c->argc)
+		out(s, "\n");
+	if (!s->interactive || !isatty(0) || s->silent)
+		return 0;
+	out_flush(s);
+	fflush(stdout);
+	free(le_readline("-- Enter to go on -- "));
+	return 0;
+}
+
 HANDLER(c_lessons)
 {
 	char dir[PATH_MAX];
@@ -152,6 +197,10 @@ HANDLER(c_lessons)
 		return 0;
 	}
 	const char *want = c->argv[0];
+	bool stepping = c->argc > 1;
+	if (stepping && strcmp(c->argv[1], "step"))
+		return cli_error(s, "lessons N step: the second word is 'step', not '%s'",
+				 c->argv[1]);
 	long long num;
 	int pick = -1;
 	for (int i = 0; i < n && pick < 0; i++) {
@@ -165,11 +214,18 @@ HANDLER(c_lessons)
 	snprintf(path, sizeof path, "%s/%s", dir, ls[pick].name);
 	/* a lesson builds its own world: start from an empty one */
 	session_exec_line(s, "reset");
-	out(s, "%s== lesson %d: %s%s\n", color_on(s, "\033[1m"), ls[pick].num, path,
-	    color_off(s));
+	/* examples/NN-NAME.vfs: the lesson, wherever the directory is */
+	const char *base = strrchr(dir, '/');
+	out(s, "%s== lesson %d: %s/%s%s\n", color_on(s, "\033[1m"), ls[pick].num,
+	    base ? base + 1 : dir, ls[pick].name, color_off(s));
 	print_header(s, path);
-	out(s, "%s== running it:%s\n", color_on(s, "\033[1m"), color_off(s));
+	out(s, "%s== running it%s:%s\n", color_on(s, "\033[1m"), stepping ?
+	    " part by part, each command shown" : "", color_off(s));
+	int outer = s->lesson_step;
+	if (stepping)
+		s->lesson_step = s->depth + 1;  /* the lesson's own lines, not nested */
 	int r = session_source(s, path);
+	s->lesson_step = outer;
 	if (r == 0 && !s->failed) {
 		if (pick + 1 < n)
 			out(s, "== lesson %d done; the world is yours to poke at ('where', 'locks', "

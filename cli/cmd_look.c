@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd_look.c - ps, fds, files, locks, where, trace, stats, history. */
 #include <string.h>
+#include <unistd.h>
 #include "commands.h"
 
 static const char *state_name(const struct vfs_world *w, int tid)
@@ -66,7 +67,7 @@ static void show_fds(struct session *s, int p)
 	    t < 0 ? ": exited, no descriptors" : "");
 	if (t < 0)
 		return;
-	int shared = w->fdt[t].count;
+	int shared = w->fdt[t].count, shown = 0;
 	if (shared > 1)
 		out(s, "  table shared by %d threads (files->count %d): lookups take references\n",
 		    shared, shared);
@@ -75,6 +76,7 @@ static void show_fds(struct session *s, int p)
 		unsigned fi = v & ~FD_CLOEXEC_BIT;
 		if (!fi || fi == FD_STDIO)
 			continue;
+		shown++;
 		if (fi == FD_RESERVED) {
 			out(s, "  %3d  (being opened)\n", fd);
 			continue;
@@ -84,6 +86,8 @@ static void show_fds(struct session *s, int p)
 		out(s, "  %3d  file#%-3d %s%s\n", fd, w->files[fi - 1].id, d,
 		    v & FD_CLOEXEC_BIT ? "  cloexec" : "");
 	}
+	if (!shown)
+		out(s, "  no descriptor open beyond 0-2\n");
 }
 
 HANDLER(c_fds)
@@ -99,6 +103,8 @@ HANDLER(c_fds)
 	}
 	for (int p = 0; p < s->w->nprocs; p++)
 		show_fds(s, p);
+	if (!s->w->nprocs)
+		out(s, "no process yet, so no descriptor ('spawn NAME' makes one)\n");
 	return 0;
 }
 
@@ -130,11 +136,11 @@ HANDLER(c_files)
 	return 0;
 }
 
-static void show_lock(struct session *s, vfs_lid_t lid, const struct vfs_lock *l)
+static int show_lock(struct session *s, vfs_lid_t lid, const struct vfs_lock *l)
 {
 	const struct vfs_world *w = s->w;
 	if (l->owner < 0 && l->nreaders == 0 && l->wait_head < 0)
-		return;
+		return 0;
 	char ln[VFS_PATH_MAX + 32], buf[512];
 	size_t o = 0;
 	vfs_lock_name(w, lid, ln, sizeof ln);
@@ -162,23 +168,25 @@ static void show_lock(struct session *s, vfs_lid_t lid, const struct vfs_lock *l
 		}
 	}
 	out(s, "%s\n", buf);
+	return 1;
 }
 
 HANDLER(c_locks)
 {
 	(void)c;
 	const struct vfs_world *w = s->w;
-	int before = 0;
+	int shown = 0;
 	for (int f = 0; f < w->nfiles; f++) {
 		if (w->files[f].kind == FK_NONE)
 			continue;
-		show_lock(s, VFS_LID(LID_FILE_POS, f), &w->files[f].f_pos_lock);
-		show_lock(s, VFS_LID(LID_FILE_LOCK, f), &w->files[f].f_lock);
+		shown += show_lock(s, VFS_LID(LID_FILE_POS, f), &w->files[f].f_pos_lock);
+		shown += show_lock(s, VFS_LID(LID_FILE_LOCK, f), &w->files[f].f_lock);
 	}
 	for (int i = 0; i < w->ninodes; i++)
-		show_lock(s, VFS_LID(LID_INODE, i), &w->ilocks[i]);
-	show_lock(s, VFS_LID(LID_RENAME, 0), &w->rename_mutex);
-	(void)before;
+		shown += show_lock(s, VFS_LID(LID_INODE, i), &w->ilocks[i]);
+	shown += show_lock(s, VFS_LID(LID_RENAME, 0), &w->rename_mutex);
+	if (!shown)
+		out(s, "no lock is held and nobody waits for one\n");
 	for (int i = 0; i < w->nthreads; i++)
 		if (w->threads[i].state == TS_BLOCKED) {
 			char why[256];
@@ -255,6 +263,8 @@ HANDLER(c_where)
 	}
 	for (int i = 0; i < s->w->nthreads; i++)
 		where_one(s, i);
+	if (!s->w->nthreads)
+		out(s, "no thread yet, so nothing runs ('spawn NAME' makes one)\n");
 	return 0;
 }
 
@@ -265,6 +275,8 @@ HANDLER(c_trace)
 		s->trace = TRACE_TEXT;
 	} else if (!strcmp(a, "jsonl")) {
 		s->trace = TRACE_JSONL;
+		if (!isatty(1))
+			s->human_err = 1;       /* stdout: JSON lines from now on */
 	} else if (!strcmp(a, "off")) {
 		s->trace = TRACE_OFF;
 	} else if (!strcmp(a, "clear")) {
@@ -281,6 +293,9 @@ HANDLER(c_trace)
 		}
 		if (s->ev_dropped)
 			out(s, "(%zu later events were not kept)\n", s->ev_dropped);
+		if (!s->nev)
+			out(s, "the trace is empty: nothing has run yet%s\n",
+			    s->w->step ? " (or since 'trace clear')" : "");
 	} else {
 		return cli_error(s, "trace: expected on, off, jsonl, show or clear, not '%s'", a);
 	}

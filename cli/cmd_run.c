@@ -20,6 +20,46 @@ static int blocked_msg(struct session *s, int tid)
 	return 0;
 }
 
+/* With the trace off, `step` still says what it ran (as gdb says where it
+ * stopped): the last thing the thread did in its last step, and what comes
+ * next.  A step that finished the call has its result line already. */
+static void say_step(struct session *s, int tid, size_t ev_from, bool done)
+{
+	if (s->trace != TRACE_OFF || s->quiet || done || tid < 0)
+		return;
+	const struct vfs_event *last = NULL;
+	for (size_t i = ev_from; i < s->nev; i++)
+		if (s->ev[i].tid == tid)
+			last = &s->ev[i];
+	char th[32], buf[512], what[512];
+	vfs_thread_name(s->w, tid, th, sizeof th);
+	if (!last) {
+		out(s, "%s took a step\n", th);
+		return;
+	}
+	vfs_event_text(s->w, last, buf, sizeof buf);
+	/* the trace line without its step and thread columns, blanks folded */
+	const char *p = buf;
+	for (int col = 0; col < 2; col++) {
+		while (*p == ' ')
+			p++;
+		while (*p && *p != ' ')
+			p++;
+	}
+	size_t o = 0;
+	for (; *p && o + 1 < sizeof what; p++)
+		if (*p != ' ' || (o && what[o - 1] != ' '))
+			what[o++] = *p;
+	while (o && what[o - 1] == ' ')
+		o--;
+	what[o] = 0;
+	bool en;
+	int next = s->w->threads[tid].state == TS_BLOCKED ? 0 : vfs_next_fn(s->w, tid, &en);
+	out(s, "step %d %s: %s%s%s%s%s\n", last->step, th, what, next ? "; next: " : "",
+	    next && en ? "enter " : "", next ? vfs_fn_name(next) : "",
+	    next && !en ? " goes on" : "");
+}
+
 static void report_stuck(struct session *s)
 {
 	detect_print_stuck(s);  /* cmd_detect.c: the wait-for cycle, lockdep-style */
@@ -96,7 +136,12 @@ HANDLER(c_step)
 		return cli_error(s, "step: too many arguments (step [THREAD] [N])");
 	if (n < 0)
 		return cli_error(s, "step: N must not be negative");
+	int last_tid = -1;
+	size_t last_ev = s->nev;
+	bool last_done = false;
 	for (long long i = 0; i < n; i++) {
+		if (i + 1 == n)
+			last_ev = s->nev;
 		if (tid >= 0) {
 			char th[32];
 			vfs_thread_name(s->w, tid, th, sizeof th);
@@ -107,17 +152,22 @@ HANDLER(c_step)
 			}
 			if (!vfs_runnable(s->w, tid))
 				return cli_error(s, "step: %s has nothing to run", th);
-			session_step(s, tid);
+			last_done = session_step(s, tid);
+			last_tid = tid;
 		} else {
 			bool done;
-			if (session_sched_step(s, &done) < 0) {
+			int t = session_sched_step(s, &done);
+			if (t < 0) {
 				if (i == 0)
 					out(s, "nothing is runnable\n");
 				report_stuck(s);
 				return 0;
 			}
+			last_tid = t;
+			last_done = done;
 		}
 	}
+	say_step(s, last_tid, last_ev, last_done);
 	return 0;
 }
 

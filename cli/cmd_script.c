@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd_script.c - source, echo, save, help, quit. */
 #include <errno.h>
+#include <stdbool.h>
+#include <strings.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -287,6 +289,23 @@ HANDLER(c_save)
 	return 0;
 }
 
+/* "usage: step [THREAD] [N]" and "       step THREAD until FUNC": each
+ * alternative of a synopsis ("A | B") as a line that parses. */
+static void print_usage(struct session *s, const struct cmd_entry *e)
+{
+	const char *pre = e->flags & CMD_THREAD && !(e->flags & CMD_WORLD) ? "THREAD: " : "";
+	const char *p = e->args;
+	int first = 1;
+	do {
+		const char *bar = strstr(p, " | ");
+		int n = bar ? (int)(bar - p) : (int)strlen(p);
+		out(s, "%s%s%s%s%.*s\n", first ? "usage: " : "       ", pre, e->name,
+		    n ? " " : "", n, p);
+		p = bar ? bar + 3 : NULL;
+		first = 0;
+	} while (p);
+}
+
 HANDLER(c_help)
 {
 	if (!c->argc) {
@@ -294,18 +313,85 @@ HANDLER(c_help)
 		return 0;
 	}
 	const struct cmd_entry *e = cmd_find(c->argv[0]);
+	const struct concept *k = concept_find(c->argv[0]);
+	if (!e && k) {
+		out(s, "%s%s%s\n%s\n", color_on(s, "\033[1m"), k->name, color_off(s), k->text);
+		return 0;
+	}
 	if (!e) {
 		const char *names[256];
-		return cli_unknown(s, "help: no command", c->argv[0], names,
-				   cmd_names(names, 256), NULL);
+		int n = cmd_names(names, 200);
+		for (int i = 0; i < nconcepts; i++)
+			names[n++] = concepts[i].name;
+		return cli_unknown(s, "help: no command or idea", c->argv[0], names, n,
+				   "'apropos WORD' searches");
 	}
-	out(s, "%s%s%s %s\n  %s\n", e->flags & CMD_THREAD && !(e->flags & CMD_WORLD) ?
-	    "THREAD: " : "", e->name, "", e->args, e->help);
+	print_usage(s, e);
+	out(s, "  %s\n", e->help);
 	if (e->long_help)
 		out(s, "\n%s\n", e->long_help);
+	if (e->fn == c_expect) {
+		out(s, "\nConditions ('expect no NAME' where marked no):\n");
+		for (int i = 0; i < expect_ncond; i++) {
+			const struct expect_cond *ec = &expect_conds[i];
+			char syn[64];
+			snprintf(syn, sizeof syn, "%s%s%s", ec->name, *ec->args ? " " : "",
+				 ec->args);
+			out(s, "  %-3s%-26s %s\n", ec->negatable ? "no" : "", syn, ec->help);
+		}
+		out(s, "After 'explore', race, duplicate, deadlock and their 'no' forms speak\n"
+		       "of all the executions.\n");
+	}
 	if (e->flags & CMD_THREAD)
 		out(s, "\nA trailing & only starts the call: it stays pending for step, run "
 		       "and explore.\n");
+	if (k)
+		out(s, "\n(The idea behind it: 'help %s'.)\n", k->name);
+	return 0;
+}
+
+/* Case-insensitive: does TEXT mention WORD? */
+static bool mentions(const char *text, const char *word)
+{
+	size_t n = strlen(word);
+	for (; text && *text; text++)
+		if (!strncasecmp(text, word, n))
+			return true;
+	return false;
+}
+
+HANDLER(c_apropos)
+{
+	const char *w = c->argv[0];
+	int found = 0;
+	for (int i = 0; i < cmd_count; i++) {
+		const struct cmd_entry *e = &cmd_table[i];
+		if (mentions(e->name, w) || mentions(e->help, w) || mentions(e->long_help, w)) {
+			out(s, "  %-14s %s\n", e->name, e->help);
+			found++;
+		}
+	}
+	for (int i = 0; i < nconcepts; i++) {
+		const struct concept *k = &concepts[i];
+		if (mentions(k->name, w) || mentions(k->also, w) || mentions(k->text, w)) {
+			char first[96];
+			snprintf(first, sizeof first, "%.*s", (int)strcspn(k->text, "\n"), k->text);
+			out(s, "  %-14s (idea) %s\n", k->name, first);
+			found++;
+		}
+	}
+	if (!found)
+		out(s, "nothing mentions '%s' ('help' lists the commands)\n", w);
+	return 0;
+}
+
+HANDLER(c_clear)
+{
+	(void)c;
+	if (isatty(1) && !s->silent) {  /* a terminal's escape; nothing in a file */
+		fputs("\033[H\033[2J", stdout);
+		fflush(stdout);
+	}
 	return 0;
 }
 

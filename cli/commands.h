@@ -23,13 +23,13 @@ void detect_print_stuck(struct session *s);
 HANDLER(c_expect);
 /* cmd_script.c */
 HANDLER(c_source); HANDLER(c_echo); HANDLER(c_save); HANDLER(c_help);
-HANDLER(c_quit);
+HANDLER(c_quit); HANDLER(c_apropos); HANDLER(c_clear);
 /* explore_cli.c */
 HANDLER(c_explore);
 /* cmd_compare.c */
 HANDLER(c_compare);
 /* cmd_lessons.c */
-HANDLER(c_lessons);
+HANDLER(c_lessons); HANDLER(c_pause);
 /* cmd_picture.c, timeline.c */
 HANDLER(c_export); HANDLER(c_timeline);
 #endif

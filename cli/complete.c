@@ -136,7 +136,12 @@ static void add_kind(struct cands *c, const char *kind, int tid, char **words, i
 		add_paths(c);
 	} else if (!strcmp(alt, "FD") || !strcmp(alt, "PIDFD")) {
 		add_fds(c, tid);
-	} else if (!strcmp(alt, "PROC") || !strcmp(alt, "NAME")) {
+	} else if (!strcmp(alt, "NAME")) {
+		;                       /* a new name: nothing to offer */
+	} else if (!strncmp(alt, "uid=", 4)) {
+		add(c, "uid=0");
+		add(c, "uid=1000");
+	} else if (!strcmp(alt, "PROC")) {
 		for (int i = 0; i < cs->w->nprocs; i++)
 			add(c, cs->w->procs[i].name);
 	} else if (!strcmp(alt, "THREAD")) {
@@ -160,9 +165,35 @@ static void add_kind(struct cands *c, const char *kind, int tid, char **words, i
 	} else if (!strcmp(alt, "COMMAND")) {
 		for (int i = 0; i < cmd_count; i++)
 			add(c, cmd_table[i].name);
+	} else if (!strcmp(alt, "CONCEPT")) {
+		for (int i = 0; i < nconcepts; i++)
+			add(c, concepts[i].name);
 	} else if (!strcmp(alt, "FILE")) {
 		add_host_files(c);
 	}
+}
+
+/* A synopsis of keywords ("[max N] [jobs N] [stateful] | replay K | save
+ * FILE [K]"): after a keyword that takes a value, that value's kind;
+ * else every keyword of the synopsis. */
+static void complete_keywords(struct cands *c, const char *syn, const char *prev,
+			      int tid, char **words, int nw)
+{
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s", syn);
+	char *tok[48];
+	int n = 0;
+	for (char *p = strtok(buf, " |[]"); p && n < 48; p = strtok(NULL, " |[]"))
+		tok[n++] = p;
+	for (int i = 0; i + 1 < n; i++)
+		if (!strcmp(tok[i], prev) && tok[i][0] >= 'a' && tok[i][0] <= 'z' &&
+		    tok[i + 1][0] >= 'A' && tok[i + 1][0] <= 'Z') {
+			add_kind(c, tok[i + 1], tid, words, nw);
+			return;
+		}
+	for (int i = 0; i < n; i++)
+		if (tok[i][0] >= 'a' && tok[i][0] <= 'z')
+			add(c, tok[i]);
 }
 
 char **cli_complete(const char *line, int start, int end)
@@ -212,7 +243,26 @@ char **cli_complete(const char *line, int start, int end)
 		return c.v;
 	}
 	if (!strcmp(e->name, "help")) {
-		add_kind(&c, "COMMAND", -1, words, nw);
+		add_kind(&c, "COMMAND|CONCEPT", -1, words, nw);
+		return c.v;
+	}
+	if (!strcmp(e->name, "lessons")) {
+		if (argi == 0) {
+			char names[100][128];
+			int n = lessons_names(names, 100);
+			for (int i = 0; i < n; i++)
+				add(&c, names[i]);
+		} else if (argi == 1) {
+			add(&c, "step");
+		}
+		return c.v;
+	}
+	if (!strcmp(e->name, "dup2")) {
+		add_kind(&c, "FD", tid, words, nw);
+		return c.v;
+	}
+	if (!strcmp(e->name, "explore")) {
+		complete_keywords(&c, e->args, words[nw - 1], tid, words, nw);
 		return c.v;
 	}
 	if (!strcmp(e->name, "source") || !strcmp(e->name, "save")) {
@@ -220,13 +270,19 @@ char **cli_complete(const char *line, int start, int end)
 		return c.v;
 	}
 	if (!strcmp(e->name, "expect")) {
-		static const char *const conds[] = { "ret", "entries", "read", "fpos",
-			"count", "took", "skipped", "blocked", "race", "duplicate", "deadlock",
-			"no" };
-		if (argi == 0)
-			for (size_t i = 0; i < sizeof conds / sizeof conds[0]; i++)
-				add(&c, conds[i]);
-		else if (argi == 1 && (!strcmp(words[nw - 1], "took") ||
+		/* expect_conds (cmd_check.c): what expect itself accepts */
+		if (argi == 0) {
+			for (int i = 0; i < expect_ncond; i++)
+				add(&c, expect_conds[i].name);
+			add(&c, "no");
+		} else if (argi == 1 && !strcmp(words[nw - 1], "no")) {
+			for (int i = 0; i < expect_ncond; i++)
+				if (expect_conds[i].negatable)
+					add(&c, expect_conds[i].name);
+		} else if (!strcmp(words[nw - 1], "race")) {
+			add(&c, "f_pos"); add(&c, "cursor"); add(&c, "dir");
+			add(&c, "size"); add(&c, "data");
+		} else if (argi == 1 && (!strcmp(words[nw - 1], "took") ||
 				       !strcmp(words[nw - 1], "skipped") ||
 				       !strcmp(words[nw - 1], "blocked")))
 			add_threads(&c, "");

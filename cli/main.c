@@ -11,8 +11,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 #include "cli.h"
 #include "lineedit.h"
@@ -31,8 +33,13 @@ static void usage(FILE *f)
 		"  -c COMMAND       run COMMAND after the scripts (repeatable)\n"
 		"  -i               enter the prompt after the scripts and commands\n"
 		"  --check          run each SCRIPT as a test in a fresh world: PASS or FAIL\n"
-		"  --trace FORMAT   print every trace event as it happens (text or jsonl)\n"
-		"  -q               quiet: no banner and no result lines\n"
+		"  --tap            with --check: the results as TAP (1..N, ok/not ok)\n"
+		"  --trace FORMAT   print every trace event as it happens (text or jsonl);\n"
+		"                   with jsonl, stdout has only JSON lines (the rest: stderr)\n"
+		"  -q               quiet: no banner and no result lines (with -c 'export\n"
+		"                   FORMAT -', the other lines go to stderr)\n"
+		"  --width N        fold output to N columns (default: the terminal's)\n"
+		"  --no-pager       never page long output (paged only on a terminal, $PAGER)\n"
 		"  --color WHEN     auto (a terminal, without NO_COLOR), always or never\n"
 		"  --version, --help\n"
 		"\nAt the prompt, 'help' lists the commands. See vfsim(1) and vfsim(5).\n");
@@ -43,13 +50,70 @@ struct opts {
 	const char **cmds;
 	int ncmds;
 	int interactive, check, quiet, trace, color;
+	int tap, width, no_pager;
 };
+
+/* SIGINT or SIGTERM off the prompt: the first stops the script between
+ * commands (and a long run or explore, which poll `interrupted`), so that
+ * what it printed is kept; a second one leaves at once. */
+static volatile sig_atomic_t stop_sig, stop_poll;
+
+static void on_stop(int sig)
+{
+	if (stop_sig) {
+		static const char msg[] = "vfsim: killed by a second signal\n";
+		if (write(2, msg, sizeof msg - 1) < 0) { /* nothing more to do */ }
+		_exit(128 + sig);
+	}
+	stop_sig = sig;
+	stop_poll = 1;
+}
+
+static void catch_stop(struct session *s)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	s->stop = &stop_sig;
+	s->interrupted = &stop_poll;
+}
+
+/* The output so far written out, a one-line note, 128 + the signal. */
+static int stopped(struct session *s)
+{
+	out_flush(s);
+	fflush(stdout);
+	fprintf(stderr, "vfsim: stopped by %s%s%s; the output so far is kept\n",
+		stop_sig == SIGTERM ? "SIGTERM" : "SIGINT", s->stop_at[0] ? " after " : "",
+		s->stop_at);
+	return 128 + (int)stop_sig;
+}
+
+/* `-c 'export jsonl -'` (any format to '-'): stdout is the export's, so
+ * the scripts' human lines before it go to stderr. */
+static bool exports_to_stdout(const struct opts *o)
+{
+	for (int i = 0; i < o->ncmds; i++) {
+		struct lex l;
+		if (lex(&l, o->cmds[i], NULL) == 0 && l.nwords >= 3 &&
+		    !strcmp(l.words[0], "export") && !strcmp(l.words[2], "-"))
+			return true;
+	}
+	return false;
+}
 
 static void apply(struct session *s, const struct opts *o)
 {
 	s->quiet = o->quiet;
 	s->trace = o->trace;
 	s->color = o->color;
+	s->width = o->width;
+	/* stdout for the machine: JSON lines only, the human lines to stderr */
+	s->human_err = o->trace == TRACE_JSONL || exports_to_stdout(o);
+	s->live_reports = 1;    /* the detectors speak as they fire */
 	if (o->preset)
 		vfs_set_preset(s->w, vfs_preset_lookup(o->preset));
 	if (o->preset) {
@@ -57,6 +121,32 @@ static void apply(struct session *s, const struct opts *o)
 		snprintf(line, sizeof line, "kernel %s", o->preset);
 		session_log(s, REC_SETUP, -1, NULL);
 		s->log[s->nlog - 1].text = strdup(line);
+	}
+}
+
+/* Under `make run` (VFSIM_OWN_TTY=1), vfsim makes itself the terminal's
+ * foreground process group, as a shell does for a job: Ctrl-C then reaches
+ * vfsim alone, and make does not die of it (exit 130).  Given back at exit. */
+static pid_t tty_pgrp_before = -1;
+
+static void give_terminal_back(void)
+{
+	if (tty_pgrp_before > 0)
+		tcsetpgrp(0, tty_pgrp_before);
+}
+
+static void take_terminal(void)
+{
+	const char *e = getenv("VFSIM_OWN_TTY");
+	if (!e || strcmp(e, "1") || !isatty(0))
+		return;
+	pid_t fg = tcgetpgrp(0);
+	if (fg < 0 || fg != getpgrp())
+		return;                 /* not in the foreground: leave it be */
+	signal(SIGTTOU, SIG_IGN);       /* tcsetpgrp from the background */
+	if (setpgid(0, 0) == 0 && tcsetpgrp(0, getpid()) == 0) {
+		tty_pgrp_before = fg;
+		atexit(give_terminal_back);
 	}
 }
 
@@ -68,7 +158,9 @@ static int exit_status(const struct session *s)
 static int run_check(struct opts *o, char **files, int n)
 {
 	int pass = 0, fail = 0;
-	for (int i = 0; i < n; i++) {
+	if (o->tap)
+		printf("1..%d\n", n);
+	for (int i = 0; i < n && !stop_sig; i++) {
 		struct session *s = session_new();
 		if (!s) {
 			fprintf(stderr, "vfsim: out of memory\n");
@@ -77,10 +169,20 @@ static int run_check(struct opts *o, char **files, int n)
 		apply(s, o);
 		s->quiet = 1;
 		s->silent = 1;
+		s->live_reports = 0;
+		catch_stop(s);
 		int r = session_source(s, files[i]);
 		int st = r < 0 && !s->errors ? 2 : exit_status(s);
 		fflush(stderr);
-		printf("%s %s\n", st ? "FAIL" : "PASS", files[i]);
+		const char *why = stop_sig ? " (stopped by a signal)" :
+			st == 2 ? " (a script error)" : "";
+		if (stop_sig)
+			st = 2;
+		if (o->tap)
+			printf("%s %d - %s%s%s\n", st ? "not ok" : "ok", i + 1, files[i],
+			       *why ? " #" : "", why);
+		else
+			printf("%s %s%s\n", st ? "FAIL" : "PASS", files[i], stop_sig ? why : "");
 		fflush(stdout);
 		if (st)
 			fail++;
@@ -88,7 +190,15 @@ static int run_check(struct opts *o, char **files, int n)
 			pass++;
 		session_free(s);
 	}
-	printf("%d passed, %d failed\n", pass, fail);
+	if (o->tap)
+		printf("# %d passed, %d failed\n", pass, fail);
+	else
+		printf("%d passed, %d failed\n", pass, fail);
+	if (stop_sig) {
+		fprintf(stderr, "vfsim: --check stopped by %s after %d of %d scripts\n",
+			stop_sig == SIGTERM ? "SIGTERM" : "SIGINT", pass + fail, n);
+		return 128 + (int)stop_sig;
+	}
 	return fail ? 1 : 0;
 }
 
@@ -102,11 +212,72 @@ static void banner(struct session *s)
 	       "Tab to complete.\n", VFSIM_VERSION, vfs_presets[s->w->preset].name);
 }
 
+/* Long output on a terminal goes through $PAGER (less): the commands
+ * marked CMD_PAGER, their output kept in a file and paged only when it is
+ * longer than the screen. */
+static int pager_off;
+
+static bool wants_pager(const char *line)
+{
+	struct lex l;
+	if (pager_off || lex(&l, line, NULL) < 0 || !l.nwords || l.thread[0])
+		return false;
+	const struct cmd_entry *e = cmd_find(l.words[0]);
+	if (!e || !(e->flags & CMD_PAGER))
+		return false;
+	/* a lesson run step by step waits for Enter: never behind a pager */
+	for (int i = 1; i < l.nwords; i++)
+		if (!strcmp(l.words[i], "step"))
+			return false;
+	return cli_rows() > 0;
+}
+
+static void exec_paged(struct session *s, const char *line)
+{
+	FILE *tmp = tmpfile();
+	int saved = tmp ? dup(1) : -1;
+	if (saved < 0) {
+		if (tmp)
+			fclose(tmp);
+		session_exec_line(s, line);
+		return;
+	}
+	int rows = cli_rows();
+	fflush(stdout);
+	dup2(fileno(tmp), 1);
+	session_exec_line(s, line);
+	out_flush(s);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	rewind(tmp);
+	int lines = 0, ch;
+	while ((ch = getc(tmp)) != EOF)
+		lines += ch == '\n';
+	rewind(tmp);
+	FILE *to = stdout;
+	const char *pager = getenv("PAGER");
+	if (!pager || !*pager)
+		pager = "less";
+	setenv("LESS", "FRX", 0);       /* colours through, quit at the end */
+	if (lines >= rows - 1 && (to = popen(pager, "w")) == NULL)
+		to = stdout;
+	char buf[8192];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, tmp)) > 0)
+		fwrite(buf, 1, n, to);
+	if (to != stdout)
+		pclose(to);
+	fflush(stdout);
+	fclose(tmp);
+}
+
 static int repl(struct session *s)
 {
 	char *hist = le_default_histfile();
 	le_init(1, cli_complete, hist);
 	le_install_sigint();
+	signal(SIGTERM, SIG_DFL);       /* at the prompt it ends vfsim, as before */
 	s->interrupted = &le_interrupted;
 	s->interactive = 1;
 	cli_complete_bind(s);
@@ -142,7 +313,11 @@ static int repl(struct session *s)
 				s->hist[s->nhist++] = strdup(line);
 			}
 			le_interrupted = 0;
-			session_exec_line(s, line);
+			s->term_cols = cli_columns(s);  /* the screen, even when paged */
+			if (wants_pager(line))
+				exec_paged(s, line);
+			else
+				session_exec_line(s, line);
 			fflush(stdout);
 		}
 		free(line);
@@ -155,7 +330,8 @@ static int repl(struct session *s)
 static int vfsim_main(int argc, char **argv)
 {
 	struct opts o = { .color = -1 };
-	enum { OPT_CHECK = 256, OPT_TRACE, OPT_COLOR, OPT_VERSION, OPT_HELP, OPT_MDOC };
+	enum { OPT_CHECK = 256, OPT_TRACE, OPT_COLOR, OPT_VERSION, OPT_HELP, OPT_MDOC,
+	       OPT_TAP, OPT_WIDTH, OPT_NO_PAGER };
 	static const struct option longs[] = {
 		{ "check", no_argument, NULL, OPT_CHECK },
 		{ "trace", required_argument, NULL, OPT_TRACE },
@@ -164,6 +340,9 @@ static int vfsim_main(int argc, char **argv)
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ "commands-mdoc", no_argument, NULL, OPT_MDOC },
+		{ "tap", no_argument, NULL, OPT_TAP },
+		{ "width", required_argument, NULL, OPT_WIDTH },
+		{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
 		{ NULL, 0, NULL, 0 },
 	};
 	int ch;
@@ -186,6 +365,19 @@ static int vfsim_main(int argc, char **argv)
 		case 'i': o.interactive = 1; break;
 		case 'q': o.quiet = 1; break;
 		case OPT_CHECK: o.check = 1; break;
+		case OPT_TAP: o.tap = 1; break;
+		case OPT_NO_PAGER: pager_off = 1; break;
+		case OPT_WIDTH: {
+			long long v;
+			if (parse_num(optarg, &v) < 0 || v < 20 || v > 1000) {
+				fprintf(stderr, "vfsim: --width takes a number of columns "
+					"from 20 to 1000, not '%s'\n", optarg);
+				free(o.cmds);
+				return 2;
+			}
+			o.width = (int)v;
+			break;
+		}
 		case OPT_TRACE:
 			if (!strcmp(optarg, "text"))
 				o.trace = TRACE_TEXT;
@@ -232,6 +424,11 @@ static int vfsim_main(int argc, char **argv)
 	}
 	char **scripts = argv + optind;
 	int nscripts = argc - optind;
+	if (o.tap && !o.check) {
+		fprintf(stderr, "vfsim: --tap goes with --check\n");
+		free(o.cmds);
+		return 2;
+	}
 	if (o.check) {
 		if (!nscripts) {
 			fprintf(stderr, "vfsim: --check needs SCRIPT files\n");
@@ -246,18 +443,29 @@ static int vfsim_main(int argc, char **argv)
 	if (!s)
 		return 2;
 	apply(s, &o);
+	take_terminal();
+	catch_stop(s);
 	int status = 0;
-	for (int i = 0; i < nscripts && !s->quit; i++) {
-		if (session_source(s, scripts[i]) < 0 && !s->errors)
+	for (int i = 0; i < nscripts && !s->quit && !stop_sig; i++) {
+		if (session_source(s, scripts[i]) < 0 && !s->errors && !stop_sig)
 			s->errors = 1;
 		if (s->errors || s->failed)
 			break;
 	}
-	for (int i = 0; i < o.ncmds && !s->quit && !s->errors && !s->failed; i++) {
+	for (int i = 0; i < o.ncmds && !s->quit && !s->errors && !s->failed && !stop_sig;
+	     i++) {
 		s->file = "-c";
 		s->line = i + 1;
 		session_exec_line(s, o.cmds[i]);
+		if (stop_sig && !s->stop_at[0])
+			snprintf(s->stop_at, sizeof s->stop_at, "-c:%d", i + 1);
 		s->file = NULL;
+	}
+	if (stop_sig) {
+		status = stopped(s);
+		session_free(s);
+		free(o.cmds);
+		return status;
 	}
 	bool tty = isatty(0);
 	if (!s->quit && !s->errors && !s->failed &&
@@ -268,6 +476,12 @@ static int vfsim_main(int argc, char **argv)
 			session_run_stream(s, stdin, "<stdin>");
 	} else if (!s->quit && o.interactive && tty) {
 		repl(s);
+	}
+	if (stop_sig && !tty) {
+		status = stopped(s);
+		session_free(s);
+		free(o.cmds);
+		return status;
 	}
 	status = exit_status(s);
 	session_free(s);

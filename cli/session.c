@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include "cli.h"
 #include "explore_cli.h"
@@ -108,22 +109,153 @@ static void put_shown(FILE *f, const char *p, bool color)
 		free(buf);
 }
 
+int cli_columns(struct session *s)
+{
+	static int tty = -1;    /* asked once: out() asks for every piece */
+	struct winsize ws;
+	if (s->width > 0)
+		return s->width;
+	if (s->term_cols > 0)
+		return s->term_cols;
+	if (tty < 0)
+		tty = isatty(1);
+	if (tty && ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return 0;
+}
+
+int cli_rows(void)
+{
+	struct winsize ws;
+	if (isatty(0) && isatty(1) && ioctl(1, TIOCGWINSZ, &ws) == 0)
+		return ws.ws_row;
+	return 0;
+}
+
+static FILE *human(struct session *s)
+{
+	return s->human_err ? stderr : stdout;
+}
+
+/* Columns of UTF-8 text on a terminal: escape sequences take none. */
+static int text_width(const char *t, size_t n, size_t *cut, int max)
+{
+	int w = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)t[i];
+		if (ch == 033) {                /* ESC [ ... letter */
+			while (i + 1 < n && !((t[i + 1] >= 'A' && t[i + 1] <= 'Z') ||
+					      (t[i + 1] >= 'a' && t[i + 1] <= 'z')))
+				i++;
+			i++;
+			continue;
+		}
+		if ((ch & 0xc0) == 0x80)
+			continue;
+		if (cut && w == max) {
+			*cut = i;       /* more follows: wider than max */
+			return w + 1;
+		}
+		w += ch == '\t' ? 8 - w % 8 : 1;
+	}
+	if (cut)
+		*cut = n;
+	return w;
+}
+
+/* One whole line, folded to the screen: at a blank where there is one.
+ * The continuation starts under the line's last column in the left half
+ * (text after two blanks: a table's or `help`'s last column), else under
+ * the line's own indent plus four. */
+static void put_folded(struct session *s, char *line, size_t n, int cols)
+{
+	FILE *f = human(s);
+	size_t ind = 0;
+	while (ind < n && line[ind] == ' ')
+		ind++;
+	int cont = (int)ind + 4 < cols / 2 ? (int)ind + 4 : cols / 2;
+	for (size_t i = ind + 2; i < n; i++) {
+		if (line[i] != ' ' && line[i - 1] == ' ' && line[i - 2] == ' ') {
+			int at = text_width(line, i, NULL, 0);
+			if (at >= cols / 2)
+				break;
+			cont = at;
+		}
+	}
+	int first = 1;
+	while (n) {
+		int room = first ? cols : cols - cont;
+		size_t cut;
+		if (text_width(line, n, &cut, room) <= room) {
+			cut = n;
+		} else {
+			size_t b = cut;
+			while (b > (first ? ind : 0) + 1 && line[b] != ' ')
+				b--;
+			if (line[b] == ' ' && b > (first ? ind : 0))
+				cut = b;
+		}
+		if (!first)
+			fprintf(f, "%*s", cont, "");
+		char keep = line[cut];
+		line[cut] = 0;          /* a piece, control bytes shown as \ooo */
+		put_shown(f, line, s->color);
+		line[cut] = keep;
+		fputc('\n', f);
+		while (cut < n && line[cut] == ' ')
+			cut++;
+		line += cut;
+		n -= cut;
+		first = 0;
+	}
+}
+
+void out_flush(struct session *s)
+{
+	if (s->olen) {
+		s->obuf[s->olen] = 0;   /* room kept: ocap > olen */
+		put_shown(human(s), s->obuf, s->color);
+		s->olen = 0;
+	}
+}
+
 void out(struct session *s, const char *fmt, ...)
 {
 	va_list ap;
 	if (s->replaying || s->silent)
 		return;
+	int cols = cli_columns(s);
 	char small[512];
 	va_start(ap, fmt);
 	char *msg = vformat(small, sizeof small, fmt, ap);
 	va_end(ap);
-	put_shown(stdout, msg, s->color);
+	if (cols <= 0) {                /* whole lines, as they come */
+		out_flush(s);
+		put_shown(human(s), msg, s->color);
+	} else {
+		for (const char *p = msg; *p;) {
+			const char *nl = strchr(p, '\n');
+			size_t len = nl ? (size_t)(nl - p) : strlen(p);
+			if (s->olen + len + 1 > s->ocap) {
+				s->ocap = (s->olen + len + 1) * 2;
+				s->obuf = xrealloc(s->obuf, s->ocap);
+			}
+			memcpy(s->obuf + s->olen, p, len);
+			s->olen += len;
+			if (!nl)
+				break;
+			put_folded(s, s->obuf, s->olen, cols);
+			s->olen = 0;
+			p = nl + 1;
+		}
+	}
 	if (msg != small)
 		free(msg);
 }
 
 void cli_vmessage(struct session *s, const char *label, const char *fmt, va_list ap)
 {
+	out_flush(s);
 	fflush(stdout);
 	if (s->file)
 		fprintf(stderr, "%s:%d: ", s->file, s->line);
@@ -168,7 +300,7 @@ static void sink_fn(void *ctx, const struct vfs_world *w, const struct vfs_event
 	char buf[512];
 	if (s->trace == TRACE_JSONL) {
 		vfs_event_jsonl(w, ev, buf, sizeof buf);
-		printf("%s\n", buf);
+		printf("%s\n", buf);   /* the machine's line: always stdout */
 	} else {
 		vfs_event_text(w, ev, buf, sizeof buf);
 		out(s, "%s%s%s\n", color_on(s, "\033[2m"), buf, color_off(s));
@@ -212,6 +344,7 @@ void session_free(struct session *s)
 	for (size_t i = 0; i < s->nhist; i++)
 		free(s->hist[i]);
 	free(s->hist);
+	free(s->obuf);
 	vfs_world_free(s->w);
 	free(s);
 }
@@ -493,6 +626,22 @@ void session_blocked_line(struct session *s, int tid, char *buf, size_t n)
 	vfs_blocked_why(s->w, tid, buf, n);     /* core/deadlock.c */
 }
 
+void session_live_reports(struct session *s)
+{
+	const struct vfs_world *w = s->w;
+	if (w->det.nreports < s->reports_seen)
+		s->reports_seen = 0;            /* a new world, or an older one */
+	if (!s->live_reports || s->replaying || s->silent) {
+		s->reports_seen = w->det.nreports;
+		return;
+	}
+	char buf[1024];
+	for (; s->reports_seen < w->det.nreports; s->reports_seen++) {
+		vfs_report_text(w, &w->det.reports[s->reports_seen], buf, sizeof buf);
+		out(s, "%s!%s %s\n", color_on(s, "\033[1;31m"), color_off(s), buf);
+	}
+}
+
 bool session_step(struct session *s, int tid)
 {
 	struct vfs_sink sink = { sink_fn, s };
@@ -500,6 +649,7 @@ bool session_step(struct session *s, int tid)
 	session_log(s, REC_STEP, tid, NULL);
 	if (done)
 		session_print_result(s, tid);
+	session_live_reports(s);
 	return done;
 }
 
@@ -544,6 +694,9 @@ int session_exec_line(struct session *s, const char *line)
 					 "(drop '%s:')", e->name, l.thread);
 		if (resolve_thread(s, l.thread, &c.tid) < 0)
 			return -1;
+	} else if (e->sys == SYS_EXIT) {
+		return cli_error(s, "exit: quit or Ctrl-D leaves vfsim ('THREAD: exit' "
+				 "ends a thread)");
 	} else if ((e->flags & CMD_THREAD) && !(e->flags & CMD_WORLD)) {
 		return cli_error(s, "'%s' needs a thread: THREAD: %s %s", e->name,
 				 e->name, e->args);
@@ -556,6 +709,8 @@ int session_exec_line(struct session *s, const char *line)
 	detect_tell_overflow(s);        /* cmd_detect.c: a detector went off */
 	if (r == 0 && (e->flags & CMD_LOG) && c.tid < 0)
 		session_log_setup(s, &c, e->name);
+	session_live_reports(s);        /* a foreground call's own steps */
+	out_flush(s);
 	if (s->w->oom == 1) {
 		s->w->oom = 2;          /* (said once) */
 		return cli_error(s, "out of memory: the simulated world is incomplete "
@@ -599,10 +754,13 @@ static int run_lines(struct session *s, FILE *in, const char *name)
 	size_t cap = 0, acclen = 0;
 	ssize_t n;
 	int lineno = 0, start = 0, rc = 0;
+	int ran = 0, shown = 0;         /* lessons N step: commands since the pause */
 	const char *ofile = s->file;
 	int oline = s->line;
 
 	for (;;) {
+		if (s->stop && *s->stop)
+			break;          /* SIGINT/SIGTERM: main says so and exits */
 		n = s->quit || s->failed ? -1 : cli_read_line(&buf, &cap, in);
 		if (n == -2 || (n >= 0 && strlen(buf) != (size_t)n) ||
 		    (n == -1 && !s->quit && !s->failed && ferror(in))) {
@@ -647,8 +805,33 @@ static int run_lines(struct session *s, FILE *in, const char *name)
 		}
 		s->file = name;
 		s->line = start;
+		if (s->lesson_step && s->depth == s->lesson_step) {
+			/* `lessons N step`: the lesson's comments and commands shown,
+			 * a pause before each comment that follows commands */
+			const char *p = acc + strspn(acc, " \t");
+			if (*p == '#' && ran) {
+				if (lesson_pause(s)) {
+					acclen = 0;
+					break;
+				}
+				ran = 0;
+				shown = 1;
+			}
+			if (*p == '#' && shown)
+				out(s, "%s%s%s\n", color_on(s, "\033[2m"), p, color_off(s));
+			else if (*p && *p != '#')
+				out(s, "%s> %s%s\n", color_on(s, "\033[1m"), p, color_off(s));
+			if (*p && *p != '#')
+				ran = shown = 1;
+		}
 		int r = session_exec_line(s, acc);
 		acclen = 0;
+		if (s->stop && *s->stop) {
+			if (!s->stop_at[0])     /* the innermost script's line */
+				snprintf(s->stop_at, sizeof s->stop_at, "%s:%d", name, start);
+			rc = -1;
+			break;
+		}
 		if (r < 0 || s->errors) {
 			rc = -1;
 			break;

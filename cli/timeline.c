@@ -10,8 +10,8 @@
 #include "commands.h"
 #include "picture.h"
 
-#define TEXT_W  21              /* a thread's label */
-#define COL_W   (3 + 1 + TEXT_W) /* lock columns, the report mark, label */
+#define TEXT_W  21              /* a thread's label, when the screen has room */
+#define TEXT_MIN 10             /* the narrowest label, on a narrow screen */
 
 static const char *const C_FPOS = "\033[33m", *const C_READ = "\033[36m",
 	*const C_WRITE = "\033[1;34m", *const C_OTHER = "\033[32m",
@@ -27,21 +27,30 @@ static int width(const char *t)
 	return w;
 }
 
-/* Cut to at most max characters, ending in "…" when cut. */
+/* Cut to at most max characters, ending in "…" when cut.  A result
+ * ("FN = -1 EPERM") keeps its " = RESULT" whole and cuts the function's
+ * name instead: the result is what the reader came for. */
 static void fit(char *t, int max)
 {
 	if (width(t) <= max)
 		return;
+	char *eq = strstr(t, " = ");
+	int tail = eq ? width(eq) : 0;
+	int keep = eq && tail + 2 <= max ? max - tail : max;
+	char rest[256] = "";
+	if (keep < max)
+		snprintf(rest, sizeof rest, "%s", eq);
 	int w = 0;
 	char *c = t;
 	for (; *c; c++) {
 		if (((unsigned char)*c & 0xc0) != 0x80) {
-			if (w == max - 1)
+			if (w == keep - 1)
 				break;
 			w++;
 		}
 	}
 	strcpy(c, "…");
+	strcat(c, rest);
 }
 
 static void bar(struct session *s, const struct pic *p, int tid, int32_t step, int col)
@@ -92,10 +101,10 @@ HANDLER(c_timeline)
 	if (to > p.step_max)
 		to = p.step_max;
 	if (from > to) {
+		int32_t lo = p.step_min, hi = p.step_max;  /* pic_free zeroes them */
 		pic_free(&p);
 		return cli_error(s, "timeline: no steps between %lld and %lld (the trace has "
-				 "steps %d to %d)", a[0], c->argc > 1 ? a[1] : a[0],
-				 p.step_min, p.step_max);
+				 "steps %d to %d)", a[0], c->argc > 1 ? a[1] : a[0], lo, hi);
 	}
 
 	/* the threads that did something */
@@ -111,11 +120,18 @@ HANDLER(c_timeline)
 	int sw = 4;                     /* step numbers' width, then a mark */
 	for (int32_t m = p.step_max; m >= 10000; m /= 10)
 		sw++;
+	/* labels as wide as the screen allows: 80 columns hold three threads */
+	int tw = TEXT_W, cols = cli_columns(s);
+	if (cols > 0 && nl > 0 && sw + 1 + nl * (4 + TEXT_W) > cols)
+		tw = (cols - sw - 1) / nl - 4;
+	if (tw < TEXT_MIN)
+		tw = TEXT_MIN;
+	int col_w = 3 + 1 + tw;         /* lock columns, the report mark, label */
 	out(s, "%s%*s", color_on(s, C_SYS), sw + 1, "step ");
 	for (int l = 0; l < nl; l++) {
 		pic_thread_name(&p, lanes[l], th, sizeof th);
-		fit(th, COL_W - 4);
-		out(s, "%s%*s", th, l + 1 < nl ? COL_W - width(th) : 0, "");
+		fit(th, col_w - 4);
+		out(s, "%s%*s", th, l + 1 < nl ? col_w - width(th) : 0, "");
 	}
 	out(s, "%s\n", color_off(s));
 
@@ -151,11 +167,11 @@ HANDLER(c_timeline)
 				out(s, "%s!%s", color_on(s, C_MARK), color_off(s));
 			else
 				out(s, " ");
-			fit(lab, TEXT_W);
+			fit(lab, tw);
 			out(s, "%s%s%s", *code && *lab ? color_on(s, code) : "", lab,
 			    *code && *lab ? color_off(s) : "");
 			if (l + 1 < nl)
-				out(s, "%*s", TEXT_W - width(lab), "");
+				out(s, "%*s", tw - width(lab), "");
 		}
 		out(s, "\n");
 	}

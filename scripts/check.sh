@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # check.sh: build the variants, run every test stage, end with one line
-# "N passed, N failed".  Exit status 0 only when nothing failed.
+# "N passed, N failed, N skipped".  Exit status 0 only when nothing failed.
 # `make check` runs it; it can also be run alone (after scripts/deps.sh check).
 #
 #   VALGRIND=1        also run the conformance scenarios under valgrind
@@ -23,9 +23,10 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
+passed=0 failed=0 skipped=0
 pass()  { echo "PASS $1"; passed=$((passed + 1)); }
 fail()  { echo "FAIL $1"; failed=$((failed + 1)); }
+skip()  { echo "SKIP $1"; skipped=$((skipped + 1)); }
 stage() { printf '\n== %s\n' "$1"; }
 run()   { timeout -k 5 "$timeout" "$@"; }          # every test is time-boxed
 indent() { sed 's/^/    /'; }
@@ -68,20 +69,21 @@ check_run() {
 verdict() {
     case $2 in
     0)  pass "$1" ;;
-    77) echo "SKIP $1" ;;
+    77) skip "$1: $(printf '%s\n' "$3" | tail -n 1)" ;;
     *)  printf '%s\n' "$3" | grep -v '^ok: ' | tail -n 30 | indent
         fail "$1 (exit $2)" ;;
     esac
 }
 
-# sh_tests DIR: each tests/DIR/*.sh run by bash with VFSIM (the ASan build).
+# sh_tests DIR [VARIANT]: each tests/DIR/*.sh run by bash with VFSIM (the
+# ASan build, or VARIANT's); a missing DIR is a skip, said and counted.
 sh_tests() {
-    local dir=$1 t out rc
-    have "tests/$dir/*.sh" || return 0
+    local dir=$1 v=${2:-asan} t out rc
+    have "tests/$dir/*.sh" || { skip "$dir (no tests/$dir/*.sh)"; return 0; }
     stage "$dir"
-    needs asan "$dir" || return 0
+    needs "$v" "$dir" || return 0
     for t in tests/"$dir"/*.sh; do
-        out=$(VFSIM=$top/$asan run bash "$t" </dev/null 2>&1); rc=$?
+        out=$(VFSIM=$top/${built[$v]} run bash "$t" </dev/null 2>&1); rc=$?
         verdict "$dir/$(basename "$t")" "$rc" "$out"
     done
 }
@@ -229,7 +231,7 @@ sh_tests cli
 # ---- the shared conformance scenarios --------------------------------------------
 stage conformance
 if ! have "$shared/*.vfs"; then
-    echo "skipped: $shared has no scenarios"
+    skip "conformance ($shared has no scenarios: a clone without ../shared)"
 elif needs asan conformance; then
     check_run conformance "$asan" "$shared"/*.vfs
 fi
@@ -305,6 +307,9 @@ fi
 # tests/pictures/*.sh: exit 0 pass, 77 skip (a reader is missing), else fail.
 sh_tests pictures
 
+# ---- the shell as a user meets it: make run, dist, deps.sh, jq, the README ----
+sh_tests shell default
+
 # ---- a second front end over libvfscore ---------------------------------------------------
 if have 'tests/driver/*.c'; then
     stage driver
@@ -376,5 +381,5 @@ if [ -n "${built[tsan]:-}" ]; then
 fi
 
 echo
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -28,10 +28,4 @@ keys Enter
 wait_line '^A\.8 +100 '
 typein 'step A'
 keys Enter
-typein 'echo still-here'
-keys Enter
-wait_line '^still-here$'
-typein 'quit'
-keys Enter
-wait_exit
-[ "$exit_status" = 0 ] || fail "exit status $exit_status"
+alive_then_quit

@@ -5,6 +5,8 @@
 # for the text it expects: no fixed sleeps.  Exit 0: pass, 1: fail, 77: skip.
 #
 #   start [ARGS...]         run $VFSIM ARGS in a new pane, wait for the prompt
+#   launch [ARGS...]        the same without waiting (a script run, no prompt)
+#                           (T_COLS x T_ROWS, 160x50 by default; PAGER passed on)
 #   keys KEY...             tmux send-keys (KEY as tmux names it: Tab, Up, C-c)
 #   typein TEXT             send TEXT literally
 #   wait_for TEXT [SECS]    poll the pane until a line contains TEXT
@@ -14,6 +16,7 @@
 #   fail MESSAGE            print the message and the pane, exit 1
 #   skip MESSAGE            exit 77
 #   needs_editor            skip unless $VFSIM has a line editor (not LINEEDIT=none)
+#   alive_then_quit         vfsim still answers at its prompt; quit; status 0
 set -u
 
 : "${VFSIM:?set VFSIM to the vfsim binary to test}"
@@ -84,12 +87,18 @@ typein() { tm send-keys -t "$t_pane" -l -- "$1"; }
 # start [ARGS...]: vfsim in a fresh 160x50 terminal, with its own history
 # file, no user configuration, no colour; waits for the first prompt.
 start() {
+    launch "$@"
+    wait_line "$PROMPT_RE"
+}
+
+launch() {
     local cmd q a
     export VFSIM_HISTFILE=${VFSIM_HISTFILE:-$t_tmp/history}
     cmd="cd '$t_tmp' && exec env HOME='$t_tmp' XDG_STATE_HOME='$t_tmp/state' \
 INPUTRC=/dev/null NO_COLOR=1 TERM=screen VFSIM_HISTFILE='$VFSIM_HISTFILE'"
     [ -n "${VFSIM_TEST_STEP_DELAY_US:-}" ] &&
         cmd="$cmd VFSIM_TEST_STEP_DELAY_US=$VFSIM_TEST_STEP_DELAY_US"
+    [ -n "${PAGER:-}" ] && cmd="$cmd PAGER='$PAGER'"
     # bash waits for vfsim and writes its status: tmux 3.3 sometimes never
     # reaps a pane's process, and then has no status to tell
     rm -f "$t_tmp/status"
@@ -100,9 +109,8 @@ INPUTRC=/dev/null NO_COLOR=1 TERM=screen VFSIM_HISTFILE='$VFSIM_HISTFILE'"
     done
     printf 'set -g remain-on-exit on\nset -g history-limit 5000\nset -g status off\n' \
         >"$t_tmp/tmux.conf"
-    tm -f "$t_tmp/tmux.conf" new-session -d -s vfsim -x 160 -y 50 "$cmd" ||
-        fail "tmux could not start"
-    wait_line "$PROMPT_RE"
+    tm -f "$t_tmp/tmux.conf" new-session -d -s vfsim -x "${T_COLS:-160}" \
+        -y "${T_ROWS:-50}" "$cmd" || fail "tmux could not start"
 }
 
 # wait_exit [SECS]: until vfsim has ended; sets $exit_status (128+N: signal N)
@@ -116,3 +124,14 @@ wait_exit() {
 
 # the text of the last prompt line (what is being typed)
 prompt_line() { screen | grep -E "$PROMPT_RE" | tail -n 1; }
+
+# alive_then_quit: vfsim still answers a command; then it quits with 0
+alive_then_quit() {
+    typein 'echo still-here'
+    keys Enter
+    wait_line '^still-here$'
+    typein 'quit'
+    keys Enter
+    wait_exit
+    [ "$exit_status" = 0 ] || fail "exit status $exit_status"
+}

@@ -1,0 +1,2 @@
+" vfsim scripts: *.vfs
+autocmd BufRead,BufNewFile *.vfs setfiletype vfs

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Tab completes the words people type (issue 16): explore's keywords,
+# lessons, expect no CONDITION (from expect's own table), uid=, help IDEA;
+# dup2 is offered descriptors, not paths.
+. "$(dirname "$0")/lib/tmux.bash"
+needs_editor
+start -c 'mkdir /d' -c 'spawn A' -c 'A: open /d' -i
+# explore: its keywords
+typein 'explore st'
+keys Tab
+wait_line "$PROMPT_RE"'explore stateful$'
+keys C-u
+# lessons: numbers and names
+typein 'lessons two-th'
+keys Tab
+wait_line "$PROMPT_RE"'lessons two-thieves$'
+keys C-u
+# expect no: only the conditions that take 'no'
+typein 'expect no ski'
+keys Tab
+wait_line "$PROMPT_RE"'expect no skipped$'
+keys C-u
+typein 'expect no race f_p'
+keys Tab
+wait_line "$PROMPT_RE"'expect no race f_pos$'
+keys C-u
+# spawn NAME uid=
+typein 'spawn B ui'
+keys Tab
+wait_line "$PROMPT_RE"'spawn B uid='
+keys C-u
+# help on an idea
+typein 'help f_pos_l'
+keys Tab
+wait_line "$PROMPT_RE"'help f_pos_lock$'
+keys C-u
+# dup2: descriptors, never a path
+typein 'A: dup2 '
+keys Tab
+wait_line "$PROMPT_RE"'A: dup2 3$'
+keys C-u
+typein 'quit'
+keys Enter
+wait_exit
+[ "$exit_status" = 0 ] || fail "exit status $exit_status"
