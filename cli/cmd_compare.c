@@ -822,7 +822,7 @@ HANDLER(c_compare)
 		const struct act *a = &sc.a[i];
 		const char *l = rp[0].cells[i].items ? rp[0].cells[i].items : "";
 		const char *r = rp[1].cells[i].items ? rp[1].cells[i].items : "";
-		char label[160];
+		char label[2 * VFS_PATH_MAX + 64];
 		switch (a->kind) {
 		case ACT_SETUP:
 			continue;
@@ -853,7 +853,7 @@ HANDLER(c_compare)
 	static const char *const sums[] = { "race", "duplicate entries", "deadlock",
 					    "counted", "after the script" };
 	for (int k = 0; k < 5; k++) {
-		char a[160], b[160];
+		char a[1024], b[1024];   /* (a row is folded to the screen, never cut) */
 		summary(&rp[0], a, sizeof a, k);
 		summary(&rp[1], b, sizeof b, k);
 		int diff = strcmp(a, b) != 0 && k != 4;
