@@ -681,7 +681,8 @@ struct xst {
 	struct xitem_s *items;
 	int nitems, capitems;
 	int next_item;                  /* atomic */
-	volatile int abort;             /* ABORT_FULL (the table), ABORT_ERROR */
+	int abort;                      /* ABORT_FULL (the table), ABORT_ERROR;
+					 * atomic: every worker reads it */
 	int probe_found;                /* atomic: the shortest search found one */
 	uint64_t visited;               /* atomic: states, for opts.max */
 	/* opts.outcomes: the distinct outcomes, one schedule each */
@@ -694,7 +695,8 @@ struct xst {
 
 static int stopped(struct sworker *s)
 {
-	return s->st->abort || __atomic_load_n(&s->st->xm.violated, __ATOMIC_RELAXED) ||
+	return __atomic_load_n(&s->st->abort, __ATOMIC_RELAXED) ||
+	       __atomic_load_n(&s->st->xm.violated, __ATOMIC_RELAXED) ||
 	       __atomic_load_n(&s->st->probe_found, __ATOMIC_RELAXED) ||
 	       __atomic_load_n(&s->st->need_hist, __ATOMIC_RELAXED) ||
 	       (s->st->o.stop && *s->st->o.stop);
@@ -797,7 +799,7 @@ static void violation(struct sworker *s, int plen, const uint8_t *extra, int nx,
 	if (!(kinds & s->st->viol))
 		return;
 	if (s->st->o.first)
-		s->st->abort = ABORT_FIRST;
+		__atomic_store_n(&s->st->abort, ABORT_FIRST, __ATOMIC_RELAXED);
 	int pre = plen + nx;
 	bool best = !s->cex || pre < s->cexpre ||
 		    (pre == s->cexpre && memcmp(s->path, s->cex, (size_t)plen) < 0);
@@ -1174,7 +1176,7 @@ static bool count_state(struct sworker *s)
 	uint64_t n = s->st->o.max || s->st->o.first ?
 		     __atomic_add_fetch(&s->st->visited, 1, __ATOMIC_RELAXED) : 0;
 	if (s->st->o.max && n > s->st->o.max) {
-		s->st->abort = ABORT_MAX;
+		__atomic_store_n(&s->st->abort, ABORT_MAX, __ATOMIC_RELAXED);
 		return false;
 	}
 	s->states++;
@@ -1220,7 +1222,8 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 		if ((++polls & 255) == 0) {
 			if (stopped(s)) {
 				if (!s->cut)
-					s->cut = abort_cut(s->st->abort);
+					s->cut = abort_cut(__atomic_load_n(
+						&s->st->abort, __ATOMIC_RELAXED));
 				return 0;
 			}
 			report(s);
@@ -1234,7 +1237,7 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 		uint64_t tr = L->tr[i], h = L->h[i];
 		int r = vt_insert(&s->st->vt, h);
 		if (r < 0) {
-			s->st->abort = ABORT_FULL;
+			__atomic_store_n(&s->st->abort, ABORT_FULL, __ATOMIC_RELAXED);
 			s->cut = XCUT_TABLE;
 			return 0;
 		}
@@ -1297,7 +1300,7 @@ static void *worker_main(void *arg)
 			it->depth) < 0) {
 			if (!s->failed)
 				s->failed = 1;
-			st->abort = ABORT_ERROR;
+			__atomic_store_n(&st->abort, ABORT_ERROR, __ATOMIC_RELAXED);
 			break;
 		}
 	}
@@ -1394,7 +1397,7 @@ static int top(struct xst *st, struct sworker *s)
 				uint64_t tr = L->tr[i], hh = L->h[i];
 				int r = vt_insert(&st->vt, hh);
 				if (r < 0) {
-					st->abort = ABORT_FULL;
+					__atomic_store_n(&st->abort, ABORT_FULL, __ATOMIC_RELAXED);
 					s->cut = XCUT_TABLE;
 					goto keep;
 				}
@@ -1605,7 +1608,7 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	}
 	for (;;) {
 		rc = round_run(st, ws, jobs, &made);
-		if (st->probe_found)
+		if (__atomic_load_n(&st->probe_found, __ATOMIC_RELAXED))
 			break;
 		if (rc < 0 || (o->stop && *o->stop))
 			break;
@@ -1618,7 +1621,7 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 				break;
 			}
 			st->bits = b;
-			st->abort = 0;
+			__atomic_store_n(&st->abort, 0, __ATOMIC_RELAXED);
 			st->xm.violated = 0;    /* (found again if real) */
 			st->xm.ndemote = 0;
 			round_reset(st, ws, jobs);
