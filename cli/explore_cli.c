@@ -327,6 +327,16 @@ static void print_token(struct session *s, const struct vfs_world *w, const uint
 static const char *const engine_names[] = { "stateful", "dpor", "naive", "bound", "all" };
 enum { ENG_DEFAULT = -1, ENG_STATEFUL, ENG_DPOR, ENG_NAIVE, ENG_BOUND, ENG_ALL };
 
+/* The counterexample: its table up to step UPTO, then its schedule token. */
+static void print_cex(struct session *s, const struct xstate *x, int upto)
+{
+	const struct vfs_explore_result *r = &x->r;
+	print_table(s, x, r->cex_schedule, r->cex_len, upto);
+	out(s, "schedule: ");
+	print_token(s, x->snap, r->cex_schedule, r->cex_len);
+	out(s, "\n");
+}
+
 static void print_kinds(struct session *s, const struct vfs_explore_result *r)
 {
 	for (int k = 0, n = 0; k < VX__COUNT; k++)
@@ -367,10 +377,7 @@ static void print_default(struct session *s, const struct xstate *x)
 	    r->cex_shortest ? "the shortest" : "a", r->cex_preemptions,
 	    r->cex_preemptions == 1 ? "" : "s", x->snap->step + r->cex_steps, r->cex_steps,
 	    r->cex_steps == 1 ? "" : "s");
-	print_table(s, x, r->cex_schedule, r->cex_len, r->cex_steps ? r->cex_steps : r->cex_len);
-	out(s, "schedule: ");
-	print_token(s, x->snap, r->cex_schedule, r->cex_len);
-	out(s, "\n");
+	print_cex(s, x, r->cex_steps ? r->cex_steps : r->cex_len);
 }
 
 static void print_stateful(struct session *s, const struct xstate *x, int engine,
@@ -404,10 +411,7 @@ static void print_stateful(struct session *s, const struct xstate *x, int engine
 	print_kinds(s, r);
 	if (r->have_cex) {
 		out(s, "a shortest path to it ('explore save FILE' writes it):\n");
-		print_table(s, x, r->cex_schedule, r->cex_len, r->cex_len);
-		out(s, "schedule: ");
-		print_token(s, x->snap, r->cex_schedule, r->cex_len);
-		out(s, "\n");
+		print_cex(s, x, r->cex_len);
 	}
 }
 
@@ -436,10 +440,7 @@ static void print_dpor(struct session *s, const struct xstate *x, const struct v
 		    "('explore replay %llu' to step through it)\n",
 		    (unsigned long long)r->cex_index, r->cex_preemptions,
 		    r->cex_preemptions == 1 ? "" : "s", (unsigned long long)r->cex_index);
-		print_table(s, x, r->cex_schedule, r->cex_len, r->cex_len);
-		out(s, "schedule: ");
-		print_token(s, x->snap, r->cex_schedule, r->cex_len);
-		out(s, "\n");
+		print_cex(s, x, r->cex_len);
 	}
 }
 
