@@ -508,11 +508,10 @@ static bool steps_race(const struct xobs *x, const struct xobs *y)
  * no pass steps, no call record entries or text (results, not state).
  * The pending calls of the threads in FIXED are not copied: a search only
  * ever takes calls off their queues, so every copy already holds them.
- * The inodes: when *DTAG (the tree_hash of D's inodes, 0 unknown) equals
- * STAG (S's), only their locks.  D must have been made by vfs_world_copy
- * once (initialised). */
+ * The inodes: the table is shared (a reference), their locks copied.
+ * D must have been made by vfs_world_copy once (initialised). */
 static void fcopy(struct vfs_world *d, const struct vfs_world *s,
-		  uint32_t fixed, uint64_t *dtag, uint64_t stag, bool recs)
+		  uint32_t fixed, bool recs)
 {
 	int n = s->nthreads;
 	/* (not the statistics: counters no step reads) */
@@ -593,7 +592,6 @@ static void fcopy(struct vfs_world *d, const struct vfs_world *s,
 	bool ok;
 	/* (the inode table is shared, not copied: only the locks are) */
 	ok = world_copy_objects(d, s);
-	*dtag = ok ? stag : 0;
 	if (!ok)
 		d->oom = 1;
 }
@@ -618,7 +616,6 @@ struct lvl {
 	/* the successors are not kept: hashed when made, and made again
 	 * (its block run again) only for the one the search goes down to */
 	struct vfs_world *buf;          /* this level's state when not the root */
-	uint64_t buftag;                /* tree_hash of buf's inodes, 0 unknown */
 };
 
 struct xst;
@@ -647,9 +644,7 @@ struct sworker {
 	int kcexlen[VX__COUNT];
 	struct vfs_world *scratch;
 	struct vfs_world *work;         /* where successors are made */
-	uint64_t worktag;
 	struct vfs_world *spare;        /* the copy before a maybe-visible step */
-	uint64_t sparetag;
 	uint8_t nsite[SITE__COUNT];     /* sites seen visible after a block's */
 	uint64_t told_states, told_viol;        /* already in the progress */
 };
@@ -911,12 +906,10 @@ static struct vfs_world *regen_next(struct sworker *s, int d, int i)
 		if (!(N->buf = wnew()))
 			return NULL;
 		vfs_world_copy(N->buf, L->state);
-		N->buftag = 0;
 	}
-	fcopy(N->buf, L->state, s->st->fixed, &N->buftag, L->tree, s->st->o.outcomes);
+	fcopy(N->buf, L->state, s->st->fixed, s->st->o.outcomes);
 	for (int q = 0; q < L->nst[i]; q++)
 		vfs_step(N->buf, L->tid[i], NULL);
-	N->buftag = L->tr[i];
 	return N->buf;
 }
 
@@ -979,7 +972,6 @@ static int expand(struct sworker *s, int d)
 			if (!(s->work = wnew()))
 				return -1;
 			vfs_world_copy(s->work, S);
-			s->worktag = 0;
 		}
 		struct vfs_world *W = s->work;
 		struct xobs *o = &s->obs[n];
@@ -990,7 +982,7 @@ static int expand(struct sworker *s, int d)
 		o->shared = o->nacc = o->over = 0;
 		sink.fn = obs_sink;
 		sink.ctx = o;
-		fcopy(W, S, s->st->fixed, &s->worktag, L->tree, s->st->o.outcomes);
+		fcopy(W, S, s->st->fixed, s->st->o.outcomes);
 		uint64_t acc = L->acc;
 		int k = 0, cut = 0;
 		bool dirty = false, redo = false;
@@ -1010,10 +1002,8 @@ static int expand(struct sworker *s, int d)
 					if (!(s->spare = wnew()))
 						return -1;
 					vfs_world_copy(s->spare, W);
-					s->sparetag = 0;
 				}
-				fcopy(s->spare, W, s->st->fixed, &s->sparetag,
-				      dirty ? 0 : L->tree, s->st->o.outcomes);
+				fcopy(s->spare, W, s->st->fixed, s->st->o.outcomes);
 				saved = true;
 			}
 			o->cls = XM_B;
@@ -1027,10 +1017,8 @@ static int expand(struct sworker *s, int d)
 			    inode_stamp(W) != ni || W->next_pid != np ||
 			    W->nfdt != nfdt || W->nprocs != npr)
 				o->cls = XM_N;
-			if (!tree_clean(W, t, ni)) {
+			if (!tree_clean(W, t, ni))
 				dirty = true;
-				s->worktag = 0; /* W's inodes: no longer S's */
-			}
 			if (!cut) {
 				if (o->cls != XM_B) {
 					cut = k;        /* the block's one non-mover */
@@ -1042,9 +1030,7 @@ static int expand(struct sworker *s, int d)
 				if (saved) {
 					struct vfs_world *tmp = W;
 					W = s->work = s->spare;
-					s->worktag = s->sparetag;
 					s->spare = tmp;
-					s->sparetag = 0;        /* (stepped) */
 					o->nacc = nacc;
 					o->over = over;
 					dirty = dirty0;
@@ -1060,7 +1046,7 @@ static int expand(struct sworker *s, int d)
 				break;
 		}
 		if (redo) {
-			fcopy(W, S, s->st->fixed, &s->worktag, L->tree, s->st->o.outcomes);
+			fcopy(W, S, s->st->fixed, s->st->o.outcomes);
 			o->nacc = o->over = 0;
 			dirty = false;
 			acc = L->acc;
@@ -1079,7 +1065,6 @@ static int expand(struct sworker *s, int d)
 		L->sacc[n] = acc;
 		if (hash_state(s, W, dirty ? 0 : L->tree, acc, &L->tr[n], &L->h[n]) < 0)
 			return -1;
-		s->worktag = L->tr[n];
 		if (!o->shared) {
 			/* invisible all through: taken alone (an ample set of
 			 * one; its steps commute with every other thread's) */
