@@ -98,16 +98,6 @@ HANDLER(c_set)
 	return 0;
 }
 
-/* Version strings like "6.8" or "5.7" compared with a preset's era. */
-static double preset_version(const char *name)
-{
-	if (name[0] == 'v')
-		return atof(name + 1);
-	if (!strcmp(name, "mainline"))
-		return 99;
-	return 6.5;     /* the 2023 commits: 6.5-rc */
-}
-
 HANDLER(c_fs)
 {
 	if (c->argc && strcmp(c->argv[0], "list"))
@@ -115,35 +105,29 @@ HANDLER(c_fs)
 	static const char *const ll[] = { "generic_file_llseek", "ext4_dir_llseek",
 		"dcache_dir_lseek", "offset_dir_llseek", "ceph_dir_llseek",
 		"ovl_dir_llseek", "default_llseek" };
-	double v = preset_version(vfs_presets[s->w->preset].name);
+	int era = s->w->k.era;
 	out(s, "%-10s %-20s %-34s %-19s %s\n", "type", "iterator", "under this kernel",
 	    "dir llseek", "read() on a dir");
 	for (int i = 0; i < vfs_nfstypes; i++) {
 		const struct vfs_fstype *ft = &vfs_fstypes[i];
+		const struct vfs_fsops ops = vfs_fs_ops(&s->w->k, ft);
 		const char *how;
-		bool native = ft->native_shared ||
-			      (!strcmp(ft->name, "ntfs") && s->w->k.ntfs3);
 		switch (s->w->k.iterate) {
 		case ITER_EXCLUSIVE: how = "->iterate, exclusive"; break;
-		case ITER_DUAL: how = native ? "->iterate_shared, shared" :
+		case ITER_DUAL: how = ops.native_shared ? "->iterate_shared, shared" :
 				      "->iterate, exclusive"; break;
-		default: how = native ? "->iterate_shared, shared" :
+		default: how = ops.native_shared ? "->iterate_shared, shared" :
 				 "wrap_directory_iterator"; break;
 		}
-		const char *iter = vfs_fn_name(ft->iter_fn);
-		int llk = ft->llseek;
-		if (!strcmp(ft->name, "tmpfs") && s->w->k.tmpfs_offsets) {
-			iter = "offset_readdir";
-			llk = LLSEEK_OFFSET_DIR;
-		}
-		char era[64] = "";
-		if (ft->since && atof(ft->since) > v + 1e-9)
-			snprintf(era, sizeof era, "  (not yet: since %s)", ft->since);
-		if (ft->until && v > atof(ft->until) + 1e-9 && !s->w->k.ntfs3)
-			snprintf(era, sizeof era, "  (gone after %s)", ft->until);
-		out(s, "%-10s %-20s %-34s %-19s %s%s\n", ft->name, iter, how, ll[llk],
-		    ft->dir_read == DIRREAD_CEPH ? "text with -o dirstat" :
-		    ft->dir_read == DIRREAD_NONE ? "EINVAL" : "EISDIR", era);
+		char when[64] = "";
+		if (era < ft->since_era)
+			snprintf(when, sizeof when, "  (not yet: since %s)", ft->since);
+		if (ft->until_era && era > ft->until_era &&
+		    !vfs_fs_uses_later(&s->w->k, ft))
+			snprintf(when, sizeof when, "  (gone after %s)", ft->until);
+		out(s, "%-10s %-20s %-34s %-19s %s%s\n", ft->name, vfs_fn_name(ops.iter_fn),
+		    how, ll[ops.llseek], ops.dir_read == DIRREAD_CEPH ? "text with -o dirstat" :
+		    ops.dir_read == DIRREAD_NONE ? "EINVAL" : "EISDIR", when);
 	}
 	return 0;
 }

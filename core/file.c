@@ -119,10 +119,7 @@ void file_put(struct vx *x, int fn, int file)
 
 bool dir_native_shared(const struct vfs_world *w, int ino)
 {
-	const struct vfs_fstype *ft = vfs_inode_fstype(w, ino);
-	if (!strcmp(ft->name, "ntfs") && w->k.ntfs3)
-		return true;
-	return ft->native_shared;
+	return vfs_inode_fsops(w, ino).native_shared;
 }
 
 /* ---- fdget_pos / fdget: the sub-paths every f_pos user goes through ---- */

@@ -7,49 +7,77 @@
 #include <string.h>
 #include "vfsim.h"
 
+/* ext4_max_size(): 2^32 - 1 blocks of 4 KiB (extents); the others set
+ * MAX_LFS_FILESIZE (LLONG_MAX on 64-bit) */
+#define EXT4_MAXBYTES (((INT64_C(1) << 32) - 1) << 12)
+#define MAX_LFS_FILESIZE INT64_MAX
+
+#define OPS(shared, iter, seek, rd, max) { .native_shared = shared, \
+	.iter_fn = VFN_##iter, .llseek = LLSEEK_##seek, .dir_read = DIRREAD_##rd, \
+	.maxbytes = max }
+
 const struct vfs_fstype vfs_fstypes[] = {
 	/* natively shared since v4.7 */
-	{ "ext4", true, VFN_ext4_readdir, LLSEEK_EXT4_DIR, DIRREAD_EISDIR,
-	  "2.6.28", NULL, "htree cursor in file->private_data; the root filesystem" },
-	{ "tmpfs", true, VFN_dcache_readdir, LLSEEK_DCACHE_DIR, DIRREAD_EISDIR,
-	  "2.6", NULL, "cursor dentry; stable offsets (offset_readdir) since v6.6" },
-	{ "ramfs", true, VFN_dcache_readdir, LLSEEK_DCACHE_DIR, DIRREAD_EISDIR,
-	  "2.4", NULL, "libfs cursor dentry" },
-	{ "xfs", true, VFN_xfs_file_readdir, LLSEEK_GENERIC, DIRREAD_EISDIR,
-	  "2.4", NULL, NULL },
-	{ "btrfs", true, VFN_btrfs_real_readdir, LLSEEK_GENERIC, DIRREAD_EISDIR,
-	  "2.6.29", NULL, NULL },
-	{ "procfs", true, VFN_proc_readdir, LLSEEK_GENERIC, DIRREAD_EISDIR,
-	  "1.0", NULL, NULL },
+	{ .name = "ext4", .ops = OPS(true, ext4_readdir, EXT4_DIR, EISDIR, EXT4_MAXBYTES),
+	  .since_era = VFS_ERA(2, 6), .until_era = 0, .since = "2.6.28", .until = NULL,
+	  .note = "htree cursor in file->private_data; the root filesystem" },
+	{ .name = "tmpfs", .ops = OPS(true, dcache_readdir, DCACHE_DIR, EISDIR, MAX_LFS_FILESIZE),
+	  /* v6.6: simple_offset_dir_operations */
+	  .later_knob = VFS_FS_KNOB(tmpfs_offsets),
+	  .later = OPS(true, offset_readdir, OFFSET_DIR, EISDIR, MAX_LFS_FILESIZE),
+	  .since_era = VFS_ERA(2, 6), .until_era = 0, .since = "2.6", .until = NULL,
+	  .note = "cursor dentry; stable offsets (offset_readdir) since v6.6" },
+	{ .name = "ramfs", .ops = OPS(true, dcache_readdir, DCACHE_DIR, EISDIR, MAX_LFS_FILESIZE),
+	  .since_era = VFS_ERA(2, 4), .until_era = 0, .since = "2.4", .until = NULL,
+	  .note = "libfs cursor dentry" },
+	{ .name = "xfs", .ops = OPS(true, xfs_file_readdir, GENERIC, EISDIR, MAX_LFS_FILESIZE),
+	  .since_era = VFS_ERA(2, 4), .until_era = 0, .since = "2.4", .until = NULL,
+	  .note = NULL },
+	{ .name = "btrfs", .ops = OPS(true, btrfs_real_readdir, GENERIC, EISDIR, MAX_LFS_FILESIZE),
+	  .since_era = VFS_ERA(2, 6), .until_era = 0, .since = "2.6.29", .until = NULL,
+	  .note = NULL },
+	{ .name = "procfs", .ops = OPS(true, proc_readdir, GENERIC, EISDIR, MAX_LFS_FILESIZE),
+	  .since_era = VFS_ERA(1, 0), .until_era = 0, .since = "1.0", .until = NULL,
+	  .note = NULL },
 	/* the legacy ->iterate, wrapped by wrap_directory_iterator from v6.5 */
-	{ "ceph", false, VFN_ceph_readdir, LLSEEK_CEPH_DIR, DIRREAD_CEPH,
-	  "2.6.34", NULL, "read() on a directory with -o dirstat; llseek takes i_rwsem exclusive" },
-	{ "coda", false, VFN_coda_readdir, LLSEEK_GENERIC, DIRREAD_EISDIR,
-	  "2.1", NULL, NULL },
-	{ "exfat", false, VFN_exfat_iterate, LLSEEK_GENERIC, DIRREAD_EISDIR,
-	  "5.7", NULL, NULL },
-	{ "jfs", false, VFN_jfs_readdir, LLSEEK_GENERIC, DIRREAD_EISDIR,
-	  "2.4", NULL, NULL },
-	{ "ntfs", false, VFN_ntfs_readdir, LLSEEK_GENERIC, DIRREAD_EISDIR,
-	  "2.2", "6.8", "classic ntfs; with the ntfs3 knob, ntfs3 (native shared)" },
-	{ "ocfs2", false, VFN_ocfs2_readdir, LLSEEK_GENERIC, DIRREAD_EISDIR,
-	  "2.6.16", NULL, NULL },
-	{ "overlayfs", false, VFN_ovl_iterate, LLSEEK_OVL_DIR, DIRREAD_EISDIR,
-	  "3.18", NULL, "llseek takes the overlay inode's i_rwsem exclusive" },
-	{ "vboxsf", false, VFN_vboxsf_dir_iterate, LLSEEK_GENERIC, DIRREAD_EISDIR,
-	  "5.6", NULL, NULL },
+	{ .name = "ceph", .ops = OPS(false, ceph_readdir, CEPH_DIR, CEPH, MAX_LFS_FILESIZE),
+	  .since_era = VFS_ERA(2, 6), .until_era = 0, .since = "2.6.34", .until = NULL,
+	  .note = "read() on a directory with -o dirstat; llseek takes i_rwsem exclusive" },
+	{ .name = "coda", .ops = OPS(false, coda_readdir, GENERIC, EISDIR, MAX_LFS_FILESIZE),
+	  .since_era = VFS_ERA(2, 1), .until_era = 0, .since = "2.1", .until = NULL,
+	  .note = NULL },
+	{ .name = "exfat", .ops = OPS(false, exfat_iterate, GENERIC, EISDIR, MAX_LFS_FILESIZE),
+	  .since_era = VFS_ERA(5, 7), .until_era = 0, .since = "5.7", .until = NULL,
+	  .note = NULL },
+	{ .name = "jfs", .ops = OPS(false, jfs_readdir, GENERIC, EISDIR, MAX_LFS_FILESIZE),
+	  .since_era = VFS_ERA(2, 4), .until_era = 0, .since = "2.4", .until = NULL,
+	  .note = NULL },
+	{ .name = "ntfs", .ops = OPS(false, ntfs_readdir, GENERIC, EISDIR, MAX_LFS_FILESIZE),
+	  /* ntfs3 (v5.15; "ntfs" since classic ntfs left in v6.9) */
+	  .later_knob = VFS_FS_KNOB(ntfs3),
+	  .later = OPS(true, ntfs_readdir, GENERIC, EISDIR, MAX_LFS_FILESIZE),
+	  .since_era = VFS_ERA(2, 2), .until_era = VFS_ERA(6, 8), .since = "2.2", .until = "6.8",
+	  .note = "classic ntfs; with the ntfs3 knob, ntfs3 (native shared)" },
+	{ .name = "ocfs2", .ops = OPS(false, ocfs2_readdir, GENERIC, EISDIR, MAX_LFS_FILESIZE),
+	  .since_era = VFS_ERA(2, 6), .until_era = 0, .since = "2.6.16", .until = NULL,
+	  .note = NULL },
+	{ .name = "overlayfs", .ops = OPS(false, ovl_iterate, OVL_DIR, EISDIR, MAX_LFS_FILESIZE),
+	  .since_era = VFS_ERA(3, 18), .until_era = 0, .since = "3.18", .until = NULL,
+	  .note = "llseek takes the overlay inode's i_rwsem exclusive" },
+	{ .name = "vboxsf", .ops = OPS(false, vboxsf_dir_iterate, GENERIC, EISDIR, MAX_LFS_FILESIZE),
+	  .since_era = VFS_ERA(5, 6), .until_era = 0, .since = "5.6", .until = NULL,
+	  .note = NULL },
 };
 const int vfs_nfstypes = (int)(sizeof vfs_fstypes / sizeof vfs_fstypes[0]);
 
-/*
- * sb->s_maxbytes. ext4_max_size(): 2^32 - 1 blocks of 4 KiB (extents);
- * the others modelled here set MAX_LFS_FILESIZE (LLONG_MAX on 64-bit).
- */
-int64_t vfs_fstype_maxbytes(const struct vfs_fstype *ft)
+bool vfs_fs_uses_later(const struct vfs_knobs *k, const struct vfs_fstype *ft)
 {
-	if (!strcmp(ft->name, "ext4"))
-		return ((INT64_C(1) << 32) - 1) << 12;
-	return INT64_MAX;
+	return ft->later_knob && ((const uint8_t *)k)[ft->later_knob - 1];
+}
+
+struct vfs_fsops vfs_fs_ops(const struct vfs_knobs *k, const struct vfs_fstype *ft)
+{
+	return vfs_fs_uses_later(k, ft) ? ft->later : ft->ops;
 }
 
 const struct vfs_fstype *vfs_fstype_lookup(const char *name)

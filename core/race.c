@@ -501,9 +501,11 @@ static pthread_once_t iterator_once = PTHREAD_ONCE_INIT;
 
 static void iterator_init(void)
 {
-	iterator_fn[VFN_offset_readdir] = 1;
-	for (int i = 0; i < vfs_nfstypes; i++)
-		iterator_fn[(uint8_t)vfs_fstypes[i].iter_fn] = 1;
+	for (int i = 0; i < vfs_nfstypes; i++) {
+		iterator_fn[vfs_fstypes[i].ops.iter_fn] = 1;
+		if (vfs_fstypes[i].later_knob)
+			iterator_fn[vfs_fstypes[i].later.iter_fn] = 1;
+	}
 }
 
 bool vfs_fn_is_iterator(int fn)

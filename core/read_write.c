@@ -37,11 +37,7 @@ void site_LS_LLSEEK(struct vx *x)
 	if (ino->type != IT_DIR) {
 		f->flavour = LLSEEK_GENERIC;
 	} else {
-		const struct vfs_fstype *ft = vfs_inode_fstype(w, fl->inode);
-		f->flavour = ft->llseek;
-		if (f->flavour == LLSEEK_DCACHE_DIR && !strcmp(ft->name, "tmpfs") &&
-		    w->k.tmpfs_offsets)
-			f->flavour = LLSEEK_OFFSET_DIR;
+		f->flavour = vfs_inode_fsops(w, fl->inode).llseek;
 	}
 	f->inode = fl->inode;
 	go(x, SITE_LS_FS);
@@ -106,7 +102,7 @@ static int64_t target(struct vx *x, int fsfn, bool *ok)
 	}
 	}
 	int64_t maxsize = f->flavour == LLSEEK_GENERIC ?
-		vfs_fstype_maxbytes(vfs_inode_fstype(w, fl->inode)) : INT64_MAX;
+		vfs_inode_fsops(w, fl->inode).maxbytes : INT64_MAX;
 	int64_t pos;
 	*ok = !__builtin_add_overflow(base, c->a[1], &pos) && pos >= 0 &&
 	      pos <= maxsize;
@@ -380,10 +376,10 @@ static int64_t do_read(struct vx *x, int64_t *pos, int64_t count)
 		return -VE_INVAL;
 	const struct vfs_inode *ino = &w->inodes[fl->inode];
 	if (ino->type == IT_DIR) {
-		const struct vfs_fstype *ft = vfs_inode_fstype(w, fl->inode);
-		if (ft->dir_read == DIRREAD_NONE)
+		const struct vfs_fsops ops = vfs_inode_fsops(w, fl->inode);
+		if (ops.dir_read == DIRREAD_NONE)
 			return -VE_INVAL;       /* no ->read at all */
-		if (ft->dir_read == DIRREAD_CEPH && w->sbs[ino->sb].dirstat) {
+		if (ops.dir_read == DIRREAD_CEPH && w->sbs[ino->sb].dirstat) {
 			/* ceph_read_dir: a text of directory statistics,
 			 * served by the position like a file */
 			char stat[VFS_TEXT_MAX];

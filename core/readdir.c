@@ -100,11 +100,7 @@ void site_GD_CHECKDEAD(struct vx *x)
 int gd_actor_fn(const struct vfs_world *w, const struct vfs_thread *t)
 {
 	const struct vfs_file *fl = &w->files[t->f.file];
-	const struct vfs_fstype *ft = vfs_inode_fstype(w, fl->inode);
-	if (ft->iter_fn == VFN_dcache_readdir && !strcmp(ft->name, "tmpfs") &&
-	    w->k.tmpfs_offsets)
-		return VFN_offset_readdir;
-	return ft->iter_fn;
+	return vfs_inode_fsops(w, fl->inode).iter_fn;
 }
 
 static void emit_entry(struct vx *x, int fn, int ino, int64_t off)

@@ -99,20 +99,36 @@ enum vfs_llseek { LLSEEK_GENERIC, LLSEEK_EXT4_DIR, LLSEEK_DCACHE_DIR,
 		  LLSEEK_DEFAULT };
 enum vfs_dirread { DIRREAD_EISDIR, DIRREAD_CEPH, DIRREAD_NONE };
 
-struct vfs_fstype {
-	const char *name;
+/* What a filesystem type's directories do under one kernel. */
+struct vfs_fsops {
 	bool native_shared;     /* has ->iterate_shared since v4.7 */
 	uint8_t iter_fn;        /* VFN_ext4_readdir ... */
 	uint8_t llseek;         /* enum vfs_llseek, for directories */
 	uint8_t dir_read;       /* enum vfs_dirread */
+	int64_t maxbytes;       /* sb->s_maxbytes (vfs_setpos: EINVAL past it) */
+};
+
+struct vfs_fstype {
+	const char *name;
+	struct vfs_fsops ops;
+	/* The implementation a knob swaps in (tmpfs's stable offsets in v6.6,
+	 * ntfs3 for "ntfs"): VFS_FS_KNOB(field) of struct vfs_knobs, 0 if
+	 * none; the knob on means `later` replaces `ops`. */
+	uint8_t later_knob;
+	struct vfs_fsops later;
+	uint16_t since_era, until_era;  /* VFS_ERA; until 0: still there */
 	const char *since;      /* first release that has it, for `fs list` */
 	const char *until;      /* last release that has it, or NULL */
 	const char *note;
 };
+#define VFS_FS_KNOB(field) ((uint8_t)(offsetof(struct vfs_knobs, field) + 1))
 extern const struct vfs_fstype vfs_fstypes[];
-/* s_maxbytes of a filesystem (vfs_setpos: lseek past it is EINVAL) */
-int64_t vfs_fstype_maxbytes(const struct vfs_fstype *ft);
 extern const int vfs_nfstypes;
+/* The one resolver: what FT's directories do under the knobs K (no path
+ * compares a filesystem's name). */
+struct vfs_fsops vfs_fs_ops(const struct vfs_knobs *k, const struct vfs_fstype *ft);
+/* whether K's knob swaps in FT's later implementation */
+bool vfs_fs_uses_later(const struct vfs_knobs *k, const struct vfs_fstype *ft);
 const struct vfs_fstype *vfs_fstype_lookup(const char *name);
 
 /* ---- locks (core/locking.c) ------------------------------------------------ */
@@ -638,6 +654,8 @@ int vfs_file_by_id(const struct vfs_world *w, int id);
 /* The file PROC's fd refers to, or -1. */
 int vfs_fd_file(const struct vfs_world *w, int proc, int fd);
 const struct vfs_fstype *vfs_inode_fstype(const struct vfs_world *w, int ino);
+/* what INO's filesystem does under W's kernel (vfs_fs_ops) */
+struct vfs_fsops vfs_inode_fsops(const struct vfs_world *w, int ino);
 
 /* ---- running (core/sched.c) ------------------------------------------------- */
 /* Queue a call on a thread. 0, or -1 when the queue is full / thread dead. */

@@ -482,7 +482,7 @@ int vfs_setup_mount(struct vfs_world *w, const char *fstype, const char *path,
 		return -VE_INVAL;
 	if (option && *option && strcmp(option, "dirstat"))
 		return -VE_INVAL;
-	if (option && *option && ft->dir_read != DIRREAD_CEPH)
+	if (option && *option && ft->ops.dir_read != DIRREAD_CEPH)
 		return -VE_INVAL;
 	if (w->nsb >= VFS_MAX_SB)
 		return -VE_NOSPC;
@@ -501,6 +501,11 @@ int vfs_setup_mount(struct vfs_world *w, const char *fstype, const char *path,
 const struct vfs_fstype *vfs_inode_fstype(const struct vfs_world *w, int ino)
 {
 	return &vfs_fstypes[w->sbs[w->inodes[ino].sb].fstype];
+}
+
+struct vfs_fsops vfs_inode_fsops(const struct vfs_world *w, int ino)
+{
+	return vfs_fs_ops(&w->k, vfs_inode_fstype(w, ino));
 }
 
 /* ---- processes and threads ---- */
