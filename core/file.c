@@ -213,8 +213,7 @@ void site_FGP_CHECK(struct vx *x)
 	}
 	struct vfs_event ev = { .tid = (int8_t)x->tid, .op = OP_SKIP,
 		.fn = VFN_fdget_pos, .cls = LC_F_POS_LOCK, .objkind = 1,
-		.obj = f->file, .lock = VFS_LID(LID_FILE_POS, f->file),
-		.other = -1 };
+		.obj = f->file, .lock = VFS_LID(LID_FILE_POS, f->file) };
 	emit(x, &ev);
 	x->t->rec.skipped_fpos = 1;
 	fn_exit(x, VFN_fdget_pos, 0);

@@ -11,7 +11,7 @@
 static void spawn_event(struct vx *x, int child)
 {
 	struct vfs_event ev = { .tid = (int8_t)x->tid, .op = OP_NOTE,
-		.fn = VFN_copy_process, .value = child, .other = (int8_t)child,
+		.fn = VFN_copy_process, .other = (int8_t)child,
 		.note = "new task" };
 	emit(x, &ev);
 }

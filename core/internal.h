@@ -166,8 +166,24 @@ static inline struct vfs_call *cur_call(struct vx *x) { return &x->t->rec.call; 
 uint64_t xorshift64(uint64_t *s);
 
 /* ---- trace (trace.c) ---- */
+/* The events vfs_detect_event (race.c, lockdep.c, deadlock.c) reads; the
+ * rest are not handed to it: a function's exit, a lock not taken, a
+ * non-iterator's entry (no directory to check for S_DEAD), a note other
+ * than copy_process's (the only one that orders threads). */
+static inline bool detect_needs(const struct vfs_event *ev)
+{
+	enum { NEED = 1u << OP_READ | 1u << OP_WRITE | 1u << OP_ACQUIRE |
+		1u << OP_RELEASE | 1u << OP_DOWNGRADE | 1u << OP_BLOCK |
+		1u << OP_WAKE | 1u << OP_EMIT };
+	if (NEED >> ev->op & 1)
+		return true;
+	return (ev->op == OP_ENTER && ev->dir >= 0) ||
+	       (ev->op == OP_NOTE && ev->fn == VFN_copy_process);
+}
 void emit(struct vx *x, struct vfs_event *ev);
 void fn_enter(struct vx *x, int fn);
+/* The entry of a filesystem's iterator: carries the file and directory. */
+void fn_enter_iter(struct vx *x, int fn);
 void fn_exit(struct vx *x, int fn, int64_t ret);
 void access_file(struct vx *x, int fn, int field, int file, int64_t v,
 		 bool write, bool atomic);

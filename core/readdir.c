@@ -108,7 +108,7 @@ static void emit_entry(struct vx *x, int fn, int ino, int64_t off)
 	struct vfs_callrec *r = &x->t->rec;
 	struct vfs_event ev = { .tid = (int8_t)x->tid, .op = OP_EMIT,
 		.fn = (uint8_t)fn, .objkind = VOK_INODE, .obj = ino, .value = off,
-		.other = -1, .file = x->t->f.file, .dir = x->t->f.inode,
+		.file = x->t->f.file, .dir = x->t->f.inode,
 		.ret = x->t->f.pos };
 	struct vfs_entvec *v = &x->w->rec_ent[x->tid];
 	if (r->nent < v->cap ||
@@ -132,7 +132,7 @@ void site_GD_ACTOR(struct vx *x)
 
 	if (max < 0)
 		max = INT64_MAX;        /* (the shell's "all") */
-	fn_enter(x, fn);
+	fn_enter_iter(x, fn);
 	access_inode(x, fn, FLD_DIR, f->inode, dir->nchildren, false);
 	/* the private readdir state: htree position, cursor dentry, ... */
 	access_file(x, fn, FLD_CURSOR, f->file, fl->cursor, false, false);

@@ -398,40 +398,54 @@ void emit(struct vx *x, struct vfs_event *ev)
 	struct vfs_world *w = x->w;
 	ev->seq = ++w->seq;
 	ev->step = w->step;
-	if (ev->objkind == 1 && ev->obj >= 0)
+	if (ev->objkind == VOK_FILE && ev->obj >= 0)
 		ev->file_id = w->files[ev->obj].id;
-	else if (ev->objkind == 2 && ev->obj >= 0)
+	else if (ev->objkind == VOK_INODE && ev->obj >= 0)
 		ev->ino = w->inodes[ev->obj].ino;
-	if (!ev->tid && x->tid)
-		ev->tid = (int8_t)x->tid;
-	ev->ktid = w->threads[ev->tid].tid;
-	if (w->det.enabled)
+	ev->tid = (int8_t)x->tid;
+	ev->ktid = x->t->tid;
+	if (w->det.enabled && detect_needs(ev))
 		vfs_detect_event(w, ev);
 	if (x->sink && x->sink->fn)
 		x->sink->fn(x->sink->ctx, w, ev);
 }
 
-void fn_enter(struct vx *x, int fn)
+static void fn_push(struct vx *x, struct vfs_event *ev, int fn)
 {
 	struct vfs_thread *t = x->t;
-	/* (every entry: asking whether FN is an iterator costs more) */
-	struct vfs_event ev = { .tid = (int8_t)x->tid, .op = OP_ENTER,
-		.fn = (uint8_t)fn, .other = -1, .file = t->f.file,
-		.dir = t->f.inode };
 	if (t->nfn < VFS_MAX_FNSTACK)
 		t->fnstack[t->nfn++] = (uint8_t)fn;
 	else
 		detect_overflow(x->w, VL_FNSTACK);
 	if (t->nfn == 1)
-		ev.sys = t->rec.call.sys;
-	emit(x, &ev);
+		ev->sys = t->rec.call.sys;
+	emit(x, ev);
+}
+
+/* Most entries: no file or directory (nothing reads them but the
+ * dead-directory check and footprints of an iterator's entry). */
+void fn_enter(struct vx *x, int fn)
+{
+	struct vfs_event ev = { .op = OP_ENTER, .fn = (uint8_t)fn,
+		.file = -1, .dir = -1 };
+	fn_push(x, &ev, fn);
+}
+
+/* A filesystem's iterator (->iterate_shared / ->iterate): the entry
+ * carries the open file and the directory, which iterate_dir checked for
+ * IS_DEADDIR before calling it (the dead-directory detector, and the
+ * S_DEAD read in the explorers' footprint). */
+void fn_enter_iter(struct vx *x, int fn)
+{
+	struct vfs_event ev = { .op = OP_ENTER, .fn = (uint8_t)fn,
+		.file = x->t->f.file, .dir = x->t->f.inode };
+	fn_push(x, &ev, fn);
 }
 
 void fn_exit(struct vx *x, int fn, int64_t ret)
 {
 	struct vfs_thread *t = x->t;
-	struct vfs_event ev = { .tid = (int8_t)x->tid, .op = OP_EXIT,
-		.fn = (uint8_t)fn, .ret = ret, .other = -1 };
+	struct vfs_event ev = { .op = OP_EXIT, .fn = (uint8_t)fn, .ret = ret };
 	for (int i = t->nfn - 1; i >= 0; i--)
 		if (t->fnstack[i] == fn) {
 			t->nfn = (uint8_t)i;
@@ -448,7 +462,7 @@ void access_file(struct vx *x, int fn, int field, int file, int64_t v,
 	struct vfs_event ev = { .tid = (int8_t)x->tid,
 		.op = write ? OP_WRITE : OP_READ, .fn = (uint8_t)fn,
 		.field = (uint8_t)field, .objkind = 1, .obj = file, .value = v,
-		.atomic = atomic, .other = -1 };
+		.atomic = atomic };
 	if (atomic) {
 		x->w->stats.atomics++;
 		x->w->stats.atomics_by_sys[x->t->rec.call.sys]++;
@@ -462,7 +476,7 @@ void access_inode(struct vx *x, int fn, int field, int ino, int64_t v,
 	struct vfs_event ev = { .tid = (int8_t)x->tid,
 		.op = write ? OP_WRITE : OP_READ, .fn = (uint8_t)fn,
 		.field = (uint8_t)field, .objkind = VOK_INODE, .obj = ino, .value = v,
-		.other = -1, .dir = -1 };
+		.dir = -1 };
 	emit(x, &ev);
 }
 
@@ -470,7 +484,7 @@ void access_dir_change(struct vx *x, int fn, int dir, int entry)
 {
 	struct vfs_event ev = { .tid = (int8_t)x->tid, .op = OP_WRITE,
 		.fn = (uint8_t)fn, .field = FLD_DIR, .objkind = VOK_INODE,
-		.obj = dir, .value = x->w->inodes[dir].nchildren, .other = -1,
+		.obj = dir, .value = x->w->inodes[dir].nchildren,
 		.dir = entry };
 	emit(x, &ev);
 }
@@ -479,7 +493,7 @@ void access_rcu_walk(struct vx *x, int fn, int dir, int reached)
 {
 	struct vfs_event ev = { .tid = (int8_t)x->tid, .op = OP_READ,
 		.fn = (uint8_t)fn, .field = FLD_DIR, .objkind = VOK_INODE,
-		.obj = dir, .rcu = 1, .other = -1, .dir = reached };
+		.obj = dir, .rcu = 1, .dir = reached };
 	emit(x, &ev);
 }
 
@@ -487,13 +501,13 @@ void access_fdt(struct vx *x, int fn, int fdt, bool write)
 {
 	struct vfs_event ev = { .tid = (int8_t)x->tid,
 		.op = write ? OP_WRITE : OP_READ, .fn = (uint8_t)fn,
-		.field = FLD_FDTABLE, .objkind = 3, .obj = fdt, .other = -1 };
+		.field = FLD_FDTABLE, .objkind = 3, .obj = fdt };
 	emit(x, &ev);
 }
 
 void note(struct vx *x, int fn, const char *text)
 {
 	struct vfs_event ev = { .tid = (int8_t)x->tid, .op = OP_NOTE,
-		.fn = (uint8_t)fn, .note = text, .other = -1 };
+		.fn = (uint8_t)fn, .note = text };
 	emit(x, &ev);
 }

@@ -538,40 +538,55 @@ enum vfs_op { OP_ENTER, OP_EXIT, OP_ACQUIRE, OP_RELEASE, OP_BLOCK, OP_WAKE,
 struct vfs_event {
 	uint64_t seq;
 	int32_t step;           /* the world step this happened in */
-	int8_t tid;             /* the thread it happened to (its slot) */
-	uint8_t op;             /* enum vfs_op */
-	uint8_t fn;             /* kernel function */
-	uint8_t cls;            /* lock class, for lock events */
-	uint8_t mode;           /* enum vfs_mode */
-	uint8_t field;          /* read/write: enum vfs_field */
-	uint8_t atomic;         /* read/write of an atomic counter */
-	/* read: lockless, validated by a seqcount and retried (the RCU path
-	 * walk): never a race, ordered after the writes it saw */
-	uint8_t rcu;
-	uint8_t sys;            /* enter/exit of a syscall frame: enum vfs_sys */
 	vfs_lid_t lock;         /* lock id */
 	int32_t obj;            /* file or inode index (see objkind) */
-	uint8_t objkind;        /* enum vfs_objkind */
-	uint8_t subclass;       /* acquire/block of an inode lock: the lockdep
-				 * nesting subclass (LDSUB_*) it is taken with */
-	int8_t other;           /* block: the holder's tid, -1 if several/none */
-	int64_t ret;            /* exit: return value (or -errno); emit: where
-				 * that getdents began (ctx->pos) */
-	int64_t value;          /* read/write: the value; emit: entry d_off */
 	int32_t file_id;        /* file#N of a file object or file lock */
 	int32_t ktid;           /* that thread's kernel tid (a slot is reused
 				 * once its thread exited and 32 were made) */
 	int32_t ino;            /* i_ino of an inode object or inode lock (obj
 				 * is its slot, which a later inode may reuse) */
 	/* OP_EMIT: the open file (index) and directory (inode) the entry is
-	 * handed out of; OP_ENTER: the file and inode of the call in progress
-	 * (an iterator's: the directory), or -1.  A read or write of FLD_DIR:
-	 * dir is the dentry (inode) added, removed or moved, whose d_seq the
-	 * write bumps, or -1; the RCU walk's read: the inode it reached.
-	 * (No more fields: every step zeroes a few events.) */
+	 * handed out of; OP_ENTER of an iterator: the file and the directory
+	 * it iterates, or -1 (other entries: 0, read by nobody).  A read or
+	 * write of FLD_DIR: dir is the dentry (inode) added, removed or
+	 * moved, whose d_seq the write bumps, or -1; the RCU walk's read: the
+	 * inode it reached. */
 	int32_t file, dir;
-	const char *note;       /* OP_NOTE: text (static storage) */
+	/* Fields by op share storage (the event is one cache line: every
+	 * step makes a few, and the detectors and sinks copy them).  Read a
+	 * member only for the ops it is written for. */
+	union {
+		int64_t ret;    /* exit: return value (or -errno); emit: where
+				 * that getdents began (ctx->pos) */
+		struct {
+			/* block: the holder's tid, -1 if several/none;
+			 * copy_process's note: the child's tid */
+			int8_t other;
+			/* acquire/block of an inode lock: the lockdep
+			 * nesting subclass (LDSUB_*) it is taken with */
+			uint8_t subclass;
+		};
+	};
+	union {
+		int64_t value;          /* read/write: the value; emit: d_off */
+		const char *note;       /* OP_NOTE: text (static storage) */
+	};
+	int8_t tid;             /* the thread it happened to (its slot) */
+	uint8_t op;             /* enum vfs_op */
+	uint8_t fn;             /* kernel function */
+	uint8_t cls;            /* lock class, for lock events */
+	uint8_t field;          /* read/write: enum vfs_field */
+	uint8_t objkind;        /* enum vfs_objkind */
+	uint8_t sys;            /* enter/exit of a syscall frame: enum vfs_sys */
+	uint8_t mode : 2;       /* lock events: enum vfs_mode */
+	uint8_t atomic : 1;     /* read/write of an atomic counter */
+	/* read: lockless, validated by a seqcount and retried (the RCU path
+	 * walk): never a race, ordered after the writes it saw */
+	uint8_t rcu : 1;
 };
+/* One cache line: the core replay's cost is mostly making events. */
+_Static_assert(sizeof(struct vfs_event) == 64, "struct vfs_event is 64 bytes");
+
 
 typedef void vfs_sink_fn(void *ctx, const struct vfs_world *w,
 			 const struct vfs_event *ev);
