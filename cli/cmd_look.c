@@ -10,7 +10,7 @@ static const char *state_name(const struct vfs_world *w, int tid)
 	switch (t->state) {
 	case TS_BLOCKED: return "blocked";
 	case TS_DEAD: return "exited";
-	default: return vfs_has_work(w, tid) ? (t->f.pc ? "in a call" : "pending") : "idle";
+	default: return vfs_has_work(w, tid) ? (vfs_in_call(w, tid) ? "in a call" : "pending") : "idle";
 	}
 }
 
@@ -24,7 +24,7 @@ HANDLER(c_ps)
 		const struct vfs_thread *t = &w->threads[i];
 		char th[32], call[64] = "";
 		vfs_thread_name(w, i, th, sizeof th);
-		if (t->f.pc)
+		if (vfs_in_call(w, i))
 			snprintf(call, sizeof call, "%s", vfs_sys[t->rec.call.sys].kname);
 		if (t->npending)
 			snprintf(call + strlen(call), sizeof call - strlen(call), "%s+%d queued",

@@ -55,7 +55,7 @@ HANDLER(c_kernel)
 	if (!p)
 		return unknown_preset(s, c->argv[0]);
 	for (int i = 0; i < s->w->nthreads; i++)
-		if (s->w->threads[i].f.pc != 0 && s->w->threads[i].state != TS_DEAD)
+		if (vfs_in_call(s->w, i) && s->w->threads[i].state != TS_DEAD)
 			return cli_error(s, "kernel: a call is in progress; finish it "
 					 "(run) or 'reset' before changing the kernel");
 	vfs_set_preset(s->w, p);

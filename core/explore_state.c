@@ -307,17 +307,21 @@ static void canon(struct sbuf *bo, const struct vfs_world *w, uint64_t tree,
 		put(b, t->fnstack, t->nfn < VFS_MAX_FNSTACK ? t->nfn : VFS_MAX_FNSTACK);
 		uint8_t rs[2] = { t->rec.started, t->rec.done };
 		put(b, rs, 2);
-		if (t->f.pc != SITE_IDLE) {
+		const void *frame;
+		size_t fsize;
+		int pc = vfs_thread_resume_point(w, i, &frame, &fsize);
+		if (pc != SITE_IDLE) {
 			/* the call in progress: its arguments and its locals
 			 * (the frame is cleared whole when a call starts) */
-			put(b, &t->f, sizeof t->f);
+			put(b, frame, fsize);
 			if (fixed >> i & 1) {   /* a submitted call: its number */
 				PUT(b, t->rec.call.seq);
 			} else {
 				put_call(b, &t->rec.call);
 			}
 		} else {
-			PUT(b, t->f.pc);
+			uint16_t site = (uint16_t)pc;
+			PUT(b, site);
 		}
 	}
 	for (int i = 0; i < w->nfiles; i++) {
@@ -990,7 +994,7 @@ static int expand(struct sworker *s, int d)
 			int nth = W->nthreads, nf = W->next_file_id,
 			    np = W->next_pid, nfdt = W->nfdt, npr = W->nprocs;
 			uint64_t ni = inode_stamp(W);
-			int pc = W->threads[t].f.pc;
+			int pc = vfs_thread_resume_point(W, t, NULL, NULL);
 			/* after the block's visible step, keep a copy before a
 			 * step where a visible one was seen before: it may be
 			 * the next block's */

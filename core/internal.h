@@ -161,6 +161,13 @@ void ret_sub(struct vx *x);
 void sys_return(struct vx *x, int64_t ret);
 /* The current call. */
 static inline struct vfs_call *cur_call(struct vx *x) { return &x->t->rec.call; }
+/* Where thread TID resumes (its site, SITE_IDLE between calls) and, when
+ * FRAME is not NULL, the locals it resumes with: the kernel path's
+ * private frame, for the stateful search's encoding of a state and its
+ * choice of where to keep a copy.  The one reader of the frame outside
+ * the kernel paths: detectors and footprints read events only. */
+int vfs_thread_resume_point(const struct vfs_world *w, int tid,
+			    const void **frame, size_t *size);
 
 /* The random scheduler's generator (also the explorer's guessing runs). */
 uint64_t xorshift64(uint64_t *s);
@@ -207,8 +214,10 @@ void lock_release(struct vx *x, int fn, vfs_lid_t lid);
 void lock_downgrade(struct vx *x, int fn, vfs_lid_t lid);
 /* A fatal signal: true when the thread's wait was killable and it left. */
 bool lock_wait_abort(struct vx *x);
-/* readdir.c: iterate_dir's killable lock was interrupted. */
-void gd_lock_interrupted(struct vx *x);
+/* readdir.c: a fatal signal reaches the thread asleep; true when it slept
+ * in iterate_dir's killable wait for the directory lock, which gave up:
+ * getdents64 returns -EINTR. */
+bool gd_kill_wait(struct vx *x);
 struct vfs_lock *lock_ptr(struct vfs_world *w, vfs_lid_t lid);
 const struct vfs_lock *lock_cptr(const struct vfs_world *w, vfs_lid_t lid);
 int lock_class(const struct vfs_world *w, vfs_lid_t lid);

@@ -73,14 +73,19 @@ void site_GD_LOCK(struct vx *x)
 		     f->dir_locked);
 }
 
-/* down_read_killable returned -EINTR: iterate_dir gives up, unlocking
- * nothing it does not hold, and getdents64 says -EINTR. */
-void gd_lock_interrupted(struct vx *x)
+/* A fatal signal while the thread sleeps in site_GD_LOCK's wait (it
+ * resumes at GD_CHECKDEAD once the lock is handed over): when that wait is
+ * down_read_killable (or its kin), it returns -EINTR and iterate_dir
+ * gives up, unlocking nothing it does not hold; getdents64 says -EINTR. */
+bool gd_kill_wait(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
+	if (f->pc != SITE_GD_CHECKDEAD || !lock_wait_abort(x))
+		return false;
 	f->res = -VE_INTR;
 	fn_exit(x, VFN_iterate_dir, f->res);
 	put_pos_sub(x, SITE_RET_RES);
+	return true;
 }
 
 void site_GD_CHECKDEAD(struct vx *x)

@@ -180,6 +180,11 @@ bool vfs_has_work(const struct vfs_world *w, int tid)
 	return t->f.pc != SITE_IDLE || t->npending > 0;
 }
 
+bool vfs_in_call(const struct vfs_world *w, int tid)
+{
+	return w->threads[tid].f.pc != SITE_IDLE;
+}
+
 bool vfs_runnable(const struct vfs_world *w, int tid)
 {
 	return vfs_has_work(w, tid) && w->threads[tid].state != TS_BLOCKED;
@@ -245,6 +250,17 @@ int vfs_next_fn(const struct vfs_world *w, int tid, bool *enters)
 	 * without the helper the site is named after) enters nothing */
 	*enters = s->enters && !(t->nfn && t->fnstack[t->nfn - 1] == fn);
 	return fn;
+}
+
+int vfs_thread_resume_point(const struct vfs_world *w, int tid,
+			    const void **frame, size_t *size)
+{
+	const struct vfs_frame *f = &w->threads[tid].f;
+	if (frame) {
+		*frame = f;
+		*size = sizeof *f;
+	}
+	return f->pc;
 }
 
 uint64_t xorshift64(uint64_t *s)

@@ -19,8 +19,7 @@ int vfs_kill(struct vfs_world *w, int proc, const struct vfs_sink *sink)
 		t->npending = 0;        /* nothing queued runs any more */
 		t->pend_head = 0;
 		if (t->state == TS_BLOCKED) {
-			if (t->f.pc == SITE_GD_CHECKDEAD && lock_wait_abort(&x)) {
-				gd_lock_interrupted(&x);
+			if (gd_kill_wait(&x)) {
 				interrupted++;
 			} else {
 				note(&x, t->nfn ? t->fnstack[t->nfn - 1] : VFN_none,

@@ -678,6 +678,8 @@ int vfs_submit(struct vfs_world *w, int tid, const struct vfs_call *c);
 /* Has a call in progress or queued, and is not blocked. */
 bool vfs_runnable(const struct vfs_world *w, int tid);
 bool vfs_has_work(const struct vfs_world *w, int tid);
+/* A call has begun and not finished (queued calls aside). */
+bool vfs_in_call(const struct vfs_world *w, int tid);
 /* Run one atomic step of tid (must be runnable). Returns true if the step
  * completed a call. */
 bool vfs_step(struct vfs_world *w, int tid, const struct vfs_sink *sink);
