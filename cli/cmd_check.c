@@ -76,12 +76,13 @@ static int refused(struct session *s, int kind, const char *what, bool want)
 {
 	if (explore_cli_active(s)) {
 		int n = explore_cli_count(s, RPT__COUNT, FLD_NONE);
-		if (n)
-			return cli_error(s, "expect %s%s: cannot answer: a detector's "
-					 "table filled in %d explored execution%s "
-					 "(limits: core/vfs_limits.h)", want ? "" : "no ",
-					 what, n, n == 1 ? "" : "s");
-		return 0;
+		if (!n)
+			return 0;
+		char lim[512];
+		explore_cli_limits(s, lim, sizeof lim);
+		return cli_error(s, "expect %s%s: cannot answer: a detector's "
+				 "table filled in %d explored execution%s: %s",
+				 want ? "" : "no ", what, n, n == 1 ? "" : "s", lim);
 	}
 	int lim = vfs_verdict_refused(s->w, kind);
 	if (lim == VL_NONE)

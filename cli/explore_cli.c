@@ -63,6 +63,15 @@ int explore_cli_count(const struct session *s, int kind, int field)
 	return n > INT32_MAX ? INT32_MAX : (int)n;
 }
 
+void explore_cli_limits(const struct session *s, char *buf, size_t n)
+{
+	vfs_limits_text(xs(s)->r.overflowed, buf, n);
+	/* (a table filled only in the shortest counterexample's own search,
+	 * which keeps no record of which) */
+	if (!buf[0])
+		snprintf(buf, n, "a limit of core/vfs_limits.h");
+}
+
 const char *explore_cli_partial(const struct session *s)
 {
 	const struct xstate *x = xs(s);
@@ -117,9 +126,11 @@ void explore_cli_forget(struct session *s)
  * filled, core/vfs_limits.h) in some of what was explored. */
 static int no_answer(struct session *s, uint64_t n, const char *what)
 {
+	char lim[512];
+	explore_cli_limits(s, lim, sizeof lim);
 	return cli_error(s, "explore: cannot say 'no violation': a detector's table "
-			 "filled in %llu of the explored %s (limits: core/vfs_limits.h)",
-			 (unsigned long long)n, what);
+			 "filled in %llu of the explored %s: %s",
+			 (unsigned long long)n, what, lim);
 }
 
 /* ---- the progress line, stopping ---- */

@@ -9,6 +9,9 @@ bool explore_cli_active(const struct session *s);
  * unknown (explore stopped at a violation of another kind).  RPT__COUNT:
  * those in which a detector's table filled (its verdicts are refused). */
 int explore_cli_count(const struct session *s, int kind, int field);
+/* The limits whose tables filled in the last explore, named with their
+ * values ("too many directory passes (limit 16)"), into BUF. */
+void explore_cli_limits(const struct session *s, char *buf, size_t n);
 /* Why the last explore is not a proof (its first line), or NULL. */
 const char *explore_cli_partial(const struct session *s);
 /* Forget the last explore (the world moved on). */

@@ -371,6 +371,7 @@ static int merge(struct xshared *sh, struct vfs_explore_result *r)
 			r->violating += it->violating;
 			for (int k = 0; k < VX__COUNT; k++)
 				r->kind_execs[k] += it->kind_execs[k];
+			r->overflowed |= it->overflowed;
 			if (it->maxpre > r->max_preemptions)
 				r->max_preemptions = it->maxpre;
 			for (size_t j = 0; j < it->out.cap && rc == 0; j++)
@@ -381,6 +382,7 @@ static int merge(struct xshared *sh, struct vfs_explore_result *r)
 				const struct xrec *x = &it->recs[j];
 				for (int k = 0; k < VX__COUNT; k++)
 					r->kind_execs[k] += x->kinds >> k & 1;
+				r->overflowed |= x->overflowed;
 				r->violating += (x->kinds & sh->viol) != 0;
 				if (x->pre > r->max_preemptions)
 					r->max_preemptions = x->pre;

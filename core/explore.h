@@ -131,6 +131,9 @@ struct vfs_explore_result {
 	uint8_t cut;            /* enum vfs_xcut: why not complete */
 	uint64_t violating;     /* executions with a violation */
 	uint64_t kind_execs[VX__COUNT]; /* executions with each kind */
+	/* The limits (1u << VL_*, core/vfs_limits.h) whose tables filled in
+	 * what was explored (VX_OVERFLOW): vfs_limit_name, vfs_limit_value */
+	uint32_t overflowed;
 	uint32_t violations;    /* the mask used */
 	int max_preemptions;    /* the most seen in one execution */
 	/* The counterexample: among the violating executions, one with the

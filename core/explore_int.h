@@ -30,7 +30,10 @@ struct xset {                   /* a set of nonzero 64-bit hashes */
 int xset_add(struct xset *s, uint64_t h);      /* 1 new, 0 had, -1 ENOMEM */
 void xset_free(struct xset *s);
 
-struct xrec { uint64_t hash; uint16_t pre; uint8_t kinds; };
+struct xrec {
+	uint64_t hash; uint16_t pre; uint8_t kinds;
+	uint32_t overflowed;    /* the limits that filled (VX_OVERFLOW) */
+};
 
 struct xsched {                 /* kept schedules, in execution order */
 	uint64_t k;             /* execution number (local or global) */
@@ -58,6 +61,7 @@ struct xitem {
 	/* results, local numbering from 1 */
 	uint64_t execs, redundant, steps, violating;
 	uint64_t kind_execs[VX__COUNT];
+	uint32_t overflowed;    /* limits whose tables filled (1u << VL_*) */
 	int maxpre;
 	uint8_t cut;            /* enum vfs_xcut */
 	struct xset out;
@@ -157,6 +161,13 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 
 /* explore.c */
 uint32_t xkinds_of(const struct vfs_world *snap, const struct vfs_world *w);
+/* The limits whose tables filled between FROM and TO (1u << VL_*): what a
+ * VX_OVERFLOW in xkinds_of means. */
+static inline uint32_t xoverflowed(const struct vfs_world *from,
+				   const struct vfs_world *to)
+{
+	return to->det.overflowed & ~from->det.overflowed;
+}
 uint64_t xcall_hash(const struct vfs_world *w, int t);
 uint64_t xfinal_hash(const struct vfs_world *w);
 int xsched_dup(uint8_t **dst, const uint8_t *src, int len);

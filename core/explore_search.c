@@ -561,6 +561,8 @@ static int finish(struct xsearch *s, int d)
 		it->maxpre = pre;
 	for (int i = 0; i < VX__COUNT; i++)
 		it->kind_execs[i] += kinds >> i & 1;
+	uint32_t ovf = xoverflowed(sh->snap, w);
+	it->overflowed |= ovf;
 	bool viol = (kinds & sh->viol) != 0;
 	if (viol) {
 		it->violating++;
@@ -580,6 +582,7 @@ static int finish(struct xsearch *s, int d)
 		it->recs[it->nrecs].hash = h;
 		it->recs[it->nrecs].pre = (uint16_t)pre;
 		it->recs[it->nrecs].kinds = kinds;
+		it->recs[it->nrecs].overflowed = ovf;
 		it->nrecs++;
 	}
 	if (viol && (!it->cands.n || (uint64_t)pre < it->cands.e[it->cands.n - 1].k >> 48)) {

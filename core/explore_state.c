@@ -637,6 +637,7 @@ struct sworker {
 	uint64_t states, transitions, matched, probes, local, violating;
 	uint64_t kind_n[VX__COUNT];
 	uint32_t kinds;
+	uint32_t overflowed;    /* limits whose tables filled (1u << VL_*) */
 	int maxdepth;
 	uint8_t cut;
 	int failed;
@@ -782,6 +783,7 @@ static uint8_t *complete_path(struct sworker *s, int plen, const uint8_t *extra,
 	}
 	*len_out = len;
 	*kinds = xkinds_of(s->st->snap, w);
+	s->overflowed |= xoverflowed(s->st->snap, w);
 	return sch;
 }
 
@@ -791,12 +793,14 @@ static uint8_t *complete_path(struct sworker *s, int plen, const uint8_t *extra,
 static void violation(struct sworker *s, int plen, const uint8_t *extra, int nx,
 		      uint32_t kinds)
 {
-	s->violating++;
 	for (int k = 0; k < VX__COUNT; k++)
 		s->kind_n[k] += kinds >> k & 1;
 	s->kinds |= kinds;
+	/* (what is not a violation is counted by kind only: skipped entries
+	 * and lock-order reports unless asked for, a table that filled) */
 	if (!(kinds & s->st->viol))
 		return;
+	s->violating++;
 	if (s->st->o.first)
 		__atomic_store_n(&s->st->abort, ABORT_FIRST, __ATOMIC_RELAXED);
 	int pre = plen + nx;
@@ -1066,6 +1070,7 @@ static int expand(struct sworker *s, int d)
 		L->tid[n] = (uint8_t)t;
 		L->nst[n] = (uint8_t)k;
 		L->kinds[n] = (uint8_t)counts_kinds(S, W);
+		s->overflowed |= xoverflowed(S, W);
 		L->sacc[n] = acc;
 		if (hash_state(s, W, dirty ? 0 : L->tree, acc, &L->tr[n], &L->h[n]) < 0)
 			return -1;
@@ -1679,6 +1684,7 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 		r->violating += s->violating;
 		for (int k = 0; k < VX__COUNT; k++)
 			r->kind_execs[k] += s->kind_n[k];
+		r->overflowed |= s->overflowed;
 		if (s->maxdepth > r->state_depth)
 			r->state_depth = s->maxdepth;
 		if (s->failed)

@@ -93,6 +93,22 @@ void vfs_overflow_text(const struct vfs_world *w, int limit, char *buf, size_t n
 		 w->det.overflow_step[limit]);
 }
 
+void vfs_limits_text(uint32_t mask, char *buf, size_t n)
+{
+	size_t o = 0;
+	if (n)
+		buf[0] = 0;
+	for (int l = VL_NONE + 1; l < VL__COUNT && o < n; l++)
+		if (mask & RK(l)) {
+			int r = snprintf(buf + o, n - o, "%stoo many %s (limit %d)",
+					 o ? ", " : "", vfs_limit_name(l),
+					 vfs_limit_value(l));
+			if (r < 0)
+				break;
+			o += (size_t)r;
+		}
+}
+
 void detect_copy(struct vfs_detect *d, const struct vfs_detect *s, int nthreads)
 {
 	d->enabled = s->enabled;

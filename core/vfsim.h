@@ -717,6 +717,10 @@ int vfs_verdict_refused(const struct vfs_world *w, int kind);
 /* "vfsim: too many lock clocks (limit 769): the race detector is off from
  * step 12", for LIMIT reached in W. */
 void vfs_overflow_text(const struct vfs_world *w, int limit, char *buf, size_t n);
+/* "too many directory passes (limit 16), too many lock clocks (limit
+ * 1024)" for the limits in MASK (1u << VL_*), e.g. those that filled in
+ * an explore (vfs_explore_result.overflowed); "" for none. */
+void vfs_limits_text(uint32_t mask, char *buf, size_t n);
 /* ---- footprint (core/footprint.c) ------------------------------------------ */
 /* The locations an event touches, and how each consumer treats them. */
 enum vfs_loc_kind { LOC_LOCK, LOC_FIELD, LOC_PASS, LOC_ALLOC, LOC__COUNT };
