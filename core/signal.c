@@ -22,6 +22,9 @@ int vfs_kill(struct vfs_world *w, int proc, const struct vfs_sink *sink)
 			if (t->f.pc == SITE_GD_CHECKDEAD && lock_wait_abort(&x)) {
 				gd_lock_interrupted(&x);
 				interrupted++;
+			} else if (t->f.pc == SITE_PG_CHECK && lock_wait_abort(&x)) {
+				pg_lock_interrupted(&x);
+				interrupted++;
 			} else {
 				note(&x, t->nfn ? t->fnstack[t->nfn - 1] : VFN_none,
 				     "fatal signal pending: this wait is not killable, "
