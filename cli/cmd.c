@@ -78,7 +78,10 @@ const struct cmd_entry cmd_table[] = {
 	{ "pidfd_getfd", "thread", "PIDFD FD", "steal the target's FD: a real reference",
 	  "Needs the target's uid or uid 0 (EPERM). Takes a real reference on the\n"
 	  "target's file (fget_task) and installs it here with O_CLOEXEC. ENOSYS\n"
-	  "before v5.6.", 2, 2, CMD_THREAD, SYS_PIDFD_GETFD, c_syscall },
+	  "before v5.6. The check and fget_task hold the target's lock against\n"
+	  "exec (exec_update_lock, read; cred_guard_mutex in v5.6, exec_update_mutex\n"
+	  "in v5.7-v5.10), released before receive_fd installs the file.",
+	  2, 2, CMD_THREAD, SYS_PIDFD_GETFD, c_syscall },
 	{ "getdents", "thread", "FD [N]", "getdents64: at most N entries (all without N)",
 	  "fdget_pos, then iterate_dir of the preset's era: the f_pos lock if\n"
 	  "file_needs_f_pos_lock says so, the directory's i_rwsem shared or\n"
