@@ -2,12 +2,13 @@
 /*
  * pidfd.c - pidfd_open and pidfd_getfd (kernel/pid.c, since v5.6).
  *
- * pidfd_getfd checks ptrace permission and takes the file holding the
- * target's lock against exec (the era's: vfs_exec_locks), and installs
- * the file once it is released.
  * pidfd_getfd takes a *real* reference on the target's file (fget_task)
  * and installs it in the caller: after that the owner's file_count is 2,
  * but an owner already inside getdents checked it when it was 1.
+ *
+ * The permission check and fget_task run under the target's lock against
+ * exec (the era's: vfs_exec_locks); the file is installed once that lock
+ * is released.
  */
 #include "internal.h"
 
@@ -137,9 +138,8 @@ void site_PG_FGET(struct vx *x)
 	go(x, SITE_PG_UNLOCK);
 	if (w->procs[target].fdt < 0) {
 		/* exited: exit_files() left ->files NULL, fget_task finds
-		 * nothing; since v6.9 __pidfd_fget says ESRCH for a task with
-		 * PF_EXITING ("that really means ESRCH"), EBADF before */
-		f->res = w->k.era >= VFS_ERA(6, 9) ? -VE_SRCH : -VE_BADF;
+		 * nothing (EBADF; see site_PG_UNLOCK for ESRCH) */
+		f->res = -VE_BADF;
 		fn_exit(x, VFN_fget_task, f->res);
 		return;
 	}
@@ -161,8 +161,13 @@ void site_PG_FGET(struct vx *x)
 void site_PG_UNLOCK(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
-	lock_release(x, exec_lock(x->w)->unlock_fn,
-		     VFS_LID(LID_EXEC, f->newproc));
+	struct vfs_world *w = x->w;
+	lock_release(x, exec_lock(w)->unlock_fn, VFS_LID(LID_EXEC, f->newproc));
+	/* no file from a task with PF_EXITING: since v6.9 __pidfd_fget says
+	 * ESRCH ("that really means ESRCH"), after the unlock; EBADF before */
+	if (f->res == -VE_BADF && w->procs[f->newproc].fdt < 0 &&
+	    w->k.era >= VFS_ERA(6, 9))
+		f->res = -VE_SRCH;
 	fn_exit(x, VFN___pidfd_fget, f->res);
 	if (f->res < 0)
 		sys_return(x, f->res);
