@@ -78,7 +78,10 @@ const struct cmd_entry cmd_table[] = {
 	{ "pidfd_getfd", "thread", "PIDFD FD", "steal the target's FD: a real reference",
 	  "Needs the target's uid or uid 0 (EPERM). Takes a real reference on the\n"
 	  "target's file (fget_task) and installs it here with O_CLOEXEC. ENOSYS\n"
-	  "before v5.6.", 2, 2, CMD_THREAD, SYS_PIDFD_GETFD, c_syscall },
+	  "before v5.6. The check and fget_task hold the target's lock against\n"
+	  "exec (exec_update_lock, read; cred_guard_mutex in v5.6, exec_update_mutex\n"
+	  "in v5.7-v5.10), released before receive_fd installs the file.",
+	  2, 2, CMD_THREAD, SYS_PIDFD_GETFD, c_syscall },
 	{ "getdents", "thread", "FD [N]", "getdents64: at most N entries (all without N)",
 	  "fdget_pos, then iterate_dir of the preset's era: the f_pos lock if\n"
 	  "file_needs_f_pos_lock says so, the directory's i_rwsem shared or\n"
@@ -144,7 +147,9 @@ const struct cmd_entry cmd_table[] = {
 	{ "history", "look", "", "the commands typed in this session", NULL, 0, 0, CMD_PAGER, 0, c_history },
 	/* ---- checking ---- */
 	{ "expect", "check", "CONDITION...", "fail the script unless CONDITION holds",
-	  "FILE is file#N or PROC:FD; LOCK f_pos_lock, i_rwsem, f_lock or rename_mutex.",
+	  "FILE is file#N or PROC:FD; LOCK f_pos_lock, i_rwsem, f_lock, rename_mutex\n"
+	  "or the era's exec lock pidfd_getfd takes: cred_guard_mutex (v5.6),\n"
+	  "exec_update_mutex (v5.7-v5.10), exec_update_lock (v5.11 on, read).",
 	  1, -1, 0, 0, c_expect },
 	/* ---- scripts ---- */
 	{ "source", "script", "FILE", "run the commands of FILE", NULL, 1, 1, 0, 0, c_source },
@@ -196,11 +201,11 @@ const struct cmd_entry cmd_table[] = {
 	/* ---- pictures (cmd_picture.c, timeline.c, export_*.c) ---- */
 	{ "timeline", "picture", "[FROM [TO]]", "the trace as a table: a row per step, a column per thread",
 	  "Each thread's column starts with three narrow lock columns: f_pos_lock (┃),\n"
-	  "i_rwsem (║ read, █ write), f_lock or rename_mutex (│); ░ while it waits\n"
-	  "for one. Then what it did in that step: the kernel function, the lock it\n"
-	  "waits for, the entries handed out, the syscall's result. '!' marks the\n"
-	  "steps of a detector's report, listed below the table. FROM and TO limit\n"
-	  "the steps shown. 80 columns hold three threads.", 0, 2, CMD_PAGER, 0, c_timeline },
+	  "i_rwsem (║ read, █ write), f_lock, rename_mutex or a process's exec lock\n"
+	  "(│); ░ while it waits for one. Then what it did in that step: the kernel\n"
+	  "function, the lock it waits for, the entries handed out, the syscall's\n"
+	  "result. '!' marks the steps of a detector's report, listed below the\n"
+	  "table. FROM and TO limit the steps shown. 80 columns hold three threads.", 0, 2, CMD_PAGER, 0, c_timeline },
 	{ "export", "picture", "html|chrome|dot|jsonl FILE [TITLE...]", "write the trace for a browser, Perfetto, Graphviz or jq",
 	  "html: one self-contained page, the timeline with threads as lanes, lock\n"
 	  "holds and waits, wake-ups and the detectors' reports (for a projector).\n"

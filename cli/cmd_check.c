@@ -47,22 +47,23 @@ static int lock_cls_arg(struct session *s, const char *name, int *cls)
 	*cls = vfs_class_lookup(name);
 	if (!*cls)
 		return cli_error(s, "expect: unknown lock '%s' (f_pos_lock, i_rwsem, "
-				 "f_lock, rename_mutex)", name);
+				 "f_lock, rename_mutex, cred_guard_mutex, "
+				 "exec_update_mutex, exec_update_lock)", name);
 	return 0;
 }
 
 static bool took(const struct vfs_thread *t, int cls, int mode)
 {
-	uint32_t m = t->rec.took;
+	uint64_t m = t->rec.took;
 	int classes[2] = { cls, cls == LC_I_RWSEM_DIR ? LC_I_RWSEM : cls };
 	for (int i = 0; i < 2; i++) {
 		int c = classes[i];
 		if (mode < 0) {
-			if (m & (0xfu << (c * 4)))
+			if (m & (UINT64_C(0xf) << (c * 4)))
 				return true;
-		} else if (m & (1u << (c * 4 + mode))) {
+		} else if (m & (UINT64_C(1) << (c * 4 + mode))) {
 			return true;
-		} else if (mode == M_WRITE && (m & (1u << (c * 4 + M_EXCL)))) {
+		} else if (mode == M_WRITE && (m & (UINT64_C(1) << (c * 4 + M_EXCL)))) {
 			return true;    /* i_mutex: exclusive is "write" */
 		}
 	}

@@ -185,6 +185,8 @@ HANDLER(c_locks)
 	for (int i = 0; i < w->ninodes; i++)
 		shown += show_lock(s, VFS_LID(LID_INODE, i), &w->ilocks[i]);
 	shown += show_lock(s, VFS_LID(LID_RENAME, 0), &w->rename_mutex);
+	for (int p = 0; p < w->nprocs; p++)
+		shown += show_lock(s, VFS_LID(LID_EXEC, p), &w->procs[p].exec_lock);
 	if (!shown)
 		out(s, "no lock is held and nobody waits for one\n");
 	for (int i = 0; i < w->nthreads; i++)
@@ -316,6 +318,16 @@ HANDLER(c_stats)
 		out(s, "%-16s %10u %10u %12u %9.2f\n", label[i], st->acquire[order[i]],
 		    st->contended[order[i]], st->wait_steps[order[i]],
 		    st->calls ? (double)st->acquire[order[i]] / st->calls : 0.0);
+	/* the processes' exec locks: the era's, and any other era's taken
+	 * before a `set exec-lock` */
+	for (int e = 0; e < EXECLOCK__COUNT; e++) {
+		int c = vfs_exec_locks[e].cls;
+		if (e != s->w->k.exec_lock && !st->acquire[c] && !st->contended[c])
+			continue;
+		out(s, "%-16s %10u %10u %12u %9.2f\n", vfs_exec_locks[e].name,
+		    st->acquire[c], st->contended[c], st->wait_steps[c],
+		    st->calls ? (double)st->acquire[c] / st->calls : 0.0);
+	}
 	out(s, "calls %u, atomic operations %u (%.2f per call)\n", st->calls, st->atomics,
 	    st->calls ? (double)st->atomics / st->calls : 0.0);
 	for (int sy = 1; sy < SYS__COUNT; sy++)

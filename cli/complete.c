@@ -291,6 +291,8 @@ char **cli_complete(const char *line, int start, int end)
 		else if (argi == 2) {
 			add(&c, "f_pos_lock"); add(&c, "i_rwsem"); add(&c, "f_lock");
 			add(&c, "rename_mutex");
+			for (int i = 0; i < EXECLOCK__COUNT; i++)
+				add(&c, vfs_exec_locks[i].name);
 		} else if (argi == 3) {
 			add(&c, "read"); add(&c, "write");
 		}

@@ -31,11 +31,13 @@ const struct concept concepts[] = {
 	  "them apart. v6.5 (3e3271549670) removed ->iterate: old filesystems are\n"
 	  "wrapped, and the wrapper drops the shared lock and takes it exclusive\n"
 	  "(re-checking for a dead directory). 'fs' lists each type's iterator." },
-	{ "pidfd_getfd", "pidfd pidfd_open fget_task",
+	{ "pidfd_getfd", "pidfd pidfd_open fget_task exec_update_lock",
 	  "pidfd_getfd(pidfd, fd) (v5.6) copies another process's descriptor: a\n"
 	  "real reference on its file (f_count + 1) installed here with O_CLOEXEC.\n"
 	  "The owner's own lookups still take none, so the owner may have skipped\n"
-	  "f_pos_lock a moment before: the race of 'lessons 7'." },
+	  "f_pos_lock a moment before: the race of 'lessons 7'. The permission\n"
+	  "check and fget_task run under the owner's lock against exec\n"
+	  "(exec_update_lock, read; a mutex before v5.11: 'set exec-lock')." },
 	{ "f_count", "count reference fdget",
 	  "A file's reference count. Descriptors, dup, fork and pidfd_getfd hold\n"
 	  "references; a lookup in an fd table shared with another thread (clone)\n"

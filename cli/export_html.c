@@ -388,7 +388,7 @@ int export_html(struct session *s, FILE *f, const char *title)
 	      "<span><i class=\"sw\" style=\"background:#E69F00\"></i>f_pos_lock held</span>"
 	      "<span><i class=\"sw\" style=\"background:#56B4E9\"></i>i_rwsem read</span>"
 	      "<span><i class=\"sw\" style=\"background:#0050A0\"></i>i_rwsem write / i_mutex</span>"
-	      "<span><i class=\"sw\" style=\"background:#009E73\"></i>f_lock, rename_mutex</span>"
+	      "<span><i class=\"sw\" style=\"background:#009E73\"></i>f_lock, rename_mutex, exec lock</span>"
 	      "<span><i class=\"sw\" style=\"background:repeating-linear-gradient(45deg,#7a0060 0 4px,#fff 4px 9px)\"></i>waiting for a lock</span>"
 	      "<span><i class=\"sw\" style=\"background:#fff;border-radius:4px\"></i>kernel function (nested)</span>"
 	      "<span><i class=\"sw\" style=\"background:#D00000;border-radius:50%\"></i>a detector's report</span>"

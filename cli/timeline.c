@@ -2,7 +2,8 @@
 /*
  * timeline.c - `timeline [FROM [TO]]`: the trace as a table, a row per
  * step and a column per thread.  Beside each thread, three narrow columns
- * show the locks it holds (f_pos_lock, i_rwsem, f_lock/rename_mutex) and
+ * show the locks it holds (f_pos_lock, i_rwsem, f_lock/rename_mutex/exec
+ * lock) and
  * the lock it waits for; then what the thread did in that step.  Read off
  * the trace (picture.c); 80 columns hold three threads.
  */
@@ -177,13 +178,14 @@ HANDLER(c_timeline)
 	}
 
 	out(s, "\nlocks: %s┃%s f_pos_lock  %s║%s i_rwsem read  %s█%s i_rwsem write"
-	    "  %s│%s f_lock, rename_mutex\n",
+	    "  %s░%s waiting for it\n",
 	    color_on(s, C_FPOS), color_off(s), color_on(s, C_READ), color_off(s),
-	    color_on(s, C_WRITE), color_off(s), color_on(s, C_OTHER), color_off(s));
-	out(s, "       %s░%s waiting for it   %s!%s a detector's report, below   "
-	    "%sbold%s a syscall\n",
-	    color_on(s, C_WAIT), color_off(s), color_on(s, C_MARK), color_off(s),
-	    color_on(s, C_SYS), color_off(s));
+	    color_on(s, C_WRITE), color_off(s), color_on(s, C_WAIT), color_off(s));
+	out(s, "       %s│%s f_lock, rename_mutex, a process's exec lock (%s)\n",
+	    color_on(s, C_OTHER), color_off(s),
+	    vfs_exec_locks[s->w->k.exec_lock].name);
+	out(s, "       %s!%s a detector's report, below   %sbold%s a syscall\n",
+	    color_on(s, C_MARK), color_off(s), color_on(s, C_SYS), color_off(s));
 	for (int m = 0; m < p.nmarks; m++) {
 		const struct pic_mark *mk = &p.marks[m];
 		char where[160] = "";

@@ -204,7 +204,7 @@ static bool tree_clean(const struct vfs_world *w, int t, uint64_t stamp0)
 static size_t canon_bound(const struct vfs_world *w)
 {
 	size_t n = 256;
-	n += (size_t)w->nprocs * (16 + VFS_NAME_MAX);
+	n += (size_t)w->nprocs * (24 + VFS_NAME_MAX);  /* + exec_lock */
 	n += (size_t)w->nthreads * (64 + sizeof(struct vfs_frame) +
 		VFS_MAX_HELD * 8 + VFS_MAX_FNSTACK +
 		(VFS_MAX_PENDING + 1) * (sizeof(struct vfs_call) + 8));
@@ -277,6 +277,7 @@ static void canon(struct sbuf *bo, const struct vfs_world *w, uint64_t tree,
 		PUT(b, p->fdt);
 		PUT(b, p->nthreads_made);
 		put_str(b, p->name, VFS_NAME_MAX);
+		put_lock(b, &p->exec_lock);
 	}
 	for (int i = 0; i < w->nthreads; i++) {
 		const struct vfs_thread *t = &w->threads[i];

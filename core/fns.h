@@ -42,7 +42,8 @@
 	X(ovl_dir_llseek) X(default_llseek) X(generic_read_dir) \
 	X(ceph_read_dir) X(generic_file_read_iter) X(generic_file_write_iter) \
 	/* kernel/fork.c, kernel/exit.c, kernel/pid.c */ \
-	X(copy_process) X(do_exit) X(pidfd_get_task) X(ptrace_may_access)
+	X(copy_process) X(do_exit) X(pidfd_get_task) X(__pidfd_fget) \
+	X(ptrace_may_access)
 
 enum vfs_fn {
 #define VFS_FN_ENUM(n) VFN_##n,

@@ -18,6 +18,12 @@
  *     lock do not commute for the wait queues it models), while the movers
  *     treat a read acquisition as a read; blocking and waking make a step
  *     visible to the movers, and a conflict for DPOR;
+ *   - except the read side of a process's exec_update_lock (v5.11+,
+ *     pidfd_getfd's down_read_killable and up_read): nothing in the model
+ *     takes it for writing (exec is not modelled), so no reader ever
+ *     waits and two readers' operations commute, for DPOR too.  The
+ *     mutexes of older eras (cred_guard_mutex, exec_update_mutex) stay
+ *     writes; a modelled exec's down_write would be a write as well;
  *   - DPOR does not see the reads of a directory that the duplicate and
  *     dead-directory checks make when an entry is handed out or an iterator
  *     is entered: the iterator read the directory (a field access) under
@@ -43,6 +49,7 @@ const char *const vfs_consumer_names[VC__COUNT] = {
 const uint8_t vfs_loc_use[LW__COUNT][VC__COUNT] = {
 	[LW_LOCK_OP]      = { LU_OWN,     LU_WRITE,   LU_AS_IS,   LU_IGNORE },
 	[LW_LOCK_WAIT]    = { LU_OWN,     LU_WRITE,   LU_VISIBLE, LU_IGNORE },
+	[LW_LOCK_SHARED]  = { LU_OWN,     LU_AS_IS,   LU_AS_IS,   LU_IGNORE },
 	[LW_ACCESS]       = { LU_CHECKED, LU_AS_IS,   LU_AS_IS,   LU_CHECKED },
 	[LW_RCU_WALK]     = { LU_OWN,     LU_AS_IS,   LU_AS_IS,   LU_IGNORE },
 	[LW_SEEK_PASS]    = { LU_OWN,     LU_AS_IS,   LU_AS_IS,   LU_IGNORE },

@@ -27,8 +27,18 @@ static inline int vfs_footprint(const struct vfs_event *ev,
 				struct vfs_loc loc[VFS_FOOTPRINT_MAX])
 {
 	switch (ev->op) {
-	case OP_ACQUIRE: case OP_RELEASE: case OP_DOWNGRADE:
-	case OP_BLOCK: case OP_WAKE:
+	case OP_ACQUIRE: case OP_RELEASE:
+		/* exec_update_lock is only ever read-held: reads commute
+		 * (footprint.c) */
+		if (VFS_LID_KIND(ev->lock) == LID_EXEC && ev->mode == M_READ) {
+			loc[0] = (struct vfs_loc){ .kind = LOC_LOCK,
+				.why = LW_LOCK_SHARED, .write = 0,
+				.lock = ev->lock, .objkind = ev->objkind,
+				.obj = ev->obj };
+			return 1;
+		}
+		/* fall through */
+	case OP_DOWNGRADE: case OP_BLOCK: case OP_WAKE:
 		loc[0] = (struct vfs_loc){ .kind = LOC_LOCK,
 			.why = ev->op == OP_BLOCK || ev->op == OP_WAKE ?
 			       LW_LOCK_WAIT : LW_LOCK_OP,

@@ -103,8 +103,11 @@ typedef int site_fn_resolver(const struct vfs_world *w,
 	S(FORK_COPY,       copy_process,         NULL,              1, 0) \
 	S(EXIT_DO,         do_exit,              NULL,              1, 0) \
 	S(PO_DO,           pidfd_open,           NULL,              0, 0) \
+	/* __pidfd_fget: the target's exec lock (the era's) around the check */ \
+	S(PG_LOCK,         none,                 pg_lock_fn,        1, 0) \
 	S(PG_CHECK,        ptrace_may_access,    NULL,              1, 0) \
 	S(PG_FGET,         fget_task,            NULL,              1, 0) \
+	S(PG_UNLOCK,       none,                 pg_unlock_fn,      1, 0) \
 	S(PG_RECEIVE,      receive_fd,           NULL,              1, 0) \
 	/* fs/namei.c */ \
 	S(NM_LOOKUP,       none,                 nm_lookup_fn,      1, 0) \
@@ -145,7 +148,7 @@ VFS_SITE_LIST(S_DECL)
 #undef S_DECL
 site_fn_resolver sys_fn_of, gd_lock_fn, gd_actor_fn, gd_unlock_fn, ls_fs_fn,
 	ls_ilock_fn, ls_iunlock_fn, dir_lock_fn, dir_unlock_fn, nm_lookup_fn,
-	nm_do_fn, fgp_check_fn;
+	nm_do_fn, fgp_check_fn, pg_lock_fn, pg_unlock_fn;
 
 /* ---- control flow (sched.c) ---- */
 static inline void go(struct vx *x, int site) { x->t->f.pc = (uint16_t)site; }
@@ -218,6 +221,8 @@ bool lock_wait_abort(struct vx *x);
  * in iterate_dir's killable wait for the directory lock, which gave up:
  * getdents64 returns -EINTR. */
 bool gd_kill_wait(struct vx *x);
+/* pidfd.c: likewise for __pidfd_fget's killable wait for the exec lock. */
+bool pg_kill_wait(struct vx *x);
 struct vfs_lock *lock_ptr(struct vfs_world *w, vfs_lid_t lid);
 const struct vfs_lock *lock_cptr(const struct vfs_world *w, vfs_lid_t lid);
 int lock_class(const struct vfs_world *w, vfs_lid_t lid);

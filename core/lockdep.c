@@ -6,7 +6,8 @@
  * Every acquisition attempt (OP_BLOCK, or OP_ACQUIRE without a wait) made
  * while the thread holds other locks adds edges held -> wanted to a graph
  * whose nodes are lockdep keys: a lock class (f_pos_lock, directory
- * i_rwsem, non-directory i_rwsem, f_lock, s_vfs_rename_mutex) with the
+ * i_rwsem, non-directory i_rwsem, f_lock, s_vfs_rename_mutex, a process's
+ * cred_guard_mutex / exec_update_mutex / exec_update_lock) with the
  * nesting subclass the kernel annotates (inode_lock_nested: I_MUTEX_PARENT
  * for the parent, I_MUTEX_PARENT2 for lock_rename's second parent,
  * I_MUTEX_NONDIR2 for lock_two_nondirectories' second inode).  An edge
@@ -28,6 +29,8 @@
 static const char *const key_base[LC__COUNT] = {
 	"?", "&f->f_pos_lock", "&type->i_rwsem_dir_key", "&type->i_rwsem_key",
 	"&f->f_lock", "&type->s_vfs_rename_key",
+	"&sig->cred_guard_mutex", "&sig->exec_update_mutex",
+	"&sig->exec_update_lock",
 };
 
 const char *vfs_ld_key_name(int key)

@@ -30,6 +30,7 @@ const struct vfs_lock *lock_cptr(const struct vfs_world *w, vfs_lid_t lid)
 	case LID_FILE_POS:  return &w->files[idx].f_pos_lock;
 	case LID_FILE_LOCK: return &w->files[idx].f_lock;
 	case LID_INODE:     return &w->ilocks[idx];
+	case LID_EXEC:      return &w->procs[idx].exec_lock;
 	default:            return &w->rename_mutex;
 	}
 }
@@ -47,6 +48,7 @@ int lock_class(const struct vfs_world *w, vfs_lid_t lid)
 	case LID_INODE:
 		return w->inodes[VFS_LID_IDX(lid)].type == IT_DIR ?
 			LC_I_RWSEM_DIR : LC_I_RWSEM;
+	case LID_EXEC:      return vfs_exec_locks[w->k.exec_lock].cls;
 	default:            return LC_RENAME_MUTEX;
 	}
 }
@@ -114,6 +116,8 @@ static void lock_event(struct vfs_world *w, const struct vfs_sink *sink,
 		ev.objkind = VOK_FILE; ev.obj = VFS_LID_IDX(lid); break;
 	case LID_INODE:
 		ev.objkind = VOK_INODE; ev.obj = VFS_LID_IDX(lid); break;
+	case LID_EXEC:
+		ev.objkind = VOK_PROC; ev.obj = VFS_LID_IDX(lid); break;
 	default:
 		ev.objkind = VOK_GLOBAL; ev.obj = 0; break;
 	}
@@ -143,7 +147,7 @@ static void grant(struct vfs_world *w, const struct vfs_sink *sink, int tid,
 	} else {
 		detect_overflow(w, VL_HELD);
 	}
-	t->rec.took |= 1u << (cls * 4 + mode);
+	t->rec.took |= UINT64_C(1) << (cls * 4 + mode);
 	w->stats.acquire[cls]++;
 	count_atomic(w, t);
 	lock_event(w, sink, tid, OP_ACQUIRE, fn, lid, mode, -1);
@@ -260,6 +264,11 @@ bool lock_acquire(struct vx *x, int fn, vfs_lid_t lid, int mode)
 	if (VFS_LID_KIND(lid) == LID_INODE) {
 		/* the era's inode lock: i_mutex has no shared mode */
 		l->kind = w->k.dir_lock ? LK_RWSEM : LK_MUTEX;
+		if (l->kind == LK_MUTEX)
+			mode = M_EXCL;
+	} else if (VFS_LID_KIND(lid) == LID_EXEC) {
+		/* the era's lock against exec: a mutex, or a rwsem */
+		l->kind = vfs_exec_locks[w->k.exec_lock].kind;
 		if (l->kind == LK_MUTEX)
 			mode = M_EXCL;
 	} else if (mode == M_READ || mode == M_WRITE) {

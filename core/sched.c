@@ -115,7 +115,7 @@ void site_SYSCALL(struct vx *x)
 	case SYS_FORK:        go(x, SITE_FORK_COPY); break;
 	case SYS_EXIT:        go(x, SITE_EXIT_DO); break;
 	case SYS_PIDFD_OPEN:  go(x, SITE_PO_DO); break;
-	case SYS_PIDFD_GETFD: go(x, SITE_PG_CHECK); break;
+	case SYS_PIDFD_GETFD: go(x, SITE_PG_LOCK); break;
 	case SYS_GETDENTS:    get_pos_sub(x, SITE_GD_ITERATE); break;
 	case SYS_LSEEK:       get_pos_sub(x, SITE_LS_LLSEEK); break;
 	case SYS_READ:        get_pos_sub(x, SITE_RD_POS); break;

@@ -21,6 +21,8 @@ int vfs_kill(struct vfs_world *w, int proc, const struct vfs_sink *sink)
 		if (t->state == TS_BLOCKED) {
 			if (gd_kill_wait(&x)) {
 				interrupted++;
+			} else if (pg_kill_wait(&x)) {
+				interrupted++;
 			} else {
 				note(&x, t->nfn ? t->fnstack[t->nfn - 1] : VFN_none,
 				     "fatal signal pending: this wait is not killable, "

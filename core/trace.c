@@ -40,6 +40,7 @@ const char *vfs_op_name(int op)
 
 static const char *const class_names[LC__COUNT] = {
 	"none", "f_pos_lock", "i_rwsem", "i_rwsem", "f_lock", "rename_mutex",
+	"cred_guard_mutex", "exec_update_mutex", "exec_update_lock",
 };
 const char *vfs_class_name(int cls)
 {
@@ -165,6 +166,7 @@ void vfs_obj_name(const struct vfs_world *w, int objkind, int obj, char *buf,
 	case 2: vfs_inode_path(w, obj, buf, n); break;
 	case 3: snprintf(buf, n, "files#%d", obj); break;
 	case 4: snprintf(buf, n, "s_vfs_rename_mutex"); break;
+	case VOK_PROC: snprintf(buf, n, "%s", w->procs[obj].name); break;
 	default: snprintf(buf, n, "-"); break;
 	}
 }
@@ -181,6 +183,10 @@ void vfs_lock_name(const struct vfs_world *w, vfs_lid_t lid, char *buf, size_t n
 	case LID_INODE:
 		vfs_inode_path(w, idx, obj, sizeof obj);
 		snprintf(buf, n, "%s %s", obj, w->k.dir_lock ? "i_rwsem" : "i_mutex");
+		break;
+	case LID_EXEC:          /* the process's signal_struct's lock */
+		snprintf(buf, n, "%s %s", w->procs[idx].name,
+			 vfs_exec_locks[w->k.exec_lock].name);
 		break;
 	default:
 		snprintf(buf, n, "s_vfs_rename_mutex"); break;
@@ -228,6 +234,9 @@ void vfs_event_lock_name(const struct vfs_world *w, const struct vfs_event *ev,
 	} else if ((k == LID_FILE_POS || k == LID_FILE_LOCK) && ev->file_id) {
 		snprintf(buf, n, "file#%d %s", ev->file_id,
 			 k == LID_FILE_POS ? "f_pos_lock" : "f_lock");
+	} else if (k == LID_EXEC) {     /* named as the era it was taken in */
+		snprintf(buf, n, "%s %s", w->procs[VFS_LID_IDX(ev->lock)].name,
+			 vfs_class_name(ev->cls));
 	} else if (k == LID_INODE && ev_inode_gone(w, ev, VFS_LID_IDX(ev->lock))) {
 		snprintf(buf, n, "inode#%d %s", ev->ino,
 			 w->k.dir_lock ? "i_rwsem" : "i_mutex");

@@ -46,6 +46,10 @@ enum vfs_fpos_lock { FPOS_NONE, FPOS_COUNT, FPOS_ALWAYS, FPOS_COUNT_OR_DIR,
 enum vfs_iterate { ITER_EXCLUSIVE, ITER_DUAL, ITER_SHARED };
 enum vfs_wrapper { WRAP_CORRECT, WRAP_NO_RECHECK, WRAP_NAIVE_UPGRADE };
 enum vfs_rename_lock { RENLOCK_CORRECT, RENLOCK_NO_MUTEX };
+/* the target's lock __pidfd_fget holds around ptrace_may_access and
+ * fget_task: a row of vfs_exec_locks (core/presets.c) */
+enum vfs_exec_lock { EXECLOCK_CRED_GUARD, EXECLOCK_UPDATE_MUTEX,
+		     EXECLOCK_UPDATE_RWSEM, EXECLOCK__COUNT };
 
 struct vfs_knobs {
 	uint8_t fpos_lock;      /* enum vfs_fpos_lock */
@@ -58,6 +62,7 @@ struct vfs_knobs {
 	uint8_t tmpfs_offsets;  /* tmpfs: offset_readdir/offset_dir_llseek (6.6) */
 	uint8_t ntfs3;          /* "ntfs" means ntfs3 (native shared, 6.9+) */
 	uint8_t rename_lock;    /* enum vfs_rename_lock (no-mutex: wrong) */
+	uint8_t exec_lock;      /* enum vfs_exec_lock */
 	/* The release whose code the preset follows where no knob decides
 	 * (errno answers, lock details): VFS_ERA(6, 5).  Not a knob: `set`
 	 * leaves it as the preset made it. */
@@ -134,15 +139,32 @@ const struct vfs_fstype *vfs_fstype_lookup(const char *name);
 /* ---- locks (core/locking.c) ------------------------------------------------ */
 enum vfs_lock_kind { LK_MUTEX, LK_RWSEM, LK_SPIN };
 enum vfs_lock_class { LC_NONE, LC_F_POS_LOCK, LC_I_RWSEM_DIR, LC_I_RWSEM,
-		      LC_F_LOCK, LC_RENAME_MUTEX, LC__COUNT };
+		      LC_F_LOCK, LC_RENAME_MUTEX, LC_CRED_GUARD_MUTEX,
+		      LC_EXEC_UPDATE_MUTEX, LC_EXEC_UPDATE_LOCK, LC__COUNT };
 enum vfs_mode { M_NONE, M_EXCL, M_READ, M_WRITE };
+
+/* The lock of the target process that pidfd_getfd's __pidfd_fget holds
+ * around ptrace_may_access and fget_task, per era (w->k.exec_lock): its
+ * class, kind, how it is taken and the kernel functions that take and
+ * release it (core/presets.c). */
+struct vfs_exec_lock_desc {
+	const char *name;       /* the knob's value, the class's name */
+	uint8_t cls;            /* LC_CRED_GUARD_MUTEX ... */
+	uint8_t kind;           /* LK_MUTEX, LK_RWSEM */
+	uint8_t mode;           /* M_EXCL, M_READ */
+	uint8_t lock_fn, unlock_fn;     /* VFN_mutex_lock_killable ... */
+	const char *since;      /* the release and commit that brought it */
+};
+extern const struct vfs_exec_lock_desc vfs_exec_locks[EXECLOCK__COUNT];
 
 /* A lock id names a lock inside the world: its object kind and index. */
 typedef uint32_t vfs_lid_t;
 enum { LID_FILE_POS = 1, LID_FILE_LOCK = 2, LID_INODE = 3, LID_RENAME = 4,
        /* not a lock: a dentry's d_seq seqcount, which only the race
 	* detector keeps a clock for (the RCU path walk) */
-       LID_DSEQ = 5 };
+       LID_DSEQ = 5,
+       /* a process's signal->exec_update_lock (or the era's mutex) */
+       LID_EXEC = 6 };
 #define VFS_LID(kind, idx) ((vfs_lid_t)(((uint32_t)(kind) << 28) | (uint32_t)(idx)))
 #define VFS_LID_KIND(l)    ((int)((l) >> 28))
 #define VFS_LID_IDX(l)     ((int)((l) & 0xfffffff))
@@ -239,6 +261,9 @@ struct vfs_proc {
 	int16_t fdt;            /* fd table index, -1 after exit */
 	int16_t nthreads_made;  /* for NAME.N numbering */
 	char name[VFS_COMM_MAX];
+	/* signal_struct's lock against exec (cred_guard_mutex, then
+	 * exec_update_mutex, then exec_update_lock: w->k.exec_lock) */
+	struct vfs_lock exec_lock;
 };
 
 /* ---- system calls --------------------------------------------------------- */
@@ -286,7 +311,7 @@ struct vfs_callrec {
 	struct vfs_call call;
 	uint8_t started, done;
 	int64_t ret;            /* >= 0, or -errno */
-	uint32_t took;          /* bit (class * 4 + mode) for each acquisition */
+	uint64_t took;          /* bit (class * 4 + mode) for each acquisition */
 	uint8_t skipped_fpos;   /* went through fdget_pos without the lock */
 	int32_t nent;           /* getdents: entries handed out (the entries
 				 * themselves: vfs_rec_entries) */
@@ -530,7 +555,8 @@ struct vfs_world {
 };
 
 /* ---- trace events (core/trace.c) ------------------------------------------- */
-enum vfs_objkind { VOK_NONE, VOK_FILE, VOK_INODE, VOK_FDTABLE, VOK_GLOBAL };
+enum vfs_objkind { VOK_NONE, VOK_FILE, VOK_INODE, VOK_FDTABLE, VOK_GLOBAL,
+		   VOK_PROC };
 enum vfs_op { OP_ENTER, OP_EXIT, OP_ACQUIRE, OP_RELEASE, OP_BLOCK, OP_WAKE,
 	      OP_SKIP, OP_READ, OP_WRITE, OP_DOWNGRADE, OP_EMIT, OP_NOTE,
 	      OP__COUNT };
@@ -728,6 +754,8 @@ enum vfs_loc_kind { LOC_LOCK, LOC_FIELD, LOC_PASS, LOC_ALLOC, LOC__COUNT };
 enum vfs_loc_why {
 	LW_LOCK_OP,     /* acquire, release, downgrade */
 	LW_LOCK_WAIT,   /* block, wake */
+	LW_LOCK_SHARED, /* acquire, release for reading of a lock that
+			 * nothing takes for writing (exec_update_lock) */
 	LW_ACCESS,      /* a read or write of a field */
 	LW_RCU_WALK,    /* the lockless path walk's read of a directory */
 	LW_SEEK_PASS,   /* a write of f_pos starts a new directory pass */

@@ -568,6 +568,7 @@ int proc_new(struct vfs_world *w, const char *name, int uid, int fdt)
 	int p = w->nprocs++;
 	struct vfs_proc *pr = &w->procs[p];
 	memset(pr, 0, sizeof *pr);
+	lock_init(&pr->exec_lock, vfs_exec_locks[w->k.exec_lock].kind);
 	pr->exists = pr->alive = 1;
 	pr->pid = w->next_pid++;
 	pr->uid = uid;

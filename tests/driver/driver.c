@@ -296,12 +296,12 @@ static int lock_class_arg(const char *s)
 
 static bool took(const struct vfs_callrec *r, int cls, int mode)
 {
-	uint32_t m = 0;
+	uint64_t m = 0;
 	for (int md = M_EXCL; md <= M_WRITE; md++)
 		if (mode == M_NONE || md == mode) {
-			m |= 1u << (cls * 4 + md);
+			m |= UINT64_C(1) << (cls * 4 + md);
 			if (cls == LC_I_RWSEM_DIR)
-				m |= 1u << (LC_I_RWSEM * 4 + md);
+				m |= UINT64_C(1) << (LC_I_RWSEM * 4 + md);
 		}
 	return r->took & m;
 }
@@ -396,7 +396,8 @@ static int check(struct drv *d, int ac, char **av)
 				return err(d, "bad mode '%s'", av[3]);
 		}
 		ok = took(&w->threads[t].rec, cls, mode);
-		snprintf(got, sizeof got, "took mask %#x", w->threads[t].rec.took);
+		snprintf(got, sizeof got, "took mask %#llx",
+			 (unsigned long long)w->threads[t].rec.took);
 	} else if (!strcmp(what, "skipped") && ac == 3) {
 		if ((t = thread_arg(d, av[1])) < 0)
 			return -1;

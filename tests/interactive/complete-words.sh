@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Tab completes the words people type (issue 16): explore's keywords,
-# lessons, expect no CONDITION (from expect's own table), uid=, help IDEA;
+# lessons, expect no CONDITION (from expect's own table), the lock names of
+# expect took and blocked, uid=, help IDEA;
 # dup2 is offered descriptors, not paths.
 . "$(dirname "$0")/lib/tmux.bash"
 needs_editor
@@ -23,6 +24,15 @@ keys C-u
 typein 'expect no race f_p'
 keys Tab
 wait_line "$PROMPT_RE"'expect no race f_pos$'
+keys C-u
+# expect took/blocked: the lock names, the era's exec locks among them
+typein 'expect took A cred'
+keys Tab
+wait_line "$PROMPT_RE"'expect took A cred_guard_mutex$'
+keys C-u
+typein 'expect blocked A exec_update_l'
+keys Tab
+wait_line "$PROMPT_RE"'expect blocked A exec_update_lock$'
 keys C-u
 # spawn NAME uid=
 typein 'spawn B ui'

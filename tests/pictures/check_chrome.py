@@ -119,7 +119,7 @@ rep = [e for e in evs if e.get("ph") == "i" and e.get("cat") == "report"]
 dup = [e for e in rep if e["args"]["kind"] == "duplicate" and e.get("s") == "t"]
 check({e["tid"] for e in dup} == {byname["A"][1], byname["B"][1]},
       path + ": the duplicate is marked on both threads")
-check({e["args"]["step"] for e in dup} == {24, 28}, path + ": at steps 24 and 28")
+check({e["args"]["step"] for e in dup} == {26, 30}, path + ": at steps 26 and 30")
 check(any(e["args"]["kind"] == "race" and "f_pos" in e["name"] for e in rep),
       path + ": the race on f_pos is marked")
 

@@ -24,9 +24,9 @@ rows=$(grep -cE '^ *[0-9]+[ !]' "$work/range")
 head -n 2 "$work/range" | grep -qE '^ +40 ' && ok "starting at step 40" || fail "range start"
 
 "$VFSIM" -q --color never "$race" -c timeline >"$work/race" 2>&1
-grep -qE '^ +24! .*!ext4_readdir \[\. \.\.\]' "$work/race" && ok "step 24 marked, on B" ||
+grep -qE '^ +26! .*!ext4_readdir \[\. \.\.\]' "$work/race" && ok "step 26 marked, on B" ||
     fail "the duplicate's step is not marked"
-grep -q "^! DUPLICATE '.' (step 24 B, step 28 A)" "$work/race" && ok "the duplicate listed" ||
+grep -q "^! DUPLICATE '.' (step 26 B, step 30 A)" "$work/race" && ok "the duplicate listed" ||
     fail "the duplicate is not listed"
 
 printf 'timeline x\n' >"$work/bad.vfs"

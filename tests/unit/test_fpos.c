@@ -30,6 +30,7 @@ static const struct era {
 	{ "v4.6",         R_COUNT,         false, false },
 	{ "v4.7",         R_COUNT,         true,  false },
 	{ "v5.6",         R_COUNT,         true,  true  },
+	{ "v5.10",        R_COUNT,         true,  true  },
 	{ "v6.4",         R_COUNT,         true,  true  },
 	{ "20ea1e7d13c1", R_ALWAYS,        true,  true  },
 	{ "797964253d35", R_COUNT_OR_DIR,  true,  true  },

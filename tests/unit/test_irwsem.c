@@ -26,6 +26,7 @@ static const struct {
 	{ "v4.6",         MUTEX,  MUTEX },
 	{ "v4.7",         SHARED, EXCLUSIVE },
 	{ "v5.6",         SHARED, EXCLUSIVE },
+	{ "v5.10",        SHARED, EXCLUSIVE },
 	{ "v6.4",         SHARED, EXCLUSIVE },
 	{ "20ea1e7d13c1", SHARED, EXCLUSIVE },
 	{ "797964253d35", SHARED, EXCLUSIVE },

@@ -5,7 +5,11 @@
  *   rw_semaphore: a waiting writer holds back new readers (FIFO); a
  *   writer at the head is woken alone; a writer's release wakes all the
  *   queued readers together; downgrade_write wakes the readers at the head;
- *   mutex: FIFO, and the lock is handed to the first waiter (no stealing).
+ *   mutex: FIFO, and the lock is handed to the first waiter (no stealing);
+ *   pidfd_getfd's lock on the target (kernel/pid.c __pidfd_fget), per era:
+ *   cred_guard_mutex (v5.6), exec_update_mutex (v5.10), exec_update_lock
+ *   read (v6.5), held around ptrace_may_access and fget_task and released
+ *   before receive_fd installs the file.
  */
 #include "harness.h"
 
@@ -214,12 +218,148 @@ static void test_mutex_handoff(void **state)
 	h_free(h);
 }
 
+/* Index in the log (from MARK) of TID's first event OP in FN, or -1. */
+static long ev_at(struct h *h, size_t mark, int tid, int op, int fn)
+{
+	for (size_t i = mark; i < h->log.n; i++) {
+		const struct vfs_event *e = &h->log.ev[i];
+		if (e->tid == tid && e->op == op && e->fn == fn)
+			return (long)i;
+	}
+	return -1;
+}
+
+static const struct {
+	const char *preset;
+	int cls, lock_fn, unlock_fn;
+	bool shared;            /* a rwsem taken for reading */
+} exec_eras[] = {
+	{ "v5.6",  LC_CRED_GUARD_MUTEX, VFN_mutex_lock_killable,
+	  VFN_mutex_unlock, false },
+	{ "v5.10", LC_EXEC_UPDATE_MUTEX, VFN_mutex_lock_killable,
+	  VFN_mutex_unlock, false },
+	{ "v6.5",  LC_EXEC_UPDATE_LOCK, VFN_down_read_killable,
+	  VFN_up_read, true },
+};
+
+static void test_exec_update_lock(void **state)
+{
+	(void)state;
+	for (size_t k = 0; k < sizeof exec_eras / sizeof exec_eras[0]; k++) {
+		const char *pre = exec_eras[k].preset;
+		int cls = exec_eras[k].cls;
+		struct h *h = h_new(pre);
+		h_touch(h, "/f");
+		int A = h_spawn(h, "A", 1000), B = h_spawn(h, "B", 0);
+		int C = h_spawn(h, "C", 0), D = h_spawn(h, "D", 2000);
+		assert_int_equal(h_do(h, A, C_OPEN("/f", VO_RDONLY)), 3);
+		assert_int_equal(h_do(h, B, C_PIDFD_OPEN(h_pid(h, A))), 3);
+		assert_int_equal(h_do(h, C, C_PIDFD_OPEN(h_pid(h, A))), 3);
+		assert_int_equal(h_do(h, D, C_PIDFD_OPEN(h_pid(h, A))), 3);
+		int pa = h->w->threads[A].proc, pb = h->w->threads[B].proc;
+		const struct vfs_lock *l = &h->w->procs[pa].exec_lock;
+		vfs_lid_t lid = VFS_LID(LID_EXEC, pa);
+
+		/* B holds A's lock when it checks permission and takes the
+		 * file */
+		size_t mark = h_mark(h);
+		h_submit(h, B, C_PIDFD_GETFD(3, 3));
+		h_until(h, B, VFN_ptrace_may_access);
+		assert_int_equal(vfs_lock_class(h->w, lid), cls);
+		assert_int_equal(h_nev(h, mark, B, OP_ACQUIRE, cls), 1);
+		long acq = ev_at(h, mark, B, OP_ACQUIRE, exec_eras[k].lock_fn);
+		assert_true(acq >= 0);
+		assert_int_equal(h->log.ev[acq].lock, lid);
+		assert_int_equal(h->log.ev[acq].mode,
+				 exec_eras[k].shared ? M_READ : M_EXCL);
+		if (exec_eras[k].shared)
+			assert_int_equal(l->nreaders, 1);
+		else
+			assert_int_equal(l->owner, B);
+
+		/* a second thief: another reader gets in; a mutex makes it
+		 * wait, killably */
+		h_submit(h, C, C_PIDFD_GETFD(3, 3));
+		h_step(h, C);
+		h_step(h, C);
+		if (exec_eras[k].shared) {
+			assert_int_equal(h->w->threads[C].state, TS_RUNNING);
+			assert_int_equal(l->nreaders, 2);
+		} else {
+			assert_int_equal(h->w->threads[C].state, TS_BLOCKED);
+			assert_int_equal(h->w->threads[C].wait_lock, lid);
+			assert_int_equal(vfs_next_fn(h->w, C, NULL),
+					 VFN_mutex_lock_killable);
+		}
+
+		/* released before receive_fd: B's new fd is not there yet */
+		h_until(h, B, VFN_receive_fd);
+		long getf = ev_at(h, mark, B, OP_EXIT, VFN_fget_task);
+		long rel = ev_at(h, mark, B, OP_RELEASE, exec_eras[k].unlock_fn);
+		assert_true(acq < getf && getf < rel);
+		assert_int_equal(h->log.ev[rel].lock, lid);
+		assert_int_equal(vfs_fd_file(h->w, pb, 4), -1);
+		assert_int_equal(ev_at(h, mark, B, OP_ENTER, VFN_receive_fd), -1);
+		if (exec_eras[k].shared)
+			assert_int_equal(l->nreaders, 1);       /* C's */
+		else
+			assert_int_equal(l->owner, C);          /* handed over */
+		assert_int_equal(h_finish(h, B), 4);
+		assert_true(ev_at(h, mark, B, OP_ENTER, VFN_receive_fd) > rel);
+		assert_int_equal(h_finish(h, C), 4);
+		assert_int_equal(l->owner, -1);
+		assert_int_equal(l->nreaders, 0);
+
+		/* no permission: EPERM, and the lock is released all the same */
+		mark = h_mark(h);
+		assert_int_equal(h_do(h, D, C_PIDFD_GETFD(3, 3)), -VE_PERM);
+		assert_int_equal(h_nev(h, mark, D, OP_ACQUIRE, cls), 1);
+		assert_int_equal(h_nev(h, mark, D, OP_RELEASE, cls), 1);
+		assert_int_equal(ev_at(h, mark, D, OP_ENTER, VFN_fget_task), -1);
+		assert_int_equal(l->owner, -1);
+		assert_int_equal(l->nreaders, 0);
+		/* ... and a bad target fd: EBADF after the release */
+		mark = h_mark(h);
+		assert_int_equal(h_do(h, B, C_PIDFD_GETFD(3, 9)), -VE_BADF);
+		assert_int_equal(h_nev(h, mark, B, OP_RELEASE, cls), 1);
+		assert_int_equal(l->nreaders, 0);
+		assert_int_equal(l->owner, -1);
+		h_free(h);
+	}
+}
+
+/* A fatal signal ends the killable wait for the mutex: -EINTR. */
+static void test_exec_mutex_killable(void **state)
+{
+	(void)state;
+	struct h *h = h_new("v5.10");
+	h_touch(h, "/f");
+	int A = h_spawn(h, "A", 0), B = h_spawn(h, "B", 0);
+	int C = h_spawn(h, "C", 0);
+	assert_int_equal(h_do(h, A, C_OPEN("/f", VO_RDONLY)), 3);
+	assert_int_equal(h_do(h, B, C_PIDFD_OPEN(h_pid(h, A))), 3);
+	assert_int_equal(h_do(h, C, C_PIDFD_OPEN(h_pid(h, A))), 3);
+	h_submit(h, B, C_PIDFD_GETFD(3, 3));
+	h_until(h, B, VFN_fget_task);
+	assert_true(h_do(h, C, C_PIDFD_GETFD(3, 3)) == H_BLOCKED);
+	assert_int_equal(vfs_kill(h->w, h->w->threads[C].proc, &h->sink), 1);
+	assert_int_equal(h->w->threads[C].rec.ret, -VE_INTR);
+	const struct vfs_lock *l = &h->w->procs[h->w->threads[A].proc].exec_lock;
+	assert_int_equal(l->wait_head, -1);
+	assert_int_equal(l->owner, B);
+	assert_int_equal(h_finish(h, B), 4);
+	assert_int_equal(l->owner, -1);
+	h_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rwsem_fifo),
 		cmocka_unit_test(test_rwsem_downgrade),
 		cmocka_unit_test(test_mutex_handoff),
+		cmocka_unit_test(test_exec_update_lock),
+		cmocka_unit_test(test_exec_mutex_killable),
 	};
 	return cmocka_run_group_tests(tests, NULL, h_teardown);
 }
