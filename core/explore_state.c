@@ -525,14 +525,20 @@ static void fcopy(struct vfs_world *d, const struct vfs_world *s,
 	const struct vfs_detect *sd = &s->det;
 	dd->enabled = sd->enabled;
 	dd->no_clocks = sd->no_clocks;
-	dd->npasses = sd->npasses;
+	/* (out of memory: the copy says so and keeps no detector tables) */
+	bool dok = detect_reserve(dd, sd);
+	if (!dok) {
+		d->oom = 1;
+		dd->nshadows = dd->nlockclocks = 0;
+	}
+	dd->npasses = dok ? sd->npasses : 0;
 	dd->nreports = VFS_MAX_REPORTS;
 	memcpy(dd->counts, sd->counts, sizeof dd->counts);
 	dd->overflowed = sd->overflowed;
 	dd->told = sd->told;
 	if (sd->overflowed)
 		memcpy(dd->overflow_step, sd->overflow_step, sizeof dd->overflow_step);
-	if (!sd->no_clocks) {
+	if (!sd->no_clocks && dok) {
 		memcpy(dd->race_fields, sd->race_fields, sizeof dd->race_fields);
 		dd->nshadows = sd->nshadows;
 		dd->nlockclocks = sd->nlockclocks;
@@ -553,7 +559,7 @@ static void fcopy(struct vfs_world *d, const struct vfs_world *s,
 			       sizeof sd->lockclocks[i].r[0] * (size_t)n);
 		}
 	}
-	for (int i = 0; i < sd->npasses; i++)
+	for (int i = 0; i < dd->npasses; i++)
 		memcpy(&dd->passes[i], &sd->passes[i],
 		       offsetof(struct vfs_pass, by) + (size_t)sd->passes[i].hi);
 	memcpy(&dd->ld, &sd->ld, offsetof(struct vfs_lockdep, edges));

@@ -283,8 +283,13 @@ void file_get(struct vx *x, int fn, int file);
 bool dir_native_shared(const struct vfs_world *w, int ino);
 
 /* ---- detectors (race.c, deadlock.c, lockdep.c) ---- */
-/* The detectors' part of vfs_world_copy: only what is in use. */
-void detect_copy(struct vfs_detect *d, const struct vfs_detect *s, int nthreads);
+/* The detectors' part of vfs_world_copy: only what is in use (false: out
+ * of memory; D's tables are then empty and D can still be freed). */
+bool detect_copy(struct vfs_detect *d, const struct vfs_detect *s, int nthreads);
+/* Room in D's heap tables for S's entries (false: out of memory). */
+bool detect_reserve(struct vfs_detect *d, const struct vfs_detect *s);
+/* Free D's heap tables (vfs_world_release). */
+void detect_free(struct vfs_detect *d);
 /* A bound of core/limits.h was reached at the current step: record it
  * (the first time), which turns off the detector that needed the room. */
 void detect_overflow(struct vfs_world *w, int limit);

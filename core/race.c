@@ -11,6 +11,7 @@
  * fd table (RCU plus files->file_lock, not modelled) are not checked.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include "internal.h"
 /* after vfsim.h: <sched.h> defines SCHED_RR as a macro */
 #include <pthread.h>
@@ -109,13 +110,36 @@ void vfs_limits_text(uint32_t mask, char *buf, size_t n)
 		}
 }
 
-void detect_copy(struct vfs_detect *d, const struct vfs_detect *s, int nthreads)
+bool detect_reserve(struct vfs_detect *d, const struct vfs_detect *s)
 {
+	return world_grow((void **)&d->shadows, &d->shadows_cap, s->nshadows,
+			  sizeof *d->shadows) &&
+	       world_grow((void **)&d->lockclocks, &d->lockclocks_cap,
+			  s->nlockclocks, sizeof *d->lockclocks) &&
+	       world_grow((void **)&d->passes, &d->passes_cap, s->npasses,
+			  sizeof *d->passes);
+}
+
+void detect_free(struct vfs_detect *d)
+{
+	free(d->shadows);
+	free(d->lockclocks);
+	free(d->passes);
+	d->shadows = NULL;
+	d->lockclocks = NULL;
+	d->passes = NULL;
+	d->shadows_cap = d->lockclocks_cap = d->passes_cap = 0;
+	d->nshadows = d->nlockclocks = d->npasses = 0;
+}
+
+bool detect_copy(struct vfs_detect *d, const struct vfs_detect *s, int nthreads)
+{
+	bool ok = detect_reserve(d, s);
 	d->enabled = s->enabled;
 	d->no_clocks = s->no_clocks;
-	d->nshadows = s->nshadows;
-	d->nlockclocks = s->nlockclocks;
-	d->npasses = s->npasses;
+	d->nshadows = ok ? s->nshadows : 0;
+	d->nlockclocks = ok ? s->nlockclocks : 0;
+	d->npasses = ok ? s->npasses : 0;
 	d->nreports = s->nreports;
 	memcpy(d->counts, s->counts, sizeof d->counts);
 	memcpy(d->race_fields, s->race_fields, sizeof d->race_fields);
@@ -123,13 +147,32 @@ void detect_copy(struct vfs_detect *d, const struct vfs_detect *s, int nthreads)
 	d->told = s->told;
 	memcpy(d->overflow_step, s->overflow_step, sizeof d->overflow_step);
 	memcpy(d->vc, s->vc, sizeof d->vc[0] * (size_t)nthreads);
-	memcpy(d->shadows, s->shadows, sizeof d->shadows[0] * s->nshadows);
-	memcpy(d->lockclocks, s->lockclocks,
-	       sizeof d->lockclocks[0] * s->nlockclocks);
-	memcpy(d->passes, s->passes, sizeof d->passes[0] * s->npasses);
+	if (d->nshadows)
+		memcpy(d->shadows, s->shadows, sizeof d->shadows[0] * d->nshadows);
+	if (d->nlockclocks)
+		memcpy(d->lockclocks, s->lockclocks,
+		       sizeof d->lockclocks[0] * d->nlockclocks);
+	if (d->npasses)
+		memcpy(d->passes, s->passes, sizeof d->passes[0] * d->npasses);
 	memcpy(d->reports, s->reports, sizeof d->reports[0] * s->nreports);
 	memcpy(&d->ld, &s->ld, offsetof(struct vfs_lockdep, edges));
 	memcpy(d->ld.edges, s->ld.edges, sizeof d->ld.edges[0] * s->ld.nedges);
+	return ok;
+}
+
+/* Room for one more entry in a detector table at N of its bound MAX
+ * (false: the bound is reached, or no memory for it: either way the
+ * detector that needed it is turned off, loudly, as at the bound). */
+static bool detect_room(struct vfs_world *w, void **v, int32_t *cap, int n,
+			int max, size_t elem, int limit)
+{
+	if (n >= max || !world_grow(v, cap, n + 1, elem)) {
+		if (n < max)
+			w->oom = 1;
+		detect_overflow(w, limit);
+		return false;
+	}
+	return true;
 }
 
 /* ---- data races ---- */
@@ -149,10 +192,10 @@ static struct vfs_lockclock *lockclock(struct vfs_world *w, vfs_lid_t lid)
 	for (int i = 0; i < d->nlockclocks; i++)
 		if (d->lockclocks[i].lock == lid)
 			return &d->lockclocks[i];
-	if (d->nlockclocks >= VFS_MAX_LOCKCLOCKS) {
-		detect_overflow(w, VL_LOCKCLOCKS);
+	if (!detect_room(w, (void **)&d->lockclocks, &d->lockclocks_cap,
+			 d->nlockclocks, VFS_MAX_LOCKCLOCKS, sizeof *d->lockclocks,
+			 VL_LOCKCLOCKS))
 		return NULL;
-	}
 	struct vfs_lockclock *l = &d->lockclocks[d->nlockclocks++];
 	memset(l, 0, sizeof *l);
 	l->lock = lid;
@@ -166,10 +209,9 @@ static struct vfs_shadow *shadow(struct vfs_world *w, int field, int obj)
 	for (int i = 0; i < d->nshadows; i++)
 		if (d->shadows[i].field == field && d->shadows[i].obj == obj)
 			return &d->shadows[i];
-	if (d->nshadows >= VFS_MAX_SHADOWS) {
-		detect_overflow(w, VL_SHADOWS);
+	if (!detect_room(w, (void **)&d->shadows, &d->shadows_cap, d->nshadows,
+			 VFS_MAX_SHADOWS, sizeof *d->shadows, VL_SHADOWS))
 		return NULL;
-	}
 	struct vfs_shadow *s = &d->shadows[d->nshadows++];
 	memset(s, 0, sizeof *s);
 	s->field = (uint8_t)field;
@@ -386,10 +428,10 @@ static struct vfs_pass *pass_of(struct vfs_world *w, int file, bool create)
 		    w->files[d->passes[i].file].id != d->passes[i].epoch)
 			slot = i;
 	if (slot < 0) {
-		if (d->npasses >= VFS_MAX_PASSES) {
-			detect_overflow(w, VL_PASSES);
+		if (!detect_room(w, (void **)&d->passes, &d->passes_cap,
+				 d->npasses, VFS_MAX_PASSES, sizeof *d->passes,
+				 VL_PASSES))
 			return NULL;
-		}
 		slot = d->npasses++;
 	}
 	struct vfs_pass *p = &d->passes[slot];

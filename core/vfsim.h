@@ -469,9 +469,14 @@ struct vfs_detect {
 	vfs_vclock vc[VFS_MAX_THREADS];
 	uint16_t nshadows, nlockclocks;
 	uint8_t npasses;
-	struct vfs_shadow shadows[VFS_MAX_SHADOWS];
-	struct vfs_lockclock lockclocks[VFS_MAX_LOCKCLOCKS];
-	struct vfs_pass passes[VFS_MAX_PASSES];
+	/* Heap tables, grown as they fill up to their VFS_MAX_* bound (so a
+	 * world is tens of KiB, not hundreds, and a copy touches only what
+	 * is used); a copy grows the destination's own, vfs_world_release
+	 * frees them.  Never memcpy a vfs_detect whole. */
+	int32_t shadows_cap, lockclocks_cap, passes_cap;
+	struct vfs_shadow *shadows;
+	struct vfs_lockclock *lockclocks;
+	struct vfs_pass *passes;
 	uint8_t nreports;
 	uint32_t counts[RPT__COUNT]; /* reports seen, also past the list's end */
 	uint32_t race_fields[FLD__COUNT]; /* races seen per field, likewise */

@@ -60,6 +60,7 @@ void vfs_world_release(struct vfs_world *w)
 	free(w->strs.buf);
 	free(w->strs.slot);
 	free(w->retired);
+	detect_free(&w->det);
 	w->retired = NULL;
 	w->nretired = w->retired_cap = 0;
 	w->itab = NULL;
@@ -95,12 +96,12 @@ bool vfs_world_copy(struct vfs_world *d, const struct vfs_world *s)
 	/* (d's own tables stay: they are after det, out of the memcpy;
 	 * its inode data references are dropped by world_copy_objects) */
 	memcpy(d, s, offsetof(struct vfs_world, det));
-	detect_copy(&d->det, &s->det, s->nthreads);
+	bool dok = detect_copy(&d->det, &s->det, s->nthreads);
 	memcpy(d->call_started, s->call_started, sizeof d->call_started);
 	memcpy(d->procs, s->procs, sizeof d->procs[0] * (size_t)s->nprocs);
 	memcpy(d->threads, s->threads, sizeof d->threads[0] * (size_t)s->nthreads);
 	memcpy(d->sbs, s->sbs, sizeof d->sbs[0] * (size_t)s->nsb);
-	bool ok = world_copy_objects(d, s) && world_copy_strings(d, s) &&
+	bool ok = dok && world_copy_objects(d, s) && world_copy_strings(d, s) &&
 		  world_grow((void **)&d->retired, &d->retired_cap, s->nretired,
 			     sizeof *d->retired);
 	if (ok && s->nretired)

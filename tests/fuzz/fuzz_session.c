@@ -151,14 +151,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	memcpy(buf, data, size);
 	buf[size] = 0;
-	/* One session for the process, reset for each input as `reset` does
-	 * (a fresh world, log, events and results; the options set again): a
-	 * new session's world is a fresh large allocation, which under ASan
-	 * is a fresh mmap and page faults, most of an input's time. */
-	static struct session *s;
-	if (!s && !(s = session_new()))
+	/* A session per input, freed at its end: everything an input
+	 * allocates is freed before it returns, so libFuzzer's malloc/free
+	 * count balances and it runs an input a second time (under LSan)
+	 * only when something really leaked.  (A world is tens of KiB since
+	 * the detector tables grow as they fill, so this is cheap.) */
+	struct session *s = session_new();
+	if (!s)
 		abort();
-	session_reset(s, NULL);
 	s->silent = 1;
 	s->quiet = 1;
 	s->trace = TRACE_OFF;
@@ -193,6 +193,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		s->errors = 0;          /* as at the prompt */
 		s->failed = 0;
 	}
+	session_free(s);
 	free(buf);
 	free(acc);
 	return 0;
