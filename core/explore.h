@@ -89,8 +89,8 @@ struct vfs_explore_opts {
 	 * instead of every execution; proves the absence of violations,
 	 * counts states and transitions, no executions or outcomes. */
 	int stateful;
-	int state_bits;         /* visited table of 2^bits hashes; 0: from
-				 * 2^14, growing (the search starts again) */
+	int state_bits;         /* visited table of 2^bits hashes, fixed; 0:
+				 * from 2^14, growing in place up to 2^30 */
 	int learn_runs;         /* random runs the locking is guessed from;
 				 * 0: until they teach nothing new (tests set
 				 * it low to make the guess wrong on purpose) */

@@ -67,8 +67,9 @@
  *
  * Parallel: a breadth-first top (SPLIT states, whatever jobs is) gives
  * the frontier; workers take frontier states in order and search below
- * them depth first, sharing the visited set (an open-addressing table of
- * hashes, compare-and-swap into the slots, no lock).
+ * them depth first, sharing the visited set (shards of open-addressing
+ * tables of hashes, a lock each, grown in place by the worker that fills
+ * one).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -86,39 +87,139 @@
 #define MAXACC 12               /* checked accesses recorded per step */
 #define MAX_WORKERS 64
 
-/* ---- the visited set: 64-bit hashes, lock-free ---- */
+/* ---- the visited set: 64-bit hashes, grown in place ----
+ * Shards by the hash's top bits, each an open-addressing table of its own
+ * that doubles (rehashed by the worker that fills it, under the shard's
+ * lock) when half full: the search goes on where it was, instead of
+ * starting again in a bigger table.  With one worker nothing else touches
+ * the table and no lock is taken.  A fixed size (opts.state_bits) is one
+ * shard that never grows: full at 7/8, as before. */
 
-struct vtable {
+#define VT_SHARD_BITS 6                 /* 64 shards when growing */
+
+struct vshard {
+	pthread_mutex_t mu;             /* (jobs > 1) the slots and n */
 	uint64_t *slot;
 	uint64_t mask;
-	uint64_t limit;         /* stop before the table is this full */
-	uint64_t n;             /* approximate, for the limit */
+	uint64_t n, grow_at;            /* entries; doubled past grow_at */
+} __attribute__((aligned(64)));         /* (a line each: no false sharing) */
+
+struct vtable {
+	struct vshard *sh;
+	int nsh, shift;                 /* shard = h >> shift (nsh > 1) */
+	bool locked;                    /* more than one worker inserts */
+	uint64_t maxmask;               /* a shard's largest mask */
+	uint64_t limit;                 /* entries per shard at most */
 };
 
-/* 1: new, 0: seen, -1: full */
+static int vt_alloc(struct vtable *t, int bits, int maxbits, bool grow,
+		    bool locked)
+{
+	int sb = grow ? VT_SHARD_BITS : 0;
+	if (bits - sb < 4)
+		sb = bits - 4 > 0 ? bits - 4 : 0;
+	memset(t, 0, sizeof *t);
+	t->nsh = 1 << sb;
+	t->shift = 64 - sb;
+	t->locked = locked;
+	t->maxmask = (1ull << (maxbits - sb)) - 1;
+	t->limit = (t->maxmask + 1) / 8 * 7;
+	t->sh = aligned_alloc(64, sizeof *t->sh * (size_t)t->nsh);
+	if (!t->sh)
+		return -1;
+	memset(t->sh, 0, sizeof *t->sh * (size_t)t->nsh);
+	for (int i = 0; i < t->nsh; i++) {
+		struct vshard *v = &t->sh[i];
+		pthread_mutex_init(&v->mu, NULL);
+		v->mask = (1ull << (bits - sb)) - 1;
+		v->grow_at = v->mask < t->maxmask ? (v->mask + 1) / 2 : t->limit;
+		if (!(v->slot = calloc(v->mask + 1, sizeof *v->slot)))
+			return -1;
+	}
+	return 0;
+}
+
+static void vt_free(struct vtable *t)
+{
+	for (int i = 0; t->sh && i < t->nsh; i++) {
+		free(t->sh[i].slot);
+		pthread_mutex_destroy(&t->sh[i].mu);
+	}
+	free(t->sh);
+	t->sh = NULL;
+}
+
+/* Every shard empty again (its size kept). */
+static void vt_clear(struct vtable *t)
+{
+	for (int i = 0; i < t->nsh; i++) {
+		memset(t->sh[i].slot, 0, sizeof *t->sh[i].slot * (t->sh[i].mask + 1));
+		t->sh[i].n = 0;
+	}
+}
+
+static inline uint64_t vt_home(uint64_t h)
+{
+	return h ^ (h >> 29);
+}
+
+/* Shard V at twice its size: every hash moved to its new home. */
+static int vt_double(struct vtable *t, struct vshard *v)
+{
+	uint64_t m = v->mask * 2 + 1;
+	uint64_t *n = calloc(m + 1, sizeof *n);
+	if (!n)
+		return -1;
+	for (uint64_t i = 0; i <= v->mask; i++) {
+		uint64_t h = v->slot[i];
+		if (!h)
+			continue;
+		uint64_t j = vt_home(h) & m;
+		while (n[j])
+			j = (j + 1) & m;
+		n[j] = h;
+	}
+	free(v->slot);
+	v->slot = n;
+	v->mask = m;
+	v->grow_at = m < t->maxmask ? (m + 1) / 2 : t->limit;
+	return 0;
+}
+
+static int vt_insert_in(struct vtable *t, struct vshard *v, uint64_t h)
+{
+	uint64_t i = vt_home(h) & v->mask;
+	for (;;) {
+		uint64_t x = v->slot[i];
+		if (x == h)
+			return 0;
+		if (!x)
+			break;
+		i = (i + 1) & v->mask;
+	}
+	if (v->n >= v->grow_at) {
+		if (v->mask >= t->maxmask)
+			return -1;      /* at its largest, 7/8 full */
+		if (vt_double(t, v) < 0)
+			return -2;
+		for (i = vt_home(h) & v->mask; v->slot[i]; i = (i + 1) & v->mask)
+			;
+	}
+	v->slot[i] = h;
+	v->n++;
+	return 1;
+}
+
+/* 1: new, 0: seen, -1: full, -2: out of memory */
 static int vt_insert(struct vtable *t, uint64_t h)
 {
-	uint64_t i = (h ^ (h >> 29)) & t->mask;
-	for (uint64_t k = 0; k <= t->mask; k++) {
-		uint64_t v = __atomic_load_n(&t->slot[i], __ATOMIC_RELAXED);
-		if (v == h)
-			return 0;
-		if (!v) {
-			uint64_t z = 0;
-			if (__atomic_compare_exchange_n(&t->slot[i], &z, h, false,
-							__ATOMIC_RELAXED,
-							__ATOMIC_RELAXED)) {
-				if ((__atomic_add_fetch(&t->n, 1, __ATOMIC_RELAXED)) >
-				    t->limit)
-					return -1;
-				return 1;
-			}
-			if (z == h)
-				return 0;
-		}
-		i = (i + 1) & t->mask;
-	}
-	return -1;
+	struct vshard *v = &t->sh[t->nsh > 1 ? h >> t->shift : 0];
+	if (!t->locked)
+		return vt_insert_in(t, v, h);
+	pthread_mutex_lock(&v->mu);
+	int r = vt_insert_in(t, v, h);
+	pthread_mutex_unlock(&v->mu);
+	return r;
 }
 
 /* ---- serialisation and hashing ---- */
@@ -683,7 +784,8 @@ struct xst {
 	int nopen;
 	uint64_t live_states, live_viol;        /* atomic: progress */
 	double t0, last_report;
-	int bits, maxbits;              /* the visited table: 2^bits slots */
+	int bits, maxbits;              /* the visited table: 2^bits slots at
+					 * first, 2^maxbits at most */
 	struct vtable vt;
 	struct xitem_s *items;
 	int nitems, capitems;
@@ -1237,6 +1339,8 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 			violation(s, np, NULL, 0, L->kinds[i]);
 		uint64_t tr = L->tr[i], h = L->h[i];
 		int r = vt_insert(&s->st->vt, h);
+		if (r == -2)
+			return -1;
 		if (r < 0) {
 			__atomic_store_n(&s->st->abort, ABORT_FULL, __ATOMIC_RELAXED);
 			s->cut = XCUT_TABLE;
@@ -1365,7 +1469,8 @@ static int top(struct xst *st, struct sworker *s)
 	if (st->hist)
 		canon_history(b, st->snap, st);
 	uint64_t h = hash_buf(b->p, b->n);
-	vt_insert(&st->vt, h);
+	if (vt_insert(&st->vt, h) == -2)
+		return -1;
 	if (!count_state(s))
 		return 0;
 	if (add_item(st, st->snap, h, t0, 0, NULL, 0, 0) < 0)
@@ -1397,6 +1502,8 @@ static int top(struct xst *st, struct sworker *s)
 					violation(s, np, NULL, 0, L->kinds[i]);
 				uint64_t tr = L->tr[i], hh = L->h[i];
 				int r = vt_insert(&st->vt, hh);
+				if (r == -2)
+					return -1;
 				if (r < 0) {
 					__atomic_store_n(&st->abort, ABORT_FULL, __ATOMIC_RELAXED);
 					s->cut = XCUT_TABLE;
@@ -1519,17 +1626,7 @@ static void round_reset(struct xst *st, struct sworker *ws, int jobs)
 		s->st = st;
 		s->id = i;
 	}
-	memset(st->vt.slot, 0, sizeof *st->vt.slot * (st->vt.mask + 1));
-	st->vt.n = 0;
-}
-
-static int vt_alloc(struct vtable *t, int bits)
-{
-	t->mask = (1ull << bits) - 1;
-	t->limit = (t->mask + 1) / 8 * 7;
-	t->n = 0;
-	t->slot = calloc(t->mask + 1, sizeof *t->slot);
-	return t->slot ? 0 : -1;
+	vt_clear(&st->vt);
 }
 
 int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
@@ -1561,8 +1658,8 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	st->t0 = st->last_report = t0;
 	st->viol = o->violations ? o->violations : VX_DEFAULT_VIOLATIONS;
 	st->maxdepth = o->max_depth > 0 ? o->max_depth : 100000;
-	/* the visited table: STATE_BITS fixed, or from 2^14 slots, four
-	 * times bigger each time it fills (the search starts again) */
+	/* the visited table: STATE_BITS fixed, or from 2^14 slots, growing
+	 * in place up to 2^30 */
 	st->maxbits = o->state_bits > 0 ? o->state_bits : 30;
 	if (st->maxbits < 10)
 		st->maxbits = 10;
@@ -1574,7 +1671,9 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 		if (snap->threads[i].state != TS_FREE)
 			st->fixed |= 1u << i;
 	st->jobs = jobs;
-	if (vt_alloc(&st->vt, st->bits) < 0) {
+	if (vt_alloc(&st->vt, st->bits, st->maxbits, o->state_bits <= 0,
+		     jobs > 1) < 0) {
+		vt_free(&st->vt);
 		free(st);
 		free(ws);
 		errno = ENOMEM;
@@ -1587,8 +1686,7 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	}
 	/* naive: no discipline, every access visible (the step-by-step
 	 * graph, but for steps with no event at all) */
-	if (!st->vt.slot ||
-	    (!o->naive && xm_learn(&st->xm, snap, st->maxdepth, o->learn_runs) < 0)) {
+	if ((!o->naive && xm_learn(&st->xm, snap, st->maxdepth, o->learn_runs) < 0)) {
 		rc = -1;
 		goto out;
 	}
@@ -1613,21 +1711,6 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 			break;
 		if (rc < 0 || (o->stop && *o->stop))
 			break;
-		if (st->abort == ABORT_FULL && st->bits < st->maxbits) {
-			/* the table filled: a bigger one, and again */
-			int b = st->bits + 2 < st->maxbits ? st->bits + 2 : st->maxbits;
-			free(st->vt.slot);
-			if (vt_alloc(&st->vt, b) < 0) {
-				rc = -1;
-				break;
-			}
-			st->bits = b;
-			__atomic_store_n(&st->abort, 0, __ATOMIC_RELAXED);
-			st->xm.violated = 0;    /* (found again if real) */
-			st->xm.ndemote = 0;
-			round_reset(st, ws, jobs);
-			continue;
-		}
 		if (st->need_hist && !st->hist && !st->abort) {
 			/* an access conflicts with the set-up's: clocks on */
 			st->hist = true;
@@ -1794,7 +1877,7 @@ out:
 	free(st->osched);
 	free(st->olen);
 	pthread_mutex_destroy(&st->omu);
-	free(st->vt.slot);
+	vt_free(&st->vt);
 	xm_free(&st->xm);
 	free(st);
 	r->seconds = now_s() - t0;
