@@ -301,8 +301,10 @@ static bool tree_clean(const struct vfs_world *w, int t, uint64_t stamp0)
 	return false;
 }
 
-/* Bytes needed at most for W's canonical state. */
-static size_t canon_bound(const struct vfs_world *w)
+/* Bytes needed at most for W's canonical state, and with DATA for its
+ * tree_hash too (the files' data: a walk over the inodes, only when the
+ * tree is hashed again). */
+static size_t canon_bound(const struct vfs_world *w, bool data)
 {
 	size_t n = 256;
 	n += (size_t)w->nprocs * (24 + VFS_NAME_MAX);  /* + exec_lock */
@@ -311,7 +313,7 @@ static size_t canon_bound(const struct vfs_world *w)
 		(VFS_MAX_PENDING + 1) * (sizeof(struct vfs_call) + 8));
 	n += (size_t)w->nfiles * 48;
 	n += (size_t)w->ninodes * (64 + VFS_NAME_MAX);
-	for (int i = 0; i < w->ninodes; i++)
+	for (int i = 0; data && i < w->ninodes; i++)
 		if (w->inodes[i].data)
 			n += w->inodes[i].data->cap;
 	for (int i = 0; i < w->nfdt; i++)
@@ -725,9 +727,12 @@ struct lvl {
 	uint64_t tree;                  /* tree_hash of this level's state */
 	uint64_t acc;                   /* opts.outcomes: the calls' results */
 	uint64_t sacc[XMAXT];           /* ... of successor i */
-	/* the successors are not kept: hashed when made, and made again
-	 * (its block run again) only for the one the search goes down to */
-	struct vfs_world *buf;          /* this level's state when not the root */
+	/* the successors are hashed when made and not kept, but for the
+	 * last one (the search mostly finds the others seen: the first new
+	 * state below a state is mostly its last successor); another is made
+	 * again (its block run again) when the search goes down to it */
+	struct vfs_world *buf;          /* this level's state when remade */
+	struct vfs_world *last;         /* successor n - 1 */
 };
 
 struct xst;
@@ -994,9 +999,10 @@ static void canon_history(struct sbuf *b, const struct vfs_world *w,
 static int hash_state(struct sworker *s, const struct vfs_world *W,
 		      uint64_t tree, uint64_t acc, uint64_t *tr, uint64_t *h)
 {
-	if (s->buf.cap < canon_bound(W)) {
+	size_t need = canon_bound(W, !tree);
+	if (s->buf.cap < need) {
 		free(s->buf.p);
-		s->buf.cap = canon_bound(W) * 2;
+		s->buf.cap = need * 2;
 		if (!(s->buf.p = malloc(s->buf.cap)))
 			return -1;
 	}
@@ -1013,12 +1019,15 @@ static int hash_state(struct sworker *s, const struct vfs_world *W,
 	return 0;
 }
 
-/* Make level D's successor I again, into level D + 1's buffer (lv_grow
- * has made room); NULL when out of memory. */
+/* Level D's successor I: the last one as expand left it, another made
+ * again into level D + 1's buffer (lv_grow has made room); NULL when out
+ * of memory. */
 static struct vfs_world *regen_next(struct sworker *s, int d, int i)
 {
 	const struct lvl *L = &s->lv[d];
 	struct lvl *N = &s->lv[d + 1];
+	if (i == L->n - 1)
+		return L->last;
 	if (!N->buf) {
 		if (!(N->buf = wnew()))
 			return NULL;
@@ -1062,6 +1071,16 @@ static int outcome(struct sworker *s, uint64_t h, int plen)
 	}
 	pthread_mutex_unlock(&st->omu);
 	return rc;
+}
+
+/* The work buffer holds level L's last successor: it is kept there (the
+ * buffer it replaces was a state of the search's last visit below L,
+ * over now). */
+static void keep_last(struct sworker *s, struct lvl *L)
+{
+	struct vfs_world *w = L->last;
+	L->last = s->work;
+	s->work = w;
 }
 
 /* Make the successors of level D's state (the reduced set).  A
@@ -1198,12 +1217,15 @@ static int expand(struct sworker *s, int d)
 			L->n = 1;
 			s->local++;
 			s->transitions++;
+			keep_last(s, L);
 			return 0;
 		}
 		n++;
 	}
 	L->n = n;
 	s->transitions += (uint64_t)n;
+	if (n)
+		keep_last(s, L);
 	if (!n) {
 		if (vfs_all_blocked(S))
 			violation(s, L->plen, NULL, 0, VX_BIT(VX_DEADLOCK));
@@ -1379,8 +1401,10 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 
 static void worker_free(struct sworker *s)
 {
-	for (int d = 0; d < s->caplv; d++)
+	for (int d = 0; d < s->caplv; d++) {
 		vfs_world_free(s->lv[d].buf);
+		vfs_world_free(s->lv[d].last);
+	}
 	vfs_world_free(s->work);
 	free(s->lv);
 	free(s->path);
@@ -1461,7 +1485,7 @@ static void free_items(struct xst *st, int from, int to)
 static int top(struct xst *st, struct sworker *s)
 {
 	struct sbuf *b = &s->buf;
-	b->cap = canon_bound(st->snap) * 2;
+	b->cap = canon_bound(st->snap, true) * 2;
 	if (!(b->p = malloc(b->cap)))
 		return -1;
 	uint64_t t0 = tree_hash(b, st->snap);
@@ -2072,7 +2096,7 @@ static int shortest(const struct vfs_world *snap, uint32_t viol,
 	memset(&xm, 0, sizeof xm);
 	*visited = 0;
 	c.ev = wnew();
-	b.cap = canon_bound(snap) * 2;
+	b.cap = canon_bound(snap, true) * 2;
 	b.p = malloc(b.cap);
 	if (!W || !c.ev || !b.p)
 		goto oom;
