@@ -10,14 +10,15 @@
 # build/explore-bench -F (it builds the scenario, then explores, like a
 # vfsim session), SPIN is ./pan -m100000 -w24 (spin -a and cc not timed).
 # The machine is shared and noisy: ROUNDS (default 5) alternating pairs,
-# min and median of each, the ratios vfsim/SPIN of both, and states per
-# second (vfsim: the stateful search's states plus the shortest search's;
-# SPIN: states stored).
+# min and median of each, the ratios vfsim/SPIN of both, states per
+# second and microseconds per state, from the medians (vfsim: the stateful
+# search's states plus the shortest search's; SPIN: states stored).
 #
 # Prints one line per size:
 #   vs-spin kernel=K size=TxC vfsim_min= vfsim_med= spin_min= spin_med=
-#     ratio_min= ratio_med= vfsim_states= vfsim_states_per_s= spin_states=
-#     spin_states_per_s= verdict=proof|violation (both agree) target=0.2
+#     ratio_min= ratio_med= vfsim_states= vfsim_states_per_s=
+#     vfsim_us_per_state= spin_states= spin_states_per_s= spin_us_per_state=
+#     vfsim_cex_preemptions= spin_errors= target=0.2
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
@@ -35,6 +36,10 @@ trap 'rm -rf "$tmp"' EXIT
 
 now() { date +%s.%N; }
 field() { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+per_state() {   # NAME STATES SECONDS: NAME_states_per_s= NAME_us_per_state=
+	awk -v k="$1" -v n="$2" -v s="$3" 'BEGIN {
+		printf "%s_states_per_s=%.0f %s_us_per_state=%.2f", k, n / s, k, s / n * 1e6 }'
+}
 stats() {       # min and median of the numbers on stdin
 	sort -g | awk '{ v[NR] = $1 } END { printf "%.3f %.3f\n", v[1], v[int((NR + 1) / 2)] }'
 }
@@ -71,7 +76,7 @@ for size in v6.5:3:3 v6.5:4:4 v6.5:5:3 v6.4:4:4; do
 	     "spin_min=$smin spin_med=$smed" \
 	     "ratio_min=$(awk -v a="$vmin" -v b="$smin" 'BEGIN { printf "%.2f", a / b }')" \
 	     "ratio_med=$(awk -v a="$vmed" -v b="$smed" 'BEGIN { printf "%.2f", a / b }')" \
-	     "vfsim_states=$vst vfsim_states_per_s=$(awk -v n="$vst" -v s="$vmed" 'BEGIN { printf "%.0f", n / s }')" \
-	     "spin_states=$sst spin_states_per_s=$(awk -v n="$sst" -v s="$smed" 'BEGIN { printf "%.0f", n / s }')" \
+	     "vfsim_states=$vst $(per_state vfsim "$vst" "$vmed")" \
+	     "spin_states=$sst $(per_state spin "$sst" "$smed")" \
 	     "vfsim_cex_preemptions=$vviol spin_errors=$serr target=0.2"
 done
