@@ -15,12 +15,14 @@
  *          [-F (stateful: stop at the first violation, then the shortest
  *          counterexample, as plain `explore` does)]
  * Prints one line: explore kernel=... executions=N seconds=S ...
- * (stateful: explore-state kernel=... states=N transitions=N seconds=S ...;
- * with -r, the best of the runs and the median).
+ * (stateful: explore-state kernel=... states=N transitions=N seconds=S ...
+ * worker_states=N/N worker_cpu=S/S, the last run's split, cpu=S, the
+ * process's CPU seconds; with -r, the best of the runs and the median).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include "explore.h"
 
@@ -133,7 +135,7 @@ int main(int argc, char **argv)
 		       "deaddir=%llu deadlock=%llu cex_len=%d collision_p=%.2g "
 		       "subtrees=%d rounds=%d demoted=%d visible=%d hidden=%d "
 		       "learn_runs=%d cex_pre=%d cex_steps=%d shortest=%d "
-		       "short_nodes=%llu\n",
+		       "short_nodes=%llu",
 		       kernel, thieves, files, calls, per, r.jobs,
 		       (unsigned long long)r.states,
 		       (unsigned long long)r.transitions,
@@ -150,6 +152,22 @@ int main(int argc, char **argv)
 		       r.rounds, r.demoted, r.visible_locs, r.hidden_locs, r.learn_runs,
 		       r.cex_preemptions, r.cex_steps, r.cex_shortest,
 		       (unsigned long long)r.short_nodes);
+		/* the split of the last run: states and CPU seconds per worker */
+		int nw = r.jobs < VFS_XWORKERS ? r.jobs : VFS_XWORKERS;
+		for (int k = 0; k < 2; k++)
+			for (int i = 0; i < nw; i++) {
+				const char *sep = i ? "/" : k ? " worker_cpu=" : " worker_states=";
+				if (k)
+					printf("%s%.3f", sep, r.worker_cpu[i]);
+				else
+					printf("%s%llu", sep,
+					       (unsigned long long)r.worker_states[i]);
+			}
+		/* the process's CPU seconds so far (set-up and every run) */
+		struct rusage ru;
+		getrusage(RUSAGE_SELF, &ru);
+		printf(" cpu=%.3f\n", (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+		       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6);
 		vfs_explore_result_free(&r);
 		return 0;
 	}

@@ -167,6 +167,12 @@ struct vfs_explore_result {
 	int learn_runs;         /* random executions the guess was made from */
 	int visible_locs;       /* locations whose accesses are visible */
 	int hidden_locs;        /* locations a discipline covers */
+	/* the split (stateful, the last round): states each of the first
+	 * VFS_XWORKERS workers visited, and its thread's CPU seconds in the
+	 * search (the first worker's without the breadth-first top) */
+#define VFS_XWORKERS 8
+	uint64_t worker_states[VFS_XWORKERS];
+	double worker_cpu[VFS_XWORKERS];
 	/* opts.first: the counterexample is the shortest one (fewest
 	 * preemptions, then fewest steps to the violation, completed
 	 * without preemption); cex_steps: the steps to the violation;

@@ -765,6 +765,7 @@ struct sworker {
 	struct vfs_world *spare;        /* the copy before a maybe-visible step */
 	uint8_t nsite[SITE__COUNT];     /* sites seen visible after a block's */
 	uint64_t told_states, told_viol;        /* already in the progress */
+	double cpu;                     /* seconds of its thread in worker_main */
 };
 
 struct xitem_s {                        /* a frontier state */
@@ -1416,10 +1417,18 @@ static void worker_free(struct sworker *s)
 	vfs_world_free(s->spare);
 }
 
+static double thread_cpu(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static void *worker_main(void *arg)
 {
 	struct sworker *s = arg;
 	struct xst *st = s->st;
+	double c0 = thread_cpu();
 	for (;;) {
 		int i = __atomic_fetch_add(&st->next_item, 1, __ATOMIC_RELAXED);
 		if (i >= st->nitems || stopped(s))
@@ -1433,6 +1442,7 @@ static void *worker_main(void *arg)
 			break;
 		}
 	}
+	s->cpu += thread_cpu() - c0;
 	return NULL;
 }
 
@@ -1796,6 +1806,10 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 		r->probes += s->probes;
 		r->local_steps += s->local;
 		r->violating += s->violating;
+		if (i < VFS_XWORKERS) {
+			r->worker_states[i] = s->states;
+			r->worker_cpu[i] = s->cpu;
+		}
 		for (int k = 0; k < VX__COUNT; k++)
 			r->kind_execs[k] += s->kind_n[k];
 		r->overflowed |= s->overflowed;

@@ -18,6 +18,9 @@
 #   vs-spin scripts/bench-vs-spin.sh: plain explore against SPIN, side by
 #          side, the v6.5 proofs at 3x3, 4x4, 5x3 and the v6.4 first
 #          counterexample at 4x4 (ROUNDS alternating pairs, min and median)
+#   jobs   scripts/bench-jobs.sh: the 5x3 v6.5 proof with one worker and
+#          with two, alternating (ROUNDS), min and median, the speed-up,
+#          CPU time and how the work split between the two
 #
 #   BENCH_CALLS=N     calls for `core` (1000000)
 #   BENCH_SECS=S      seconds per round for `host` (0.3)
@@ -27,7 +30,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
-SECTIONS=(core base host detect startup explore vs-spin)
+SECTIONS=(core base host detect startup explore vs-spin jobs)
 MAKE=${MAKE:-make}
 CC=${CC:-cc}
 out=build/bench
@@ -61,6 +64,7 @@ section_startup() { $MAKE --no-print-directory -s all && bash scripts/bench-star
 section_explore() { bash scripts/bench-explore.sh; }
 section_base()    { bash scripts/bench-base.sh; }
 section_vs-spin() { bash scripts/bench-vs-spin.sh; }
+section_jobs()    { bash scripts/bench-jobs.sh; }
 
 want=("$@")
 [ ${#want[@]} -eq 0 ] && want=("${SECTIONS[@]}")

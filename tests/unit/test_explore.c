@@ -343,6 +343,14 @@ static void stateful_agrees(const char *preset)
 		assert_int_equal(found, a.kind_execs[VX_DUPLICATE] > 0);
 		assert_int_equal(a.states, b.states);
 		assert_int_equal(a.transitions, b.transitions);
+		/* the split: every state visited by one worker */
+		assert_int_equal(a.worker_states[0], a.states);
+		uint64_t split = 0;
+		for (int i = 0; i < b.jobs && i < VFS_XWORKERS; i++) {
+			split += b.worker_states[i];
+			assert_true(b.worker_cpu[i] >= 0);
+		}
+		assert_int_equal(split, b.states);
 		assert_int_equal(a.violating > 0, found);
 		assert_int_equal(a.have_cex, found);
 		if (found) {

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# bench-jobs.sh -- one worker against two on the 5x3 v6.5 proof (issue 12:
+# two workers should give at least 1.6x): build/explore-bench -s (the
+# stateful search alone, no shortest search beside it) on the pidfd
+# thieves, 5 thieves x 3 calls, 30 files, getdents of 2, with -j 1 and
+# -j 2, alternating, ROUNDS times (default 5), each timed as a whole
+# process.
+#
+# Prints the min and median wall seconds of each, the speed-ups (min over
+# min, median over median), the process CPU seconds (median), and the
+# split of the last two-worker run: states and CPU seconds per worker.
+# On a loaded machine the wall clock cannot show a speed-up (two workers
+# get less than two CPUs), so the line also gives the speed-up the CPU
+# times allow on two idle CPUs: one worker's CPU time over the two-worker
+# run's critical path (its CPU outside the workers plus its busiest
+# worker's), from the last run of each.  The load average before and after is printed too.
+#
+#   jobs kernel=v6.5 size=5x3 j1_min= j1_med= j2_min= j2_med=
+#     speedup_min= speedup_med= j1_cpu= j2_cpu= j2_worker_states=N/N
+#     j2_worker_cpu=S/S cpu_bound_speedup= states= load_before= load_after=
+#
+# Environment: ROUNDS (5), KERNEL (v6.5), THIEVES (5), CALLS (3).
+set -eu
+here=$(cd "$(dirname "$0")/.." && pwd)
+cd "$here"
+ROUNDS=${ROUNDS:-5}
+KERNEL=${KERNEL:-v6.5}
+THIEVES=${THIEVES:-5}
+CALLS=${CALLS:-3}
+CC=${CC:-cc}
+bin=build/explore-bench
+make --no-print-directory -s build/libvfscore.a >/dev/null
+$CC -O2 -g -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Icore \
+	-pthread -o "$bin" bench/explore-bench.c build/libvfscore.a -lm
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-jobs.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+now() { date +%s.%N; }
+field() { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+stats() {       # min and median of the numbers on stdin
+	sort -g | awk '{ v[NR] = $1 } END { printf "%.3f %.3f\n", v[1], v[int((NR + 1) / 2)] }'
+}
+load() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?'; }
+
+load0=$(load)
+for _ in $(seq 1 "$ROUNDS"); do
+	for j in 1 2; do
+		a=$(now)
+		o=$("$bin" -k "$KERNEL" -t "$THIEVES" -c "$CALLS" -f 30 -p 2 -s -j "$j")
+		b=$(now)
+		awk -v a="$a" -v b="$b" 'BEGIN { printf "%.4f\n", b - a }' >>"$tmp/wall$j"
+		field "$o" cpu >>"$tmp/cpu$j"
+		[ "$(field "$o" complete)" = 1 ] || {
+			echo "bench-jobs: the -j $j search did not complete: $o" >&2; exit 2; }
+		printf '%s\n' "$o" >"$tmp/last$j"
+	done
+done
+load1=$(load)
+read -r min1 med1 < <(stats <"$tmp/wall1")
+read -r min2 med2 < <(stats <"$tmp/wall2")
+read -r _ cpu1 < <(stats <"$tmp/cpu1")
+read -r _ cpu2 < <(stats <"$tmp/cpu2")
+o2=$(cat "$tmp/last2")
+ws=$(field "$o2" worker_states)
+wc=$(field "$o2" worker_cpu)
+[ "$(field "$(cat "$tmp/last1")" states)" = "$(field "$o2" states)" ] || {
+	echo "bench-jobs: jobs 1 and 2 counted different states" >&2; exit 2; }
+# the two-worker run's critical path: its CPU outside the workers (set-up,
+# the guess, the breadth-first top) plus its busiest worker's
+bound=$(awk -v c1="$(field "$(cat "$tmp/last1")" cpu)" -v c2="$(field "$o2" cpu)" -v wc="$wc" '
+	BEGIN { n = split(wc, w, "/"); s = 0; m = 0
+		for (i = 1; i <= n; i++) { s += w[i]; if (w[i] > m) m = w[i] }
+		printf "%.2f", c1 / (c2 - s + m) }')
+echo "jobs kernel=$KERNEL size=${THIEVES}x$CALLS j1_min=$min1 j1_med=$med1" \
+     "j2_min=$min2 j2_med=$med2" \
+     "speedup_min=$(awk -v a="$min1" -v b="$min2" 'BEGIN { printf "%.2f", a / b }')" \
+     "speedup_med=$(awk -v a="$med1" -v b="$med2" 'BEGIN { printf "%.2f", a / b }')" \
+     "j1_cpu=$cpu1 j2_cpu=$cpu2 j2_worker_states=$ws j2_worker_cpu=$wc" \
+     "cpu_bound_speedup=$bound states=$(field "$o2" states)" \
+     "load_before=$load0 load_after=$load1 target=1.6"
