@@ -180,8 +180,9 @@ static int vt_double(struct vtable *t, struct vshard *v)
 		n[j] = h;
 	}
 	free(v->slot);
-	v->slot = n;
-	v->mask = m;
+	/* (atomic: vt_prefetch reads them without the lock) */
+	__atomic_store_n(&v->slot, n, __ATOMIC_RELAXED);
+	__atomic_store_n(&v->mask, m, __ATOMIC_RELAXED);
 	v->grow_at = m < t->maxmask ? (m + 1) / 2 : t->limit;
 	return 0;
 }
@@ -208,6 +209,18 @@ static int vt_insert_in(struct vtable *t, struct vshard *v, uint64_t h)
 	v->slot[i] = h;
 	v->n++;
 	return 1;
+}
+
+/* Bring H's home slot into the cache: the search looks it up after the
+ * state's other successors are made.  Without the lock (a worker may be
+ * doubling the shard: a stale address is only a wasted prefetch, which
+ * never faults). */
+static inline void vt_prefetch(const struct vtable *t, uint64_t h)
+{
+	const struct vshard *v = &t->sh[t->nsh > 1 ? h >> t->shift : 0];
+	uintptr_t slot = (uintptr_t)__atomic_load_n(&v->slot, __ATOMIC_RELAXED);
+	uint64_t mask = __atomic_load_n(&v->mask, __ATOMIC_RELAXED);
+	__builtin_prefetch((const void *)(slot + (vt_home(h) & mask) * 8));
 }
 
 /* 1: new, 0: seen, -1: full, -2: out of memory */
@@ -505,24 +518,34 @@ static inline uint64_t rotl(uint64_t x, int r)
 	return (x << r) | (x >> (64 - r));
 }
 
-/* xxhash64-style rounds over 8-byte words, then a full avalanche */
+/* xxhash64-style rounds over 8-byte words in four independent lanes (a
+ * lane's multiply waits for its previous one: four keep the multiplier
+ * busy, twice the bytes per cycle of two), then a full avalanche */
+static inline uint64_t hround(uint64_t v, const uint8_t *p)
+{
+	uint64_t x;
+	memcpy(&x, p, 8);
+	return rotl(v + x * 0xc2b2ae3d27d4eb4full, 31) * 0x9e3779b185ebca87ull;
+}
+
 static uint64_t hash_buf(const uint8_t *p, size_t n)
 {
-	const uint64_t P1 = 0x9e3779b185ebca87ull, P2 = 0xc2b2ae3d27d4eb4full;
-	uint64_t a = 0x60ea27eeadc0b5d6ull, c = 0x2d358dccaa6c78a5ull ^ n;
+	uint64_t a = 0x60ea27eeadc0b5d6ull, b = 0x2d358dccaa6c78a5ull ^ n,
+		 c = 0x8ebc6af09c88c6e3ull, d = 0x589965cc75374cc3ull;
 	size_t i = 0;
-	for (; i + 16 <= n; i += 16) {
-		uint64_t x, y;
-		memcpy(&x, p + i, 8);
-		memcpy(&y, p + i + 8, 8);
-		a = rotl(a + x * P2, 31) * P1;
-		c = rotl(c + y * P2, 31) * P1;
+	for (; i + 32 <= n; i += 32) {
+		a = hround(a, p + i);
+		b = hround(b, p + i + 8);
+		c = hround(c, p + i + 16);
+		d = hround(d, p + i + 24);
 	}
-	uint64_t tail[2] = { 0, 0 };
+	uint8_t tail[32] = { 0 };
 	memcpy(tail, p + i, n - i);
-	a = rotl(a + tail[0] * P2, 31) * P1;
-	c = rotl(c + tail[1] * P2, 31) * P1;
-	uint64_t h = xmix(a ^ rotl(c, 17));
+	a = hround(a, tail);
+	b = hround(b, tail + 8);
+	c = hround(c, tail + 16);
+	d = hround(d, tail + 24);
+	uint64_t h = xmix(a ^ rotl(b, 17) ^ rotl(c, 31) ^ rotl(d, 47));
 	return h ? h : 1;
 }
 
@@ -1203,6 +1226,7 @@ static int expand(struct sworker *s, int d)
 		L->sacc[n] = acc;
 		if (hash_state(s, W, dirty ? 0 : L->tree, acc, &L->tr[n], &L->h[n]) < 0)
 			return -1;
+		vt_prefetch(&s->st->vt, L->h[n]);
 		if (!o->shared) {
 			/* invisible all through: taken alone (an ample set of
 			 * one; its steps commute with every other thread's) */
