@@ -103,8 +103,11 @@ struct cmd_entry {
 	int sys;                /* enum vfs_sys for thread commands */
 	int (*fn)(struct session *, const struct cmd_call *);
 };
-extern const struct cmd_entry cmd_table[];
-extern const int cmd_count;
+/* cmd.c: the commands, the system calls' among them (cmd_table_init
+ * fills the table; session_new and the table's readers in cmd.c call it) */
+extern const struct cmd_entry *cmd_table;
+extern int cmd_count;
+void cmd_table_init(void);
 const struct cmd_entry *cmd_find(const char *name);
 
 /* session.c: allocation that exits (status 2) when memory runs out */
@@ -126,7 +129,6 @@ ssize_t cli_read_line(char **buf, size_t *cap, FILE *in);
 void session_log_setup(struct session *s, const struct cmd_call *c,
 		       const char *name);
 /* WORD quoted so that the lexer reads it back the same (for logs, save) */
-void cli_put_word(FILE *f, const char *w);
 void session_log(struct session *s, int kind, int tid, const struct vfs_call *c);
 /* Run one step of tid, logging it and printing what it finished. */
 bool session_step(struct session *s, int tid);
@@ -138,9 +140,6 @@ int session_sched_step(struct session *s, bool *done);
 void session_replay(struct session *s, size_t drop_steps);
 void session_print_result(struct session *s, int tid);
 void session_blocked_line(struct session *s, int tid, char *buf, size_t n);
-/* "getdents64(3, 2)": a call as strace shows it */
-void session_fmt_call(const struct vfs_world *w, const struct vfs_call *c,
-		      char *buf, size_t n);
 int session_interrupted(struct session *s);
 const char *errno_text(int e);  /* strerror, lower case */
 

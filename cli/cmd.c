@@ -12,7 +12,7 @@
 #include "cli.h"
 #include "commands.h"
 
-const struct cmd_entry cmd_table[] = {
+static const struct cmd_entry base_table[] = {
 	/* ---- setting up the world (instant, not traced) ---- */
 	{ "kernel", "world", "[list|PRESET]", "show, list or choose the kernel preset",
 	  "With no argument, shows the preset and any knob overridden. 'kernel list'\n"
@@ -58,53 +58,9 @@ const struct cmd_entry cmd_table[] = {
 	  "until it blocks or returns. random SEED: a reproducible random choice.",
 	  0, 2, CMD_LOG, 0, c_sched },
 	/* ---- things a thread does (traced; they take locks) ---- */
-	{ "open", "thread", "PATH [rdonly|wronly|rdwr] [directory] [cloexec]", "openat: a new descriptor",
-	  NULL, 1, 4, CMD_THREAD, SYS_OPEN, c_syscall },
-	{ "close", "thread", "FD", "close a descriptor", NULL, 1, 1, CMD_THREAD, SYS_CLOSE, c_syscall },
-	{ "dup", "thread", "FD", "a second descriptor for the same file (f_count + 1)", NULL,
-	  1, 1, CMD_THREAD, SYS_DUP, c_syscall },
-	{ "dup2", "thread", "OLD NEW", "make NEW refer to OLD's file", NULL,
-	  2, 2, CMD_THREAD, SYS_DUP2, c_syscall },
-	{ "clone", "thread", "", "a new thread sharing the fd table (CLONE_FILES)",
-	  "The new thread is NAME.2, NAME.3, ... From then on every fd lookup in the\n"
-	  "process takes a real reference, since the table is shared.",
-	  0, 0, CMD_THREAD, SYS_CLONE, c_syscall },
-	{ "fork", "thread", "NAME", "a child process NAME with a copy of the fd table",
-	  NULL, 1, 1, CMD_THREAD, SYS_FORK, c_syscall },
-	{ "exit", "thread", "", "the thread ends; the last one drops the table's references",
-	  NULL, 0, 0, CMD_THREAD, SYS_EXIT, c_syscall },
-	{ "pidfd_open", "thread", "PROC", "a pidfd for process PROC (name or pid)",
-	  NULL, 1, 1, CMD_THREAD, SYS_PIDFD_OPEN, c_syscall },
-	{ "pidfd_getfd", "thread", "PIDFD FD", "steal the target's FD: a real reference",
-	  "Needs the target's uid or uid 0 (EPERM). Takes a real reference on the\n"
-	  "target's file (fget_task) and installs it here with O_CLOEXEC. ENOSYS\n"
-	  "before v5.6. The check and fget_task hold the target's lock against\n"
-	  "exec (exec_update_lock, read; cred_guard_mutex in v5.6, exec_update_mutex\n"
-	  "in v5.7-v5.10), released before receive_fd installs the file.",
-	  2, 2, CMD_THREAD, SYS_PIDFD_GETFD, c_syscall },
-	{ "getdents", "thread", "FD [N]", "getdents64: at most N entries (all without N)",
-	  "fdget_pos, then iterate_dir of the preset's era: the f_pos lock if\n"
-	  "file_needs_f_pos_lock says so, the directory's i_rwsem shared or\n"
-	  "exclusive, ctx->pos from f_pos, the filesystem's iterator, f_pos back.",
-	  1, 2, CMD_THREAD, SYS_GETDENTS, c_syscall },
-	{ "lseek", "thread", "FD OFFSET [set|cur|end]", "move f_pos (the filesystem's llseek)",
-	  NULL, 2, 3, CMD_THREAD, SYS_LSEEK, c_syscall },
-	{ "read", "thread", "FD [N]", "read N bytes (4096 without N) at f_pos; EISDIR on most directories",
-	  NULL, 1, 2, CMD_THREAD, SYS_READ, c_syscall },
-	{ "write", "thread", "FD TEXT", "write TEXT at f_pos", NULL, 2, 2, CMD_THREAD,
-	  SYS_WRITE, c_syscall },
-	{ "pread", "thread", "FD N OFFSET", "pread64: plain fdget, f_pos untouched", NULL,
-	  3, 3, CMD_THREAD, SYS_PREAD, c_syscall },
-	{ "pwrite", "thread", "FD TEXT OFFSET", "pwrite64: plain fdget, f_pos untouched", NULL,
-	  3, 3, CMD_THREAD, SYS_PWRITE, c_syscall },
-	{ "creat", "thread", "PATH", "create (or truncate) a file and open it", NULL,
-	  1, 1, CMD_THREAD, SYS_CREAT, c_syscall },
-	{ "unlink", "thread", "PATH", "remove a file (parent, then victim exclusive)", NULL,
-	  1, 1, CMD_THREAD, SYS_UNLINK, c_syscall },
-	{ "rmdir", "thread", "PATH", "remove an empty directory; it becomes S_DEAD", NULL,
-	  1, 1, CMD_THREAD, SYS_RMDIR, c_syscall },
-	{ "rename", "thread", "OLD NEW", "rename (across directories: the rename mutex)", NULL,
-	  2, 2, CMD_THREAD, SYS_RENAME, c_syscall },
+	/* the system calls, one command each, from their rows
+	 * (core/syscalls.c); mkdir above is one of them too */
+	{ .name = NULL, .group = "thread" },
 	/* ---- running pending calls ---- */
 	{ "step", "run", "[THREAD] [N] | THREAD until FUNC", "run atomic steps (the scheduler's choice, or THREAD's)",
 	  "'step' runs one step of the scheduler's choice; 'step A' one of A's;\n"
@@ -227,7 +183,40 @@ const struct cmd_entry cmd_table[] = {
 	{ "quit", "script", "", "leave vfsim (also 'q', or Ctrl-D at the prompt)", NULL,
 	  0, 0, 0, 0, c_quit },
 };
-const int cmd_count = (int)(sizeof cmd_table / sizeof cmd_table[0]);
+#define NBASE (sizeof base_table / sizeof base_table[0])
+
+static struct cmd_entry table[NBASE + SYS__COUNT];
+static char synopses[SYS__COUNT][96];
+const struct cmd_entry *cmd_table = table;
+int cmd_count;
+
+/* The table: base_table with the system calls' rows where its marker is. */
+void cmd_table_init(void)
+{
+	if (cmd_count)
+		return;
+	int n = 0;
+	for (size_t i = 0; i < NBASE; i++) {
+		if (base_table[i].name) {
+			table[n++] = base_table[i];
+			continue;
+		}
+		for (int sys = SYS_NONE + 1; sys < SYS__COUNT; sys++) {
+			const struct vfs_sysdesc *d = &vfs_sys[sys];
+			bool own = false;       /* a command of its own (mkdir) */
+			for (size_t k = 0; k < NBASE; k++)
+				own |= base_table[k].name && base_table[k].sys == sys;
+			if (own)
+				continue;
+			vfs_sys_synopsis(sys, synopses[sys], sizeof synopses[sys]);
+			struct cmd_entry *e = &table[n++];
+			*e = (struct cmd_entry){ d->name, base_table[i].group, synopses[sys],
+				d->help, d->long_help, 0, 0, CMD_THREAD, sys, c_syscall };
+			vfs_sys_nwords(sys, &e->min_args, &e->max_args);
+		}
+	}
+	cmd_count = n;
+}
 
 /* Short names people type for a command. */
 static const struct { const char *alias, *name; } aliases[] = {
@@ -236,6 +225,7 @@ static const struct { const char *alias, *name; } aliases[] = {
 
 const struct cmd_entry *cmd_find(const char *name)
 {
+	cmd_table_init();
 	for (int i = 0; i < cmd_count; i++)
 		if (!strcmp(cmd_table[i].name, name))
 			return &cmd_table[i];
@@ -306,6 +296,7 @@ int cli_unknown(struct session *s, const char *what, const char *word,
 int cmd_names(const char **names, int max)
 {
 	int n = 0;
+	cmd_table_init();
 	for (int i = 0; i < cmd_count && n < max; i++)
 		names[n++] = cmd_table[i].name;
 	return n;
@@ -404,6 +395,7 @@ static const struct { const char *id, *title; } groups[] = {
 
 void cmd_help_list(struct session *s)
 {
+	cmd_table_init();
 	for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
 		int any = 0;
 		for (int i = 0; i < cmd_count; i++) {
@@ -429,6 +421,7 @@ void cmd_help_list(struct session *s)
 /* The man page's command list, from the table. */
 void cmd_print_mdoc(FILE *f)
 {
+	cmd_table_init();
 	for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
 		int any = 0;
 		for (int i = 0; i < cmd_count; i++) {

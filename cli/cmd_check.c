@@ -200,7 +200,7 @@ HANDLER(c_expect)
 		if (w->last_done_tid < 0)
 			return failed(s, "read: no system call has completed");
 		const struct vfs_callrec *r = &w->threads[w->last_done_tid].rec;
-		if (r->call.sys != SYS_READ && r->call.sys != SYS_PREAD)
+		if (!(vfs_sys[r->call.sys].flags & VSYS_READS))
 			return failed(s, "read: the most recent call was %s, not a read",
 				      vfs_sys[r->call.sys].kname);
 		if (r->ret != (int64_t)strlen(a[0]) || strcmp(r->text, a[0])) {

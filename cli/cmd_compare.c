@@ -20,7 +20,6 @@
 #include "commands.h"
 #include "explore_cli.h"
 
-void put_call(FILE *f, const struct vfs_world *w, int tid, const struct vfs_call *c);
 
 #define CMP_WIDTH      100      /* the widest table; narrower on a narrow screen */
 #define CMP_LABEL      24
@@ -146,17 +145,15 @@ static void from_log(struct session *s, struct script *sc)
 			FILE *f = open_memstream(&buf, &len);
 			if (!f)
 				continue;
-			put_call(f, s->w, r->tid, &r->call);
-			fclose(f);
-			/* "A: getdents 3 2 &\n" -> "A: getdents 3 2" */
-			while (len && (buf[len - 1] == '\n' || buf[len - 1] == '&' ||
-				       buf[len - 1] == ' '))
-				buf[--len] = 0;
 			struct act *a = add_act(sc, ACT_CALL);
+			vfs_thread_name(s->w, r->tid, a->thread, sizeof a->thread);
+			/* "A: getdents 3 2": the call's words (core/syscalls.c) */
+			fprintf(f, "%s: ", a->thread);
+			vfs_call_print(f, s->w, &r->call);
+			fclose(f);
 			a->text = buf;
 			a->bg = !r->fg;
 			a->call = sc->ncalls++;
-			vfs_thread_name(s->w, r->tid, a->thread, sizeof a->thread);
 		} else if (!r->fg) {
 			struct act *last = sc->n ? &sc->a[sc->n - 1] : NULL;
 			char th[32] = "";
@@ -425,7 +422,7 @@ static void record_result(struct replay *rp, int tid)
 	if (r->call.sys == SYS_GETDENTS && r->ret >= 0) {
 		extra[0] = ' ';
 		vfs_rec_entries_text(w, tid, extra + 1, sizeof extra - 1);
-	} else if ((r->call.sys == SYS_READ || r->call.sys == SYS_PREAD) && r->ret > 0) {
+	} else if ((vfs_sys[r->call.sys].flags & VSYS_READS) && r->ret > 0) {
 		snprintf(extra, sizeof extra, " \"%.40s\"", r->text);
 	}
 	cell_add(c, "= %s%s", ret, extra);

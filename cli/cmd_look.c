@@ -224,7 +224,7 @@ static void where_one(struct session *s, int tid)
 		    fn ? ", next: " : "", fn ? vfs_fn_name(fn) : "");
 		return;
 	}
-	session_fmt_call(w, &t->rec.call, call, sizeof call);
+	vfs_call_strace(w, &t->rec.call, call, sizeof call);
 	out(s, "%s (%s): %s, since step %d\n", th, state_name(w, tid), call,
 	    t->rec.start_step);
 	for (int i = t->nfn - 1; i >= 0; i--) {

@@ -22,68 +22,15 @@ HANDLER(c_echo)
 	return 0;
 }
 
-#define put_word cli_put_word    /* session.c */
-
-void put_call(FILE *f, const struct vfs_world *w, int tid, const struct vfs_call *c);
-void put_call(FILE *f, const struct vfs_world *w, int tid,
+/* "A: getdents 3 2 &": a call of the log as its words (the row's,
+ * core/syscalls.c), started with & so that the steps replay as logged */
+static void put_call(FILE *f, const struct vfs_world *w, int tid,
 		     const struct vfs_call *c)
 {
 	char th[32];
 	vfs_thread_name(w, tid, th, sizeof th);
-	fprintf(f, "%s: %s", th, vfs_sys[c->sys].name);
-	switch (c->sys) {
-	case SYS_OPEN: {
-		int acc = (int)(c->a[1] & VO_ACCMODE);
-		fputc(' ', f);
-		put_word(f, vfs_call_str(w, c, 0));
-		fprintf(f, " %s%s%s", acc == VO_RDONLY ? "rdonly" : acc == VO_WRONLY ?
-			"wronly" : "rdwr", c->a[1] & VO_DIRECTORY ? " directory" : "",
-			c->a[1] & VO_CLOEXEC ? " cloexec" : "");
-		break;
-	}
-	case SYS_CREAT: case SYS_MKDIR: case SYS_UNLINK: case SYS_RMDIR:
-	case SYS_FORK:
-		fputc(' ', f);
-		put_word(f, vfs_call_str(w, c, 0));
-		break;
-	case SYS_RENAME:
-		fputc(' ', f);
-		put_word(f, vfs_call_str(w, c, 0));
-		fputc(' ', f);
-		put_word(f, vfs_call_str(w, c, 1));
-		break;
-	case SYS_CLOSE: case SYS_DUP: case SYS_PIDFD_OPEN:
-		fprintf(f, " %lld", (long long)c->a[0]);
-		break;
-	case SYS_DUP2: case SYS_PIDFD_GETFD:
-		fprintf(f, " %lld %lld", (long long)c->a[0], (long long)c->a[1]);
-		break;
-	case SYS_GETDENTS: case SYS_READ:
-		fprintf(f, " %lld", (long long)c->a[0]);
-		if (c->a[1] >= 0)
-			fprintf(f, " %lld", (long long)c->a[1]);
-		break;
-	case SYS_LSEEK:
-		fprintf(f, " %lld %lld %s", (long long)c->a[0], (long long)c->a[1],
-			c->a[2] == VSEEK_SET ? "set" : c->a[2] == VSEEK_CUR ? "cur" :
-			c->a[2] == VSEEK_END ? "end" : "");
-		if (c->a[2] > VSEEK_END || c->a[2] < 0)
-			fprintf(f, "%lld", (long long)c->a[2]);
-		break;
-	case SYS_WRITE:
-		fprintf(f, " %lld ", (long long)c->a[0]);
-		put_word(f, vfs_call_str(w, c, 0));
-		break;
-	case SYS_PREAD:
-		fprintf(f, " %lld %lld %lld", (long long)c->a[0], (long long)c->a[1],
-			(long long)c->a[2]);
-		break;
-	case SYS_PWRITE:
-		fprintf(f, " %lld ", (long long)c->a[0]);
-		put_word(f, vfs_call_str(w, c, 0));
-		fprintf(f, " %lld", (long long)c->a[2]);
-		break;
-	}
+	fprintf(f, "%s: ", th);
+	vfs_call_print(f, w, c);
 	fputs(" &\n", f);
 }
 

@@ -311,6 +311,7 @@ static void sink_fn(void *ctx, const struct vfs_world *w, const struct vfs_event
 
 struct session *session_new(void)
 {
+	cmd_table_init();
 	struct session *s = calloc(1, sizeof *s);
 	if (!s)
 		return NULL;
@@ -381,22 +382,6 @@ void session_log(struct session *s, int kind, int tid, const struct vfs_call *c)
 
 /* A word as the lexer reads it back: bare when it can be, else in '...'
  * with each ' written as '"'"' (never "...", where $ret would expand). */
-void cli_put_word(FILE *f, const char *w)
-{
-	if (*w && !strpbrk(w, " \t\r\n#'\"$&\\")) {
-		fputs(w, f);
-		return;
-	}
-	fputc('\'', f);
-	for (const char *p = w; *p; p++) {
-		if (*p == '\'')
-			fputs("'\"'\"'", f);
-		else
-			fputc(*p, f);
-	}
-	fputc('\'', f);
-}
-
 /* Set-up commands are logged as a canonical line, quoted where needed,
  * whole whatever its length (`back` replays it). */
 void session_log_setup(struct session *s, const struct cmd_call *c,
@@ -414,7 +399,7 @@ void session_log_setup(struct session *s, const struct cmd_call *c,
 	fputs(name, f);
 	for (int i = 0; i < c->argc; i++) {
 		fputc(' ', f);
-		cli_put_word(f, c->argv[i]);
+		vfs_print_word(f, c->argv[i]);
 	}
 	if (fclose(f) != 0 || !line) {
 		fprintf(stderr, "vfsim: out of memory\n");
@@ -513,73 +498,6 @@ static void set_ret(struct session *s, int64_t ret)
 	s->have_ret = 1;
 }
 
-static const char *whence_name(int64_t w)
-{
-	return w == VSEEK_SET ? "SEEK_SET" : w == VSEEK_CUR ? "SEEK_CUR" :
-	       w == VSEEK_END ? "SEEK_END" : "?";
-}
-
-/* "getdents64(3, 2)" as strace would show the call */
-void session_fmt_call(const struct vfs_world *w, const struct vfs_call *c,
-		     char *buf, size_t n)
-{
-	const char *k = vfs_sys[c->sys].kname;
-	switch (c->sys) {
-	case SYS_OPEN: {
-		int acc = (int)(c->a[1] & VO_ACCMODE);
-		snprintf(buf, n, "%s(\"%s\", %s%s%s)", k, vfs_call_str(w, c, 0),
-			 acc == VO_RDONLY ? "O_RDONLY" : acc == VO_WRONLY ?
-			 "O_WRONLY" : "O_RDWR",
-			 c->a[1] & VO_DIRECTORY ? "|O_DIRECTORY" : "",
-			 c->a[1] & VO_CLOEXEC ? "|O_CLOEXEC" : "");
-		break;
-	}
-	case SYS_CLOSE: case SYS_DUP:
-		snprintf(buf, n, "%s(%" PRId64 ")", k, c->a[0]);
-		break;
-	case SYS_DUP2: case SYS_PIDFD_GETFD:
-		snprintf(buf, n, "%s(%" PRId64 ", %" PRId64 ")", k, c->a[0], c->a[1]);
-		break;
-	case SYS_CLONE: case SYS_EXIT:
-		snprintf(buf, n, "%s()", k);
-		break;
-	case SYS_FORK:
-		snprintf(buf, n, "%s() [%s]", k, vfs_call_str(w, c, 0));
-		break;
-	case SYS_PIDFD_OPEN:
-		snprintf(buf, n, "%s(%" PRId64 ")", k, c->a[0]);
-		break;
-	case SYS_GETDENTS: case SYS_READ:
-		if (c->a[1] < 0)
-			snprintf(buf, n, "%s(%" PRId64 ")", k, c->a[0]);
-		else
-			snprintf(buf, n, "%s(%" PRId64 ", %" PRId64 ")", k, c->a[0], c->a[1]);
-		break;
-	case SYS_LSEEK:
-		snprintf(buf, n, "%s(%" PRId64 ", %" PRId64 ", %s)", k, c->a[0], c->a[1],
-			 whence_name(c->a[2]));
-		break;
-	case SYS_WRITE:
-		snprintf(buf, n, "%s(%" PRId64 ", \"%s\")", k, c->a[0], vfs_call_str(w, c, 0));
-		break;
-	case SYS_PREAD:
-		snprintf(buf, n, "%s(%" PRId64 ", %" PRId64 ", %" PRId64 ")", k, c->a[0],
-			 c->a[1], c->a[2]);
-		break;
-	case SYS_PWRITE:
-		snprintf(buf, n, "%s(%" PRId64 ", \"%s\", %" PRId64 ")", k, c->a[0],
-			 vfs_call_str(w, c, 0), c->a[2]);
-		break;
-	case SYS_RENAME:
-		snprintf(buf, n, "%s(\"%s\", \"%s\")", k, vfs_call_str(w, c, 0), vfs_call_str(w, c, 1));
-		break;
-	default:
-		snprintf(buf, n, "%s(\"%s\")", k, vfs_call_str(w, c, 0));
-		break;
-	}
-	(void)w;
-}
-
 void session_print_result(struct session *s, int tid)
 {
 	const struct vfs_world *w = s->w;
@@ -591,12 +509,12 @@ void session_print_result(struct session *s, int tid)
 	if (s->quiet || s->replaying)
 		return;
 	vfs_thread_name(w, tid, th, sizeof th);
-	session_fmt_call(w, &r->call, call, sizeof call);
+	vfs_call_strace(w, &r->call, call, sizeof call);
 	vfs_ret_text(r->ret, ret, sizeof ret);
 	if (r->call.sys == SYS_GETDENTS && r->ret >= 0) {
 		extra[0] = ' ';
 		vfs_rec_entries_text(w, tid, extra + 1, sizeof extra - 1);
-	} else if ((r->call.sys == SYS_READ || r->call.sys == SYS_PREAD) && r->ret > 0) {
+	} else if ((vfs_sys[r->call.sys].flags & VSYS_READS) && r->ret > 0) {
 		char esc[256];
 		size_t o = 0;
 		/* the bytes read, holes (zeros) too */

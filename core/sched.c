@@ -12,30 +12,6 @@ const struct vfs_site_desc vfs_sites[SITE__COUNT] = {
 #undef S_DESC
 };
 
-const struct vfs_sysdesc vfs_sys[SYS__COUNT] = {
-	[SYS_NONE]        = { "none", "none", VFN_none },
-	[SYS_OPEN]        = { "open", "openat", VFN_openat },
-	[SYS_CLOSE]       = { "close", "close", VFN_close },
-	[SYS_DUP]         = { "dup", "dup", VFN_dup },
-	[SYS_DUP2]        = { "dup2", "dup2", VFN_dup2 },
-	[SYS_CLONE]       = { "clone", "clone", VFN_clone },
-	[SYS_FORK]        = { "fork", "fork", VFN_fork },
-	[SYS_EXIT]        = { "exit", "exit", VFN_exit },
-	[SYS_PIDFD_OPEN]  = { "pidfd_open", "pidfd_open", VFN_pidfd_open },
-	[SYS_PIDFD_GETFD] = { "pidfd_getfd", "pidfd_getfd", VFN_pidfd_getfd },
-	[SYS_GETDENTS]    = { "getdents", "getdents64", VFN_getdents64 },
-	[SYS_LSEEK]       = { "lseek", "lseek", VFN_lseek },
-	[SYS_READ]        = { "read", "read", VFN_read },
-	[SYS_WRITE]       = { "write", "write", VFN_write },
-	[SYS_PREAD]       = { "pread", "pread64", VFN_pread64 },
-	[SYS_PWRITE]      = { "pwrite", "pwrite64", VFN_pwrite64 },
-	[SYS_MKDIR]       = { "mkdir", "mkdir", VFN_mkdir },
-	[SYS_CREAT]       = { "creat", "creat", VFN_creat },
-	[SYS_UNLINK]      = { "unlink", "unlink", VFN_unlink },
-	[SYS_RMDIR]       = { "rmdir", "rmdir", VFN_rmdir },
-	[SYS_RENAME]      = { "rename", "rename", VFN_rename },
-};
-
 void site_IDLE(struct vx *x) { (void)x; }
 
 void site_RET_RES(struct vx *x)
@@ -105,35 +81,10 @@ void site_SYSCALL(struct vx *x)
 	t->nfn = 0;
 	fn_enter(x, vfs_sys[r->call.sys].fn);
 
-	switch (r->call.sys) {
-	case SYS_OPEN:        go(x, SITE_OP_LOOKUP); break;
-	case SYS_CREAT:       go(x, SITE_CR_LOOKUP); break;
-	case SYS_CLOSE:       go(x, SITE_CL_PICK); break;
-	case SYS_DUP:         go(x, SITE_DUP_FGET); break;
-	case SYS_DUP2:        go(x, SITE_D2_DO); break;
-	case SYS_CLONE:       go(x, SITE_CLONE_COPY); break;
-	case SYS_FORK:        go(x, SITE_FORK_COPY); break;
-	case SYS_EXIT:        go(x, SITE_EXIT_DO); break;
-	case SYS_PIDFD_OPEN:  go(x, SITE_PO_DO); break;
-	case SYS_PIDFD_GETFD: go(x, SITE_PG_LOCK); break;
-	case SYS_GETDENTS:    get_pos_sub(x, SITE_GD_ITERATE); break;
-	case SYS_LSEEK:       get_pos_sub(x, SITE_LS_LLSEEK); break;
-	case SYS_READ:        get_pos_sub(x, SITE_RD_POS); break;
-	case SYS_WRITE:       get_pos_sub(x, SITE_WR_POS); break;
-	case SYS_PREAD: case SYS_PWRITE:
-		/* ksys_pread64/ksys_pwrite64: "if (pos < 0) return -EINVAL;"
-		 * before fdget */
-		if (r->call.a[2] < 0)
-			sys_return(x, -VE_INVAL);
-		else
-			call_sub(x, SITE_FG_LOOKUP, r->call.sys == SYS_PREAD ?
-				 SITE_PR_VFS : SITE_PW_VFS);
-		break;
-	case SYS_MKDIR: case SYS_UNLINK: case SYS_RMDIR: case SYS_RENAME:
-		go(x, SITE_NM_LOOKUP); break;
-	default:
-		sys_return(x, -VE_NOSYS); break;
-	}
+	/* the call's own first step: its row's entry (core/syscalls.c) */
+	const struct vfs_sysdesc *d = &vfs_sys[r->call.sys < SYS__COUNT ?
+					       r->call.sys : SYS_NONE];
+	(d->entry ? d->entry : vfs_sys[SYS_NONE].entry)(x);
 }
 
 void sys_return(struct vx *x, int64_t ret)
@@ -169,7 +120,7 @@ int vfs_submit(struct vfs_world *w, int tid, const struct vfs_call *c)
 	t->pending[slot] = *c;
 	t->pending[slot].seq = ++w->call_seq;
 	t->npending++;
-	return 0;
+	return t->pending[slot].seq;
 }
 
 bool vfs_has_work(const struct vfs_world *w, int tid)

@@ -266,45 +266,8 @@ struct vfs_proc {
 	struct vfs_lock exec_lock;
 };
 
-/* ---- system calls --------------------------------------------------------- */
-enum vfs_sys {
-	SYS_NONE, SYS_OPEN, SYS_CLOSE, SYS_DUP, SYS_DUP2, SYS_CLONE, SYS_FORK,
-	SYS_EXIT, SYS_PIDFD_OPEN, SYS_PIDFD_GETFD, SYS_GETDENTS, SYS_LSEEK,
-	SYS_READ, SYS_WRITE, SYS_PREAD, SYS_PWRITE, SYS_MKDIR, SYS_CREAT,
-	SYS_UNLINK, SYS_RMDIR, SYS_RENAME, SYS__COUNT
-};
-/* open flags in a[1] */
-#define VO_RDONLY 0
-#define VO_WRONLY 1
-#define VO_RDWR   2
-#define VO_ACCMODE 3
-#define VO_DIRECTORY 0x10
-#define VO_CLOEXEC   0x20
-/* whence in a[2] */
-enum { VSEEK_SET, VSEEK_CUR, VSEEK_END };
-
-struct vfs_call {
-	uint8_t sys;            /* enum vfs_sys */
-	int32_t seq;            /* submission order, for the fifo scheduler */
-	int64_t a[3];           /* numbers: fd, count, offset, whence, flags, pid */
-	/* paths, text, the child's name for fork: handles of strings in the
-	 * world's string table (vfs_call_set_str, vfs_call_str); 0 = "" */
-	uint32_t s[2];
-};
-/* Set string I of C (interned in W's string table).  0, or -ENAMETOOLONG
- * (VFS_CALL_STR_MAX or longer: paths past PATH_MAX are the kernel path's
- * to refuse), or -ENOMEM. */
-int vfs_call_set_str(struct vfs_world *w, struct vfs_call *c, int i,
-		     const char *str);
-const char *vfs_call_str(const struct vfs_world *w, const struct vfs_call *c,
-			 int i);
-
-struct vfs_sysdesc {
-	const char *name;       /* the command word: "getdents" */
-	const char *kname;      /* the kernel's syscall name: "getdents64" */
-	uint8_t fn;             /* VFN_ of the syscall frame */
-};
-extern const struct vfs_sysdesc vfs_sys[SYS__COUNT];
+/* ---- system calls: core/syscalls.h ---------------------------------------- */
+#include "syscalls.h"
 
 /* What a thread's most recent call did: for `expect took/skipped`, results. */
 struct vfs_callrec {
@@ -704,7 +667,9 @@ const struct vfs_fstype *vfs_inode_fstype(const struct vfs_world *w, int ino);
 struct vfs_fsops vfs_inode_fsops(const struct vfs_world *w, int ino);
 
 /* ---- running (core/sched.c) ------------------------------------------------- */
-/* Queue a call on a thread. 0, or -1 when the queue is full / thread dead. */
+/* Queue a call on a thread: its sequence number (> 0, the order of
+ * submission the fifo scheduler follows), or -1 when the queue is full or
+ * the thread dead. */
 int vfs_submit(struct vfs_world *w, int tid, const struct vfs_call *c);
 /* Has a call in progress or queued, and is not blocked. */
 bool vfs_runnable(const struct vfs_world *w, int tid);

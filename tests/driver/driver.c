@@ -169,115 +169,21 @@ static int thread_arg(struct drv *d, const char *s)
 static int do_call(struct drv *d, int tid, int ac, char **av)
 {
 	struct vfs_call c;
-	long long v[3] = { 0, 0, 0 };
-	int sys = -1;
+	char msg[256];
 	bool bg = ac > 0 && !strcmp(av[ac - 1], "&");
 	if (bg)
 		ac--;
-	memset(&c, 0, sizeof c);
 	if (ac < 1)
 		return err(d, "%s", "a call is missing");
-	for (int i = 1; i < SYS__COUNT; i++)
-		if (!strcmp(av[0], vfs_sys[i].name))
-			sys = i;
-	if (sys < 0)
+	int sys = vfs_sys_lookup(av[0]);
+	if (!sys)
 		return err(d, "unknown call '%s'", av[0]);
-	c.sys = (uint8_t)sys;
-	switch (sys) {
-	case SYS_OPEN:
-		if (ac < 2)
-			return err(d, "%s", "open PATH [rdonly|wronly|rdwr] [directory] [cloexec]");
-		if (vfs_call_set_str(d->w, &c, 0, av[1]) < 0)
-			return err(d, "%s", "string too long");
-		for (int i = 2; i < ac; i++) {
-			if (!strcmp(av[i], "wronly"))
-				c.a[1] |= VO_WRONLY;
-			else if (!strcmp(av[i], "rdwr"))
-				c.a[1] |= VO_RDWR;
-			else if (!strcmp(av[i], "directory"))
-				c.a[1] |= VO_DIRECTORY;
-			else if (!strcmp(av[i], "cloexec"))
-				c.a[1] |= VO_CLOEXEC;
-			else if (strcmp(av[i], "rdonly"))
-				return err(d, "bad open flag '%s'", av[i]);
-		}
-		break;
-	case SYS_MKDIR: case SYS_CREAT: case SYS_UNLINK: case SYS_RMDIR:
-		if (ac != 2)
-			return err(d, "%s takes a path", av[0]);
-		if (vfs_call_set_str(d->w, &c, 0, av[1]) < 0)
-			return err(d, "%s", "string too long");
-		break;
-	case SYS_RENAME:
-		if (ac != 3)
-			return err(d, "%s", "rename OLD NEW");
-		if (vfs_call_set_str(d->w, &c, 0, av[1]) < 0)
-			return err(d, "%s", "string too long");
-		if (vfs_call_set_str(d->w, &c, 1, av[2]) < 0)
-			return err(d, "%s", "string too long");
-		break;
-	case SYS_FORK:
-		if (ac != 2)
-			return err(d, "%s", "fork NAME");
-		if (vfs_call_set_str(d->w, &c, 0, av[1]) < 0)
-			return err(d, "%s", "string too long");
-		break;
-	case SYS_CLONE: case SYS_EXIT:
-		if (ac != 1)
-			return err(d, "%s takes no arguments", av[0]);
-		break;
-	case SYS_PIDFD_OPEN: {
-		if (ac != 2)
-			return err(d, "%s", "pidfd_open PROC");
-		int p = vfs_proc_by_name(d->w, av[1]);
-		if (p >= 0)
-			c.a[0] = d->w->procs[p].pid;
-		else if (num(av[1], &v[0]))
-			c.a[0] = v[0];
-		else
-			return err(d, "no process '%s'", av[1]);
-		break;
-	}
-	case SYS_WRITE: case SYS_PWRITE:
-		if (ac != (sys == SYS_WRITE ? 3 : 4) || !num(av[1], &v[0]) ||
-		    (sys == SYS_PWRITE && !num(av[3], &v[2])))
-			return err(d, "%s", "write FD TEXT / pwrite FD TEXT OFFSET");
-		c.a[0] = v[0];
-		c.a[2] = v[2];
-		if (vfs_call_set_str(d->w, &c, 0, av[2]) < 0)
-			return err(d, "%s", "string too long");
-		break;
-	case SYS_LSEEK:
-		if (ac < 3 || ac > 4 || !num(av[1], &v[0]) || !num(av[2], &v[1]))
-			return err(d, "%s", "lseek FD OFFSET [set|cur|end]");
-		c.a[0] = v[0];
-		c.a[1] = v[1];
-		if (ac == 4) {
-			if (!strcmp(av[3], "set"))
-				c.a[2] = VSEEK_SET;
-			else if (!strcmp(av[3], "cur"))
-				c.a[2] = VSEEK_CUR;
-			else if (!strcmp(av[3], "end"))
-				c.a[2] = VSEEK_END;
-			else if (num(av[3], &v[2]))
-				c.a[2] = v[2];
-			else
-				return err(d, "bad whence '%s'", av[3]);
-		}
-		break;
-	default:        /* numbers: close dup dup2 pidfd_getfd getdents read pread */
-		for (int i = 1; i < ac; i++)
-			if (i > 3 || !num(av[i], &v[i - 1]))
-				return err(d, "bad argument '%s'", av[i]);
-		c.a[0] = v[0];
-		c.a[1] = v[1];
-		c.a[2] = v[2];
-		if (sys == SYS_GETDENTS && ac < 3)
-			c.a[1] = -1;            /* all of them */
-		if (sys == SYS_READ && ac < 3)
-			c.a[1] = 4096;
-		break;
-	}
+	/* the words as the shell reads them: the call's row (core/syscalls.c) */
+	int r = vfs_call_parse(d->w, sys, ac - 1, av + 1, &c, msg, sizeof msg);
+	if (r == VCP_NOPROC)
+		return err(d, "no process '%s'", msg);
+	if (r < 0)
+		return err(d, "%s", msg);
 	if (vfs_submit(d->w, tid, &c) < 0)
 		return err(d, "%s", "cannot queue the call (thread dead or queue full)");
 	if (!bg)
