@@ -165,9 +165,10 @@ MAN_PAGES := $(wildcard man/*.1 man/*.5)
 lint-man:
 	$(if $(MAN_PAGES),mandoc -T lint -W warning $(MAN_PAGES),@echo "make lint-man: no manual pages in man/ yet")
 
-# vfsim(1)'s command list, regenerated from the command table
+# vfsim(1)'s command list and vfsim(5)'s expect conditions, regenerated
+# from the shell's tables
 man: $(BUILD)/vfsim
-	scripts/gen-man.sh $(BUILD)/vfsim man/vfsim.1
+	scripts/gen-man.sh $(BUILD)/vfsim man/vfsim.1 man/vfsim.5
 
 install: $(BUILD)/vfsim
 	$(INSTALL) -d $(DESTDIR)$(BINDIR)
@@ -219,6 +220,6 @@ help:
 	@echo 'make install|uninstall   PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)'
 	@echo 'make difftest     5,000 random scenarios per filesystem, vfsim against the host kernel'
 	@echo 'make dist         $(DIST).tar.gz: the sources, a tarball that builds'
-	@echo 'make man          regenerate the command list in man/vfsim.1 from the table'
+	@echo 'make man          regenerate the lists in man/vfsim.[15] from the tables'
 	@echo 'make fuzz         libFuzzer for FUZZ_SECONDS=$(FUZZ_SECONDS) s (JOBS=N); build/fuzz/'
 	@echo 'make bench|pictures|lint-man|clean'

@@ -186,13 +186,24 @@ int cli_unknown(struct session *s, const char *what, const char *word,
 /* The command names, for suggestions; returns how many. */
 int cmd_names(const char **names, int max);
 
-/* expect's conditions (cmd_check.c), for expect, help and completion */
+/* expect's conditions (cmd_check.c): expect, help, completion and the
+ * man page read them */
 struct expect_cond {
-	const char *name, *args, *help;
+	const char *name;
+	const char *args;       /* synopsis: its placeholders guide completion */
+	const char *help;
 	int negatable;          /* "expect no NAME" */
+	/* S, the row, "no" given, the words after the name: 0 (held, or a
+	 * failure reported), -1 (a bad argument, reported) */
+	int (*eval)(struct session *s, const struct expect_cond *ec, bool neg,
+		    int rest, char **a);
+	int report;             /* the detector's kind (RPT_*) for cond_report */
+	const char *what;       /* and its words in a message */
 };
 extern const struct expect_cond expect_conds[];
 extern const int expect_ncond;
+const struct expect_cond *expect_cond_find(const char *name);
+void expect_print_mdoc(FILE *f);
 
 /* concepts `help WORD` and `apropos` explain (concepts.c) */
 struct concept {

@@ -4,30 +4,11 @@
  * A failed expect says what was expected and what was seen, with FILE:LINE
  * in a script, and makes the script exit 1.
  */
+#include <ctype.h>
 #include <inttypes.h>
 #include <string.h>
 #include "commands.h"
 #include "explore_cli.h"
-
-/* The conditions: `expect` checks its words against this table, `help
- * expect` prints it and Tab completion offers it. */
-const struct expect_cond expect_conds[] = {
-	{ "ret", "VALUE", "the last completed call returned VALUE (a number or errno name)", 0 },
-	{ "entries", "NAME...", "the last completed getdents returned these names, in order", 0 },
-	{ "read", "TEXT", "the last completed call was a read that returned TEXT", 0 },
-	{ "fpos", "FILE N", "the file's f_pos is N (FILE: file#N or PROC:FD)", 0 },
-	{ "count", "FILE N", "the file's reference count (f_count) is N", 0 },
-	{ "took", "THREAD LOCK [MODE]", "THREAD's last call took LOCK (MODE read, write or excl)", 0 },
-	{ "skipped", "THREAD f_pos_lock", "THREAD's last call passed fdget_pos without the lock ('no skipped': no\n"
-	  "                                 entry skipped in a directory pass)", 1 },
-	{ "blocked", "THREAD [LOCK]", "THREAD waits, for LOCK if given", 0 },
-	{ "race", "[FIELD]", "an unordered conflicting access (FIELD: f_pos, cursor, dir, size, data)", 1 },
-	{ "duplicate", "", "an open directory handed out one entry twice in a pass", 1 },
-	{ "deadlock", "", "every live thread is blocked in a cycle (or was)", 1 },
-	{ "lockorder", "", "a lock-order problem (see 'lockdep'; a vfsim extension)", 1 },
-	{ "deaddir", "", "an rmdir'ed directory was iterated", 1 },
-};
-const int expect_ncond = (int)(sizeof expect_conds / sizeof expect_conds[0]);
 
 static int failed(struct session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -134,9 +115,305 @@ static int want_count(struct session *s, int kind, const char *what, bool want,
 	return 0;
 }
 
-HANDLER(c_expect)
+/* ---- the conditions, one evaluator each: (S, its row, "no" given, the
+ * words after the condition's name) ---- */
+#define COND(n) static int n(struct session *s, const struct expect_cond *ec, \
+			     bool neg, int rest, char **a)
+
+COND(cond_ret)
 {
 	const struct vfs_world *w = s->w;
+	(void)ec; (void)neg;
+	if (rest != 1)
+		return cli_error(s, "expect ret VALUE");
+	if (w->last_done_tid < 0)
+		return failed(s, "ret %s: no system call has completed", a[0]);
+	int64_t r = w->threads[w->last_done_tid].rec.ret;
+	long long v;
+	int e = vfs_errno_lookup(a[0]);
+	bool ok;
+	if (e)
+		ok = r == -e;
+	else if (!parse_num(a[0], &v))
+		ok = r == v;
+	else
+		return cli_error(s, "expect ret: '%s' is neither a number nor an errno name",
+				 a[0]);
+	if (!ok) {
+		char got[32], th[32];
+		vfs_ret_text(r, got, sizeof got);
+		vfs_thread_name(w, w->last_done_tid, th, sizeof th);
+		return failed(s, "ret: expected %s, got %s (from %s's %s)", a[0], got, th,
+			      vfs_sys[w->threads[w->last_done_tid].rec.call.sys].kname);
+	}
+	return 0;
+}
+
+COND(cond_read)
+{
+	const struct vfs_world *w = s->w;
+	(void)ec; (void)neg;
+	if (rest != 1)
+		return cli_error(s, "expect read TEXT");
+	if (strlen(a[0]) > VFS_TEXT_MAX)
+		return cli_error(s, "expect read: at most %d bytes are kept to compare, "
+				 "not %zu", VFS_TEXT_MAX, strlen(a[0]));
+	if (w->last_done_tid < 0)
+		return failed(s, "read: no system call has completed");
+	const struct vfs_callrec *r = &w->threads[w->last_done_tid].rec;
+	if (!(vfs_sys[r->call.sys].flags & VSYS_READS))
+		return failed(s, "read: the most recent call was %s, not a read",
+			      vfs_sys[r->call.sys].kname);
+	if (r->ret != (int64_t)strlen(a[0]) || strcmp(r->text, a[0])) {
+		char got[32];
+		vfs_ret_text(r->ret, got, sizeof got);
+		return failed(s, "read: expected \"%s\", got %s \"%s\"", a[0], got,
+			      r->ret > 0 ? r->text : "");
+	}
+	return 0;
+}
+
+COND(cond_entries)
+{
+	const struct vfs_world *w = s->w;
+	(void)ec; (void)neg;
+	if (w->last_gd_tid < 0)
+		return failed(s, "entries: no getdents has completed");
+	const struct vfs_callrec *r = &w->threads[w->last_gd_tid].rec;
+	char got[1024] = "", want[1024] = "";
+	size_t o = 0;
+	bool ok = r->ret >= 0 && r->nent == rest;
+	for (int i = 0; i < r->nent; i++) {
+		const char *nm = vfs_rec_entry_name(w, w->last_gd_tid, i);
+		if (o < sizeof got)     /* a long list is cut, not overrun */
+			o += (size_t)snprintf(got + o, sizeof got - o, "%s%s",
+					      i ? " " : "", nm);
+		if (i < rest && strcmp(nm, a[i]))
+			ok = false;
+	}
+	if (r->ret < 0)
+		vfs_ret_text(r->ret, got, sizeof got);
+	if (!ok) {
+		o = 0;
+		for (int i = 0; i < rest && o < sizeof want; i++)
+			o += (size_t)snprintf(want + o, sizeof want - o, "%s%s", i ? " " : "",
+					      a[i]);
+		return failed(s, "entries: expected [%s], got [%s]", want, got);
+	}
+	return 0;
+}
+
+/* fpos and count: a number of the open file */
+COND(cond_file_num)
+{
+	const struct vfs_world *w = s->w;
+	const char *k = ec->name;
+	long long v;
+	int f;
+	(void)neg;
+	if (rest != 2)
+		return cli_error(s, "expect %s FILE N", k);
+	if (parse_num(a[1], &v) < 0)
+		return cli_error(s, "expect %s: N must be a number, not '%s'", k, a[1]);
+	if (resolve_file(s, a[0], &f) < 0)
+		return -1;
+	long long got = !strcmp(k, "fpos") ? w->files[f].f_pos : w->files[f].f_count;
+	if (got != v)
+		return failed(s, "%s %s: expected %lld, got %lld", k, a[0], v, got);
+	return 0;
+}
+
+/* took, skipped, blocked: THREAD [LOCK [MODE]] */
+struct thread_lock {
+	int tid, cls, mode;     /* cls 0, mode -1: not given */
+	const struct vfs_thread *t;
+	char th[32];            /* its name */
+};
+
+static int thread_lock_args(struct session *s, const char *k, int rest, char **a,
+			    struct thread_lock *x)
+{
+	x->cls = 0;
+	x->mode = -1;
+	if (rest < 1 || rest > 3)
+		return cli_error(s, "expect %s THREAD%s", k, !strcmp(k, "skipped") ?
+				 " f_pos_lock" : " LOCK [MODE]");
+	if (resolve_thread(s, a[0], &x->tid) < 0)
+		return -1;
+	if (rest > 1 && lock_cls_arg(s, a[1], &x->cls) < 0)
+		return -1;
+	if (rest > 2) {
+		if (!strcmp(a[2], "read")) x->mode = M_READ;
+		else if (!strcmp(a[2], "write")) x->mode = M_WRITE;
+		else if (!strcmp(a[2], "excl")) x->mode = M_EXCL;
+		else
+			return cli_error(s, "expect %s: mode is read, write or excl", k);
+	}
+	x->t = &s->w->threads[x->tid];
+	vfs_thread_name(s->w, x->tid, x->th, sizeof x->th);
+	return 0;
+}
+
+COND(cond_took)
+{
+	struct thread_lock x;
+	(void)neg;
+	if (thread_lock_args(s, ec->name, rest, a, &x) < 0)
+		return -1;
+	if (rest < 2)
+		return cli_error(s, "expect took THREAD LOCK [MODE]");
+	if (!x.t->rec.started)
+		return failed(s, "took: %s has made no call", x.th);
+	if (!took(x.t, x.cls, x.mode))
+		return failed(s, "took: %s's %s did not take %s%s%s", x.th,
+			      vfs_sys[x.t->rec.call.sys].kname, a[1], rest > 2 ? " " : "",
+			      rest > 2 ? a[2] : "");
+	return 0;
+}
+
+/* `expect skipped THREAD f_pos_lock`: the call went through fdget_pos
+ * without the lock; `expect no skipped`: no directory pass skipped an
+ * entry (a detector's report) */
+COND(cond_skipped)
+{
+	struct thread_lock x;
+	if (neg && !rest)
+		return want_count(s, RPT_SKIPPED, "skipped entry", false, FLD_NONE);
+	if (thread_lock_args(s, ec->name, rest, a, &x) < 0)
+		return -1;
+	if (neg)
+		return cli_error(s, "expect no skipped takes no THREAD "
+				 "(it speaks of skipped entries)");
+	if (rest != 2 || x.cls != LC_F_POS_LOCK)
+		return cli_error(s, "expect skipped THREAD f_pos_lock");
+	if (!x.t->rec.started)
+		return failed(s, "skipped: %s has made no call", x.th);
+	if (!x.t->rec.skipped_fpos)
+		return failed(s, "skipped: %s's %s did not skip f_pos_lock%s", x.th,
+			      vfs_sys[x.t->rec.call.sys].kname,
+			      took(x.t, LC_F_POS_LOCK, -1) ? " (it took it)" : "");
+	return 0;
+}
+
+COND(cond_blocked)
+{
+	const struct vfs_world *w = s->w;
+	struct thread_lock x;
+	(void)neg;
+	if (thread_lock_args(s, ec->name, rest, a, &x) < 0)
+		return -1;
+	if (x.t->state != TS_BLOCKED)
+		return failed(s, "blocked: %s is not blocked", x.th);
+	if (x.cls && vfs_lock_class(w, x.t->wait_lock) != x.cls &&
+	    !(x.cls == LC_I_RWSEM_DIR && vfs_lock_class(w, x.t->wait_lock) == LC_I_RWSEM)) {
+		char why[256];
+		session_blocked_line(s, x.tid, why, sizeof why);
+		return failed(s, "blocked %s %s: %s", x.th, a[1], why);
+	}
+	return 0;
+}
+
+COND(cond_race)
+{
+	int field = FLD_NONE;
+	(void)ec;
+	if (rest > 1)
+		return cli_error(s, "expect race [FIELD] / expect no race [FIELD]");
+	if (rest) {
+		field = vfs_field_lookup(a[0]);
+		if (!field)
+			return cli_error(s, "expect race: unknown field '%s' (f_pos, "
+					 "cursor, dir, size, data)", a[0]);
+	}
+	char what[64];
+	snprintf(what, sizeof what, "race%s%s", rest ? " on " : "", rest ? a[0] : "");
+	return want_count(s, RPT_RACE, what, !neg, field);
+}
+
+COND(cond_deadlock)
+{
+	const struct vfs_world *w = s->w;
+	(void)ec; (void)a;
+	if (rest)
+		return cli_error(s, "expect %sdeadlock takes no argument", neg ? "no " : "");
+	if (explore_cli_active(s))
+		return want_count(s, RPT_DEADLOCK, "deadlock", !neg, FLD_NONE);
+	/* a wait-for cycle now or earlier, or everybody stuck */
+	struct vfs_report r;
+	bool cyc = vfs_deadlock_find(w, -1, &r);
+	int nrep = vfs_report_count(w, RPT_DEADLOCK, FLD_NONE);
+	bool dl = cyc || nrep || vfs_all_blocked(w);
+	if (!cyc && !nrep && refused(s, RPT_DEADLOCK, "deadlock", !neg) < 0)
+		return -1;
+	if (dl && neg) {
+		if (!cyc && nrep)
+			for (int i = 0; i < w->det.nreports; i++)
+				if (w->det.reports[i].kind == RPT_DEADLOCK)
+					r = w->det.reports[i];
+		return failed(s, "no deadlock: %s", cyc || nrep ? r.text :
+			      "every live thread is blocked");
+	}
+	if (!dl && !neg)
+		return failed(s, "deadlock: no wait-for cycle, and some thread can "
+			      "still run");
+	return 0;
+}
+
+/* duplicate, lockorder, deaddir: a detector's report, no argument */
+COND(cond_report)
+{
+	(void)a;
+	if (rest)
+		return cli_error(s, "expect %s%s takes no argument", neg ? "no " : "",
+				 ec->name);
+	return want_count(s, ec->report, ec->what, !neg, FLD_NONE);
+}
+
+/* The conditions: `expect` checks its words against this table and runs
+ * the row's evaluator; `help expect`, Tab completion (the arguments'
+ * placeholders say what to offer) and vfsim(5)'s list (`vfsim
+ * --conditions-mdoc`) read it. */
+const struct expect_cond expect_conds[] = {
+	{ "ret", "VALUE", "the last completed call returned VALUE (a number or errno name)",
+	  0, cond_ret, 0, NULL },
+	{ "entries", "NAME...", "the last completed getdents returned these names, in order",
+	  0, cond_entries, 0, NULL },
+	{ "read", "TEXT", "the last completed call was a read that returned TEXT", 0,
+	  cond_read, 0, NULL },
+	{ "fpos", "FILE N", "the file's f_pos is N (FILE: file#N or PROC:FD)", 0,
+	  cond_file_num, 0, NULL },
+	{ "count", "FILE N", "the file's reference count (f_count) is N", 0,
+	  cond_file_num, 0, NULL },
+	{ "took", "THREAD LOCK [MODE]", "THREAD's last call took LOCK (MODE read, write or excl)",
+	  0, cond_took, 0, NULL },
+	{ "skipped", "THREAD f_pos_lock", "THREAD's last call passed fdget_pos without the lock ('no skipped': no\n"
+	  "                                 entry skipped in a directory pass)", 1,
+	  cond_skipped, 0, NULL },
+	{ "blocked", "THREAD [LOCK]", "THREAD waits, for LOCK if given", 0, cond_blocked,
+	  0, NULL },
+	{ "race", "[FIELD]", "an unordered conflicting access (FIELD: f_pos, cursor, dir, size, data)",
+	  1, cond_race, 0, NULL },
+	{ "duplicate", "", "an open directory handed out one entry twice in a pass", 1,
+	  cond_report, RPT_DUPLICATE, "duplicate entry" },
+	{ "deadlock", "", "every live thread is blocked in a cycle (or was)", 1,
+	  cond_deadlock, 0, NULL },
+	{ "lockorder", "", "a lock-order problem (see 'lockdep'; a vfsim extension)", 1,
+	  cond_report, RPT_LOCKORDER, "lock-order problem" },
+	{ "deaddir", "", "an rmdir'ed directory was iterated", 1, cond_report, RPT_DEADDIR,
+	  "iteration of a dead directory" },
+};
+const int expect_ncond = (int)(sizeof expect_conds / sizeof expect_conds[0]);
+
+const struct expect_cond *expect_cond_find(const char *name)
+{
+	for (int i = 0; i < expect_ncond; i++)
+		if (!strcmp(expect_conds[i].name, name))
+			return &expect_conds[i];
+	return NULL;
+}
+
+HANDLER(c_expect)
+{
 	const char *k = c->argv[0];
 	bool neg = false;
 	int ai = 1;
@@ -153,210 +430,13 @@ HANDLER(c_expect)
 		neg = true;
 		k = c->argv[1];
 		ai = 2;
-		const struct expect_cond *ec = NULL;
-		for (int i = 0; i < expect_ncond; i++)
-			if (!strcmp(expect_conds[i].name, k))
-				ec = &expect_conds[i];
+		const struct expect_cond *ec = expect_cond_find(k);
 		if (!ec || !ec->negatable)
 			return cli_error(s, "expect no %s: 'no' goes with %s", k, list);
 	}
-	int rest = c->argc - ai;
-	char **a = c->argv + ai;
-	/* `expect no skipped`: no directory pass skipped an entry */
-	if (neg && !strcmp(k, "skipped") && !rest)
-		return want_count(s, RPT_SKIPPED, "skipped entry", false, FLD_NONE);
-
-	if (!strcmp(k, "ret")) {
-		if (rest != 1)
-			return cli_error(s, "expect ret VALUE");
-		if (w->last_done_tid < 0)
-			return failed(s, "ret %s: no system call has completed", a[0]);
-		int64_t r = w->threads[w->last_done_tid].rec.ret;
-		long long v;
-		int e = vfs_errno_lookup(a[0]);
-		bool ok;
-		if (e)
-			ok = r == -e;
-		else if (!parse_num(a[0], &v))
-			ok = r == v;
-		else
-			return cli_error(s, "expect ret: '%s' is neither a number nor an errno name",
-					 a[0]);
-		if (!ok) {
-			char got[32], th[32];
-			vfs_ret_text(r, got, sizeof got);
-			vfs_thread_name(w, w->last_done_tid, th, sizeof th);
-			return failed(s, "ret: expected %s, got %s (from %s's %s)", a[0], got, th,
-				      vfs_sys[w->threads[w->last_done_tid].rec.call.sys].kname);
-		}
-		return 0;
-	}
-	if (!strcmp(k, "read")) {
-		if (rest != 1)
-			return cli_error(s, "expect read TEXT");
-		if (strlen(a[0]) > VFS_TEXT_MAX)
-			return cli_error(s, "expect read: at most %d bytes are kept to compare, "
-					 "not %zu", VFS_TEXT_MAX, strlen(a[0]));
-		if (w->last_done_tid < 0)
-			return failed(s, "read: no system call has completed");
-		const struct vfs_callrec *r = &w->threads[w->last_done_tid].rec;
-		if (!(vfs_sys[r->call.sys].flags & VSYS_READS))
-			return failed(s, "read: the most recent call was %s, not a read",
-				      vfs_sys[r->call.sys].kname);
-		if (r->ret != (int64_t)strlen(a[0]) || strcmp(r->text, a[0])) {
-			char got[32];
-			vfs_ret_text(r->ret, got, sizeof got);
-			return failed(s, "read: expected \"%s\", got %s \"%s\"", a[0], got,
-				      r->ret > 0 ? r->text : "");
-		}
-		return 0;
-	}
-	if (!strcmp(k, "entries")) {
-		if (w->last_gd_tid < 0)
-			return failed(s, "entries: no getdents has completed");
-		const struct vfs_callrec *r = &w->threads[w->last_gd_tid].rec;
-		char got[1024] = "", want[1024] = "";
-		size_t o = 0;
-		bool ok = r->ret >= 0 && r->nent == rest;
-		for (int i = 0; i < r->nent; i++) {
-			const char *nm = vfs_rec_entry_name(w, w->last_gd_tid, i);
-			if (o < sizeof got)     /* a long list is cut, not overrun */
-				o += (size_t)snprintf(got + o, sizeof got - o, "%s%s",
-						      i ? " " : "", nm);
-			if (i < rest && strcmp(nm, a[i]))
-				ok = false;
-		}
-		if (r->ret < 0)
-			vfs_ret_text(r->ret, got, sizeof got);
-		if (!ok) {
-			o = 0;
-			for (int i = 0; i < rest && o < sizeof want; i++)
-				o += (size_t)snprintf(want + o, sizeof want - o, "%s%s", i ? " " : "",
-						      a[i]);
-			return failed(s, "entries: expected [%s], got [%s]", want, got);
-		}
-		return 0;
-	}
-	if (!strcmp(k, "fpos") || !strcmp(k, "count")) {
-		long long v;
-		int f;
-		if (rest != 2)
-			return cli_error(s, "expect %s FILE N", k);
-		if (parse_num(a[1], &v) < 0)
-			return cli_error(s, "expect %s: N must be a number, not '%s'", k, a[1]);
-		if (resolve_file(s, a[0], &f) < 0)
-			return -1;
-		long long got = !strcmp(k, "fpos") ? w->files[f].f_pos : w->files[f].f_count;
-		if (got != v)
-			return failed(s, "%s %s: expected %lld, got %lld", k, a[0], v, got);
-		return 0;
-	}
-	if (!strcmp(k, "took") || !strcmp(k, "skipped") || !strcmp(k, "blocked")) {
-		int tid, cls = 0, mode = -1;
-		if (rest < 1 || rest > 3)
-			return cli_error(s, "expect %s THREAD%s", k, !strcmp(k, "skipped") ?
-					 " f_pos_lock" : " LOCK [MODE]");
-		if (resolve_thread(s, a[0], &tid) < 0)
-			return -1;
-		if (rest > 1 && lock_cls_arg(s, a[1], &cls) < 0)
-			return -1;
-		if (rest > 2) {
-			if (!strcmp(a[2], "read")) mode = M_READ;
-			else if (!strcmp(a[2], "write")) mode = M_WRITE;
-			else if (!strcmp(a[2], "excl")) mode = M_EXCL;
-			else
-				return cli_error(s, "expect %s: mode is read, write or excl", k);
-		}
-		const struct vfs_thread *t = &w->threads[tid];
-		char th[32];
-		vfs_thread_name(w, tid, th, sizeof th);
-		if (!strcmp(k, "took")) {
-			if (rest < 2)
-				return cli_error(s, "expect took THREAD LOCK [MODE]");
-			if (!t->rec.started)
-				return failed(s, "took: %s has made no call", th);
-			if (!took(t, cls, mode))
-				return failed(s, "took: %s's %s did not take %s%s%s", th,
-					      vfs_sys[t->rec.call.sys].kname, a[1], rest > 2 ? " " : "",
-					      rest > 2 ? a[2] : "");
-			return 0;
-		}
-		if (!strcmp(k, "skipped")) {
-			if (neg)
-				return cli_error(s, "expect no skipped takes no THREAD "
-						 "(it speaks of skipped entries)");
-			if (rest != 2 || cls != LC_F_POS_LOCK)
-				return cli_error(s, "expect skipped THREAD f_pos_lock");
-			if (!t->rec.started)
-				return failed(s, "skipped: %s has made no call", th);
-			if (!t->rec.skipped_fpos)
-				return failed(s, "skipped: %s's %s did not skip f_pos_lock%s", th,
-					      vfs_sys[t->rec.call.sys].kname,
-					      took(t, LC_F_POS_LOCK, -1) ? " (it took it)" : "");
-			return 0;
-		}
-		if (t->state != TS_BLOCKED)
-			return failed(s, "blocked: %s is not blocked", th);
-		if (cls && vfs_lock_class(w, t->wait_lock) != cls &&
-		    !(cls == LC_I_RWSEM_DIR && vfs_lock_class(w, t->wait_lock) == LC_I_RWSEM)) {
-			char why[256];
-			session_blocked_line(s, tid, why, sizeof why);
-			return failed(s, "blocked %s %s: %s", th, a[1], why);
-		}
-		return 0;
-	}
-	if (!strcmp(k, "race")) {
-		int field = FLD_NONE;
-		if (rest > 1)
-			return cli_error(s, "expect race [FIELD] / expect no race [FIELD]");
-		if (rest) {
-			field = vfs_field_lookup(a[0]);
-			if (!field)
-				return cli_error(s, "expect race: unknown field '%s' (f_pos, "
-						 "cursor, dir, size, data)", a[0]);
-		}
-		char what[64];
-		snprintf(what, sizeof what, "race%s%s", rest ? " on " : "", rest ? a[0] : "");
-		return want_count(s, RPT_RACE, what, !neg, field);
-	}
-	if (!strcmp(k, "duplicate")) {
-		if (rest)
-			return cli_error(s, "expect %sduplicate takes no argument", neg ? "no " : "");
-		return want_count(s, RPT_DUPLICATE, "duplicate entry", !neg, FLD_NONE);
-	}
-	if (!strcmp(k, "deadlock")) {
-		if (rest)
-			return cli_error(s, "expect %sdeadlock takes no argument", neg ? "no " : "");
-		if (explore_cli_active(s))
-			return want_count(s, RPT_DEADLOCK, "deadlock", !neg, FLD_NONE);
-		/* a wait-for cycle now or earlier, or everybody stuck */
-		struct vfs_report r;
-		bool cyc = vfs_deadlock_find(w, -1, &r);
-		int nrep = vfs_report_count(w, RPT_DEADLOCK, FLD_NONE);
-		bool dl = cyc || nrep || vfs_all_blocked(w);
-		if (!cyc && !nrep && refused(s, RPT_DEADLOCK, "deadlock", !neg) < 0)
-			return -1;
-		if (dl && neg) {
-			if (!cyc && nrep)
-				for (int i = 0; i < w->det.nreports; i++)
-					if (w->det.reports[i].kind == RPT_DEADLOCK)
-						r = w->det.reports[i];
-			return failed(s, "no deadlock: %s", cyc || nrep ? r.text :
-				      "every live thread is blocked");
-		}
-		if (!dl && !neg)
-			return failed(s, "deadlock: no wait-for cycle, and some thread can "
-				      "still run");
-		return 0;
-	}
-	if (!strcmp(k, "lockorder") || !strcmp(k, "deaddir")) {
-		if (rest)
-			return cli_error(s, "expect %s%s takes no argument", neg ? "no " : "", k);
-		bool lo = !strcmp(k, "lockorder");
-		return want_count(s, lo ? RPT_LOCKORDER : RPT_DEADDIR,
-				  lo ? "lock-order problem" : "iteration of a dead directory",
-				  !neg, FLD_NONE);
-	}
+	const struct expect_cond *ec = expect_cond_find(k);
+	if (ec)
+		return ec->eval(s, ec, neg, c->argc - ai, c->argv + ai);
 	const char *conds[32];
 	int n = 0;
 	for (int i = 0; i < expect_ncond && n < 31; i++)
@@ -364,4 +444,29 @@ HANDLER(c_expect)
 	conds[n++] = "no";
 	return cli_unknown(s, "expect: unknown condition", k, conds, n,
 			   "'help expect' lists them");
+}
+
+/* vfsim(5)'s table of the conditions, from expect_conds
+ * (`vfsim --conditions-mdoc`, scripts/gen-man.sh) */
+void expect_print_mdoc(FILE *f)
+{
+	fputs(".Bl -column \"skipped thread f_pos_lock\" \"holds when\" -offset indent\n"
+	      ".It Sy condition Ta Sy holds when\n", f);
+	for (int i = 0; i < expect_ncond; i++) {
+		const struct expect_cond *ec = &expect_conds[i];
+		char help[256];
+		size_t o = 0;
+		/* one line: the help's folding for `help expect` undone */
+		for (const char *p = ec->help; *p && o + 1 < sizeof help; p++)
+			if (!isspace((unsigned char)*p))
+				help[o++] = *p;
+			else if (o && help[o - 1] != ' ')
+				help[o++] = ' ';
+		help[o] = 0;
+		fprintf(f, ".It %sCm %s", ec->negatable ? "Oo Cm no Oc " : "", ec->name);
+		mdoc_args(f, ec->args);
+		fputs(" Ta ", f);
+		mdoc_sentence(f, help);
+	}
+	fputs(".El\n", f);
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * complete.c - Tab completion, from the command table's synopses: a
- * placeholder word (PATH, FD, PROC, THREAD, PRESET, KNOB, VALUE, FUNC,
- * FSTYPE, COMMAND) says what to offer, and a|b|c offers those words.
+ * complete.c - Tab completion, from the command table's synopses and
+ * expect's conditions: a placeholder word (PATH, FD, PROC, THREAD, PRESET,
+ * KNOB, VALUE, FUNC, FSTYPE, COMMAND, LOCK, MODE, FIELD) says what to
+ * offer, and a|b|c offers those words.
  */
 #include <dirent.h>
 #include <stdlib.h>
@@ -170,6 +171,15 @@ static void add_kind(struct cands *c, const char *kind, int tid, char **words, i
 			add(c, concepts[i].name);
 	} else if (!strcmp(alt, "FILE")) {
 		add_host_files(c);
+	} else if (!strcmp(alt, "LOCK")) {
+		for (int i = LC_NONE + 1; i < LC__COUNT; i++)
+			add(c, vfs_class_name(i));
+	} else if (!strcmp(alt, "MODE")) {
+		for (int i = M_EXCL; i <= M_WRITE; i++)
+			add(c, vfs_mode_name(i));
+	} else if (!strcmp(alt, "FIELD")) {
+		for (int i = FLD_NONE + 1; i < FLD__COUNT; i++)
+			add(c, vfs_field_name(i));
 	}
 }
 
@@ -194,6 +204,41 @@ static void complete_keywords(struct cands *c, const char *syn, const char *prev
 	for (int i = 0; i < n; i++)
 		if (tok[i][0] >= 'a' && tok[i][0] <= 'z')
 			add(c, tok[i]);
+}
+
+/* `expect`: from its table (cmd_check.c), what expect itself accepts: the
+ * conditions (those that take 'no' after it), then what the placeholders
+ * of the condition's synopsis stand for.  ARGS: the words after "expect";
+ * ARGI: the index of the one being completed. */
+static void complete_expect(struct cands *c, char **args, int argi, int tid,
+			    char **words, int nw)
+{
+	bool neg = argi > 0 && !strcmp(args[0], "no");
+	if (argi == neg) {
+		for (int i = 0; i < expect_ncond; i++)
+			if (!neg || expect_conds[i].negatable)
+				add(c, expect_conds[i].name);
+		if (!neg)
+			add(c, "no");
+		return;
+	}
+	const struct expect_cond *ec = expect_cond_find(args[neg]);
+	if (!ec)
+		return;
+	char syn[128], *parts[8] = { NULL };
+	int np = 0, k = argi - neg - 1;
+	snprintf(syn, sizeof syn, "%s", ec->args);
+	for (char *tok = strtok(syn, " "); tok && np < 8; tok = strtok(NULL, " "))
+		parts[np++] = tok;
+	if (!np || (k >= np && !strstr(parts[np - 1], "...")))
+		return;
+	const char *part = parts[k < np ? k : np - 1];
+	if (part[0] >= 'a' && part[0] <= 'z')
+		add(c, part);           /* a literal: skipped THREAD f_pos_lock */
+	else if (strstr(part, "FILE"))
+		;                       /* file#N or PROC:FD, not a host file */
+	else
+		add_kind(c, part, tid, words, nw);
 }
 
 char **cli_complete(const char *line, int start, int end)
@@ -270,32 +315,7 @@ char **cli_complete(const char *line, int start, int end)
 		return c.v;
 	}
 	if (!strcmp(e->name, "expect")) {
-		/* expect_conds (cmd_check.c): what expect itself accepts */
-		if (argi == 0) {
-			for (int i = 0; i < expect_ncond; i++)
-				add(&c, expect_conds[i].name);
-			add(&c, "no");
-		} else if (argi == 1 && !strcmp(words[nw - 1], "no")) {
-			for (int i = 0; i < expect_ncond; i++)
-				if (expect_conds[i].negatable)
-					add(&c, expect_conds[i].name);
-		} else if (!strcmp(words[nw - 1], "race")) {
-			add(&c, "f_pos"); add(&c, "cursor"); add(&c, "dir");
-			add(&c, "size"); add(&c, "data");
-		} else if (argi == 1 && (!strcmp(words[nw - 1], "took") ||
-				       !strcmp(words[nw - 1], "skipped") ||
-				       !strcmp(words[nw - 1], "blocked")))
-			add_threads(&c, "");
-		else if (argi == 2 && strcmp(words[nw - 2], "expect") == 0)
-			;
-		else if (argi == 2) {
-			add(&c, "f_pos_lock"); add(&c, "i_rwsem"); add(&c, "f_lock");
-			add(&c, "rename_mutex");
-			for (int i = 0; i < EXECLOCK__COUNT; i++)
-				add(&c, vfs_exec_locks[i].name);
-		} else if (argi == 3) {
-			add(&c, "read"); add(&c, "write");
-		}
+		complete_expect(&c, words + first + 1, argi, tid, words, nw);
 		return c.v;
 	}
 	/* from the synopsis: the argi-th word, the last one repeating (...) */

@@ -331,7 +331,7 @@ static int vfsim_main(int argc, char **argv)
 {
 	struct opts o = { .color = -1 };
 	enum { OPT_CHECK = 256, OPT_TRACE, OPT_COLOR, OPT_VERSION, OPT_HELP, OPT_MDOC,
-	       OPT_TAP, OPT_WIDTH, OPT_NO_PAGER };
+	       OPT_TAP, OPT_WIDTH, OPT_NO_PAGER, OPT_CONDS_MDOC };
 	static const struct option longs[] = {
 		{ "check", no_argument, NULL, OPT_CHECK },
 		{ "trace", required_argument, NULL, OPT_TRACE },
@@ -340,6 +340,7 @@ static int vfsim_main(int argc, char **argv)
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ "commands-mdoc", no_argument, NULL, OPT_MDOC },
+		{ "conditions-mdoc", no_argument, NULL, OPT_CONDS_MDOC },
 		{ "tap", no_argument, NULL, OPT_TAP },
 		{ "width", required_argument, NULL, OPT_WIDTH },
 		{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
@@ -408,8 +409,8 @@ static int vfsim_main(int argc, char **argv)
 			usage(stdout);
 			free(o.cmds);
 			return 0;
-		case OPT_MDOC:
-			cmd_print_mdoc(stdout);
+		case OPT_MDOC: case OPT_CONDS_MDOC:
+			(ch == OPT_MDOC ? cmd_print_mdoc : expect_print_mdoc)(stdout);
 			free(o.cmds);
 			return 0;
 		default:

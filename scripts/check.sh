@@ -277,9 +277,10 @@ if have 'man/vfsim.[15]'; then
             fail "man/$(basename "$page")"
         fi
     done
-    # the command list in vfsim(1) is the table's (scripts/gen-man.sh)
+    # the command list in vfsim(1) and the conditions in vfsim(5) are the
+    # tables' (scripts/gen-man.sh)
     if [ -f man/vfsim.1 ] && needs default man/commands; then
-        if out=$(run scripts/gen-man.sh --check "${built[default]}" man/vfsim.1 2>&1); then
+        if out=$(run scripts/gen-man.sh --check "${built[default]}" man/vfsim.1 man/vfsim.5 2>&1); then
             pass "man/commands"
         else
             printf '%s\n' "$out" | tail -n 40 | indent

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Tab completes the words people type (issue 16): explore's keywords,
-# lessons, expect no CONDITION (from expect's own table), the lock names of
-# expect took and blocked, uid=, help IDEA;
+# lessons, expect [no] CONDITION and its arguments (from expect's own
+# table: the lock names of took and blocked, the era's exec locks among
+# them), uid=, help IDEA;
 # dup2 is offered descriptors, not paths.
 . "$(dirname "$0")/lib/tmux.bash"
 needs_editor
@@ -33,6 +34,24 @@ keys C-u
 typein 'expect blocked A exec_update_l'
 keys Tab
 wait_line "$PROMPT_RE"'expect blocked A exec_update_lock$'
+keys C-u
+# expect: every condition of the table, lockorder and deaddir too; the
+# arguments from the condition's synopsis (THREAD LOCK [MODE])
+typein 'expect lockor'
+keys Tab
+wait_line "$PROMPT_RE"'expect lockorder$'
+keys C-u
+typein 'expect no deadd'
+keys Tab
+wait_line "$PROMPT_RE"'expect no deaddir$'
+keys C-u
+typein 'expect took A rename_m'
+keys Tab
+wait_line "$PROMPT_RE"'expect took A rename_mutex$'
+keys C-u
+typein 'expect took A i_rwsem ex'
+keys Tab
+wait_line "$PROMPT_RE"'expect took A i_rwsem excl$'
 keys C-u
 # spawn NAME uid=
 typein 'spawn B ui'
