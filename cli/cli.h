@@ -224,6 +224,9 @@ int lesson_pause(struct session *s);
 /* completion (complete.c) */
 char **cli_complete(const char *line, int start, int end);
 void cli_complete_bind(struct session *s);
+/* tables.c: the tables and completion, for the drift tests */
+void cli_print_tables(FILE *f);
+void cli_print_completions(struct session *s, const char *line, FILE *f);
 
 /* help (cmd.c) */
 void cmd_help_list(struct session *s);

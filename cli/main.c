@@ -51,6 +51,7 @@ struct opts {
 	int ncmds;
 	int interactive, check, quiet, trace, color;
 	int tap, width, no_pager;
+	const char *complete;   /* --complete LINE (tests/cli/tables.sh) */
 };
 
 /* SIGINT or SIGTERM off the prompt: the first stops the script between
@@ -331,7 +332,8 @@ static int vfsim_main(int argc, char **argv)
 {
 	struct opts o = { .color = -1 };
 	enum { OPT_CHECK = 256, OPT_TRACE, OPT_COLOR, OPT_VERSION, OPT_HELP, OPT_MDOC,
-	       OPT_TAP, OPT_WIDTH, OPT_NO_PAGER, OPT_CONDS_MDOC };
+	       OPT_TAP, OPT_WIDTH, OPT_NO_PAGER, OPT_CONDS_MDOC, OPT_TABLES,
+	       OPT_COMPLETE };
 	static const struct option longs[] = {
 		{ "check", no_argument, NULL, OPT_CHECK },
 		{ "trace", required_argument, NULL, OPT_TRACE },
@@ -341,6 +343,8 @@ static int vfsim_main(int argc, char **argv)
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ "commands-mdoc", no_argument, NULL, OPT_MDOC },
 		{ "conditions-mdoc", no_argument, NULL, OPT_CONDS_MDOC },
+		{ "tables", no_argument, NULL, OPT_TABLES },
+		{ "complete", required_argument, NULL, OPT_COMPLETE },
 		{ "tap", no_argument, NULL, OPT_TAP },
 		{ "width", required_argument, NULL, OPT_WIDTH },
 		{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
@@ -409,10 +413,12 @@ static int vfsim_main(int argc, char **argv)
 			usage(stdout);
 			free(o.cmds);
 			return 0;
-		case OPT_MDOC: case OPT_CONDS_MDOC:
-			(ch == OPT_MDOC ? cmd_print_mdoc : expect_print_mdoc)(stdout);
+		case OPT_MDOC: case OPT_CONDS_MDOC: case OPT_TABLES:
+			(ch == OPT_MDOC ? cmd_print_mdoc : ch == OPT_TABLES ?
+			 cli_print_tables : expect_print_mdoc)(stdout);
 			free(o.cmds);
 			return 0;
+		case OPT_COMPLETE: o.complete = optarg; break;
 		default:
 			usage(stderr);
 			free(o.cmds);
@@ -467,6 +473,12 @@ static int vfsim_main(int argc, char **argv)
 		session_free(s);
 		free(o.cmds);
 		return status;
+	}
+	if (o.complete) {               /* hidden: for tests/cli/tables.sh */
+		cli_print_completions(s, o.complete, stdout);
+		session_free(s);
+		free(o.cmds);
+		return 0;
 	}
 	bool tty = isatty(0);
 	if (!s->quit && !s->errors && !s->failed &&

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# The lists people read cannot drift from the tables the shell runs on
+# (issue 14): `vfsim --tables` prints the command table, the system calls'
+# rows (core/syscalls.c) and expect's conditions (cli/cmd_check.c); this
+# checks that `help`, `help expect`, vfsim(1)'s command list, vfsim(5)'s
+# system calls and its conditions, and Tab completion (`vfsim --complete
+# LINE`, the function the line editors call) each list exactly what the
+# tables hold, and that the fuzzer's dictionary has every word of them.
+set -u
+vfsim=${VFSIM:?VFSIM names the binary}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
+d=$(mktemp -d) || exit 2
+trap 'rm -rf "$d"' EXIT
+
+"$vfsim" --tables >"$d/tables" || { echo "FAIL: vfsim --tables"; exit 1; }
+NO_COLOR=1 "$vfsim" -q --no-pager -c help >"$d/help" 2>&1 || { echo "FAIL: help"; exit 1; }
+NO_COLOR=1 "$vfsim" -q --no-pager -c 'help expect' >"$d/help-expect" 2>&1 ||
+    { echo "FAIL: help expect"; exit 1; }
+"$vfsim" --complete '' >"$d/c-start" &&
+"$vfsim" -q -c 'spawn A' --complete 'A: ' >"$d/c-thread" &&
+"$vfsim" --complete 'expect ' >"$d/c-expect" &&
+"$vfsim" --complete 'expect no ' >"$d/c-expect-no" || { echo "FAIL: vfsim --complete"; exit 1; }
+
+python3 - "$d" "$top" <<'PY'
+import re, sys
+d, top = sys.argv[1:3]
+man1, man5 = top + "/man/vfsim.1", top + "/man/vfsim.5"
+bad = 0
+def same(what, got, want):
+    global bad
+    got, want = set(got), set(want)
+    if got == want:
+        print("ok: %s (%d)" % (what, len(want)))
+        return
+    bad = 1
+    print("FAIL: %s" % what)
+    if want - got: print("    missing: " + " ".join(sorted(want - got)))
+    if got - want: print("    not in the table: " + " ".join(sorted(got - want)))
+
+rows = [l.rstrip("\n").split("\t") for l in open(d + "/tables")]
+cmds = [r for r in rows if r[0] == "command"]
+sysc = [r for r in rows if r[0] == "syscall"]
+conds = [r for r in rows if r[0] == "condition"]
+assert cmds and sysc and conds, "vfsim --tables printed an empty table"
+cmd_names = [r[1] for r in cmds]
+thread_cmds = [r[1] for r in cmds if "thread" in r[3].split(",")]
+world_cmds = [r[1] for r in cmds if "world" in r[3].split(",")]
+sys_names = [r[1] for r in sysc]
+cond_names = [r[1] for r in conds]
+neg_conds = [r[1] for r in conds if r[2] == "no"]
+
+# every system call is a command a thread performs, with the row's synopsis
+same("system calls are thread commands", [n for n in thread_cmds if n in sys_names], sys_names)
+syn = {r[1]: r[6] for r in cmds}
+for r in sysc:
+    if r[1] in syn and syn[r[1]] != r[6] and r[1] != "mkdir":
+        bad = 1
+        print("FAIL: %s: the command's synopsis '%s' is not the row's '%s'" % (r[1], syn[r[1]], r[6]))
+
+# help: "  NAME SYNOPSIS   one line"
+help_names = [m.group(1) for m in (re.match(r"^  ([a-z_0-9]+)\b", l) for l in open(d + "/help")) if m]
+same("help lists the commands", help_names, cmd_names)
+
+# help expect: "  [no]NAME ARGS   help" below "Conditions"
+lines = open(d + "/help-expect").read().split("\n")
+i = next(k for k, l in enumerate(lines) if l.startswith("Conditions"))
+hc, hneg = [], []
+for l in lines[i + 1:]:
+    m = re.match(r"^  (no |   )([a-z_]+)\b", l)
+    if m:
+        hc.append(m.group(2))
+        if m.group(1) == "no ": hneg.append(m.group(2))
+same("help expect lists the conditions", hc, cond_names)
+same("help expect marks those that take 'no'", hneg, neg_conds)
+
+def block(page, name):
+    t = open(page).read()
+    return t.split('.\\" BEGIN %s\n' % name)[1].split('.\\" END %s\n' % name)[0]
+
+# vfsim(1): ".It Ic NAME ..." between the COMMANDS markers
+same("vfsim(1) lists the commands",
+     re.findall(r"^\.It Ic (\S+)", block(man1, "COMMANDS"), re.M), cmd_names)
+
+# vfsim(5), "System calls": the Cm words of each .It outside brackets
+t = open(man5).read()
+sec = t.split(".Ss System calls\n")[1].split("\n.El\n")[0]
+names = []
+for l in sec.split("\n"):
+    if not l.startswith(".It "): continue
+    cm, depth = False, 0
+    for w in l.split()[1:]:
+        if w == "Op": break                 # the rest of the line is optional
+        if w == "Oo": depth += 1; continue
+        if w == "Oc": depth -= 1; continue
+        if w == "Cm": cm = True; continue
+        if re.match(r"^[A-Z][a-z]$", w): cm = False; continue
+        if w in (",", "|"): continue
+        if cm and depth == 0: names.append(w)
+same("vfsim(5) describes the system calls", names, sys_names)
+
+# vfsim(5): the conditions between the CONDITIONS markers
+cb = block(man5, "CONDITIONS")
+mc = re.findall(r"^\.It (Oo Cm no Oc )?Cm (\S+)", cb, re.M)
+same("vfsim(5) lists the conditions", [m[1] for m in mc], cond_names)
+same("vfsim(5) marks those that take 'no'", [m[1] for m in mc if m[0]], neg_conds)
+
+# completion
+rd = lambda f: open(d + "/" + f).read().split()
+same("Tab at the start offers the commands (world ones)", rd("c-start"), world_cmds)
+same("Tab after 'A: ' offers what a thread does", rd("c-thread"), thread_cmds)
+same("Tab after 'expect ' offers the conditions", rd("c-expect"), cond_names + ["no"])
+same("Tab after 'expect no ' offers those that take 'no'", rd("c-expect-no"), neg_conds)
+# the fuzzer's dictionary (tests/fuzz/vfsim.dict) has every word of the tables
+dict_words = set(re.findall(r'^"([^"]*)"$', open(top + "/tests/fuzz/vfsim.dict").read(), re.M))
+want = set(cmd_names + sys_names + [r[2] for r in sysc] + cond_names)
+same("the fuzzer's dictionary has the tables' words", dict_words & want, want)
+sys.exit(bad)
+PY
