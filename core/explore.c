@@ -133,8 +133,7 @@ uint64_t xcall_hash(const struct vfs_world *w, int t)
 		const int32_t *ent = vfs_rec_entries(w, t);
 		for (int i = 0; i < r->nent; i++)
 			h = xmix(h ^ (uint64_t)(uint32_t)ent[i]);
-	} else if ((r->call.sys == SYS_READ || r->call.sys == SYS_PREAD) &&
-		   r->ret > 0) {
+	} else if ((vfs_sys[r->call.sys].flags & VSYS_READS) && r->ret > 0) {
 		for (int i = 0; i < r->ret && i < VFS_TEXT_MAX; i++)
 			h = xmix(h ^ (uint8_t)r->text[i]);
 	}

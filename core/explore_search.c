@@ -253,7 +253,7 @@ struct xsearch *xsearch_new(struct xshared *sh, int worker)
 		for (int i = 0; i < w->threads[t].npending; i++) {
 			int sys = w->threads[t].pending[(w->threads[t].pend_head + i) %
 							VFS_MAX_PENDING].sys;
-			if (sys == SYS_CLONE || sys == SYS_FORK)
+			if (vfs_sys[sys].flags & VSYS_SPAWNS)
 				s->may_spawn = true;
 		}
 	return s;

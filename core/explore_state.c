@@ -300,18 +300,13 @@ static uint64_t tree_hash(struct sbuf *b, const struct vfs_world *w)
 	return hash_buf(b->p, b->n);
 }
 
-/* A step of a call of these kinds leaves the tree alone (the inodes'
- * locks apart): its successor keeps its parent's tree_hash. */
+/* A step of a call whose row says it leaves the tree alone (the inodes'
+ * locks apart; core/syscalls.c, VSYS_TREE): its successor keeps its
+ * parent's tree_hash. */
 static bool tree_clean(const struct vfs_world *w, int t, uint64_t stamp0)
 {
-	if (inode_stamp(w) != stamp0)
-		return false;
-	switch (w->threads[t].rec.call.sys) {
-	case SYS_GETDENTS: case SYS_LSEEK: case SYS_READ: case SYS_PREAD:
-	case SYS_PIDFD_OPEN: case SYS_PIDFD_GETFD: case SYS_DUP:
-		return true;
-	}
-	return false;
+	return inode_stamp(w) == stamp0 &&
+	       !(vfs_sys[w->threads[t].rec.call.sys].flags & VSYS_TREE);
 }
 
 /* Bytes needed at most for W's canonical state, and with DATA for its
