@@ -81,6 +81,9 @@ typedef int site_fn_resolver(const struct vfs_world *w,
 	S(PW_LOCK,         down_write,           NULL,              1, 0) \
 	S(PW_DO,           generic_file_write_iter, NULL,           0, 0) \
 	S(PW_UNLOCK,       up_write,             NULL,              1, 0) \
+	S(RV_POS,          do_readv,             NULL,              0, 0) \
+	S(RV_VFS,          vfs_readv,            NULL,              1, 0) \
+	S(RV_SETPOS,       do_readv,             NULL,              0, 0) \
 	/* fs/open.c, fs/file.c: open, close, dup */ \
 	S(OP_LOOKUP,       do_sys_open,          NULL,              1, 0) \
 	S(OP_DENTRY_OPEN,  do_dentry_open,       NULL,              1, 0) \

@@ -360,6 +360,22 @@ static bool verify_area(int64_t pos, int64_t count)
 	return count >= 0 && pos >= 0 && !__builtin_add_overflow(pos, count, &end);
 }
 
+/* vfs_read's first checks: FMODE_READ, then FMODE_CAN_READ (a pidfd,
+ * a directory of a filesystem without ->read) */
+static int64_t read_check(struct vx *x)
+{
+	struct vfs_world *w = x->w;
+	const struct vfs_file *fl = &w->files[x->t->f.file];
+	if (!(fl->f_mode & FMODE_READ))
+		return -VE_BADF;
+	if (fl->kind == FK_PIDFD)
+		return -VE_INVAL;
+	if (w->inodes[fl->inode].type == IT_DIR &&
+	    vfs_inode_fsops(w, fl->inode).dir_read == DIRREAD_NONE)
+		return -VE_INVAL;       /* no ->read at all */
+	return 0;
+}
+
 /* Read from pos into the record; returns bytes or -errno. */
 static int64_t do_read(struct vx *x, int64_t *pos, int64_t count)
 {
@@ -367,18 +383,15 @@ static int64_t do_read(struct vx *x, int64_t *pos, int64_t count)
 	struct vfs_frame *f = &x->t->f;
 	struct vfs_file *fl = &w->files[f->file];
 	struct vfs_callrec *r = &x->t->rec;
+	int64_t err = read_check(x);
 
-	if (!(fl->f_mode & FMODE_READ))
-		return -VE_BADF;
-	if (fl->kind == FK_PIDFD)
-		return -VE_INVAL;
+	if (err < 0)
+		return err;
 	if (!verify_area(*pos, count))
 		return -VE_INVAL;
 	const struct vfs_inode *ino = &w->inodes[fl->inode];
 	if (ino->type == IT_DIR) {
 		const struct vfs_fsops ops = vfs_inode_fsops(w, fl->inode);
-		if (ops.dir_read == DIRREAD_NONE)
-			return -VE_INVAL;       /* no ->read at all */
 		if (ops.dir_read == DIRREAD_CEPH && w->sbs[ino->sb].dirstat) {
 			/* ceph_read_dir: a text of directory statistics,
 			 * served by the position like a file */
@@ -425,6 +438,41 @@ void site_RD_VFS(struct vx *x)
 	f->res = do_read(x, &f->pos, cur_call(x)->a[1]);
 	fn_exit(x, VFN_vfs_read, f->res);
 	go(x, SITE_RD_SETPOS);
+}
+
+/* ---- readv: do_readv -> vfs_readv, f_pos as read's ---- */
+
+/* f_pos under fdget_pos's lock, as ksys_read: file_pos_read ... */
+void site_RV_POS(struct vx *x) { pos_read(x, VFN_do_readv, SITE_RV_VFS); }
+/* ... file_pos_write when vfs_readv did not fail */
+void site_RV_SETPOS(struct vx *x) { pos_write(x, VFN_do_readv); }
+
+#define MAX_RW_COUNT 0x7ffff000         /* INT_MAX & PAGE_MASK */
+
+/*
+ * vfs_readv: FMODE_READ (EBADF) and FMODE_CAN_READ (EINVAL) first, then
+ * import_iovec (a length negative as ssize_t is EINVAL; the total is cut
+ * to MAX_RW_COUNT), nothing to do for a total of 0, else one read of the
+ * total: ->read_iter takes the iovecs in one pass; a file with only
+ * ->read (a directory) gets one ->read per iovec (do_loop_readv_writev),
+ * which here comes to the same: generic_read_dir refuses the first,
+ * ceph_read_dir serves by position.
+ */
+void site_RV_VFS(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	const struct vfs_call *c = cur_call(x);
+	int64_t n1 = c->a[1], n2 = c->a[2] < 0 ? 0 : c->a[2], total;
+	fn_enter(x, VFN_vfs_readv);
+	if (__builtin_add_overflow(n1, n2, &total) || total > MAX_RW_COUNT)
+		total = MAX_RW_COUNT;
+	f->res = read_check(x);
+	if (!f->res && n1 < 0)
+		f->res = -VE_INVAL;
+	else if (!f->res && total > 0)
+		f->res = do_read(x, &f->pos, total);
+	fn_exit(x, VFN_vfs_readv, f->res);
+	go(x, SITE_RV_SETPOS);
 }
 
 /* ---- write ---- */

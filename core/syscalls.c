@@ -33,6 +33,8 @@ static void sys_getdents64(struct vx *x) { get_pos_sub(x, SITE_GD_ITERATE); }
 static void sys_lseek(struct vx *x) { get_pos_sub(x, SITE_LS_LLSEEK); }
 static void sys_read(struct vx *x) { get_pos_sub(x, SITE_RD_POS); }
 static void sys_write(struct vx *x) { get_pos_sub(x, SITE_WR_POS); }
+/* do_readv: fdget_pos, as read */
+static void sys_readv(struct vx *x) { get_pos_sub(x, SITE_RV_POS); }
 
 /* ksys_pread64/ksys_pwrite64: "if (pos < 0) return -EINVAL;" before a
  * plain fdget: the position is the caller's, f_pos is not touched, so no
@@ -160,6 +162,11 @@ const struct vfs_sysdesc vfs_sys[SYS__COUNT] = {
 		.flags = VSYS_TREE | VSYS_NAMEI, .entry = sys_namei, .nargs = 2,
 		.args = { ARG("OLD", VA_PATH, 0), ARG("NEW", VA_PATH, 1) },
 		.help = "rename (across directories: the rename mutex)" },
+	/* two iovecs of N and N2 bytes; N2 left out: one */
+	[SYS_READV] = { .name = "readv", .kname = "readv", .fn = VFN_readv,
+		.flags = VSYS_READS | VSYS_FPOS, .entry = sys_readv, .nargs = 3,
+		.args = { FD0, ARG("N", VA_COUNT, 1), OPT("N2", VA_COUNT, 2, -1) },
+		.help = "read N, then N2 bytes at f_pos into two buffers, as read does" },
 };
 
 int vfs_sys_lookup(const char *name)
