@@ -139,7 +139,7 @@ class Comparer:
             else:
                 self.declare("pid")
             return
-        if (kind == "d" and call.op in ("read", "pread") and verr == "EISDIR"
+        if (kind == "d" and call.op in ("read", "pread", "readv") and verr == "EISDIR"
                 and rerr == "EINVAL"):
             # rw_verify_area: a cookie near LLONG_MAX plus the count overflows
             self.declare(cookie)
@@ -192,7 +192,7 @@ class Comparer:
         if vret != rret:
             self.bad("ret", scen, call, vret, rret)
             return
-        if call.op in ("read", "pread") and vextra != rextra:
+        if call.op in ("read", "pread", "readv") and vextra != rextra:
             self.bad("data", scen, call, repr(vextra), repr(rextra))
 
 

@@ -96,7 +96,8 @@ class Gen:
             return
         ops = ["open", "open", "open", "close", "dup", "dup2", "getdents",
                "getdents", "lseek", "read", "write", "pread", "pwrite",
-               "mkdir", "mkdir", "creat", "creat", "unlink", "rmdir", "rename"]
+               "mkdir", "mkdir", "creat", "creat", "unlink", "rmdir", "rename",
+               "readv"]
         op = rng.choice(ops)
         if op == "open":
             path = self.path()
@@ -136,6 +137,10 @@ class Gen:
             fd = self.fd(p)
             n = "" if rng.random() < 0.3 else " %d" % rng.randint(0, 8)
             self.emit(p, "read %d%s" % (fd, n), fd)
+        elif op == "readv":
+            fd = self.fd(p)
+            n2 = "" if rng.random() < 0.3 else " %d" % rng.randint(0, 4)
+            self.emit(p, "readv %d %d%s" % (fd, rng.randint(0, 5), n2), fd)
         elif op == "pread":
             fd = self.fd(p)
             self.emit(p, "pread %d %d %d" % (fd, rng.randint(0, 8),

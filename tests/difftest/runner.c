@@ -37,6 +37,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -198,6 +199,20 @@ static void do_call(char **w, int n, char *out, size_t size)
 			ret = read((int)fd, buf, (size_t)(cnt < 0 ? 0 : cnt));
 		if (ret > 0)
 			escape(buf, ret, extra, sizeof extra);
+	} else if (!strcmp(w[0], "readv")) {
+		/* readv FD N [N2]: two iovecs (one without N2), back to back */
+		long n1 = n > 2 ? num(w[2]) : 0, n2 = n > 3 ? num(w[3]) : 0;
+		long half = (long)sizeof buf / 2;
+		struct iovec iov[2] = {
+			{ buf, (size_t)(n1 < 0 ? 0 : n1 > half ? half : n1) },
+			{ buf + half, (size_t)(n2 < 0 ? 0 : n2 > half ? half : n2) },
+		};
+		ret = readv((int)fd, iov, n > 3 ? 2 : 1);
+		if (ret > 0) {          /* the bytes in order: iovec 1, then 2 */
+			long a = ret < (long)iov[0].iov_len ? ret : (long)iov[0].iov_len;
+			memmove(buf + a, buf + half, (size_t)(ret - a));
+			escape(buf, ret, extra, sizeof extra);
+		}
 	} else if (!strcmp(w[0], "write") || !strcmp(w[0], "pwrite")) {
 		const char *text = n > 2 ? w[2] : "";
 		if (w[0][0] == 'p')
