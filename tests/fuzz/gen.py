@@ -51,6 +51,32 @@ LOCKS = ["f_pos_lock", "i_rwsem", "f_lock", "rename_mutex", "bogus_lock"]
 FIELDS = ["f_pos", "cursor", "dir", "size", "data", "f_count", "fdtable", "nofield"]
 ERRNOS = ["EBADF", "ENOTDIR", "EISDIR", "ENOENT", "EPERM", "EMFILE", "ENOSYS",
           "EINVAL", "ESRCH", "EEXIST", "ENOTEMPTY", "EBOGUS"]
+# The system calls and their synopses: the binary's rows (`vfsim --tables`,
+# core/syscalls.c) once load_syscalls found it, so that a call added later
+# is fuzzed from its row; these are the calls this file knew.
+SYSCALLS = {
+    "open": "PATH [rdonly|wronly|rdwr] [directory] [cloexec]", "close": "FD",
+    "dup": "FD", "dup2": "OLD NEW", "clone": "", "fork": "NAME", "exit": "",
+    "pidfd_open": "PROC", "pidfd_getfd": "PIDFD FD", "getdents": "FD [N]",
+    "lseek": "FD OFFSET [set|cur|end]", "read": "FD [N]", "write": "FD TEXT",
+    "pread": "FD N OFFSET", "pwrite": "FD TEXT OFFSET", "mkdir": "PATH",
+    "creat": "PATH", "unlink": "PATH", "rmdir": "PATH", "rename": "OLD NEW",
+}
+
+
+def load_syscalls(vfsim):
+    try:
+        out = subprocess.run([vfsim, "--tables"], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return
+    rows = [l.split("\t") for l in out.decode("utf-8", "replace").splitlines()]
+    rows = {r[1]: r[6] for r in rows if r[0] == "syscall" and len(r) > 6}
+    if rows:
+        SYSCALLS.clear()
+        SYSCALLS.update(rows)
+
+
 LOOKS = ["ps", "fds", "files", "locks", "where", "stats", "reports", "lockdep",
          "lockdep graph", "lockdep reports", "history", "trace show",
          "trace clear", "trace on", "trace off", "trace jsonl", "timeline",
@@ -149,11 +175,12 @@ class Gen:
         r = self.r
         t = self.thread()
         fd = self.num()
-        c = r.choice([
+        shaped = [
             "open", "open", "open", "close", "dup", "dup2", "clone", "fork",
             "exit", "pidfd_open", "pidfd_getfd", "getdents", "getdents",
             "getdents", "lseek", "read", "write", "pread", "pwrite", "mkdir",
-            "creat", "unlink", "rmdir", "rename"])
+            "creat", "unlink", "rmdir", "rename"]
+        c = r.choice(shaped + sorted(set(SYSCALLS) - set(shaped)))
         if c == "exit" and self.clean and r.random() < 0.7:
             c = "getdents"
         if c == "open":
@@ -201,10 +228,12 @@ class Gen:
                 self.dirs.append(p)
         elif c in ("unlink", "rmdir"):
             args = [self.path()]
-        else:
+        elif c == "rename":
             p = self.path(new=True)
             args = [self.path(), p]
             self.paths.append(p)
+        else:
+            args = self.row_args(SYSCALLS.get(c, ""))
         bg = r.random() < 0.45
         base = t.split(".")[0]
         # a clone or fork started with & makes its thread only when it runs
@@ -220,6 +249,29 @@ class Gen:
         if bg:
             self.pending += 1
         return "%s: %s %s%s" % (t, c, " ".join(args), " &" if bg else "")
+
+    def row_args(self, synopsis):
+        """Words for a call that has no shape here, from its row's synopsis:
+        each placeholder's kind, an optional one left out at times."""
+        args = []
+        for w in synopsis.split():
+            opt = w.startswith("[")
+            w = w.strip("[]")
+            if opt and self.r.random() < 0.4:
+                continue
+            if "|" in w:
+                args.append(self.r.choice(w.split("|")))
+            elif w in ("PATH", "OLD", "NEW"):
+                args.append(self.path())
+            elif w == "TEXT":
+                args.append(self.r.choice(["abc", "'q q'", "z" * self.r.randint(1, 90)]))
+            elif w == "PROC":
+                args.append(self.proc())
+            elif w == "NAME":
+                args.append(self.newproc())
+            else:               # FD, PIDFD, N, N2, OFFSET: numbers
+                args.append(self.num())
+        return args
 
     def expect(self):
         r = self.r
@@ -495,6 +547,11 @@ def main():
     a = ap.parse_args()
     top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     seed = a.seed if a.seed is not None else int(time.time())
+    for b in ([a.vfsim] if a.vfsim else []) + [os.path.join(top, "build/asan/vfsim"),
+                                               os.path.join(top, "build/vfsim")]:
+        if os.access(b, os.X_OK):
+            load_syscalls(b)
+            break
     if a.what == "gen":
         tmp = tempfile.mkdtemp(prefix="vfsgen.")
         sys.stdout.write(gen_script(seed, a.lines or random.Random(seed).randint(5, 60), tmp))
