@@ -419,7 +419,7 @@ static void record_result(struct replay *rp, int tid)
 	struct cell *c = &rp->cells[rp->call_act[k]];
 	char ret[32], extra[512] = "";
 	vfs_ret_text(r->ret, ret, sizeof ret);
-	if (r->call.sys == SYS_GETDENTS && r->ret >= 0) {
+	if ((vfs_sys[r->call.sys].flags & VSYS_DIRENTS) && r->ret >= 0) {
 		extra[0] = ' ';
 		vfs_rec_entries_text(w, tid, extra + 1, sizeof extra - 1);
 	} else if ((vfs_sys[r->call.sys].flags & VSYS_READS) && r->ret > 0) {

@@ -511,7 +511,7 @@ void session_print_result(struct session *s, int tid)
 	vfs_thread_name(w, tid, th, sizeof th);
 	vfs_call_strace(w, &r->call, call, sizeof call);
 	vfs_ret_text(r->ret, ret, sizeof ret);
-	if (r->call.sys == SYS_GETDENTS && r->ret >= 0) {
+	if ((vfs_sys[r->call.sys].flags & VSYS_DIRENTS) && r->ret >= 0) {
 		extra[0] = ' ';
 		vfs_rec_entries_text(w, tid, extra + 1, sizeof extra - 1);
 	} else if ((vfs_sys[r->call.sys].flags & VSYS_READS) && r->ret > 0) {

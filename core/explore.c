@@ -128,7 +128,7 @@ uint64_t xcall_hash(const struct vfs_world *w, int t)
 	const struct vfs_callrec *r = &w->threads[t].rec;
 	uint64_t h = xmix((uint64_t)(uint32_t)r->call.seq ^ ((uint64_t)r->call.sys << 40));
 	h = xmix(h ^ (uint64_t)r->ret);
-	if (r->call.sys == SYS_GETDENTS) {
+	if (vfs_sys[r->call.sys].flags & VSYS_DIRENTS) {
 		h = xmix(h ^ (uint64_t)r->nent);
 		const int32_t *ent = vfs_rec_entries(w, t);
 		for (int i = 0; i < r->nent; i++)

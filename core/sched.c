@@ -99,7 +99,7 @@ void sys_return(struct vx *x, int64_t ret)
 	r->done = 1;
 	r->end_step = w->step;
 	w->last_done_tid = x->tid;
-	if (r->call.sys == SYS_GETDENTS)
+	if (vfs_sys[r->call.sys].flags & VSYS_DIRENTS)
 		w->last_gd_tid = x->tid;
 	w->stats.calls++;
 	w->stats.calls_by_sys[r->call.sys]++;
