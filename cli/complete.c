@@ -241,6 +241,36 @@ static void complete_expect(struct cands *c, char **args, int argi, int tid,
 		add_kind(c, part, tid, words, nw);
 }
 
+/* A system call's argument ARGI, by its row's schema (core/syscalls.c):
+ * descriptors, paths of the tree, processes, or the words of a choice
+ * (whence, open's flags: these take every word after them). */
+static void complete_call(struct cands *c, int sys, int argi, int tid,
+			  char **words, int nw)
+{
+	const struct vfs_sysdesc *d = &vfs_sys[sys];
+	int i = 0;
+	while (i < d->nargs && d->args[i].kind != VA_OFLAGS && i < argi)
+		i++;
+	if (i >= d->nargs || (i < argi && d->args[i].kind != VA_OFLAGS))
+		return;
+	switch (d->args[i].kind) {
+	case VA_FD:   add_kind(c, "FD", tid, words, nw); break;
+	case VA_PATH: add_kind(c, "PATH", tid, words, nw); break;
+	case VA_PROC: add_kind(c, "PROC", tid, words, nw); break;
+	case VA_WHENCE: case VA_OFLAGS: {
+		/* the lower-case words of the synopsis are this argument's */
+		char syn[256];
+		vfs_sys_synopsis(sys, syn, sizeof syn);
+		for (char *t = strtok(syn, " |[]"); t; t = strtok(NULL, " |[]"))
+			if (t[0] >= 'a' && t[0] <= 'z')
+				add(c, t);
+		break;
+	}
+	default:        /* counts, offsets, text, a new name: nothing to offer */
+		break;
+	}
+}
+
 char **cli_complete(const char *line, int start, int end)
 {
 	struct cands c = { .prefix = "" };
@@ -302,8 +332,8 @@ char **cli_complete(const char *line, int start, int end)
 		}
 		return c.v;
 	}
-	if (!strcmp(e->name, "dup2")) {
-		add_kind(&c, "FD", tid, words, nw);
+	if (e->sys && first) {
+		complete_call(&c, e->sys, argi, tid, words, nw);
 		return c.v;
 	}
 	if (!strcmp(e->name, "explore")) {
@@ -331,12 +361,6 @@ char **cli_complete(const char *line, int start, int end)
 		if (!strstr(parts[np - 1], "..."))
 			return NULL;
 		argi = np - 1;
-	}
-	/* flags of open: any of the remaining choices */
-	if (!strcmp(e->name, "open") && argi >= 1) {
-		for (int i = 1; i < np; i++)
-			add_kind(&c, parts[i], tid, words, nw);
-		return c.v;
 	}
 	if (!strcmp(e->name, "mount") && argi == 2) {
 		add(&c, "dirstat");

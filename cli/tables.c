@@ -16,9 +16,16 @@ static const struct { unsigned bit; const char *name; } sys_flags[] = {
 	{ VSYS_FDS, "fds" },
 };
 
+static const char *const arg_kinds[] = {
+	[VA_FD] = "fd", [VA_COUNT] = "count", [VA_OFFSET] = "offset",
+	[VA_WHENCE] = "whence", [VA_OFLAGS] = "oflags", [VA_PATH] = "path",
+	[VA_TEXT] = "text", [VA_PROC] = "proc", [VA_NEWPROC] = "newproc",
+};
+
 /*
  * command    NAME GROUP thread|world|thread,world MIN MAX SYNOPSIS
- * syscall    NAME KNAME FLAGS MIN MAX SYNOPSIS
+ * syscall    NAME KNAME FLAGS MIN MAX SYNOPSIS KINDS (of the arguments:
+ *            fd,count,...)
  * condition  NAME no|- SYNOPSIS
  */
 void cli_print_tables(FILE *f)
@@ -42,8 +49,11 @@ void cli_print_tables(FILE *f)
 			if (d->flags & sys_flags[k].bit)
 				o += (size_t)snprintf(flags + o, sizeof flags - o, "%s%s",
 						      o ? "," : "", sys_flags[k].name);
-		fprintf(f, "syscall\t%s\t%s\t%s\t%d\t%d\t%s\n", d->name, d->kname,
+		fprintf(f, "syscall\t%s\t%s\t%s\t%d\t%d\t%s\t", d->name, d->kname,
 			o ? flags : "-", min, max, syn);
+		for (int i = 0; i < d->nargs; i++)
+			fprintf(f, "%s%s", i ? "," : "", arg_kinds[d->args[i].kind]);
+		fputc('\n', f);
 	}
 	for (int i = 0; i < expect_ncond; i++)
 		fprintf(f, "condition\t%s\t%s\t%s\n", expect_conds[i].name,

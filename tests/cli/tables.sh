@@ -21,6 +21,11 @@ NO_COLOR=1 "$vfsim" -q --no-pager -c 'help expect' >"$d/help-expect" 2>&1 ||
 "$vfsim" -q -c 'spawn A' --complete 'A: ' >"$d/c-thread" &&
 "$vfsim" --complete 'expect ' >"$d/c-expect" &&
 "$vfsim" --complete 'expect no ' >"$d/c-expect-no" || { echo "FAIL: vfsim --complete"; exit 1; }
+# a call's first argument, by its row: a descriptor is offered the open ones
+"$vfsim" --tables | awk -F'\t' '$1 == "syscall" { print $2 }' | while read -r call; do
+    printf '%s\t%s\n' "$call" "$("$vfsim" -q -c 'mkdir /d' -c 'spawn A' -c 'A: open /d' \
+        --complete "A: $call " | tr '\n' ' ')"
+done >"$d/c-args" || { echo "FAIL: vfsim --complete 'A: CALL '"; exit 1; }
 
 python3 - "$d" "$top" <<'PY'
 import re, sys
@@ -111,6 +116,12 @@ same("Tab at the start offers the commands (world ones)", rd("c-start"), world_c
 same("Tab after 'A: ' offers what a thread does", rd("c-thread"), thread_cmds)
 same("Tab after 'expect ' offers the conditions", rd("c-expect"), cond_names + ["no"])
 same("Tab after 'expect no ' offers those that take 'no'", rd("c-expect-no"), neg_conds)
+offered = dict(l.rstrip("\n").split("\t") for l in open(d + "/c-args"))
+first = {r[1]: r[7].split(",")[0] for r in sysc}
+same("Tab after 'A: CALL ' offers the open fds where the row's first argument is one",
+     [n for n in sys_names if offered.get(n, "").split() == ["3"]],
+     [n for n in sys_names if first[n] == "fd"])
+
 # the fuzzer's dictionary (tests/fuzz/vfsim.dict) has every word of the tables
 dict_words = set(re.findall(r'^"([^"]*)"$', open(top + "/tests/fuzz/vfsim.dict").read(), re.M))
 want = set(cmd_names + sys_names + [r[2] for r in sysc] + cond_names)
