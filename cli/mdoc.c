@@ -13,9 +13,11 @@
 static void mdoc_word(FILE *f, const char *w, size_t n)
 {
 	bool upper = false, lower = false;
+	size_t letters = 0;
 	for (size_t i = 0; i < n; i++) {
 		upper |= isupper((unsigned char)w[i]) != 0;
 		lower |= islower((unsigned char)w[i]) != 0;
+		letters += isalpha((unsigned char)w[i]) != 0;
 	}
 	const char *eq = memchr(w, '=', n);
 	if (eq && eq + 1 < w + n) {             /* uid=N: a literal, then an argument */
@@ -29,7 +31,7 @@ static void mdoc_word(FILE *f, const char *w, size_t n)
 		fputs("\\&", f);
 	for (size_t i = 0; i < n; i++) {
 		char c = w[i];
-		if (upper && !lower && n > 1)   /* PATH -> path; N stays N */
+		if (upper && !lower && letters > 1)    /* PATH -> path; N, N2 stay */
 			c = (char)tolower((unsigned char)c);
 		if (c == '\\')
 			fputs("\\e", f);
