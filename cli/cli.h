@@ -116,6 +116,7 @@ void *xcalloc(size_t n, size_t sz);
 char *xstrdup(const char *s);
 
 /* session.c */
+extern int cli_stdout_errno;    /* the first failed write's, or 0 */
 struct session *session_new(void);
 void session_free(struct session *s);
 void session_reset(struct session *s, const struct vfs_preset *p);

@@ -517,7 +517,7 @@ int main(int argc, char **argv)
 	int status = vfsim_main(argc, argv);
 	errno = 0;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		int e = errno;
+		int e = errno ? errno : cli_stdout_errno;
 		fprintf(stderr, "vfsim: cannot write standard output%s%s\n", e ? ": " : "",
 			e ? errno_text(e) : "");
 		return 2;

@@ -76,6 +76,16 @@ static char *vformat(char *small, size_t n, const char *fmt, va_list ap)
  * are shown as \ooo, newlines and tabs kept. With colour on, vfsim's own
  * colour codes (ESC [ digits and ; m) pass.
  */
+/* The errno of the first write to stdout that failed, for main's message:
+ * the last flush may find nothing left to write, and no errno then. */
+int cli_stdout_errno;
+
+static void note_write(FILE *f)
+{
+	if (f == stdout && ferror(f) && !cli_stdout_errno)
+		cli_stdout_errno = errno;
+}
+
 static void put_shown(FILE *f, const char *p, bool color)
 {
 	/* built whole, then one write: stderr is unbuffered */
@@ -103,8 +113,10 @@ static void put_shown(FILE *f, const char *p, bool color)
 		else
 			buf[o++] = (char)c;
 	}
-	if (o)
+	if (o) {
 		fwrite(buf, 1, o, f);
+		note_write(f);
+	}
 	if (buf != small)
 		free(buf);
 }
@@ -202,6 +214,7 @@ static void put_folded(struct session *s, char *line, size_t n, int cols)
 		put_shown(f, line, s->color);
 		line[cut] = keep;
 		fputc('\n', f);
+		note_write(f);
 		while (cut < n && line[cut] == ' ')
 			cut++;
 		line += cut;
