@@ -530,8 +530,9 @@ void session_print_result(struct session *s, int tid)
 	} else if ((vfs_sys[r->call.sys].flags & VSYS_READS) && r->ret > 0) {
 		char esc[256];
 		size_t o = 0;
-		/* the bytes read, holes (zeros) too */
-		int64_t len = r->ret < VFS_DATA_MAX ? r->ret : VFS_DATA_MAX;
+		/* the bytes read, holes (zeros) too: the first VFS_TEXT_MAX,
+		 * which is what the record keeps, then "..." */
+		int64_t len = r->ret < VFS_TEXT_MAX ? r->ret : VFS_TEXT_MAX;
 		for (const char *p = r->text; p < r->text + len && o + 5 < sizeof esc; p++) {
 			if (*p == '\n') { esc[o++] = '\\'; esc[o++] = 'n'; }
 			else if (*p == '"' || *p == '\\') { esc[o++] = '\\'; esc[o++] = *p; }
@@ -539,7 +540,8 @@ void session_print_result(struct session *s, int tid)
 			else esc[o++] = *p;
 		}
 		esc[o] = 0;
-		snprintf(extra, sizeof extra, " \"%s\"", esc);
+		snprintf(extra, sizeof extra, " \"%s\"%s", esc,
+			 r->ret > VFS_TEXT_MAX ? "..." : "");
 	} else if (r->call.sys == SYS_CLONE && r->ret > 0) {
 		for (int i = 0; i < w->nthreads; i++)
 			if (w->threads[i].tid == r->ret) {
