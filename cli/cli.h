@@ -46,6 +46,10 @@ struct session {
 	/* where commands come from */
 	const char *file;       /* NULL at the prompt */
 	int line;
+	/* a command continued with '\' over several lines: where each of its
+	 * lines begins in it (offsets; [0] is 0), for cli_error_at */
+	const size_t *cont_at;
+	int ncont;
 	int depth;              /* source nesting */
 	/* outcome */
 	int failed;             /* an expect failed: exit 1 */
@@ -166,6 +170,10 @@ void session_live_reports(struct session *s);
  * prompt. Always returns -1. */
 int cli_error(struct session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* cli_error about the word at column COL of the command (cmd_call.cols):
+ * "column C: message", on the line of a continued command it is on. */
+int cli_error_at(struct session *s, int col, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* FILE:LINE: (in a script), then LABEL (coloured), then the message. */
 void cli_vmessage(struct session *s, const char *label, const char *fmt, va_list ap);
 /* Once per limit: "vfsim: too many X (limit N): ... off from step S" when

@@ -23,14 +23,36 @@ static const struct cmd_entry base_table[] = {
 	  "Values that build a kernel that never existed (wrapper no-recheck,\n"
 	  "naive-upgrade) say so in the trace when they change what happens.",
 	  0, 2, CMD_LOG, 0, c_set },
-	{ "fs", "world", "[list]", "the filesystem types and their directory operations",
-	  "For each type: its iterator, whether it has ->iterate_shared natively or\n"
-	  "the legacy ->iterate (wrapped from v6.5), its directory llseek, and its\n"
-	  "answer to read() on a directory. Types the preset's kernel did not have\n"
-	  "are marked.", 0, 1, CMD_PAGER, 0, c_fs },
+	{ "fs", "world", "[list|define NAME KEY VALUE...]",
+	  "the filesystem types, or define one from their parts",
+	  "'fs list': for each type, its iterator, whether it has ->iterate_shared\n"
+	  "natively or the legacy ->iterate (wrapped from v6.5), its directory\n"
+	  "llseek, and its answer to read() on a directory. Types the preset's\n"
+	  "kernel did not have are marked, and so are those the script defined.\n"
+	  "\n"
+	  "'fs define NAME KEY VALUE...' makes a filesystem type of the parts the\n"
+	  "built-in ones are made of; 'mount NAME PATH' then mounts one. The keys\n"
+	  "are its directories' file_operations (one line, or several ending in \\):\n"
+	  "  iterate FN          the legacy ->iterate: i_rwsem exclusive (from v6.5\n"
+	  "                      inside wrap_directory_iterator)\n"
+	  "  iterate_shared FN   ->iterate_shared: i_rwsem shared\n"
+	  "                      (one of the two; FN is an iterator: exfat_iterate,\n"
+	  "                      ext4_readdir, dcache_readdir, ...)\n"
+	  "  llseek FN           generic_file_llseek (the default), ext4_dir_llseek,\n"
+	  "                      dcache_dir_lseek, offset_dir_llseek, ceph_dir_llseek,\n"
+	  "                      ovl_dir_llseek, default_llseek (these three take\n"
+	  "                      i_rwsem exclusive; dcache_dir_lseek shared)\n"
+	  "  read FN             generic_read_dir (EISDIR, the default), ceph_read_dir\n"
+	  "                      (text with the mount option dirstat), none (EINVAL)\n"
+	  "  maxbytes N          s_maxbytes: bytes, or MAX_LFS_FILESIZE (the default)\n"
+	  "  since R, until R    the releases that have it, for 'fs list' (5.7)\n"
+	  "A definition is part of the kernel being modelled: 'reset', 'kernel',\n"
+	  "'back', 'compare', 'explore' and 'save' keep it.", 0, -1, CMD_PAGER, 0, c_fs },
 	{ "mount", "world", "FSTYPE PATH [OPTION...]", "mount a new filesystem on a new directory",
-	  "Creates PATH as the root of a new filesystem of type FSTYPE. The root '/'\n"
-	  "is ext4. ceph takes the option 'dirstat' (read() on its directories).",
+	  "Creates PATH as the root of a new filesystem of type FSTYPE, a built-in\n"
+	  "one or one the script defined ('fs define'). The root '/' is ext4. ceph\n"
+	  "takes the option 'dirstat' (read() on its directories), and so does a\n"
+	  "type defined with 'read ceph_read_dir'.",
 	  2, 3, CMD_LOG, 0, c_mount },
 	{ "mkdir", "world", "PATH...", "make directories (as set-up, or as a thread's call)",
 	  "Without a thread, makes the directories at once (parents too), untraced.\n"
@@ -51,7 +73,9 @@ static const struct cmd_entry base_table[] = {
 	  "down_read_killable) gives up with EINTR at once; one asleep in a plain\n"
 	  "wait (the v6.5 wrapper's down_write) sleeps on until it gets the lock,\n"
 	  "as the wrapper's comment in fs/readdir.c explains.", 1, 1, CMD_LOG, 0, c_kill },
-	{ "reset", "world", "", "an empty world; the preset and knobs are kept", NULL,
+	{ "reset", "world", "", "an empty world; the preset and knobs are kept",
+	  "The kernel being modelled stays as it was: its preset, the knobs 'set'\n"
+	  "overrode and the filesystem types 'fs define' made.",
 	  0, 0, 0, 0, c_reset },
 	{ "sched", "run", "[rr|fifo|random SEED]", "how step and run choose a thread",
 	  "rr: round robin, one step each (the default). fifo: the oldest call runs\n"
@@ -291,6 +315,25 @@ int cli_unknown(struct session *s, const char *what, const char *word,
 	if (hint)
 		return cli_error(s, "%s '%s' (%s)", what, word, hint);
 	return cli_error(s, "%s '%s'", what, word);
+}
+
+int cli_error_at(struct session *s, int col, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	int line = s->line, k = s->ncont - 1;
+	while (k > 0 && (size_t)(col - 1) < s->cont_at[k])
+		k--;
+	if (k > 0) {            /* on a continuation line */
+		s->line += k;
+		col -= (int)s->cont_at[k];
+	}
+	cli_error(s, "column %d: %s", col, msg);
+	s->line = line;
+	return -1;
 }
 
 int cmd_names(const char **names, int max)

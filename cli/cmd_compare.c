@@ -289,7 +289,9 @@ static int parse_line(struct session *s, struct script *sc, const char *line,
 		return 0;
 	}
 	if (!strcmp(e->group, "world") || !strcmp(name, "sched")) {
-		if (!strcmp(name, "fs") || !strcmp(name, "ls"))
+		/* (fs define: a filesystem type is part of both kernels) */
+		if (!strcmp(name, "ls") || (!strcmp(name, "fs") &&
+		    (l.nwords < 2 || strcmp(l.words[1], "define"))))
 			return 0;
 		add_act(sc, ACT_SETUP)->text = xstrdup(line);
 		return 0;

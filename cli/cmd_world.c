@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* cmd_world.c - setting up the world: kernel, set, fs, mount, mkdir,
- * touch, ls, spawn, reset, sched.  Instant and untraced. */
+/* cmd_world.c - setting up the world: kernel, set, mount, mkdir, touch,
+ * ls, spawn, reset, sched (fs: cmd_fs.c).  Instant and untraced. */
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
@@ -98,40 +98,6 @@ HANDLER(c_set)
 	return 0;
 }
 
-HANDLER(c_fs)
-{
-	if (c->argc && strcmp(c->argv[0], "list"))
-		return cli_error(s, "fs: only 'fs list' (got '%s')", c->argv[0]);
-	static const char *const ll[] = { "generic_file_llseek", "ext4_dir_llseek",
-		"dcache_dir_lseek", "offset_dir_llseek", "ceph_dir_llseek",
-		"ovl_dir_llseek", "default_llseek" };
-	int era = s->w->k.era;
-	out(s, "%-10s %-20s %-34s %-19s %s\n", "type", "iterator", "under this kernel",
-	    "dir llseek", "read() on a dir");
-	for (int i = 0; i < vfs_nfstypes; i++) {
-		const struct vfs_fstype *ft = &vfs_fstypes[i];
-		const struct vfs_fsops ops = vfs_fs_ops(&s->w->k, ft);
-		const char *how;
-		switch (s->w->k.iterate) {
-		case ITER_EXCLUSIVE: how = "->iterate, exclusive"; break;
-		case ITER_DUAL: how = ops.native_shared ? "->iterate_shared, shared" :
-				      "->iterate, exclusive"; break;
-		default: how = ops.native_shared ? "->iterate_shared, shared" :
-				 "wrap_directory_iterator"; break;
-		}
-		char when[64] = "";
-		if (era < ft->since_era)
-			snprintf(when, sizeof when, "  (not yet: since %s)", ft->since);
-		if (ft->until_era && era > ft->until_era &&
-		    !vfs_fs_uses_later(&s->w->k, ft))
-			snprintf(when, sizeof when, "  (gone after %s)", ft->until);
-		out(s, "%-10s %-20s %-34s %-19s %s%s\n", ft->name, vfs_fn_name(ops.iter_fn),
-		    how, ll[ops.llseek], ops.dir_read == DIRREAD_CEPH ? "text with -o dirstat" :
-		    ops.dir_read == DIRREAD_NONE ? "EINVAL" : "EISDIR", when);
-	}
-	return 0;
-}
-
 static int setup_err(struct session *s, const char *what, const char *path, int r)
 {
 	const char *e = vfs_errno_name(-r);
@@ -149,12 +115,13 @@ static int setup_err(struct session *s, const char *what, const char *path, int 
 
 HANDLER(c_mount)
 {
-	if (!vfs_fstype_lookup(c->argv[0])) {
-		const char *names[32];
-		for (int i = 0; i < vfs_nfstypes; i++)
-			names[i] = vfs_fstypes[i].name;
+	if (vfs_world_fstype_lookup(s->w, c->argv[0]) < 0) {
+		const char *names[64];
+		int n = vfs_world_nfstypes(s->w);
+		for (int i = 0; i < n && i < 64; i++)
+			names[i] = vfs_world_fstype(s->w, i)->name;
 		return cli_unknown(s, "mount: unknown filesystem type", c->argv[0], names,
-				   vfs_nfstypes, "see 'fs list'");
+				   n < 64 ? n : 64, "see 'fs list'");
 	}
 	if (c->argv[1][0] != '/')
 		return cli_error(s, "mount: '%s': paths start with /", c->argv[1]);
@@ -277,6 +244,10 @@ HANDLER(c_reset)
 	struct vfs_knobs k = s->w->k;
 	int overridden = s->w->knobs_overridden, sched = s->w->sched;
 	const struct vfs_preset *p = &vfs_presets[s->w->preset];
+	/* the defined filesystem types are the kernel's, as the knobs are */
+	struct vfs_fstype defs[VFS_MAX_FSDEFS];
+	int ndefs = s->w->nfsdefs;
+	memcpy(defs, s->w->fsdefs, sizeof defs[0] * (size_t)ndefs);
 	session_reset(s, p);
 	s->w->k = k;
 	s->w->knobs_overridden = (uint8_t)overridden;
@@ -291,6 +262,11 @@ HANDLER(c_reset)
 				 d->values[vfs_knob_get(&k, d)]);
 			session_exec_line(s, line);
 		}
+	}
+	for (int i = 0; i < ndefs; i++) {
+		char def[256];
+		fs_define_text(&defs[i], def, sizeof def);
+		session_exec_line(s, def);
 	}
 	(void)sched;
 	return 0;

@@ -9,6 +9,8 @@
 HANDLER(c_kernel); HANDLER(c_set); HANDLER(c_fs); HANDLER(c_mount);
 HANDLER(c_mkdir); HANDLER(c_touch); HANDLER(c_ls); HANDLER(c_spawn);
 HANDLER(c_reset); HANDLER(c_sched); HANDLER(c_kill);
+/* cmd_fs.c: a defined type as the `fs define` line that makes it again */
+void fs_define_text(const struct vfs_fstype *ft, char *buf, size_t n);
 /* cmd_thread.c */
 HANDLER(c_syscall);
 /* cmd_run.c */

@@ -161,8 +161,8 @@ static void add_kind(struct cands *c, const char *kind, int tid, char **words, i
 		for (int i = 1; i < VFN__COUNT; i++)
 			add(c, vfs_fn_name(i));
 	} else if (!strcmp(alt, "FSTYPE")) {
-		for (int i = 0; i < vfs_nfstypes; i++)
-			add(c, vfs_fstypes[i].name);
+		for (int i = 0; i < vfs_world_nfstypes(cs->w); i++)   /* defined ones too */
+			add(c, vfs_world_fstype(cs->w, i)->name);
 	} else if (!strcmp(alt, "COMMAND")) {
 		for (int i = 0; i < cmd_count; i++)
 			add(c, cmd_table[i].name);

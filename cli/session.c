@@ -685,6 +685,8 @@ static int run_lines(struct session *s, FILE *in, const char *name)
 {
 	char *buf = NULL, *acc = NULL;
 	size_t cap = 0, acclen = 0;
+	size_t *conts = NULL;           /* where each line of acc begins */
+	int nconts = 0, capconts = 0;
 	ssize_t n;
 	int lineno = 0, start = 0, rc = 0;
 	int ran = 0, shown = 0;         /* lessons N step: commands since the pause */
@@ -730,6 +732,13 @@ static int run_lines(struct session *s, FILE *in, const char *name)
 				rc = -1;
 				break;
 			}
+			if (!acclen)
+				nconts = 0;
+			if (nconts == capconts) {
+				capconts = capconts ? capconts * 2 : 8;
+				conts = xrealloc(conts, sizeof *conts * (size_t)capconts);
+			}
+			conts[nconts++] = acclen;
 			acc = xrealloc(acc, acclen + len + 1);
 			memcpy(acc + acclen, buf, len + 1);
 			acclen += len;
@@ -757,7 +766,13 @@ static int run_lines(struct session *s, FILE *in, const char *name)
 			if (*p && *p != '#')
 				ran = shown = 1;
 		}
+		const size_t *ocont = s->cont_at;
+		int oncont = s->ncont;
+		s->cont_at = conts;
+		s->ncont = nconts;
 		int r = session_exec_line(s, acc);
+		s->cont_at = ocont;
+		s->ncont = oncont;
 		acclen = 0;
 		if (s->stop && *s->stop) {
 			if (!s->stop_at[0])     /* the innermost script's line */
@@ -774,6 +789,7 @@ static int run_lines(struct session *s, FILE *in, const char *name)
 	}
 	free(buf);
 	free(acc);
+	free(conts);
 	s->file = ofile;
 	s->line = oline;
 	return rc;

@@ -3,6 +3,8 @@
  * fstypes.c - filesystem types as a table: each one's directory iterator,
  * its directory llseek and its answer to read() on a directory
  * (kernel-reference.md sections 5 and 6; the filesystems' dir.c files).
+ * A script adds rows of its own to a world (`fs define`), built from the
+ * same parts; every path reaches a row through one resolver.
  */
 #include <string.h>
 #include "vfsim.h"
@@ -86,4 +88,81 @@ const struct vfs_fstype *vfs_fstype_lookup(const char *name)
 		if (!strcmp(vfs_fstypes[i].name, name))
 			return &vfs_fstypes[i];
 	return NULL;
+}
+
+/* ---- the parts a row is made of ---- */
+
+const uint8_t vfs_llseek_fn[LLSEEK_DEFAULT + 1] = {
+	[LLSEEK_GENERIC] = VFN_generic_file_llseek,
+	[LLSEEK_EXT4_DIR] = VFN_ext4_dir_llseek,
+	[LLSEEK_DCACHE_DIR] = VFN_dcache_dir_lseek,
+	[LLSEEK_OFFSET_DIR] = VFN_offset_dir_llseek,
+	[LLSEEK_CEPH_DIR] = VFN_ceph_dir_llseek,
+	[LLSEEK_OVL_DIR] = VFN_ovl_dir_llseek,
+	[LLSEEK_DEFAULT] = VFN_default_llseek,
+};
+
+const uint8_t vfs_dirread_fn[DIRREAD_NONE + 1] = {
+	[DIRREAD_EISDIR] = VFN_generic_read_dir,
+	[DIRREAD_CEPH] = VFN_ceph_read_dir,
+	[DIRREAD_NONE] = VFN_none,
+};
+
+int vfs_llseek_lookup(int fn)
+{
+	for (int i = 0; i <= LLSEEK_DEFAULT; i++)
+		if (vfs_llseek_fn[i] == fn)
+			return i;
+	return -1;
+}
+
+int vfs_dirread_lookup(int fn)
+{
+	for (int i = 0; i <= DIRREAD_NONE; i++)
+		if (vfs_dirread_fn[i] == fn)
+			return i;
+	return -1;
+}
+
+/* ---- the world's types: the built-in rows, then the defined ---- */
+
+int vfs_world_nfstypes(const struct vfs_world *w)
+{
+	return vfs_nfstypes + w->nfsdefs;
+}
+
+const struct vfs_fstype *vfs_world_fstype(const struct vfs_world *w, int ft)
+{
+	if (ft >= 0 && ft < vfs_nfstypes)
+		return &vfs_fstypes[ft];
+	if (ft >= vfs_nfstypes && ft < vfs_world_nfstypes(w))
+		return &w->fsdefs[ft - vfs_nfstypes];
+	return NULL;
+}
+
+int vfs_world_fstype_lookup(const struct vfs_world *w, const char *name)
+{
+	for (int i = 0; i < vfs_world_nfstypes(w); i++)
+		if (!strcmp(vfs_world_fstype(w, i)->name, name))
+			return i;
+	return -1;
+}
+
+int vfs_fs_define(struct vfs_world *w, const struct vfs_fstype *row)
+{
+	const struct vfs_fsops *o = &row->ops;
+	if (!memchr(row->name, 0, sizeof row->name) || !vfs_valid_name(row->name) ||
+	    !vfs_fn_is_iterator(o->iter_fn) || o->llseek > LLSEEK_DEFAULT ||
+	    o->dir_read > DIRREAD_NONE || o->maxbytes < 0 || row->later_knob)
+		return -VE_INVAL;
+	if (vfs_world_fstype_lookup(w, row->name) >= 0)
+		return -VE_EXIST;
+	if (w->nfsdefs >= VFS_MAX_FSDEFS)
+		return -VE_NOSPC;
+	struct vfs_fstype *d = &w->fsdefs[w->nfsdefs];
+	*d = *row;
+	/* (only static strings may stay: a world is copied byte by byte) */
+	d->since = d->until = NULL;
+	d->note = "defined in the script";
+	return vfs_nfstypes + w->nfsdefs++;
 }

@@ -46,16 +46,7 @@ void site_LS_LLSEEK(struct vx *x)
 int ls_fs_fn(const struct vfs_world *w, const struct vfs_thread *t)
 {
 	(void)w;
-	static const uint8_t fns[] = {
-		[LLSEEK_GENERIC] = VFN_generic_file_llseek,
-		[LLSEEK_EXT4_DIR] = VFN_ext4_dir_llseek,
-		[LLSEEK_DCACHE_DIR] = VFN_dcache_dir_lseek,
-		[LLSEEK_OFFSET_DIR] = VFN_offset_dir_llseek,
-		[LLSEEK_CEPH_DIR] = VFN_ceph_dir_llseek,
-		[LLSEEK_OVL_DIR] = VFN_ovl_dir_llseek,
-		[LLSEEK_DEFAULT] = VFN_default_llseek,
-	};
-	return fns[t->f.flavour];
+	return vfs_llseek_fn[t->f.flavour];
 }
 
 int ls_ilock_fn(const struct vfs_world *w, const struct vfs_thread *t)

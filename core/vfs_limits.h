@@ -25,6 +25,8 @@
 #define VFS_FILE_MAX      32000 /* fs.file-max: files alive at once, then ENFILE */
 #define VFS_MAX_INODES    (1 << 24) /* inode slots in use (reused when freed) */
 #define VFS_MAX_SB        16
+#define VFS_MAX_FSDEFS    16    /* filesystem types a script defines (fs define) */
+#define VFS_FSTYPE_NAME_MAX 16  /* a filesystem type's name, NUL included */
 #define VFS_NR_OPEN       1024  /* descriptors per table (RLIMIT_NOFILE), then EMFILE */
 #define VFS_MAX_PENDING   8     /* queued calls per thread */
 #define VFS_NAME_MAX      256   /* NAME_MAX 255 and its NUL: ENAMETOOLONG past it */
@@ -76,5 +78,7 @@ _Static_assert(VFS_MAX_LINKS >= 2, "a lock-order report has two links");
 _Static_assert(VFS_MAX_INODES <= 0xfffffff && VFS_FILE_MAX <= 0xfffffff,
 	       "a lock id keeps its object index in 28 bits");
 _Static_assert(VFS_MAX_PASS_OFFSETS <= 32767, "vfs_pass.hi is int16_t");
+_Static_assert(VFS_MAX_FSDEFS + 64 <= 255,
+	       "vfs_sb.fstype (uint8_t) indexes the built-in rows, then the defined");
 
 #endif

@@ -114,7 +114,8 @@ struct vfs_fsops {
 };
 
 struct vfs_fstype {
-	const char *name;
+	char name[VFS_FSTYPE_NAME_MAX]; /* (an array: a defined row lives in
+					 * the world, which is copied whole) */
 	struct vfs_fsops ops;
 	/* The implementation a knob swaps in (tmpfs's stable offsets in v6.6,
 	 * ntfs3 for "ntfs"): VFS_FS_KNOB(field) of struct vfs_knobs, 0 if
@@ -134,7 +135,19 @@ extern const int vfs_nfstypes;
 struct vfs_fsops vfs_fs_ops(const struct vfs_knobs *k, const struct vfs_fstype *ft);
 /* whether K's knob swaps in FT's later implementation */
 bool vfs_fs_uses_later(const struct vfs_knobs *k, const struct vfs_fstype *ft);
+/* A built-in row by name (the world's types, defined ones too:
+ * vfs_world_fstype_lookup). */
 const struct vfs_fstype *vfs_fstype_lookup(const char *name);
+/*
+ * The parts a row is built from, by the kernel function that does each:
+ * the directory llseek of each flavour (enum vfs_llseek) and read() on a
+ * directory (enum vfs_dirread; VFN_none: no ->read, EINVAL).  -1 from a
+ * lookup: FN is no such part.
+ */
+extern const uint8_t vfs_llseek_fn[LLSEEK_DEFAULT + 1];
+extern const uint8_t vfs_dirread_fn[DIRREAD_NONE + 1];
+int vfs_llseek_lookup(int fn);
+int vfs_dirread_lookup(int fn);
 
 /* ---- locks (core/locking.c) ------------------------------------------------ */
 enum vfs_lock_kind { LK_MUTEX, LK_RWSEM, LK_SPIN };
@@ -221,7 +234,8 @@ struct vfs_blob {
 };
 
 struct vfs_sb {
-	uint8_t fstype;         /* index into vfs_fstypes */
+	uint8_t fstype;         /* index into the world's types: vfs_fstypes,
+				 * then those the script defined (fsdefs) */
 	uint8_t dirstat;        /* ceph mount option */
 	int32_t root;
 };
@@ -482,6 +496,7 @@ struct vfs_world {
 	int32_t last_gd_tid;    /* ... and of the most recent getdents */
 	int32_t next_ino;       /* i_ino of the next inode made */
 	int16_t nprocs, nthreads, nsb;
+	int16_t nfsdefs;                /* filesystem types defined (fs define) */
 	int32_t nfree_inodes;           /* slots on the free list */
 	int32_t free_inode;             /* its head (linked by next_sibling) */
 	int32_t ndying;                 /* unlinked inodes not yet freed */
@@ -492,6 +507,10 @@ struct vfs_world {
 	struct vfs_proc procs[VFS_MAX_PROCS];
 	struct vfs_thread threads[VFS_MAX_THREADS];
 	struct vfs_sb sbs[VFS_MAX_SB];
+	/* the filesystem types the script defined, after the built-in rows
+	 * (sb.fstype vfs_nfstypes + i): part of the kernel being modelled,
+	 * so copies carry them; no step changes them */
+	struct vfs_fstype fsdefs[VFS_MAX_FSDEFS];
 	/*
 	 * Heap tables owned by this world (vfs_world_free), grown as needed.
 	 * Only [0, n) of each is copied, hashed or compared.
@@ -647,6 +666,8 @@ int vfs_setup_mkdir(struct vfs_world *w, const char *path, bool parents);
 int vfs_setup_touch(struct vfs_world *w, const char *path, bool parents);
 int vfs_setup_mount(struct vfs_world *w, const char *fstype, const char *path,
 		    const char *option);
+/* NAME is [A-Za-z][A-Za-z0-9_]* (processes, defined filesystem types). */
+bool vfs_valid_name(const char *name);
 /* Returns the new process index, or -errno (-VE_EXIST: name taken). */
 int vfs_spawn(struct vfs_world *w, const char *name, int uid);
 void vfs_set_preset(struct vfs_world *w, const struct vfs_preset *p);
@@ -662,6 +683,17 @@ int vfs_thread_by_name(const struct vfs_world *w, const char *name);
 int vfs_file_by_id(const struct vfs_world *w, int id);
 /* The file PROC's fd refers to, or -1. */
 int vfs_fd_file(const struct vfs_world *w, int proc, int fd);
+/* The world's filesystem types: the built-in rows, then the defined ones
+ * (index vfs_nfstypes + i).  NULL / -1 when there is no such type. */
+int vfs_world_nfstypes(const struct vfs_world *w);
+const struct vfs_fstype *vfs_world_fstype(const struct vfs_world *w, int ft);
+int vfs_world_fstype_lookup(const struct vfs_world *w, const char *name);
+static inline bool vfs_fstype_defined(int ft) { return ft >= vfs_nfstypes; }
+/* Add ROW as a type of W (`fs define`): its index, or -VE_EXIST (a type of
+ * that name exists, built in or defined), -VE_NOSPC (VFS_MAX_FSDEFS made
+ * already), -VE_INVAL (no name, an iterator that is not one, a part out
+ * of range, a knob-swapped `later`). */
+int vfs_fs_define(struct vfs_world *w, const struct vfs_fstype *row);
 const struct vfs_fstype *vfs_inode_fstype(const struct vfs_world *w, int ino);
 /* what INO's filesystem does under W's kernel (vfs_fs_ops) */
 struct vfs_fsops vfs_inode_fsops(const struct vfs_world *w, int ino);

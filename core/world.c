@@ -101,6 +101,7 @@ bool vfs_world_copy(struct vfs_world *d, const struct vfs_world *s)
 	memcpy(d->procs, s->procs, sizeof d->procs[0] * (size_t)s->nprocs);
 	memcpy(d->threads, s->threads, sizeof d->threads[0] * (size_t)s->nthreads);
 	memcpy(d->sbs, s->sbs, sizeof d->sbs[0] * (size_t)s->nsb);
+	memcpy(d->fsdefs, s->fsdefs, sizeof d->fsdefs[0] * (size_t)s->nfsdefs);
 	bool ok = dok && world_copy_objects(d, s) && world_copy_strings(d, s) &&
 		  world_grow((void **)&d->retired, &d->retired_cap, s->nretired,
 			     sizeof *d->retired);
@@ -478,9 +479,10 @@ int vfs_setup_touch(struct vfs_world *w, const char *path, bool parents)
 int vfs_setup_mount(struct vfs_world *w, const char *fstype, const char *path,
 		    const char *option)
 {
-	const struct vfs_fstype *ft = vfs_fstype_lookup(fstype);
-	if (!ft)
+	int fti = vfs_world_fstype_lookup(w, fstype);
+	if (fti < 0)
 		return -VE_INVAL;
+	const struct vfs_fstype *ft = vfs_world_fstype(w, fti);
 	if (option && *option && strcmp(option, "dirstat"))
 		return -VE_INVAL;
 	if (option && *option && ft->ops.dir_read != DIRREAD_CEPH)
@@ -491,7 +493,7 @@ int vfs_setup_mount(struct vfs_world *w, const char *fstype, const char *path,
 	if (r < 0)
 		return r;
 	int sb = w->nsb++;
-	w->sbs[sb].fstype = (uint8_t)(ft - vfs_fstypes);
+	w->sbs[sb].fstype = (uint8_t)fti;
 	w->sbs[sb].dirstat = option && !strcmp(option, "dirstat");
 	w->sbs[sb].root = r;
 	inode_mut(w, r)->sb = (uint8_t)sb;
@@ -501,7 +503,7 @@ int vfs_setup_mount(struct vfs_world *w, const char *fstype, const char *path,
 
 const struct vfs_fstype *vfs_inode_fstype(const struct vfs_world *w, int ino)
 {
-	return &vfs_fstypes[w->sbs[w->inodes[ino].sb].fstype];
+	return vfs_world_fstype(w, w->sbs[w->inodes[ino].sb].fstype);
 }
 
 struct vfs_fsops vfs_inode_fsops(const struct vfs_world *w, int ino)
@@ -511,7 +513,7 @@ struct vfs_fsops vfs_inode_fsops(const struct vfs_world *w, int ino)
 
 /* ---- processes and threads ---- */
 
-static bool valid_name(const char *s)
+bool vfs_valid_name(const char *s)
 {
 	if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z')))
 		return false;
@@ -554,7 +556,7 @@ int thread_slot(struct vfs_world *w, bool *reused)
 /* A new process with one thread; shared by spawn and fork. */
 int proc_new(struct vfs_world *w, const char *name, int uid, int fdt)
 {
-	if (!valid_name(name))
+	if (!vfs_valid_name(name))
 		return -VE_INVAL;
 	if (strlen(name) >= VFS_COMM_MAX - 4)   /* room for ".NN" */
 		return -VE_NAMETOOLONG;

@@ -3,12 +3,7 @@
 # file they name, never over a FIFO, device or directory, keeping the old
 # file's mode, with the errno when the write fails, for any name up to
 # NAME_MAX.
-set -u
-vfsim=${VFSIM:?VFSIM names the binary}
-d=$(mktemp -d) || exit 2
-trap 'rm -rf "$d"' EXIT
-cd "$d" || exit 2
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib/tmpdir.bash"
 save() { "$vfsim" -q -c 'mkdir /saved' -c "save $1" 2>&1; }
 
 # a symlink is written through: the link stays, the file it names changes
