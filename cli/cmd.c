@@ -48,6 +48,23 @@ static const struct cmd_entry base_table[] = {
 	  "  since R, until R    the releases that have it, for 'fs list' (5.7)\n"
 	  "A definition is part of the kernel being modelled: 'reset', 'kernel',\n"
 	  "'back', 'compare', 'explore' and 'save' keep it.", 0, -1, CMD_PAGER, 0, c_fs },
+	{ "override", "world", "[FUNC [EXPR...|default]]",
+	  "replace a kernel function's decision by an expression",
+	  "'override FUNC EXPR' replaces the decision of kernel function FUNC by\n"
+	  "the expression EXPR over the state FUNC sees, written as its condition:\n"
+	  "  override file_needs_f_pos_lock atomic_pos && (count > 1 || dir)\n"
+	  "EXPR has numbers, true, false, the function's variables, !, &&, ||\n"
+	  "(each stops as soon as its answer is known: a variable is read, and the\n"
+	  "read traced, only where the kernel's code would read it), <, <=, >, >=,\n"
+	  "==, != and parentheses. Where the script's answer differs from the\n"
+	  "kernel's, the trace notes it, as it notes the knobs' deliberately wrong\n"
+	  "values. 'override' lists the decisions, the kernel's own expression\n"
+	  "under this kernel and the variables; 'override FUNC default' gives the\n"
+	  "decision back to the kernel. 'kernel PRESET' does too, as it resets the\n"
+	  "knobs; 'reset' keeps overrides.\n"
+	  "file_needs_f_pos_lock sees: atomic_pos, count (file_count), dir,\n"
+	  "iterate_shared (f_op->iterate_shared under this kernel), regular.",
+	  0, -1, 0, 0, c_override },
 	{ "mount", "world", "FSTYPE PATH [OPTION...]", "mount a new filesystem on a new directory",
 	  "Creates PATH as the root of a new filesystem of type FSTYPE, a built-in\n"
 	  "one or one the script defined ('fs define'). The root '/' is ext4. ceph\n"

@@ -248,6 +248,10 @@ HANDLER(c_reset)
 	struct vfs_fstype defs[VFS_MAX_FSDEFS];
 	int ndefs = s->w->nfsdefs;
 	memcpy(defs, s->w->fsdefs, sizeof defs[0] * (size_t)ndefs);
+	struct vfs_world *kept = vfs_world_new(p);      /* (for its overrides) */
+	if (!kept)
+		return cli_error(s, "reset: out of memory");
+	memcpy(kept->overrides, s->w->overrides, sizeof kept->overrides);
 	session_reset(s, p);
 	s->w->k = k;
 	s->w->knobs_overridden = (uint8_t)overridden;
@@ -268,6 +272,14 @@ HANDLER(c_reset)
 		fs_define_text(&defs[i], def, sizeof def);
 		session_exec_line(s, def);
 	}
+	for (int i = 0; i < VDEC__COUNT; i++) {
+		char ov[640];
+		if (!kept->overrides[i].n)
+			continue;
+		override_text(kept, i, ov, sizeof ov);
+		session_exec_line(s, ov);
+	}
+	vfs_world_free(kept);
 	(void)sched;
 	return 0;
 }

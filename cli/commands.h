@@ -11,6 +11,9 @@ HANDLER(c_mkdir); HANDLER(c_touch); HANDLER(c_ls); HANDLER(c_spawn);
 HANDLER(c_reset); HANDLER(c_sched); HANDLER(c_kill);
 /* cmd_fs.c: a defined type as the `fs define` line that makes it again */
 void fs_define_text(const struct vfs_fstype *ft, char *buf, size_t n);
+/* cmd_override.c: an overridden decision as the line that makes it again */
+HANDLER(c_override);
+void override_text(const struct vfs_world *w, int dec, char *buf, size_t n);
 /* cmd_thread.c */
 HANDLER(c_syscall);
 /* cmd_run.c */

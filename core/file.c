@@ -157,35 +157,88 @@ void site_FGP_LOOKUP(struct vx *x)
 	go(x, SITE_FGP_CHECK);
 }
 
+static bool file_is(const struct vfs_world *w, const struct vfs_file *fl, int type)
+{
+	return fl->kind == FK_INODE && w->inodes[fl->inode].type == type;
+}
+
+/* ->iterate_shared: every directory once ->iterate is gone; before that
+ * only the converted filesystems have it */
+static bool has_iterate_shared(const struct vfs_world *w, const struct vfs_file *fl)
+{
+	return file_is(w, fl, IT_DIR) &&
+	       (w->k.iterate == ITER_SHARED ||
+		(w->k.iterate == ITER_DUAL && dir_native_shared(w, fl->inode)));
+}
+
 /*
  * file_needs_f_pos_lock, by era.  The count is read first, as the kernel's
  * "file_count(file) > 1 || ..." does; 20ea1e7d13c1 did not read it at all.
+ * X NULL: the answer only, nothing traced (to mark an override that
+ * decides otherwise).
  */
-static bool needs_f_pos_lock(struct vx *x, const struct vfs_file *fl, int fn)
+static bool needs_f_pos_lock(struct vx *x, const struct vfs_world *w,
+			     const struct vfs_file *fl, int fn)
 {
-	const struct vfs_world *w = x->w;
-	bool dir = fl->kind == FK_INODE && w->inodes[fl->inode].type == IT_DIR;
-
 	if (!(fl->f_mode & FMODE_ATOMIC_POS))
 		return false;
 	if (w->k.fpos_lock == FPOS_ALWAYS)
 		return true;
-	access_file(x, fn, FLD_F_COUNT,
-		    (int)(fl - w->files), fl->f_count, false, true);
+	if (x)
+		access_file(x, fn, FLD_F_COUNT,
+			    (int)(fl - w->files), fl->f_count, false, true);
 	if (fl->f_count > 1)
 		return true;
 	switch (w->k.fpos_lock) {
 	case FPOS_COUNT_OR_DIR:
-		return dir;
+		return file_is(w, fl, IT_DIR);
 	case FPOS_COUNT_OR_ITERATE:
-		/* ->iterate_shared: every directory once ->iterate is gone;
-		 * before that only the converted filesystems have it */
-		return dir && (w->k.iterate == ITER_SHARED ||
-			       (w->k.iterate == ITER_DUAL &&
-				dir_native_shared(w, fl->inode)));
+		return has_iterate_shared(w, fl);
 	default:
 		return false;
 	}
+}
+
+/* The script's expression (override file_needs_f_pos_lock) reads what the
+ * kernel's test reads, each read traced as the kernel's is. */
+struct fpos_seen { struct vx *x; const struct vfs_file *fl; int fn; };
+
+static int64_t fpos_var(void *ctx, int id)
+{
+	struct fpos_seen *c = ctx;
+	const struct vfs_world *w = c->x->w;
+	const struct vfs_file *fl = c->fl;
+	switch (id) {
+	case VDV_ATOMIC_POS:
+		return !!(fl->f_mode & FMODE_ATOMIC_POS);
+	case VDV_COUNT:
+		access_file(c->x, c->fn, FLD_F_COUNT, (int)(fl - w->files), fl->f_count,
+			    false, true);
+		return fl->f_count;
+	case VDV_DIR:
+		return file_is(w, fl, IT_DIR);
+	case VDV_ITERATE_SHARED:
+		return has_iterate_shared(w, fl);
+	default:
+		return file_is(w, fl, IT_REG);
+	}
+}
+
+static bool decide_f_pos_lock(struct vx *x, const struct vfs_file *fl, int fn)
+{
+	const struct vfs_expr *e = &x->w->overrides[VDEC_FPOS_LOCK];
+	if (!e->n)
+		return needs_f_pos_lock(x, x->w, fl, fn);
+	struct fpos_seen seen = { x, fl, fn };
+	bool need = vfs_expr_eval(e, fpos_var, &seen) != 0;
+	/* marked, as the knobs' deliberately wrong values are, where it
+	 * decides otherwise than the kernel would */
+	if (need != needs_f_pos_lock(NULL, x->w, fl, fn))
+		note(x, fn, need ? "file_needs_f_pos_lock overridden by the script: "
+		     "takes f_pos_lock where the kernel's test would not" :
+		     "file_needs_f_pos_lock overridden by the script: skips "
+		     "f_pos_lock where the kernel's test would take it");
+	return need;
 }
 
 /* the helper exists since 20ea1e7d13c1 (v6.5); before, __fdget_pos
@@ -204,7 +257,7 @@ void site_FGP_CHECK(struct vx *x)
 	bool helper = fn == VFN_file_needs_f_pos_lock;
 	if (helper)
 		fn_enter(x, fn);
-	bool need = needs_f_pos_lock(x, fl, fn);
+	bool need = decide_f_pos_lock(x, fl, fn);
 	if (helper)
 		fn_exit(x, fn, need);
 	if (need) {

@@ -98,6 +98,45 @@ int vfs_knob_get(const struct vfs_knobs *k, const struct vfs_knob_desc *d);
 int vfs_knob_set(struct vfs_knobs *k, const struct vfs_knob_desc *d,
 		 const char *value);
 
+/* ---- decisions a script overrides (core/override.c) ------------------------ */
+/*
+ * A decision of a kernel function, replaced by an expression over the state
+ * it sees (`override FUNC EXPR`).  The expression is a small tree: integer
+ * constants, the decision's variables, !, &&, || (short-circuit: a variable
+ * is read, and its read traced, only when the kernel's code would reach
+ * it), comparisons.  Each variable is what the function reads.
+ */
+enum vfs_decision { VDEC_FPOS_LOCK, VDEC__COUNT };
+/* file_needs_f_pos_lock's variables */
+enum { VDV_ATOMIC_POS, VDV_COUNT, VDV_DIR, VDV_ITERATE_SHARED, VDV_REGULAR };
+enum vfs_xop { XO_CONST, XO_VAR, XO_NOT, XO_AND, XO_OR, XO_LT, XO_LE, XO_GT,
+	       XO_GE, XO_EQ, XO_NE, XO__COUNT };
+#define VFS_EXPR_NODES 32
+struct vfs_xnode { uint8_t op, l, r; int16_t v; };  /* v: a constant or a variable */
+struct vfs_expr {
+	uint8_t n;              /* nodes; 0: not overridden */
+	uint8_t root;
+	struct vfs_xnode node[VFS_EXPR_NODES];
+};
+struct vfs_decision_desc {
+	const char *fn;                 /* the kernel function: "file_needs_f_pos_lock" */
+	const char *const *vars;        /* its variables, NULL-terminated */
+	const char *const *var_help;
+	const char *help;
+};
+extern const struct vfs_decision_desc vfs_decisions[VDEC__COUNT];
+int vfs_decision_lookup(const char *fn);                /* -1: none */
+int vfs_decision_var(int dec, const char *name);        /* -1: none */
+/* The kernel's own decision under K as an expression of the same words. */
+const char *vfs_decision_builtin(int dec, const struct vfs_knobs *k);
+/* 0, or -VE_INVAL for a tree that is not one (a node out of range, a
+ * cycle, an unknown variable or operator). */
+int vfs_expr_check(int dec, const struct vfs_expr *e);
+int64_t vfs_expr_eval(const struct vfs_expr *e, int64_t (*var)(void *ctx, int id),
+		      void *ctx);
+/* "atomic_pos && (count > 1 || dir)" */
+void vfs_expr_text(int dec, const struct vfs_expr *e, char *buf, size_t n);
+
 /* ---- filesystem types (core/fstypes.c) ------------------------------------- */
 enum vfs_llseek { LLSEEK_GENERIC, LLSEEK_EXT4_DIR, LLSEEK_DCACHE_DIR,
 		  LLSEEK_OFFSET_DIR, LLSEEK_CEPH_DIR, LLSEEK_OVL_DIR,
@@ -511,6 +550,9 @@ struct vfs_world {
 	 * (sb.fstype vfs_nfstypes + i): part of the kernel being modelled,
 	 * so copies carry them; no step changes them */
 	struct vfs_fstype fsdefs[VFS_MAX_FSDEFS];
+	/* decisions the script overrode (override; n 0: the kernel's own);
+	 * `kernel PRESET` clears them, as it resets the knobs */
+	struct vfs_expr overrides[VDEC__COUNT];
 	/*
 	 * Heap tables owned by this world (vfs_world_free), grown as needed.
 	 * Only [0, n) of each is copied, hashed or compared.

@@ -87,6 +87,7 @@ void vfs_set_preset(struct vfs_world *w, const struct vfs_preset *p)
 	w->k = p->k;
 	w->preset = (uint8_t)(p - vfs_presets);
 	w->knobs_overridden = 0;
+	memset(w->overrides, 0, sizeof w->overrides);
 }
 
 bool vfs_world_copy(struct vfs_world *d, const struct vfs_world *s)
@@ -102,6 +103,7 @@ bool vfs_world_copy(struct vfs_world *d, const struct vfs_world *s)
 	memcpy(d->threads, s->threads, sizeof d->threads[0] * (size_t)s->nthreads);
 	memcpy(d->sbs, s->sbs, sizeof d->sbs[0] * (size_t)s->nsb);
 	memcpy(d->fsdefs, s->fsdefs, sizeof d->fsdefs[0] * (size_t)s->nfsdefs);
+	memcpy(d->overrides, s->overrides, sizeof d->overrides);
 	bool ok = dok && world_copy_objects(d, s) && world_copy_strings(d, s) &&
 		  world_grow((void **)&d->retired, &d->retired_cap, s->nretired,
 			     sizeof *d->retired);

@@ -15,6 +15,9 @@
 #          against a baseline commit built beside this tree (BENCH_BASE)
 #   explore scripts/bench-explore.sh: the issue's explore scenario against
 #          SPIN on an equivalent Promela model (bench/spin/)
+#   override scripts/bench-override.sh: explore stateful on the thieves
+#          with file_needs_f_pos_lock built in and written in the script
+#          (override), alternating, the ratio (issue 15: at most 1.5)
 #   vs-spin scripts/bench-vs-spin.sh: plain explore against SPIN, side by
 #          side, the v6.5 proofs at 3x3, 4x4, 5x3 and the v6.4 first
 #          counterexample at 4x4 (ROUNDS alternating pairs, min and median)
@@ -30,7 +33,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
-SECTIONS=(core base host detect startup explore vs-spin jobs)
+SECTIONS=(core base host detect startup explore override vs-spin jobs)
 MAKE=${MAKE:-make}
 CC=${CC:-cc}
 out=build/bench
@@ -65,6 +68,7 @@ section_explore() { bash scripts/bench-explore.sh; }
 section_base()    { bash scripts/bench-base.sh; }
 section_vs-spin() { bash scripts/bench-vs-spin.sh; }
 section_jobs()    { bash scripts/bench-jobs.sh; }
+section_override() { bash scripts/bench-override.sh; }
 
 want=("$@")
 [ ${#want[@]} -eq 0 ] && want=("${SECTIONS[@]}")

@@ -35,14 +35,10 @@ fs define vboxsf_copy iterate vboxsf_dir_iterate
 V
 legacy='ceph|coda|exfat|jfs|ocfs2|overlayfs|vboxsf'
 # the other output: the copies' names back to the built-in ones, fs list's
-# rows of the defined types and the times an explore took left out, and
-# the states plain explore had visited when it found a violation (its
-# shortest-counterexample search runs beside it: how far the first one got
-# by then varies from run to run, built in or not; a proof's counts do not)
+# rows of the defined types and what varies between two explores left out
 norm() {
-    sed -E "s/\\<($legacy)_copy\\>/\\1/g; /\\(defined in the script\\)\$/d;
-            s/in [0-9.]+ (s|ms)\\>/in T s/g; s/[0-9.]+ (s|ms) elapsed/T s elapsed/g
-            s/(found in T s: )[0-9,]+ states/\\1N states/" "$1"
+    sed -E "s/\\<($legacy)_copy\\>/\\1/g; /\\(defined in the script\\)\$/d" "$1" |
+        explore_norm
 }
 compared=0
 

@@ -7,3 +7,12 @@ d=$(mktemp -d) || exit 2
 trap 'rm -rf "$d"' EXIT
 cd "$d" || exit 2
 fail() { echo "FAIL: $*"; exit 1; }
+# explore_norm [FILE]: explore's output without what varies between two
+# runs of the same search: the time it took, and how many states plain
+# explore and the shortest-counterexample search beside it had visited
+# when it reported a violation (the two race); a proof's counts and those
+# of `explore stateful` and `explore all` stay.
+explore_norm() {
+    sed -E 's/in [0-9.]+ (s|ms)\>/in T s/g; s/[0-9.]+ (s|ms) elapsed/T s elapsed/g
+            s/(found in T s: )[0-9,]+ states(, [0-9,]+ more)?/\1N states, M more/' "$@"
+}

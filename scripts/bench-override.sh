@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# bench-override.sh: explore on the pidfd thieves family (v6.5: the owner
+# lists /d, thieves pidfd_getfd it and list it too) with the f_pos
+# decision built in and with it written in the script (`override
+# file_needs_f_pos_lock` with v6.5's own expression), the two alternating,
+# best and median of ROUNDS each, and the ratio script / built in (issue
+# 15's target: at most 1.5).  Numbers only: nothing fails on timing.
+#
+#   THIEVES="3 4" CALLS=4 ROUNDS=5 VFSIM=build/vfsim (the defaults; 4x4: 90,000 states)
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 2
+vfsim=${VFSIM:-build/vfsim}
+rounds=${ROUNDS:-5}
+calls=${CALLS:-4}
+make --no-print-directory -s "$vfsim" || exit 2
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+
+thieves() {     # thieves N OVERRIDE: the scenario, then explore stateful
+    local n=$1 t k
+    echo "kernel v6.5"
+    [ -n "$2" ] && echo "override file_needs_f_pos_lock $2"
+    echo "mkdir /d"
+    for k in $(seq 1 30); do echo "touch /d/f$k"; done
+    echo "spawn A"
+    echo "A: open /d"
+    for t in $(seq 1 "$n"); do echo "spawn T$t"; echo "T$t: pidfd_open A"; done
+    for k in $(seq 1 "$calls"); do echo "A: getdents 3 2 &"; done
+    for t in $(seq 1 "$n"); do
+        echo "T$t: pidfd_getfd 3 3 &"
+        for k in $(seq 1 "$calls"); do echo "T$t: getdents 4 2 &"; done
+    done
+    echo "explore stateful jobs 1"
+    echo "expect no duplicate"
+}
+expr=$("$vfsim" -c 'kernel v6.5' -c 'override file_needs_f_pos_lock' |
+       sed -n 's/^  the kernel.s: *//p')
+now() { date +%s.%N; }
+stats() { sort -g | awk '{ v[NR] = $1 } END { printf "%.3f %.3f\n", v[1], v[int((NR + 1) / 2)] }'; }
+for n in ${THIEVES:-3 4}; do
+    thieves "$n" "" >"$tmp/built.vfs"
+    thieves "$n" "$expr" >"$tmp/script.vfs"
+    : >"$tmp/b"; : >"$tmp/s"
+    for _ in $(seq 1 "$rounds"); do
+        for w in built script; do
+            a=$(now)
+            "$vfsim" -q "$tmp/$w.vfs" >"$tmp/$w.out" 2>&1 ||
+                { echo "bench-override: $w.vfs failed:"; tail -n 3 "$tmp/$w.out"; exit 1; }
+            b=$(now)
+            awk -v a="$a" -v b="$b" 'BEGIN { printf "%.4f\n", b - a }' >>"$tmp/${w:0:1}"
+        done
+    done
+    states() { sed -nE 's/^explored ([0-9,]+) distinct states.*/\1/p' "$1" | tr -d , | head -n 1; }
+    read -r bmin bmed < <(stats <"$tmp/b")
+    read -r smin smed < <(stats <"$tmp/s")
+    echo "override: thieves=$n calls=$calls states built=$(states "$tmp/built.out")" \
+         "script=$(states "$tmp/script.out") seconds built min=$bmin med=$bmed" \
+         "script min=$smin med=$smed ratio min=$(awk -v a="$smin" -v b="$bmin" 'BEGIN { printf "%.2f", a / b }')" \
+         "med=$(awk -v a="$smed" -v b="$bmed" 'BEGIN { printf "%.2f", a / b }') (target <= 1.5)"
+done

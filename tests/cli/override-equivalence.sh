@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# `override file_needs_f_pos_lock EXPR` with EXPR the kernel's own test
+# (issue 15): every lesson, scenario and conformance sample, with the
+# override set to the current kernel's expression after each `kernel` and
+# `set fpos-lock` line (and at the top, for the default v6.5), gives byte
+# for byte the same trace (--trace jsonl), the same other output and the
+# same exit status as without it: the expression reads count only where
+# the kernel's code does, and nothing is noted where it agrees.  A wrong
+# override is noted in the trace.  (`compare` lines are left out of both
+# runs: compare replays an override under two presets, a question of its
+# own.)
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/cli/lib/tmpdir.bash"
+case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac
+
+# the kernel's own expression under the knobs a -c list sets
+kernels_expr() {
+    "$vfsim" "$@" -c 'override file_needs_f_pos_lock' |
+        sed -n 's/^  the kernel.s: *//p'
+}
+declare -A by_preset by_value
+for p in $("$vfsim" -c 'kernel list' | sed 's/^..//' | awk '{ print $1 }'); do
+    by_preset[$p]=$(kernels_expr -c "kernel $p")
+    [ -n "${by_preset[$p]}" ] || fail "no expression for preset $p"
+done
+for v in none count always count-or-dir count-or-iterate; do
+    by_value[$v]=$(kernels_expr -c "set fpos-lock $v")
+done
+[ "${by_preset[v6.5]}" = 'atomic_pos && (count > 1 || iterate_shared)' ] ||
+    fail "v6.5's expression: ${by_preset[v6.5]}"
+
+# FILE -> the same with the overrides (awk: after each kernel/set line)
+with_overrides() {
+    awk -v v65="${by_preset[v6.5]}" -v presets="$(for p in "${!by_preset[@]}"; do
+            printf '%s=%s\n' "$p" "${by_preset[$p]}"; done)" \
+        -v values="$(for v in "${!by_value[@]}"; do
+            printf '%s=%s\n' "$v" "${by_value[$v]}"; done)" '
+        BEGIN {
+            n = split(presets, a, "\n")
+            for (i = 1; i <= n; i++) { k = a[i]; sub(/=.*/, "", k); e = a[i]; sub(/^[^=]*=/, "", e); P[k] = e }
+            n = split(values, a, "\n")
+            for (i = 1; i <= n; i++) { k = a[i]; sub(/=.*/, "", k); e = a[i]; sub(/^[^=]*=/, "", e); V[k] = e }
+            print "override file_needs_f_pos_lock " v65
+        }
+        /^compare( |$)/ { print "# (compare left out)"; next }
+        { print }
+        $1 == "kernel" && ($2 in P) { print "override file_needs_f_pos_lock " P[$2] }
+        $1 == "set" && $2 == "fpos-lock" && ($3 in V) { print "override file_needs_f_pos_lock " V[$3] }
+    ' "$1"
+}
+
+mkdir plain over
+n=0 overrides=0
+for f in "$top"/examples/*.vfs "$top"/tests/scenarios/*.vfs "$top"/../shared/conformance/*.vfs; do
+    [ -f "$f" ] || continue
+    name=$(basename "$f")
+    awk '/^compare( |$)/ { print "# (compare left out)"; next } { print }' "$f" >"plain/$name"
+    with_overrides "$f" >"over/$name"
+    overrides=$((overrides + $(grep -c '^override ' "over/$name")))
+    (cd "$(dirname "$f")" && NO_COLOR=1 "$vfsim" --trace jsonl "$d/plain/$name" \
+        </dev/null >"$d/a.out" 2>&1); a=$?
+    (cd "$(dirname "$f")" && NO_COLOR=1 "$vfsim" --trace jsonl "$d/over/$name" \
+        </dev/null >"$d/b.out" 2>&1); b=$?
+    [ "$a" = "$b" ] || fail "$name: exit status $a, $b with the override: $(tail -n 3 b.out)"
+    grep -q '^{' a.out || continue           # (no call: nothing to compare)
+    cmp -s <(grep '^{' a.out) <(grep '^{' b.out) ||
+        fail "$name: the traces differ: $(diff <(grep '^{' a.out) <(grep '^{' b.out) | head -n 6)"
+    diff <(grep -v '^{' a.out | sed "s|$d/plain/||" | explore_norm) \
+         <(grep -v '^{' b.out | sed "s|$d/over/||" | explore_norm) \
+        >diff.out || fail "$name: the output differs: $(head -n 6 diff.out)"
+    n=$((n + 1))
+done
+[ "$n" -ge 60 ] || fail "only $n scripts compared"
+echo "ok: $n scripts, $overrides overrides to the kernel's own test: the same traces"
+
+# an override that decides otherwise is noted where it does
+out=$("$vfsim" --trace text -c 'kernel v6.4' -c 'override file_needs_f_pos_lock atomic_pos' \
+    -c 'mkdir /d' -c 'spawn A' -c 'A: open /d' -c 'A: getdents 3' 2>&1)
+printf '%s\n' "$out" | grep -q 'note .*file_needs_f_pos_lock overridden by the script: takes f_pos_lock' ||
+    fail "no note of the override: $out"
+printf '%s\n' "$out" | grep -q 'mutex_lock.*acquire.*f_pos_lock' || fail "no f_pos_lock taken: $out"
+echo "ok: an override that decides otherwise is noted"
