@@ -62,8 +62,10 @@ static const struct cmd_entry base_table[] = {
 	  "under this kernel and the variables; 'override FUNC default' gives the\n"
 	  "decision back to the kernel. 'kernel PRESET' does too, as it resets the\n"
 	  "knobs; 'reset' keeps overrides.\n"
-	  "file_needs_f_pos_lock sees: atomic_pos, count (file_count), dir,\n"
-	  "iterate_shared (f_op->iterate_shared under this kernel), regular.",
+	  "file_needs_f_pos_lock (fdget_pos takes f_pos_lock) sees atomic_pos,\n"
+	  "count (file_count), dir, iterate_shared (f_op->iterate_shared under\n"
+	  "this kernel), regular; __fget_light (fdget borrows the file, no\n"
+	  "reference) sees table_users (files->count).",
 	  0, -1, 0, 0, c_override },
 	{ "mount", "world", "FSTYPE PATH [OPTION...]", "mount a new filesystem on a new directory",
 	  "Creates PATH as the root of a new filesystem of type FSTYPE, a built-in\n"

@@ -124,6 +124,30 @@ bool dir_native_shared(const struct vfs_world *w, int ino)
 
 /* ---- fdget_pos / fdget: the sub-paths every f_pos user goes through ---- */
 
+static int64_t table_users(void *ctx, int id)
+{
+	(void)id;               /* (its one variable) */
+	return *(const int16_t *)ctx;
+}
+
+/* Borrow (no reference) when no other task shares the table: nobody can
+ * close the descriptor under us.  Or as the script's override says,
+ * noted where it decides otherwise. */
+static bool borrows(struct vx *x, int fn, int16_t users)
+{
+	bool kernel = users == 1;
+	const struct vfs_expr *e = &x->w->overrides[VDEC_FGET_LIGHT];
+	if (!e->n)
+		return kernel;
+	bool b = vfs_expr_eval(e, table_users, &users) != 0;
+	if (b != kernel)
+		note(x, fn, b ? "__fget_light overridden by the script: borrows the "
+		     "file from a shared table (no reference)" :
+		     "__fget_light overridden by the script: takes a reference "
+		     "where the kernel would borrow");
+	return b;
+}
+
 /* __fget_light: no reference when the table is not shared (files->count 1) */
 static void fget_light(struct vx *x, int fn)
 {
@@ -139,7 +163,7 @@ static void fget_light(struct vx *x, int fn)
 		f->res = -VE_BADF;
 		return;
 	}
-	if (proc_fdt(w, proc)->count > 1) {
+	if (!borrows(x, fn, proc_fdt(w, proc)->count)) {
 		file_get(x, fn, file);
 		f->fdput_flags |= FDPUT_FPUT;
 	}

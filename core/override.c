@@ -25,10 +25,20 @@ static const char *const fpos_var_help[] = {
 	NULL,
 };
 
+static const char *const fget_vars[] = { [VDV_TABLE_USERS] = "table_users", NULL };
+static const char *const fget_var_help[] = {
+	[VDV_TABLE_USERS] = "atomic_read(&files->count): the tasks sharing the "
+			    "descriptor table",
+	NULL,
+};
+
 const struct vfs_decision_desc vfs_decisions[VDEC__COUNT] = {
 	[VDEC_FPOS_LOCK] = { "file_needs_f_pos_lock", fpos_vars, fpos_var_help,
 		"whether fdget_pos takes the file's f_pos_lock (before v6.5 the "
 		"same test inline in __fdget_pos)" },
+	[VDEC_FGET_LIGHT] = { "__fget_light", fget_vars, fget_var_help,
+		"whether fdget and fdget_pos borrow the file (no reference, "
+		"FDPUT_FPUT clear) rather than take a real one" },
 };
 
 int vfs_decision_lookup(const char *fn)
@@ -48,10 +58,12 @@ int vfs_decision_var(int dec, const char *name)
 	return -1;
 }
 
-/* core/file.c's needs_f_pos_lock, knob by knob, in the same order of reads */
+/* core/file.c's needs_f_pos_lock, knob by knob, in the same order of
+ * reads, and its fget_light */
 const char *vfs_decision_builtin(int dec, const struct vfs_knobs *k)
 {
-	(void)dec;
+	if (dec == VDEC_FGET_LIGHT)
+		return "table_users == 1";      /* every era */
 	switch (k->fpos_lock) {
 	case FPOS_ALWAYS: return "atomic_pos";
 	case FPOS_COUNT_OR_DIR: return "atomic_pos && (count > 1 || dir)";

@@ -106,9 +106,11 @@ int vfs_knob_set(struct vfs_knobs *k, const struct vfs_knob_desc *d,
  * is read, and its read traced, only when the kernel's code would reach
  * it), comparisons.  Each variable is what the function reads.
  */
-enum vfs_decision { VDEC_FPOS_LOCK, VDEC__COUNT };
+enum vfs_decision { VDEC_FPOS_LOCK, VDEC_FGET_LIGHT, VDEC__COUNT };
 /* file_needs_f_pos_lock's variables */
 enum { VDV_ATOMIC_POS, VDV_COUNT, VDV_DIR, VDV_ITERATE_SHARED, VDV_REGULAR };
+/* __fget_light's (true: borrow the file, no reference) */
+enum { VDV_TABLE_USERS };
 enum vfs_xop { XO_CONST, XO_VAR, XO_NOT, XO_AND, XO_OR, XO_LT, XO_LE, XO_GT,
 	       XO_GE, XO_EQ, XO_NE, XO__COUNT };
 #define VFS_EXPR_NODES 32

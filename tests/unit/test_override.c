@@ -2,8 +2,8 @@
 /*
  * test_override.c - a decision replaced by an expression (core/override.c,
  * the world's overrides): evaluation with short-circuit reads, the text
- * it prints as, the checks, and file_needs_f_pos_lock deciding by it,
- * noted where it disagrees with the kernel.
+ * it prints as, the checks, and file_needs_f_pos_lock and __fget_light
+ * deciding by it, noted where they disagree with the kernel.
  */
 #include "harness.h"
 
@@ -110,12 +110,44 @@ static void test_fdget_pos_decides_by_it(void **state)
 	h_free(h);
 }
 
+/* __fget_light decides by "false": a real reference on every use */
+static void test_fget_light_counts_every_use(void **state)
+{
+	(void)state;
+	struct h *h = h_new("v6.4");
+	h_mkdir(h, "/d");
+	int A = h_spawn(h, "A", 0);
+	assert_int_equal(h_do(h, A, C_OPEN("/d", VO_RDONLY)), 3);
+	h->w->overrides[VDEC_FGET_LIGHT] = (struct vfs_expr){ .n = 1, .root = 0,
+		.node = { { .op = XO_CONST, .v = 0 } } };
+	assert_int_equal(vfs_expr_check(VDEC_FGET_LIGHT, &h->w->overrides[VDEC_FGET_LIGHT]), 0);
+	h_submit(h, A, C_GETDENTS(3, -1));
+	h_until(h, A, VFN_iterate_dir);
+	/* the reference makes the count 2: v6.4's test takes the lock */
+	assert_int_equal(h_count(h, A, 3), 2);
+	assert_false(h->w->threads[A].rec.skipped_fpos);
+	assert_int_equal(notes(h), 1);
+	assert_int_equal(h_finish(h, A), 2);
+	assert_int_equal(h_count(h, A, 3), 1);
+	/* the kernel's own: borrowed again, nothing noted */
+	h->w->overrides[VDEC_FGET_LIGHT] = (struct vfs_expr){ .n = 3, .root = 2,
+		.node = { { .op = XO_VAR, .v = VDV_TABLE_USERS }, { .op = XO_CONST, .v = 1 },
+			  { .op = XO_EQ, .l = 0, .r = 1 } } };
+	h_clear(h);
+	assert_int_equal(h_do(h, A, C_LSEEK(3, 0, VSEEK_SET)), 0);
+	assert_true(h->w->threads[A].rec.skipped_fpos);
+	assert_int_equal(notes(h), 0);
+	assert_string_equal(vfs_decision_builtin(VDEC_FGET_LIGHT, &h->w->k), "table_users == 1");
+	h_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_eval_short_circuits),
 		cmocka_unit_test(test_check_refuses),
 		cmocka_unit_test(test_fdget_pos_decides_by_it),
+		cmocka_unit_test(test_fget_light_counts_every_use),
 	};
 	return cmocka_run_group_tests(tests, NULL, h_teardown);
 }
