@@ -209,20 +209,22 @@ static int parse_or(struct parser *p)
 static void show(struct session *s, int dec)
 {
 	const struct vfs_decision_desc *d = &vfs_decisions[dec];
+	const struct vfs_expr *e = vfs_override(s->w, dec);
 	char text[512];
-	vfs_expr_text(dec, &s->w->overrides[dec], text, sizeof text);
 	out(s, "%s: %s\n", d->fn, d->help);
 	out(s, "  the kernel's:   %s\n", vfs_decision_builtin(dec, &s->w->k));
-	if (s->w->overrides[dec].n)
+	if (e) {
+		vfs_expr_text(dec, e, text, sizeof text);
 		out(s, "  the script's:   %s\n", text);
+	}
 	for (int i = 0; d->vars[i]; i++)
 		out(s, "  %-15s %s\n", d->vars[i], d->var_help[i]);
 }
 
-void override_text(const struct vfs_world *w, int dec, char *buf, size_t n)
+void override_text(int dec, const struct vfs_expr *e, char *buf, size_t n)
 {
 	char text[512];
-	vfs_expr_text(dec, &w->overrides[dec], text, sizeof text);
+	vfs_expr_text(dec, e, text, sizeof text);
 	snprintf(buf, n, "override %s %s", vfs_decisions[dec].fn, text);
 }
 
@@ -250,7 +252,8 @@ HANDLER(c_override)
 		return 0;
 	}
 	if (c->argc == 2 && !strcmp(c->argv[1], "default")) {
-		memset(&s->w->overrides[dec], 0, sizeof s->w->overrides[dec]);
+		if (vfs_override_set(s->w, dec, NULL) < 0)
+			return cli_error(s, "override: out of memory");
 		session_log_setup(s, c, "override");
 		return 0;
 	}
@@ -264,12 +267,11 @@ HANDLER(c_override)
 			fail_at(p, peek(p), "the end of the expression or an operator");
 		r = p->failed ? -1 : 0;
 	}
-	if (r == 0 && vfs_expr_check(dec, &p->e) < 0)
-		r = cli_error(s, "override: the expression is not one (a bug)");
-	if (r == 0) {
-		s->w->overrides[dec] = p->e;
+	if (r == 0 && (r = vfs_override_set(s->w, dec, &p->e)) < 0)
+		r = cli_error(s, "override: %s", r == -VE_NOMEM ? "out of memory" :
+			      "the expression is not one (a bug)");
+	if (r == 0)
 		session_log_setup(s, c, "override");
-	}
 	free(p);
 	return r;
 }

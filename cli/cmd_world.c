@@ -244,14 +244,17 @@ HANDLER(c_reset)
 	struct vfs_knobs k = s->w->k;
 	int overridden = s->w->knobs_overridden, sched = s->w->sched;
 	const struct vfs_preset *p = &vfs_presets[s->w->preset];
-	/* the defined filesystem types are the kernel's, as the knobs are */
+	/* the defined filesystem types and the overrides are the kernel's,
+	 * as the knobs are: made again (and logged) in the new world */
 	struct vfs_fstype defs[VFS_MAX_FSDEFS];
-	int ndefs = s->w->nfsdefs;
-	memcpy(defs, s->w->fsdefs, sizeof defs[0] * (size_t)ndefs);
-	struct vfs_world *kept = vfs_world_new(p);      /* (for its overrides) */
-	if (!kept)
-		return cli_error(s, "reset: out of memory");
-	memcpy(kept->overrides, s->w->overrides, sizeof kept->overrides);
+	int ndefs = vfs_world_nfstypes(s->w) - vfs_nfstypes;
+	for (int i = 0; i < ndefs; i++)
+		defs[i] = *vfs_world_fstype(s->w, vfs_nfstypes + i);
+	struct vfs_expr ov[VDEC__COUNT];
+	bool has[VDEC__COUNT];
+	for (int i = 0; i < VDEC__COUNT; i++)
+		if ((has[i] = vfs_override(s->w, i) != NULL))
+			ov[i] = *vfs_override(s->w, i);
 	session_reset(s, p);
 	s->w->k = k;
 	s->w->knobs_overridden = (uint8_t)overridden;
@@ -273,13 +276,12 @@ HANDLER(c_reset)
 		session_exec_line(s, def);
 	}
 	for (int i = 0; i < VDEC__COUNT; i++) {
-		char ov[640];
-		if (!kept->overrides[i].n)
+		char line[640];
+		if (!has[i])
 			continue;
-		override_text(kept, i, ov, sizeof ov);
-		session_exec_line(s, ov);
+		override_text(i, &ov[i], line, sizeof line);
+		session_exec_line(s, line);
 	}
-	vfs_world_free(kept);
 	(void)sched;
 	return 0;
 }

@@ -13,7 +13,7 @@ HANDLER(c_reset); HANDLER(c_sched); HANDLER(c_kill);
 void fs_define_text(const struct vfs_fstype *ft, char *buf, size_t n);
 /* cmd_override.c: an overridden decision as the line that makes it again */
 HANDLER(c_override);
-void override_text(const struct vfs_world *w, int dec, char *buf, size_t n);
+void override_text(int dec, const struct vfs_expr *e, char *buf, size_t n);
 /* cmd_thread.c */
 HANDLER(c_syscall);
 /* cmd_run.c */

@@ -136,8 +136,8 @@ static int64_t table_users(void *ctx, int id)
 static bool borrows(struct vx *x, int fn, int16_t users)
 {
 	bool kernel = users == 1;
-	const struct vfs_expr *e = &x->w->overrides[VDEC_FGET_LIGHT];
-	if (!e->n)
+	const struct vfs_expr *e = vfs_override(x->w, VDEC_FGET_LIGHT);
+	if (!e)
 		return kernel;
 	bool b = vfs_expr_eval(e, table_users, &users) != 0;
 	if (b != kernel)
@@ -250,8 +250,8 @@ static int64_t fpos_var(void *ctx, int id)
 
 static bool decide_f_pos_lock(struct vx *x, const struct vfs_file *fl, int fn)
 {
-	const struct vfs_expr *e = &x->w->overrides[VDEC_FPOS_LOCK];
-	if (!e->n)
+	const struct vfs_expr *e = vfs_override(x->w, VDEC_FPOS_LOCK);
+	if (!e)
 		return needs_f_pos_lock(x, x->w, fl, fn);
 	struct fpos_seen seen = { x, fl, fn };
 	bool need = vfs_expr_eval(e, fpos_var, &seen) != 0;

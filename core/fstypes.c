@@ -7,7 +7,7 @@
  * same parts; every path reaches a row through one resolver.
  */
 #include <string.h>
-#include "vfsim.h"
+#include "internal.h"
 
 /* ext4_max_size(): 2^32 - 1 blocks of 4 KiB (extents); the others set
  * MAX_LFS_FILESIZE (LLONG_MAX on 64-bit) */
@@ -128,7 +128,7 @@ int vfs_dirread_lookup(int fn)
 
 int vfs_world_nfstypes(const struct vfs_world *w)
 {
-	return vfs_nfstypes + w->nfsdefs;
+	return vfs_nfstypes + (w->kdefs ? w->kdefs->nfsdefs : 0);
 }
 
 const struct vfs_fstype *vfs_world_fstype(const struct vfs_world *w, int ft)
@@ -136,7 +136,7 @@ const struct vfs_fstype *vfs_world_fstype(const struct vfs_world *w, int ft)
 	if (ft >= 0 && ft < vfs_nfstypes)
 		return &vfs_fstypes[ft];
 	if (ft >= vfs_nfstypes && ft < vfs_world_nfstypes(w))
-		return &w->fsdefs[ft - vfs_nfstypes];
+		return &w->kdefs->fsdefs[ft - vfs_nfstypes];
 	return NULL;
 }
 
@@ -157,12 +157,15 @@ int vfs_fs_define(struct vfs_world *w, const struct vfs_fstype *row)
 		return -VE_INVAL;
 	if (vfs_world_fstype_lookup(w, row->name) >= 0)
 		return -VE_EXIST;
-	if (w->nfsdefs >= VFS_MAX_FSDEFS)
+	if (vfs_world_nfstypes(w) - vfs_nfstypes >= VFS_MAX_FSDEFS)
 		return -VE_NOSPC;
-	struct vfs_fstype *d = &w->fsdefs[w->nfsdefs];
+	struct vfs_kdefs *k = kdefs_mut(w);
+	if (!k)
+		return -VE_NOMEM;
+	struct vfs_fstype *d = &k->fsdefs[k->nfsdefs];
 	*d = *row;
-	/* (only static strings may stay: a world is copied byte by byte) */
+	/* (only static strings: copies share the row) */
 	d->since = d->until = NULL;
 	d->note = "defined in the script";
-	return vfs_nfstypes + w->nfsdefs++;
+	return vfs_nfstypes + k->nfsdefs++;
 }

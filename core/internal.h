@@ -243,6 +243,11 @@ bool world_copy_ilocks(struct vfs_world *d, const struct vfs_world *s);
 struct vfs_inode *inode_mut(struct vfs_world *w, int i);
 void itab_get(struct vfs_itab *t);
 void itab_put(struct vfs_itab *t);
+/* the script's kernel (struct vfs_kdefs): shared by copies; W's own,
+ * copied or made first, for a change (NULL: out of memory) */
+void kdefs_get(struct vfs_kdefs *k);
+void kdefs_put(struct vfs_kdefs *k);
+struct vfs_kdefs *kdefs_mut(struct vfs_world *w);
 bool world_copy_strings(struct vfs_world *d, const struct vfs_world *s);
 /* A slot with a new i_ino, not in the tree; -ENOSPC, -ENOMEM. */
 int inode_new(struct vfs_world *w, int type);

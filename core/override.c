@@ -9,7 +9,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "vfsim.h"
+#include "internal.h"
 
 static const char *const fpos_vars[] = {
 	[VDV_ATOMIC_POS] = "atomic_pos", [VDV_COUNT] = "count", [VDV_DIR] = "dir",
@@ -176,4 +176,20 @@ void vfs_expr_text(int dec, const struct vfs_expr *e, char *buf, size_t n)
 		buf[0] = 0;
 	if (e->n)
 		text(dec, e, e->root, 0, buf, n, 0);
+}
+
+int vfs_override_set(struct vfs_world *w, int dec, const struct vfs_expr *e)
+{
+	if (e && vfs_expr_check(dec, e) < 0)
+		return -VE_INVAL;
+	if (!e && !vfs_override(w, dec))
+		return 0;
+	struct vfs_kdefs *k = kdefs_mut(w);
+	if (!k)
+		return -VE_NOMEM;
+	if (e)
+		k->overrides[dec] = *e;
+	else
+		memset(&k->overrides[dec], 0, sizeof k->overrides[dec]);
+	return 0;
 }

@@ -179,6 +179,25 @@ bool vfs_fs_uses_later(const struct vfs_knobs *k, const struct vfs_fstype *ft);
 /* A built-in row by name (the world's types, defined ones too:
  * vfs_world_fstype_lookup). */
 const struct vfs_fstype *vfs_fstype_lookup(const char *name);
+
+/*
+ * The kernel as the script made it: the filesystem types it defined (after
+ * the built-in rows: sb.fstype vfs_nfstypes + i) and the decisions it
+ * overrode (n 0: the kernel's own; `kernel PRESET` clears them, as it
+ * resets the knobs).  No step changes it, so world copies share one
+ * (refs, atomic); the first world that changes it copies it (kdefs_mut).
+ */
+struct vfs_kdefs {
+	long refs;
+	int16_t nfsdefs;
+	struct vfs_expr overrides[VDEC__COUNT];
+	struct vfs_fstype fsdefs[];     /* VFS_MAX_FSDEFS */
+};
+/* W's override of decision DEC, or NULL: the kernel decides. */
+static inline const struct vfs_expr *vfs_override(const struct vfs_world *w, int dec);
+/* Set (E NULL: clear) the override of DEC.  0, -VE_INVAL (not an
+ * expression: vfs_expr_check), -VE_NOMEM. */
+int vfs_override_set(struct vfs_world *w, int dec, const struct vfs_expr *e);
 /*
  * The parts a row is built from, by the kernel function that does each:
  * the directory llseek of each flavour (enum vfs_llseek) and read() on a
@@ -537,7 +556,6 @@ struct vfs_world {
 	int32_t last_gd_tid;    /* ... and of the most recent getdents */
 	int32_t next_ino;       /* i_ino of the next inode made */
 	int16_t nprocs, nthreads, nsb;
-	int16_t nfsdefs;                /* filesystem types defined (fs define) */
 	int32_t nfree_inodes;           /* slots on the free list */
 	int32_t free_inode;             /* its head (linked by next_sibling) */
 	int32_t ndying;                 /* unlinked inodes not yet freed */
@@ -548,13 +566,6 @@ struct vfs_world {
 	struct vfs_proc procs[VFS_MAX_PROCS];
 	struct vfs_thread threads[VFS_MAX_THREADS];
 	struct vfs_sb sbs[VFS_MAX_SB];
-	/* the filesystem types the script defined, after the built-in rows
-	 * (sb.fstype vfs_nfstypes + i): part of the kernel being modelled,
-	 * so copies carry them; no step changes them */
-	struct vfs_fstype fsdefs[VFS_MAX_FSDEFS];
-	/* decisions the script overrode (override; n 0: the kernel's own);
-	 * `kernel PRESET` clears them, as it resets the knobs */
-	struct vfs_expr overrides[VDEC__COUNT];
 	/*
 	 * Heap tables owned by this world (vfs_world_free), grown as needed.
 	 * Only [0, n) of each is copied, hashed or compared.
@@ -575,6 +586,8 @@ struct vfs_world {
 	 * names them): kernel tid, process, thread number */
 	struct vfs_tident { int32_t ktid; int16_t proc, tnum; } *retired;
 	int32_t nretired, retired_cap;
+	/* the kernel as the script made it (vfs_kdefs), or NULL */
+	struct vfs_kdefs *kdefs;
 	/* the strings of submitted calls, interned: a handle is an offset
 	 * (0 is ""); append-only, so every copy of a world reads the same */
 	struct vfs_strtab {
@@ -584,6 +597,11 @@ struct vfs_world {
 		uint32_t mask, count;
 	} strs;
 };
+
+static inline const struct vfs_expr *vfs_override(const struct vfs_world *w, int dec)
+{
+	return w->kdefs && w->kdefs->overrides[dec].n ? &w->kdefs->overrides[dec] : NULL;
+}
 
 /* ---- trace events (core/trace.c) ------------------------------------------- */
 enum vfs_objkind { VOK_NONE, VOK_FILE, VOK_INODE, VOK_FDTABLE, VOK_GLOBAL,
@@ -736,7 +754,7 @@ static inline bool vfs_fstype_defined(int ft) { return ft >= vfs_nfstypes; }
 /* Add ROW as a type of W (`fs define`): its index, or -VE_EXIST (a type of
  * that name exists, built in or defined), -VE_NOSPC (VFS_MAX_FSDEFS made
  * already), -VE_INVAL (no name, an iterator that is not one, a part out
- * of range, a knob-swapped `later`). */
+ * of range, a knob-swapped `later`), -VE_NOMEM. */
 int vfs_fs_define(struct vfs_world *w, const struct vfs_fstype *row);
 const struct vfs_fstype *vfs_inode_fstype(const struct vfs_world *w, int ino);
 /* what INO's filesystem does under W's kernel (vfs_fs_ops) */

@@ -52,6 +52,8 @@ struct vfs_world *vfs_world_new(const struct vfs_preset *p)
 void vfs_world_release(struct vfs_world *w)
 {
 	itab_put(w->itab);
+	kdefs_put(w->kdefs);
+	w->kdefs = NULL;
 	free(w->ilocks);
 	free(w->files);
 	free(w->fdt);
@@ -87,7 +89,42 @@ void vfs_set_preset(struct vfs_world *w, const struct vfs_preset *p)
 	w->k = p->k;
 	w->preset = (uint8_t)(p - vfs_presets);
 	w->knobs_overridden = 0;
-	memset(w->overrides, 0, sizeof w->overrides);
+	for (int i = 0; i < VDEC__COUNT; i++)
+		if (vfs_override(w, i) && vfs_override_set(w, i, NULL) < 0)
+			w->oom = 1;
+}
+
+/* ---- the script's kernel: shared by copies, copied for a change ---- */
+
+void kdefs_get(struct vfs_kdefs *k)
+{
+	if (k)
+		__atomic_add_fetch(&k->refs, 1, __ATOMIC_RELAXED);
+}
+
+void kdefs_put(struct vfs_kdefs *k)
+{
+	if (k && !__atomic_sub_fetch(&k->refs, 1, __ATOMIC_ACQ_REL))
+		free(k);
+}
+
+struct vfs_kdefs *kdefs_mut(struct vfs_world *w)
+{
+	struct vfs_kdefs *k = w->kdefs;
+	if (k && __atomic_load_n(&k->refs, __ATOMIC_ACQUIRE) == 1)
+		return k;
+	size_t size = sizeof *k + sizeof k->fsdefs[0] * VFS_MAX_FSDEFS;
+	struct vfs_kdefs *n = malloc(size);
+	if (!n)
+		return NULL;
+	if (k)
+		memcpy(n, k, size);
+	else
+		memset(n, 0, size);
+	n->refs = 1;
+	kdefs_put(k);
+	w->kdefs = n;
+	return n;
 }
 
 bool vfs_world_copy(struct vfs_world *d, const struct vfs_world *s)
@@ -102,8 +139,11 @@ bool vfs_world_copy(struct vfs_world *d, const struct vfs_world *s)
 	memcpy(d->procs, s->procs, sizeof d->procs[0] * (size_t)s->nprocs);
 	memcpy(d->threads, s->threads, sizeof d->threads[0] * (size_t)s->nthreads);
 	memcpy(d->sbs, s->sbs, sizeof d->sbs[0] * (size_t)s->nsb);
-	memcpy(d->fsdefs, s->fsdefs, sizeof d->fsdefs[0] * (size_t)s->nfsdefs);
-	memcpy(d->overrides, s->overrides, sizeof d->overrides);
+	if (d->kdefs != s->kdefs) {     /* (shared: no step changes it) */
+		kdefs_get(s->kdefs);
+		kdefs_put(d->kdefs);
+		d->kdefs = s->kdefs;
+	}
 	bool ok = dok && world_copy_objects(d, s) && world_copy_strings(d, s) &&
 		  world_grow((void **)&d->retired, &d->retired_cap, s->nretired,
 			     sizeof *d->retired);

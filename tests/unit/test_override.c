@@ -60,6 +60,10 @@ static void test_check_refuses(void **state)
 	e = count_or_dir();
 	e.node[4].v = 9;                                /* no such variable */
 	assert_int_equal(vfs_expr_check(VDEC_FPOS_LOCK, &e), -VE_INVAL);
+	struct h *h = h_new("v6.5");
+	assert_int_equal(vfs_override_set(h->w, VDEC_FPOS_LOCK, &e), -VE_INVAL);
+	assert_null(h->w->kdefs);
+	h_free(h);
 	e = count_or_dir();
 	e.root = 7;
 	assert_int_equal(vfs_expr_check(VDEC_FPOS_LOCK, &e), -VE_INVAL);
@@ -88,7 +92,8 @@ static void test_fdget_pos_decides_by_it(void **state)
 	assert_int_equal(h_do(h, A, C_GETDENTS(3, -1)), 2);
 	assert_true(h->w->threads[A].rec.skipped_fpos);
 	/* 797964253d35's test: taken, and noted (the kernel would not) */
-	h->w->overrides[VDEC_FPOS_LOCK] = count_or_dir();
+	struct vfs_expr e = count_or_dir();
+	assert_int_equal(vfs_override_set(h->w, VDEC_FPOS_LOCK, &e), 0);
 	h_clear(h);
 	assert_int_equal(h_do(h, A, C_LSEEK(3, 0, VSEEK_SET)), 0);
 	assert_false(h->w->threads[A].rec.skipped_fpos);
@@ -96,13 +101,14 @@ static void test_fdget_pos_decides_by_it(void **state)
 	/* the copy carries it; the preset gives the decision back */
 	struct vfs_world *c = vfs_world_dup(h->w);
 	assert_non_null(c);
-	assert_int_equal(c->overrides[VDEC_FPOS_LOCK].n, 7);
+	assert_int_equal(vfs_override(c, VDEC_FPOS_LOCK)->n, 7);
 	vfs_set_preset(c, vfs_preset_lookup("v6.4"));
-	assert_int_equal(c->overrides[VDEC_FPOS_LOCK].n, 0);
+	assert_null(vfs_override(c, VDEC_FPOS_LOCK));
+	assert_non_null(vfs_override(h->w, VDEC_FPOS_LOCK));   /* (copied, not changed) */
 	vfs_world_free(c);
 	/* under 797964253d35 the same expression is the kernel's: no note */
 	vfs_set_preset(h->w, vfs_preset_lookup("797964253d35"));
-	h->w->overrides[VDEC_FPOS_LOCK] = count_or_dir();
+	assert_int_equal(vfs_override_set(h->w, VDEC_FPOS_LOCK, &e), 0);
 	h_clear(h);
 	assert_int_equal(h_do(h, A, C_LSEEK(3, 0, VSEEK_SET)), 0);
 	assert_false(h->w->threads[A].rec.skipped_fpos);
@@ -118,9 +124,8 @@ static void test_fget_light_counts_every_use(void **state)
 	h_mkdir(h, "/d");
 	int A = h_spawn(h, "A", 0);
 	assert_int_equal(h_do(h, A, C_OPEN("/d", VO_RDONLY)), 3);
-	h->w->overrides[VDEC_FGET_LIGHT] = (struct vfs_expr){ .n = 1, .root = 0,
-		.node = { { .op = XO_CONST, .v = 0 } } };
-	assert_int_equal(vfs_expr_check(VDEC_FGET_LIGHT, &h->w->overrides[VDEC_FGET_LIGHT]), 0);
+	struct vfs_expr never = { .n = 1, .root = 0, .node = { { .op = XO_CONST, .v = 0 } } };
+	assert_int_equal(vfs_override_set(h->w, VDEC_FGET_LIGHT, &never), 0);
 	h_submit(h, A, C_GETDENTS(3, -1));
 	h_until(h, A, VFN_iterate_dir);
 	/* the reference makes the count 2: v6.4's test takes the lock */
@@ -130,9 +135,10 @@ static void test_fget_light_counts_every_use(void **state)
 	assert_int_equal(h_finish(h, A), 2);
 	assert_int_equal(h_count(h, A, 3), 1);
 	/* the kernel's own: borrowed again, nothing noted */
-	h->w->overrides[VDEC_FGET_LIGHT] = (struct vfs_expr){ .n = 3, .root = 2,
+	struct vfs_expr own = { .n = 3, .root = 2,
 		.node = { { .op = XO_VAR, .v = VDV_TABLE_USERS }, { .op = XO_CONST, .v = 1 },
 			  { .op = XO_EQ, .l = 0, .r = 1 } } };
+	assert_int_equal(vfs_override_set(h->w, VDEC_FGET_LIGHT, &own), 0);
 	h_clear(h);
 	assert_int_equal(h_do(h, A, C_LSEEK(3, 0, VSEEK_SET)), 0);
 	assert_true(h->w->threads[A].rec.skipped_fpos);

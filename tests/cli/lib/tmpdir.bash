@@ -22,3 +22,10 @@ explore_norm() {
 explore_jobs1() {
     sed -E '/^explore( +(all|dpor|stateful|naive|max +[0-9]+|bound +[0-9]+))* *$/ s/ *$/ jobs 1/' "$@"
 }
+# replays_a_find FILE: true when FILE replays an execution explore found
+# (`explore replay 1`, `replay duplicate`): which one plain explore
+# reports first varies between runs (its two searches race), so such a
+# script's trace cannot be compared byte for byte.  A token replays alike.
+replays_a_find() {
+    grep -Eq '^explore +replay +[^ A-Z]' "$1"
+}
