@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * explore_cli.c - the shell's side of `explore`: options, the progress
- * line, the summary, the counterexample as an interleaving table, and
- * `explore replay K` / `explore save FILE [K]`.  The engine is core's
- * (core/explore.h); this file only asks and formats.
+ * line, stopping, what `expect` asks of the last explore, and `explore
+ * replay K` / `explore save FILE [K]` / `explore outcomes`.  The summary is
+ * printed by cli/explore_print.c, the counterexample's table by
+ * cli/explore_cex.c.  The engine is core's (core/explore.h); these files
+ * only ask and format.
  */
 #include "vfsim.h"
 #include "explore.h"
@@ -16,19 +18,7 @@
 #include <unistd.h>
 #include "commands.h"
 #include "explore_cli.h"
-
-struct xstate {
-	struct vfs_world *snap;         /* the world explore started from */
-	size_t nlog;                    /* the log's length then */
-	struct vfs_explore_result r;
-	/* after 'explore replay': the log's length then and the steps it
-	 * made, so that another replay or save can start from the snapshot */
-	size_t replay_nlog;
-	int replay_len;
-	/* why the search is not a proof ("stopped after N states: not a
-	 * proof"), or "" when it covered everything */
-	char partial[160];
-};
+#include "explore_print.h"
 
 static struct xstate *xs(const struct session *s)
 {
@@ -185,275 +175,7 @@ static void on_stop(int sig)
 		xterm = 1;
 }
 
-/* ---- the counterexample as a table: a column per thread ---- */
-
-struct rows {
-	struct vfs_event *ev;
-	size_t n, cap;
-};
-
-static void collect(void *ctx, const struct vfs_world *w, const struct vfs_event *ev)
-{
-	(void)w;
-	struct rows *r = ctx;
-	if (r->n == r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 256;
-		struct vfs_event *nv = realloc(r->ev, r->cap * sizeof *nv);
-		if (!nv)
-			return;
-		r->ev = nv;
-	}
-	r->ev[r->n++] = *ev;
-}
-
-/* What one step of one thread did, in a few words. */
-static void step_label(const struct vfs_world *w, const struct vfs_event *ev, size_t n,
-		       char *buf, size_t cap)
-{
-	const struct vfs_event *best = NULL;
-	int entries = 0;
-	for (size_t i = 0; i < n; i++) {
-		const struct vfs_event *e = &ev[i];
-		if (e->op == OP_ACQUIRE || e->op == OP_BLOCK || e->op == OP_RELEASE ||
-		    e->op == OP_DOWNGRADE || e->op == OP_SKIP) {
-			if (!best || best->op == OP_ENTER || best->op == OP_EXIT ||
-			    best->op == OP_READ || best->op == OP_WRITE)
-				best = e;
-		} else if (e->op == OP_EMIT) {
-			entries++;
-		} else if (!best && (e->op == OP_ENTER || e->op == OP_WRITE)) {
-			best = e;
-		}
-	}
-	if (!best && n)
-		best = &ev[0];
-	if (!best) {
-		buf[0] = 0;
-		return;
-	}
-	const char *cls = vfs_class_name(best->cls);
-	switch (best->op) {
-	case OP_ACQUIRE: snprintf(buf, cap, "%s +%s %s", vfs_fn_name(best->fn), cls,
-				  vfs_mode_name(best->mode)); break;
-	case OP_BLOCK:   snprintf(buf, cap, "%s waits %s", vfs_fn_name(best->fn), cls); break;
-	case OP_RELEASE: snprintf(buf, cap, "%s -%s", vfs_fn_name(best->fn), cls); break;
-	case OP_DOWNGRADE: snprintf(buf, cap, "downgrade_write"); break;
-	case OP_SKIP:    snprintf(buf, cap, "skip f_pos_lock"); break;
-	case OP_WRITE:   snprintf(buf, cap, "%s %s=%lld", vfs_fn_name(best->fn),
-				  vfs_field_name(best->field), (long long)best->value); break;
-	default:
-		snprintf(buf, cap, "%s", vfs_fn_name(best->fn));
-		if (entries) {
-			size_t o = strlen(buf);
-			snprintf(buf + o, cap - o, " (%d %s)", entries, entries == 1 ? "entry" : "entries");
-		}
-	}
-	(void)w;
-}
-
-/* The table of SCHED's first ROWS steps (all: ROWS >= LEN); what went
- * wrong in the whole of it below. */
-static void print_table(struct session *s, const struct xstate *x, const uint8_t *sched,
-			int len, int rows_max)
-{
-	struct vfs_world *w = calloc(1, sizeof *w);
-	struct rows rows = { 0 };
-	if (!w)
-		return;
-	vfs_world_copy(w, x->snap);
-	struct vfs_sink sink = { collect, &rows };
-	vfs_explore_replay(w, sched, len, &sink);
-	/* the threads that take part, as columns */
-	int cols[VFS_MAX_THREADS], ncols = 0;
-	for (int t = 0; t < w->nthreads; t++)
-		for (int i = 0; i < len; i++)
-			if (sched[i] == t) {
-				cols[ncols++] = t;
-				break;
-			}
-	int width = ncols ? (int)((80 - 6) / ncols) - 1 : 20;
-	if (width < 18)
-		width = 18;
-	if (width > 34)
-		width = 34;
-	char th[32];
-	out(s, "%5s", "step");
-	for (int c = 0; c < ncols; c++) {
-		vfs_thread_name(w, cols[c], th, sizeof th);
-		out(s, " %-*s", width, th);
-	}
-	out(s, "\n");
-	size_t e = 0;
-	int first_step = x->snap->step;
-	for (int i = 0; i < len && i < rows_max; i++) {
-		int step = first_step + i + 1;
-		size_t from = e;
-		while (e < rows.n && rows.ev[e].step == step)
-			e++;
-		/* the step's own thread's events */
-		struct vfs_event mine[64];
-		size_t nm = 0;
-		for (size_t k = from; k < e && nm < 64; k++)
-			if (rows.ev[k].tid == sched[i])
-				mine[nm++] = rows.ev[k];
-		char label[96];
-		step_label(w, mine, nm, label, sizeof label);
-		bool switched = i > 0 && sched[i] != sched[i - 1];
-		out(s, "%5d", step);
-		for (int c = 0; c < ncols; c++)
-			out(s, " %-*.*s", width, width, cols[c] == sched[i] ? label : "");
-		out(s, "%s\n", switched ? "" : "");
-	}
-	if (rows_max < len)
-		out(s, "%5s then %d more step%s, no preemption: each thread runs on until "
-		    "it ends or blocks\n", "", len - rows_max, len - rows_max == 1 ? "" : "s");
-	/* what went wrong in it, in the detectors' words */
-	for (int i = x->snap->det.nreports; i < w->det.nreports; i++) {
-		char buf[512];
-		vfs_report_text(w, &w->det.reports[i], buf, sizeof buf);
-		out(s, "  %s%s%s\n", color_on(s, "\033[31m"), buf, color_off(s));
-	}
-	if (vfs_all_blocked(w))
-		out(s, "  %severy live thread is blocked: deadlock%s\n", color_on(s, "\033[31m"),
-		    color_off(s));
-	free(rows.ev);
-	vfs_world_free(w);
-}
-
-/* The schedule as a token: thread names and counts, "A*5 B*9 A*3". */
-static void print_token(struct session *s, const struct vfs_world *w, const uint8_t *sched,
-			int len)
-{
-	for (int i = 0; i < len;) {
-		int j = i;
-		while (j < len && sched[j] == sched[i])
-			j++;
-		char th[32];
-		vfs_thread_name(w, sched[i], th, sizeof th);
-		out(s, "%s%s*%d", i ? " " : "", th, j - i);
-		i = j;
-	}
-}
-
 static const char *const engine_names[] = { "stateful", "dpor", "naive", "bound", "all" };
-enum { ENG_DEFAULT = -1, ENG_STATEFUL, ENG_DPOR, ENG_NAIVE, ENG_BOUND, ENG_ALL };
-
-/* The counterexample: its table up to step UPTO, then its schedule token. */
-static void print_cex(struct session *s, const struct xstate *x, int upto)
-{
-	const struct vfs_explore_result *r = &x->r;
-	print_table(s, x, r->cex_schedule, r->cex_len, upto);
-	out(s, "schedule: ");
-	print_token(s, x->snap, r->cex_schedule, r->cex_len);
-	out(s, "\n");
-}
-
-static void print_kinds(struct session *s, const struct vfs_explore_result *r)
-{
-	for (int k = 0, n = 0; k < VX__COUNT; k++)
-		if (r->kind_execs[k])
-			out(s, "%s%s in %llu", n++ ? ", " : " ", vfs_xkind_name(k),
-			    (unsigned long long)r->kind_execs[k]);
-	out(s, "\n");
-}
-
-
-/* Plain explore: is any violation reachable?  A proof, or the shortest
- * counterexample with its schedule token. */
-static void print_default(struct session *s, const struct xstate *x)
-{
-	const struct vfs_explore_result *r = &x->r;
-	if (!r->have_cex) {
-		if (r->kind_execs[VX_OVERFLOW])
-			return;         /* (refused by the caller) */
-		if (r->complete) {
-			out(s, "no violation is reachable: %llu distinct states, %llu transitions "
-			    "in %.2f s, every reachable state (P(hash collision) < %.1g)\n",
-			    (unsigned long long)r->states, (unsigned long long)r->transitions,
-			    r->seconds, r->collision_p);
-			return;
-		}
-		out(s, "no violation in the %llu states explored\n",
-		    (unsigned long long)r->states);
-		return;
-	}
-	out(s, "%sa violation is reachable:%s", color_on(s, "\033[1;31m"), color_off(s));
-	for (int k = 0, n = 0; k < VX__COUNT; k++)
-		if ((r->cex_kinds & r->violations) >> k & 1)
-			out(s, "%s%s", n++ ? ", " : " ", vfs_xkind_name(k));
-	out(s, " (found in %.2f s: %llu states, %llu more step by step)\n", r->seconds,
-	    (unsigned long long)r->states, (unsigned long long)r->short_nodes);
-	out(s, "%s counterexample: %d preemption%s, the violation at step %d (%d step%s "
-	    "in);\n'explore replay 1' steps through it, 'explore all' counts them all:\n",
-	    r->cex_shortest ? "the shortest" : "a", r->cex_preemptions,
-	    r->cex_preemptions == 1 ? "" : "s", x->snap->step + r->cex_steps, r->cex_steps,
-	    r->cex_steps == 1 ? "" : "s");
-	print_cex(s, x, r->cex_steps ? r->cex_steps : r->cex_len);
-}
-
-static void print_stateful(struct session *s, const struct xstate *x, int engine,
-			   const struct vfs_explore_opts *o)
-{
-	const struct vfs_explore_result *r = &x->r;
-	out(s, "explored %llu distinct states, %llu transitions in %.2f s (%s, %d job%s; "
-	    "states told apart by a 64-bit hash: P(collision) < %.1g)\n",
-	    (unsigned long long)r->states, (unsigned long long)r->transitions,
-	    r->seconds, r->complete ? "every reachable state" : "cut short",
-	    r->jobs, r->jobs == 1 ? "" : "s", r->collision_p);
-	if (o->naive)
-		out(s, "step by step: every access visible (naive)\n");
-	else
-		out(s, "a transition is a block of %.1f steps on average: %d "
-		    "location%s hidden by the locking that orders them, %d visible"
-		    "%s\n", r->transitions ? (double)r->probes / (double)r->transitions : 0.0,
-		    r->hidden_locs, r->hidden_locs == 1 ? "" : "s", r->visible_locs,
-		    r->rounds > 1 ? " (the first guess was wrong: searched again)" : "");
-	if (engine == ENG_ALL)
-		out(s, "%llu distinct outcome%s ('explore outcomes' lists them)\n",
-		    (unsigned long long)r->outcomes, r->outcomes == 1 ? "" : "s");
-	if (!r->violating) {
-		if (r->kind_execs[VX_OVERFLOW])
-			return;         /* (refused by the caller) */
-		out(s, "no violation in any %sstate\n", r->complete ? "reachable " : "explored ");
-		return;
-	}
-	out(s, "%s%llu violating transitions or states:%s", color_on(s, "\033[1;31m"),
-	    (unsigned long long)r->violating, color_off(s));
-	print_kinds(s, r);
-	if (r->have_cex) {
-		out(s, "a shortest path to it ('explore save FILE' writes it):\n");
-		print_cex(s, x, r->cex_len);
-	}
-}
-
-static void print_dpor(struct session *s, const struct xstate *x, const struct vfs_explore_opts *o)
-{
-	const struct vfs_explore_result *r = &x->r;
-	static const char *const cuts[] = { "complete", "stopped at max", "bounded",
-		"interrupted", "too deep", "failed" };
-	out(s, "explored %llu execution%s%s in %.2f s (%s%s, %d job%s): %llu distinct "
-	    "outcome%s\n", (unsigned long long)r->executions, r->executions == 1 ? "" : "s",
-	    o->naive ? " naively" : "", r->seconds, r->complete ? "every interleaving" :
-	    cuts[r->cut < 6 ? r->cut : 5], r->complete || r->cut != XCUT_BOUND ? "" : " by preemptions",
-	    r->jobs, r->jobs == 1 ? "" : "s", (unsigned long long)r->outcomes,
-	    r->outcomes == 1 ? "" : "s");
-	if (!r->violating) {
-		if (r->kind_execs[VX_OVERFLOW])
-			return;         /* (refused by the caller) */
-		out(s, "no violation in %s execution\n", r->complete ? "any" : "any explored");
-		return;
-	}
-	out(s, "%s%llu violating execution%s:%s", color_on(s, "\033[1;31m"),
-	    (unsigned long long)r->violating, r->violating == 1 ? "" : "s", color_off(s));
-	print_kinds(s, r);
-	if (r->have_cex) {
-		out(s, "first counterexample: execution %llu, %d preemption%s "
-		    "('explore replay %llu' to step through it)\n",
-		    (unsigned long long)r->cex_index, r->cex_preemptions,
-		    r->cex_preemptions == 1 ? "" : "s", (unsigned long long)r->cex_index);
-		print_cex(s, x, r->cex_len);
-	}
-}
 
 static int run_explore(struct session *s, const struct cmd_call *c)
 {
@@ -604,11 +326,11 @@ static int run_explore(struct session *s, const struct cmd_call *c)
 		out(s, "bound %d: the reduction is off (preemption bounding needs every "
 		    "interleaving, as naive)\n", o.bound);
 	if (engine == ENG_DEFAULT)
-		print_default(s, x);
+		explore_print_default(s, x);
 	else if (o.stateful)
-		print_stateful(s, x, engine, &o);
+		explore_print_stateful(s, x, engine, &o);
 	else
-		print_dpor(s, x, &o);
+		explore_print_dpor(s, x, &o);
 	if (xterm) {
 		fflush(stdout);
 		signal(SIGTERM, SIG_DFL);
@@ -759,7 +481,7 @@ static int list_outcomes(struct session *s, struct xstate *x)
 	for (int i = 0; i < r->nout_sched; i++) {
 		vfs_world_copy(w, x->snap);
 		out(s, "outcome %d: schedule ", i + 1);
-		print_token(s, x->snap, r->out_sched[i], r->out_len[i]);
+		explore_print_token(s, x->snap, r->out_sched[i], r->out_len[i]);
 		out(s, "\n");
 		s->w = w;       /* the results as the session prints them */
 		int quiet = s->quiet;

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * explore_cex.c - an explore's counterexample as the shell shows it: a table
+ * of its steps with a column per thread (what each step did, in a few
+ * words, and what the detectors found), and its schedule as a token
+ * ("A*5 B*9 A*3") that `explore replay` and `explore save` read back.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "explore_print.h"
+
+struct rows {
+	struct vfs_event *ev;
+	size_t n, cap;
+};
+
+static void collect(void *ctx, const struct vfs_world *w, const struct vfs_event *ev)
+{
+	(void)w;
+	struct rows *r = ctx;
+	if (r->n == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 256;
+		struct vfs_event *nv = realloc(r->ev, r->cap * sizeof *nv);
+		if (!nv)
+			return;
+		r->ev = nv;
+	}
+	r->ev[r->n++] = *ev;
+}
+
+/* What one step of one thread did, in a few words. */
+static void step_label(const struct vfs_world *w, const struct vfs_event *ev, size_t n,
+		       char *buf, size_t cap)
+{
+	const struct vfs_event *best = NULL;
+	int entries = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct vfs_event *e = &ev[i];
+		if (e->op == OP_ACQUIRE || e->op == OP_BLOCK || e->op == OP_RELEASE ||
+		    e->op == OP_DOWNGRADE || e->op == OP_SKIP) {
+			if (!best || best->op == OP_ENTER || best->op == OP_EXIT ||
+			    best->op == OP_READ || best->op == OP_WRITE)
+				best = e;
+		} else if (e->op == OP_EMIT) {
+			entries++;
+		} else if (!best && (e->op == OP_ENTER || e->op == OP_WRITE)) {
+			best = e;
+		}
+	}
+	if (!best && n)
+		best = &ev[0];
+	if (!best) {
+		buf[0] = 0;
+		return;
+	}
+	const char *cls = vfs_class_name(best->cls);
+	switch (best->op) {
+	case OP_ACQUIRE: snprintf(buf, cap, "%s +%s %s", vfs_fn_name(best->fn), cls,
+				  vfs_mode_name(best->mode)); break;
+	case OP_BLOCK:   snprintf(buf, cap, "%s waits %s", vfs_fn_name(best->fn), cls); break;
+	case OP_RELEASE: snprintf(buf, cap, "%s -%s", vfs_fn_name(best->fn), cls); break;
+	case OP_DOWNGRADE: snprintf(buf, cap, "downgrade_write"); break;
+	case OP_SKIP:    snprintf(buf, cap, "skip f_pos_lock"); break;
+	case OP_WRITE:   snprintf(buf, cap, "%s %s=%lld", vfs_fn_name(best->fn),
+				  vfs_field_name(best->field), (long long)best->value); break;
+	default:
+		snprintf(buf, cap, "%s", vfs_fn_name(best->fn));
+		if (entries) {
+			size_t o = strlen(buf);
+			snprintf(buf + o, cap - o, " (%d %s)", entries, entries == 1 ? "entry" : "entries");
+		}
+	}
+	(void)w;
+}
+
+/* The table of SCHED's first ROWS steps (all: ROWS >= LEN); what went
+ * wrong in the whole of it below. */
+static void print_table(struct session *s, const struct xstate *x, const uint8_t *sched,
+			int len, int rows_max)
+{
+	struct vfs_world *w = calloc(1, sizeof *w);
+	struct rows rows = { 0 };
+	if (!w)
+		return;
+	vfs_world_copy(w, x->snap);
+	struct vfs_sink sink = { collect, &rows };
+	vfs_explore_replay(w, sched, len, &sink);
+	/* the threads that take part, as columns */
+	int cols[VFS_MAX_THREADS], ncols = 0;
+	for (int t = 0; t < w->nthreads; t++)
+		for (int i = 0; i < len; i++)
+			if (sched[i] == t) {
+				cols[ncols++] = t;
+				break;
+			}
+	int width = ncols ? (int)((80 - 6) / ncols) - 1 : 20;
+	if (width < 18)
+		width = 18;
+	if (width > 34)
+		width = 34;
+	char th[32];
+	out(s, "%5s", "step");
+	for (int c = 0; c < ncols; c++) {
+		vfs_thread_name(w, cols[c], th, sizeof th);
+		out(s, " %-*s", width, th);
+	}
+	out(s, "\n");
+	size_t e = 0;
+	int first_step = x->snap->step;
+	for (int i = 0; i < len && i < rows_max; i++) {
+		int step = first_step + i + 1;
+		size_t from = e;
+		while (e < rows.n && rows.ev[e].step == step)
+			e++;
+		/* the step's own thread's events */
+		struct vfs_event mine[64];
+		size_t nm = 0;
+		for (size_t k = from; k < e && nm < 64; k++)
+			if (rows.ev[k].tid == sched[i])
+				mine[nm++] = rows.ev[k];
+		char label[96];
+		step_label(w, mine, nm, label, sizeof label);
+		bool switched = i > 0 && sched[i] != sched[i - 1];
+		out(s, "%5d", step);
+		for (int c = 0; c < ncols; c++)
+			out(s, " %-*.*s", width, width, cols[c] == sched[i] ? label : "");
+		out(s, "%s\n", switched ? "" : "");
+	}
+	if (rows_max < len)
+		out(s, "%5s then %d more step%s, no preemption: each thread runs on until "
+		    "it ends or blocks\n", "", len - rows_max, len - rows_max == 1 ? "" : "s");
+	/* what went wrong in it, in the detectors' words */
+	for (int i = x->snap->det.nreports; i < w->det.nreports; i++) {
+		char buf[512];
+		vfs_report_text(w, &w->det.reports[i], buf, sizeof buf);
+		out(s, "  %s%s%s\n", color_on(s, "\033[31m"), buf, color_off(s));
+	}
+	if (vfs_all_blocked(w))
+		out(s, "  %severy live thread is blocked: deadlock%s\n", color_on(s, "\033[31m"),
+		    color_off(s));
+	free(rows.ev);
+	vfs_world_free(w);
+}
+
+/* The schedule as a token: thread names and counts, "A*5 B*9 A*3". */
+void explore_print_token(struct session *s, const struct vfs_world *w,
+			 const uint8_t *sched, int len)
+{
+	for (int i = 0; i < len;) {
+		int j = i;
+		while (j < len && sched[j] == sched[i])
+			j++;
+		char th[32];
+		vfs_thread_name(w, sched[i], th, sizeof th);
+		out(s, "%s%s*%d", i ? " " : "", th, j - i);
+		i = j;
+	}
+}
+
+/* The counterexample: its table up to step UPTO, then its schedule token. */
+void explore_print_cex(struct session *s, const struct xstate *x, int upto)
+{
+	const struct vfs_explore_result *r = &x->r;
+	print_table(s, x, r->cex_schedule, r->cex_len, upto);
+	out(s, "schedule: ");
+	explore_print_token(s, x->snap, r->cex_schedule, r->cex_len);
+	out(s, "\n");
+}

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * explore_print.c - the summary of an explore, one printer per engine:
+ * plain explore (a proof, or the shortest counterexample), the stateful
+ * search (states, transitions, the kinds of violation found) and DPOR
+ * (executions, outcomes, the first counterexample).
+ */
+#include "explore_print.h"
+
+static void print_kinds(struct session *s, const struct vfs_explore_result *r)
+{
+	for (int k = 0, n = 0; k < VX__COUNT; k++)
+		if (r->kind_execs[k])
+			out(s, "%s%s in %llu", n++ ? ", " : " ", vfs_xkind_name(k),
+			    (unsigned long long)r->kind_execs[k]);
+	out(s, "\n");
+}
+
+
+/* Plain explore: is any violation reachable?  A proof, or the shortest
+ * counterexample with its schedule token. */
+void explore_print_default(struct session *s, const struct xstate *x)
+{
+	const struct vfs_explore_result *r = &x->r;
+	if (!r->have_cex) {
+		if (r->kind_execs[VX_OVERFLOW])
+			return;         /* (refused by the caller) */
+		if (r->complete) {
+			out(s, "no violation is reachable: %llu distinct states, %llu transitions "
+			    "in %.2f s, every reachable state (P(hash collision) < %.1g)\n",
+			    (unsigned long long)r->states, (unsigned long long)r->transitions,
+			    r->seconds, r->collision_p);
+			return;
+		}
+		out(s, "no violation in the %llu states explored\n",
+		    (unsigned long long)r->states);
+		return;
+	}
+	out(s, "%sa violation is reachable:%s", color_on(s, "\033[1;31m"), color_off(s));
+	for (int k = 0, n = 0; k < VX__COUNT; k++)
+		if ((r->cex_kinds & r->violations) >> k & 1)
+			out(s, "%s%s", n++ ? ", " : " ", vfs_xkind_name(k));
+	out(s, " (found in %.2f s: %llu states, %llu more step by step)\n", r->seconds,
+	    (unsigned long long)r->states, (unsigned long long)r->short_nodes);
+	out(s, "%s counterexample: %d preemption%s, the violation at step %d (%d step%s "
+	    "in);\n'explore replay 1' steps through it, 'explore all' counts them all:\n",
+	    r->cex_shortest ? "the shortest" : "a", r->cex_preemptions,
+	    r->cex_preemptions == 1 ? "" : "s", x->snap->step + r->cex_steps, r->cex_steps,
+	    r->cex_steps == 1 ? "" : "s");
+	explore_print_cex(s, x, r->cex_steps ? r->cex_steps : r->cex_len);
+}
+
+void explore_print_stateful(struct session *s, const struct xstate *x, int engine,
+			   const struct vfs_explore_opts *o)
+{
+	const struct vfs_explore_result *r = &x->r;
+	out(s, "explored %llu distinct states, %llu transitions in %.2f s (%s, %d job%s; "
+	    "states told apart by a 64-bit hash: P(collision) < %.1g)\n",
+	    (unsigned long long)r->states, (unsigned long long)r->transitions,
+	    r->seconds, r->complete ? "every reachable state" : "cut short",
+	    r->jobs, r->jobs == 1 ? "" : "s", r->collision_p);
+	if (o->naive)
+		out(s, "step by step: every access visible (naive)\n");
+	else
+		out(s, "a transition is a block of %.1f steps on average: %d "
+		    "location%s hidden by the locking that orders them, %d visible"
+		    "%s\n", r->transitions ? (double)r->probes / (double)r->transitions : 0.0,
+		    r->hidden_locs, r->hidden_locs == 1 ? "" : "s", r->visible_locs,
+		    r->rounds > 1 ? " (the first guess was wrong: searched again)" : "");
+	if (engine == ENG_ALL)
+		out(s, "%llu distinct outcome%s ('explore outcomes' lists them)\n",
+		    (unsigned long long)r->outcomes, r->outcomes == 1 ? "" : "s");
+	if (!r->violating) {
+		if (r->kind_execs[VX_OVERFLOW])
+			return;         /* (refused by the caller) */
+		out(s, "no violation in any %sstate\n", r->complete ? "reachable " : "explored ");
+		return;
+	}
+	out(s, "%s%llu violating transitions or states:%s", color_on(s, "\033[1;31m"),
+	    (unsigned long long)r->violating, color_off(s));
+	print_kinds(s, r);
+	if (r->have_cex) {
+		out(s, "a shortest path to it ('explore save FILE' writes it):\n");
+		explore_print_cex(s, x, r->cex_len);
+	}
+}
+
+void explore_print_dpor(struct session *s, const struct xstate *x,
+			const struct vfs_explore_opts *o)
+{
+	const struct vfs_explore_result *r = &x->r;
+	static const char *const cuts[] = { "complete", "stopped at max", "bounded",
+		"interrupted", "too deep", "failed" };
+	out(s, "explored %llu execution%s%s in %.2f s (%s%s, %d job%s): %llu distinct "
+	    "outcome%s\n", (unsigned long long)r->executions, r->executions == 1 ? "" : "s",
+	    o->naive ? " naively" : "", r->seconds, r->complete ? "every interleaving" :
+	    cuts[r->cut < 6 ? r->cut : 5], r->complete || r->cut != XCUT_BOUND ? "" : " by preemptions",
+	    r->jobs, r->jobs == 1 ? "" : "s", (unsigned long long)r->outcomes,
+	    r->outcomes == 1 ? "" : "s");
+	if (!r->violating) {
+		if (r->kind_execs[VX_OVERFLOW])
+			return;         /* (refused by the caller) */
+		out(s, "no violation in %s execution\n", r->complete ? "any" : "any explored");
+		return;
+	}
+	out(s, "%s%llu violating execution%s:%s", color_on(s, "\033[1;31m"),
+	    (unsigned long long)r->violating, r->violating == 1 ? "" : "s", color_off(s));
+	print_kinds(s, r);
+	if (r->have_cex) {
+		out(s, "first counterexample: execution %llu, %d preemption%s "
+		    "('explore replay %llu' to step through it)\n",
+		    (unsigned long long)r->cex_index, r->cex_preemptions,
+		    r->cex_preemptions == 1 ? "" : "s", (unsigned long long)r->cex_index);
+		explore_print_cex(s, x, r->cex_len);
+	}
+}
