@@ -116,6 +116,17 @@ static void add_point(struct pic_mark *m, int32_t step, int tid)
 	m->tid[m->npoints++] = (int8_t)tid;
 }
 
+/* A mark for report R at the step that found it (B), and at the step it
+ * races or repeats (A) when PAIR. */
+static void add_report_mark(struct pic *p, int kind, const char *title, const char *text,
+			    const struct vfs_report *r, bool pair)
+{
+	add_mark(p, kind, title, text);
+	if (pair)
+		add_point(&p->marks[p->nmarks - 1], r->a.step, r->a.tid);
+	add_point(&p->marks[p->nmarks - 1], r->b.step, r->b.tid);
+}
+
 /* The quoted name in a report's text: "duplicate entry 'x' of ..." */
 static void quoted(const char *text, char *buf, size_t n)
 {
@@ -139,24 +150,18 @@ static void build_marks(struct pic *p)
 		switch (r->kind) {
 		case RPT_RACE:
 			snprintf(title, sizeof title, "RACE on %s", vfs_field_name(r->field));
-			add_mark(p, PM_RACE, title, text);
-			add_point(&p->marks[p->nmarks - 1], r->a.step, r->a.tid);
-			add_point(&p->marks[p->nmarks - 1], r->b.step, r->b.tid);
+			add_report_mark(p, PM_RACE, title, text, r, true);
 			break;
 		case RPT_DUPLICATE:
 			snprintf(title, sizeof title, "DUPLICATE%s", q);
-			add_mark(p, PM_DUPLICATE, title, text);
-			add_point(&p->marks[p->nmarks - 1], r->a.step, r->a.tid);
-			add_point(&p->marks[p->nmarks - 1], r->b.step, r->b.tid);
+			add_report_mark(p, PM_DUPLICATE, title, text, r, true);
 			break;
 		case RPT_SKIPPED:
 			snprintf(title, sizeof title, "SKIPPED%s", q);
-			add_mark(p, PM_SKIPPED, title, text);
-			add_point(&p->marks[p->nmarks - 1], r->b.step, r->b.tid);
+			add_report_mark(p, PM_SKIPPED, title, text, r, false);
 			break;
 		case RPT_DEADDIR:
-			add_mark(p, PM_DEADDIR, "DEAD DIRECTORY", text);
-			add_point(&p->marks[p->nmarks - 1], r->b.step, r->b.tid);
+			add_report_mark(p, PM_DEADDIR, "DEAD DIRECTORY", text, r, false);
 			break;
 		case RPT_DEADLOCK:
 		case RPT_LOCKORDER:
