@@ -57,12 +57,7 @@ static void cell_add(struct cell *c, const char *fmt, ...)
 	size_t n = strlen(buf);
 	if (c->len + n + 2 > c->cap) {
 		c->cap = (c->len + n + 2) * 2;
-		char *p = realloc(c->items, c->cap);
-		if (!p) {
-			fprintf(stderr, "vfsim: out of memory\n");
-			exit(2);
-		}
-		c->items = p;
+		c->items = xrealloc(c->items, c->cap);
 	}
 	if (c->len)
 		c->items[c->len++] = '\n';

@@ -18,12 +18,7 @@ static struct act *add_act(struct script *sc, int kind)
 {
 	if (sc->n == sc->cap) {
 		sc->cap = sc->cap ? sc->cap * 2 : 64;
-		struct act *p = realloc(sc->a, (size_t)sc->cap * sizeof *p);
-		if (!p) {
-			fprintf(stderr, "vfsim: out of memory\n");
-			exit(2);
-		}
-		sc->a = p;
+		sc->a = xrealloc(sc->a, (size_t)sc->cap * sizeof *sc->a);
 	}
 	struct act *a = &sc->a[sc->n++];
 	memset(a, 0, sizeof *a);
