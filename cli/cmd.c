@@ -67,6 +67,25 @@ static const struct cmd_entry base_table[] = {
 	  "this kernel), regular; __fget_light (fdget borrows the file, no\n"
 	  "reference) sees table_users (files->count).",
 	  0, -1, 0, 0, c_override },
+	{ "rule", "world", "[lockorder A before B | rank LOCK N]",
+	  "declare a lock-order rule, checked beside lockdep's",
+	  "'rule lockorder A before B': no thread takes A while holding B.\n"
+	  "'rule rank LOCK N', as Documentation/filesystems/directory-locking.rst\n"
+	  "ranks locks: no thread takes a lock while holding one of the same or a\n"
+	  "higher rank (a lock without a rank is not checked):\n"
+	  "  rule rank s_vfs_rename_mutex 1\n"
+	  "  rule rank i_rwsem:parent 2\n"
+	  "  rule rank i_rwsem:parent2 3\n"
+	  "A lock is a class as lockdep names it: s_vfs_rename_mutex, f_pos_lock,\n"
+	  "i_rwsem (any inode; i_rwsem_dir, i_rwsem_nondir), f_lock,\n"
+	  "cred_guard_mutex, exec_update_mutex, exec_update_lock; an i_rwsem may\n"
+	  "name the nesting subclass inode_lock_nested gives it (:normal, :parent,\n"
+	  "  :parent2, :nondir2; lockdep's /0 to /3), else any subclass matches.\n"
+	  "Each acquisition is checked while stepping and by 'explore' (the\n"
+	  "violation 'rule'); a broken rule is reported like lockdep's warnings\n"
+	  "('reports rule', 'expect no rule'). 'rule' lists the rules; 'reset',\n"
+	  "'kernel', 'back', 'compare', 'explore' and 'save' keep them.",
+	  0, 4, 0, 0, c_rule },
 	{ "mount", "world", "FSTYPE PATH [OPTION...]", "mount a new filesystem on a new directory",
 	  "Creates PATH as the root of a new filesystem of type FSTYPE, a built-in\n"
 	  "one or one the script defined ('fs define'). The root '/' is ext4. ceph\n"
@@ -126,13 +145,14 @@ static const struct cmd_entry base_table[] = {
 	  NULL, 0, 2, CMD_PAGER, 0, c_trace },
 	{ "stats", "look", "", "per lock class: acquisitions, contention, waiting; atomics per call",
 	  NULL, 0, 0, CMD_PAGER, 0, c_stats },
-	{ "reports", "look", "[race|duplicate|skipped|deaddir|deadlock|lockorder|live on|off]",
+	{ "reports", "look", "[race|duplicate|skipped|deaddir|deadlock|lockorder|rule|live on|off]",
 	  "what the detectors found, each report in full",
 	  "Races (vector clocks), duplicate and skipped entries per pass of an open\n"
 	  "directory, iteration of a dead directory, deadlocks (the wait-for cycle,\n"
 	  "shown as lockdep's \"Possible unsafe locking scenario\" with the threads\n"
 	  "as columns) and lock-order problems (a cycle in the lock-class graph, or\n"
-	  "a rank of directory-locking.rst broken), even when no deadlock happened.\n"
+	  "a rank of directory-locking.rst broken), even when no deadlock happened,\n"
+	  "and the script's own rules broken ('rule').\n"
 	  "Each report is also printed as it fires, one line with '!', while\n"
 	  "commands, scripts and lessons run; 'reports live off' stops that.",
 	  0, 2, CMD_PAGER, 0, c_reports },

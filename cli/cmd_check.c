@@ -401,6 +401,8 @@ const struct expect_cond expect_conds[] = {
 	  cond_report, RPT_LOCKORDER, "lock-order problem" },
 	{ "deaddir", "", "an rmdir'ed directory was iterated", 1, cond_report, RPT_DEADDIR,
 	  "iteration of a dead directory" },
+	{ "rule", "", "a lock-order rule the script declared ('rule') is broken", 1,
+	  cond_report, RPT_RULE, "broken rule" },
 };
 const int expect_ncond = (int)(sizeof expect_conds / sizeof expect_conds[0]);
 

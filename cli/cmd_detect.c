@@ -12,6 +12,7 @@
 
 static const char *const kind_names[RPT__COUNT] = {
 	"race", "duplicate", "skipped", "dead directory", "deadlock", "lock order",
+	"rule",
 };
 
 static void print_report(struct session *s, const struct vfs_report *r, int i)
@@ -53,7 +54,7 @@ HANDLER(c_reports)
 				only = k;
 		if (only < 0)
 			return cli_error(s, "reports: race, duplicate, skipped, deaddir, "
-					 "deadlock or lockorder, not '%s'", c->argv[0]);
+					 "deadlock, lockorder or rule, not '%s'", c->argv[0]);
 	}
 	if (!w->det.enabled)
 		out(s, "(the detectors are off)\n");

@@ -255,6 +255,10 @@ HANDLER(c_reset)
 	for (int i = 0; i < VDEC__COUNT; i++)
 		if ((has[i] = vfs_override(s->w, i) != NULL))
 			ov[i] = *vfs_override(s->w, i);
+	struct vfs_rule rules[VFS_MAX_RULES];
+	int nrules = vfs_nrules(s->w);
+	for (int i = 0; i < nrules; i++)
+		rules[i] = *vfs_rule_get(s->w, i);
 	session_reset(s, p);
 	s->w->k = k;
 	s->w->knobs_overridden = (uint8_t)overridden;
@@ -280,6 +284,10 @@ HANDLER(c_reset)
 		if (!has[i])
 			continue;
 		override_text(i, &ov[i], line, sizeof line);
+		session_exec_line(s, line);
+	}
+	for (int i = 0; i < nrules; i++) {
+		rule_text_line(&rules[i], line, sizeof line);
 		session_exec_line(s, line);
 	}
 	(void)sched;

@@ -13,6 +13,9 @@ HANDLER(c_reset); HANDLER(c_sched); HANDLER(c_kill);
 void fs_define_text(const struct vfs_fstype *ft, char *buf, size_t n);
 /* cmd_override.c: an overridden decision as the line that makes it again */
 HANDLER(c_override);
+/* cmd_rule.c: a rule as the line that declares it again */
+HANDLER(c_rule);
+void rule_text_line(const struct vfs_rule *r, char *buf, size_t n);
 void override_text(int dec, const struct vfs_expr *e, char *buf, size_t n);
 /* cmd_thread.c */
 HANDLER(c_syscall);

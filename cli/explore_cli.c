@@ -42,6 +42,7 @@ int explore_cli_count(const struct session *s, int kind, int field)
 	case RPT_DEADDIR:   k = VX_DEADDIR; break;
 	case RPT_SKIPPED:   k = VX_SKIPPED; break;
 	case RPT_LOCKORDER: k = VX_LOCKORDER; break;
+	case RPT_RULE:      k = VX_RULE; break;
 	case RPT__COUNT:    k = VX_OVERFLOW; break;
 	default: return 0;
 	}

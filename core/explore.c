@@ -28,6 +28,7 @@ struct vfs_explore_priv {
 
 static const char *const xkind_names[VX__COUNT] = {
 	"duplicate", "race", "deaddir", "deadlock", "skipped", "lockorder",
+	"rule",
 	"overflow",
 };
 const char *vfs_xkind_name(int k)
@@ -156,6 +157,7 @@ uint32_t xkinds_of(const struct vfs_world *snap, const struct vfs_world *w)
 		[VX_DUPLICATE] = RPT_DUPLICATE, [VX_RACE] = RPT_RACE,
 		[VX_DEADDIR] = RPT_DEADDIR, [VX_DEADLOCK] = -1,
 		[VX_SKIPPED] = RPT_SKIPPED, [VX_LOCKORDER] = RPT_LOCKORDER,
+		[VX_RULE] = RPT_RULE,
 		[VX_OVERFLOW] = -1,
 	};
 	uint32_t k = 0;

@@ -41,6 +41,8 @@ enum vfs_xkind {
 	VX_DEADLOCK,            /* the end: live threads all blocked, work left */
 	VX_SKIPPED,             /* RPT_SKIPPED (not a violation by default) */
 	VX_LOCKORDER,           /* RPT_LOCKORDER (not a violation by default) */
+	VX_RULE,                /* RPT_RULE: a lock-order rule the script
+				 * declared (`rule`) is broken */
 	VX_OVERFLOW,            /* a detector's table filled (core/vfs_limits.h):
 				 * its verdicts are refused, not a violation */
 	VX__COUNT
@@ -48,7 +50,7 @@ enum vfs_xkind {
 #define VX_BIT(k) (1u << (k))
 #define VX_DEFAULT_VIOLATIONS \
 	(VX_BIT(VX_DUPLICATE) | VX_BIT(VX_RACE) | VX_BIT(VX_DEADDIR) | \
-	 VX_BIT(VX_DEADLOCK))
+	 VX_BIT(VX_DEADLOCK) | VX_BIT(VX_RULE))
 const char *vfs_xkind_name(int kind);  /* "duplicate", "race", ... */
 
 struct vfs_explore_progress {

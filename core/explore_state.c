@@ -978,6 +978,8 @@ static inline uint32_t counts_kinds(const struct vfs_world *a,
 		k |= VX_BIT(VX_SKIPPED);
 	if (b->det.counts[RPT_LOCKORDER] != a->det.counts[RPT_LOCKORDER])
 		k |= VX_BIT(VX_LOCKORDER);
+	if (b->det.counts[RPT_RULE] != a->det.counts[RPT_RULE])
+		k |= VX_BIT(VX_RULE);
 	/* (only counted with the clocks on: races with the snapshot's
 	 * accesses, or any race the clocks see on this path) */
 	if (!b->det.no_clocks && b->det.counts[RPT_RACE] != a->det.counts[RPT_RACE])

@@ -248,7 +248,180 @@ static bool holds_class(const struct vfs_thread *t, int cls)
 	return false;
 }
 
-static void check(struct vfs_world *w, const struct vfs_event *ev, bool acquired)
+/* ---- the script's rules (`rule`) ---- */
+
+static const struct { const char *name; int cls; bool inode; } pat_classes[] = {
+	{ "s_vfs_rename_mutex", LC_RENAME_MUTEX, false },
+	{ "rename_mutex", LC_RENAME_MUTEX, false },     /* (as traces name it) */
+	{ "f_pos_lock", LC_F_POS_LOCK, false },
+	{ "i_rwsem", LC_NONE, true },
+	{ "i_mutex", LC_NONE, true },                   /* (before v4.7) */
+	{ "i_rwsem_dir", LC_I_RWSEM_DIR, false },
+	{ "i_rwsem_nondir", LC_I_RWSEM, false },
+	{ "f_lock", LC_F_LOCK, false },
+	{ "cred_guard_mutex", LC_CRED_GUARD_MUTEX, false },
+	{ "exec_update_mutex", LC_EXEC_UPDATE_MUTEX, false },
+	{ "exec_update_lock", LC_EXEC_UPDATE_LOCK, false },
+};
+/* include/linux/fs.h's enum inode_i_mutex_lock_class, as far as vfsim's
+ * paths annotate (LDSUB_*) */
+static const char *const sub_names[] = { "normal", "parent", "parent2", "nondir2" };
+
+int vfs_lockpat_parse(const char *s, struct vfs_lockpat *p, int *bad_at)
+{
+	const char *colon = strchr(s, ':');
+	size_t len = colon ? (size_t)(colon - s) : strlen(s);
+	memset(p, 0, sizeof *p);
+	p->sub = -1;        /* any subclass */
+	*bad_at = 0;
+	size_t i;
+	for (i = 0; i < sizeof pat_classes / sizeof pat_classes[0]; i++)
+		if (strlen(pat_classes[i].name) == len &&
+		    !strncmp(pat_classes[i].name, s, len))
+			break;
+	if (i == sizeof pat_classes / sizeof pat_classes[0])
+		return -1;
+	p->cls = (uint8_t)pat_classes[i].cls;
+	p->inode = pat_classes[i].inode;
+	if (!colon)
+		return 0;
+	*bad_at = (int)len + 1;
+	const char *sub = colon + 1;
+	bool inode = p->inode || p->cls == LC_I_RWSEM_DIR || p->cls == LC_I_RWSEM;
+	if (!inode)     /* only inode_lock_nested annotates a subclass */
+		return -1;
+	for (int k = 0; k < 4; k++)
+		if (!strcmp(sub, sub_names[k]) ||
+		    (sub[0] == '0' + k && !sub[1])) {
+			p->sub = (int8_t)k;
+			return 0;
+		}
+	return -1;
+}
+
+void vfs_lockpat_text(const struct vfs_lockpat *p, char *buf, size_t n)
+{
+	const char *name = "?";
+	for (size_t i = 0; i < sizeof pat_classes / sizeof pat_classes[0]; i++)
+		if (pat_classes[i].cls == p->cls && pat_classes[i].inode == p->inode) {
+			name = pat_classes[i].name;
+			break;
+		}
+	if (p->sub >= 0 && p->sub < 4)
+		snprintf(buf, n, "%s:%s", name, sub_names[p->sub]);
+	else
+		snprintf(buf, n, "%s", name);
+}
+
+bool vfs_lockpat_match(const struct vfs_lockpat *p, int cls, int sub)
+{
+	bool cls_ok = p->inode ? cls == LC_I_RWSEM_DIR || cls == LC_I_RWSEM :
+		      cls == p->cls;
+	return cls_ok && (p->sub < 0 || p->sub == sub);
+}
+
+void vfs_rule_text(const struct vfs_rule *r, char *buf, size_t n)
+{
+	char a[40], b[40];
+	vfs_lockpat_text(&r->a, a, sizeof a);
+	if (r->kind == VRULE_RANK) {
+		snprintf(buf, n, "rank %s %d", a, r->rank);
+		return;
+	}
+	vfs_lockpat_text(&r->b, b, sizeof b);
+	snprintf(buf, n, "lockorder %s before %s", a, b);
+}
+
+int vfs_nrules(const struct vfs_world *w)
+{
+	return w->kdefs ? w->kdefs->nrules : 0;
+}
+
+const struct vfs_rule *vfs_rule_get(const struct vfs_world *w, int i)
+{
+	return i >= 0 && i < vfs_nrules(w) ? &w->kdefs->rules[i] : NULL;
+}
+
+int vfs_rule_add(struct vfs_world *w, const struct vfs_rule *r)
+{
+	if (vfs_nrules(w) >= VFS_MAX_RULES)
+		return -VE_NOSPC;
+	struct vfs_kdefs *k = kdefs_mut(w);
+	if (!k)
+		return -VE_NOMEM;
+	k->rules[k->nrules++] = *r;
+	return 0;
+}
+
+/* The rank a lock has under W's rules: the most specific rank rule that
+ * names it (its subclass over its class alone), -1 if none; *which its
+ * index. */
+static int rank_of(const struct vfs_world *w, int cls, int sub, int *which)
+{
+	int best = -1, spec = -1;
+	for (int i = 0; i < vfs_nrules(w); i++) {
+		const struct vfs_rule *r = &w->kdefs->rules[i];
+		if (r->kind != VRULE_RANK || !vfs_lockpat_match(&r->a, cls, sub))
+			continue;
+		int sp = (r->a.sub >= 0) * 2 + !r->a.inode;
+		if (sp > spec) {
+			spec = sp;
+			best = i;
+		}
+	}
+	*which = best;
+	return best >= 0 ? w->kdefs->rules[best].rank : -1;
+}
+
+static void rule_report(struct vfs_world *w, int rule, const struct vfs_link *l,
+			int held_rule)
+{
+	/* (ids past the built-in ones: one report per rule and key pair) */
+	if (seen(w, LDR__COUNT + rule, l->held_key, l->want_key))
+		return;
+	w->det.counts[RPT_RULE]++;
+	if (w->det.nreports >= VFS_MAX_REPORTS)
+		return;
+	struct vfs_report *r = &w->det.reports[w->det.nreports++];
+	memset(r, 0, sizeof *r);
+	r->kind = RPT_RULE;
+	r->rule = (uint8_t)rule;
+	r->entry = held_rule;
+	r->obj = -1;
+	r->nlinks = 1;
+	r->link[0] = *l;
+	r->b.tid = l->tid;
+	r->b.step = l->step;
+	char th[32], a[VFS_PATH_MAX + 32], b[VFS_PATH_MAX + 32], rt[96];
+	vfs_thread_name(w, l->tid, th, sizeof th);
+	vfs_lock_name(w, l->want, b, sizeof b);
+	vfs_lock_name(w, l->held, a, sizeof a);
+	vfs_rule_text(&w->kdefs->rules[rule], rt, sizeof rt);
+	snprintf(r->text, sizeof r->text, "rule %s: %s takes %s in %s at step %d "
+		 "while holding %s", rt, th, b, vfs_fn_name(l->fn), l->step, a);
+}
+
+/* Every rule of the script against one acquisition and one held lock:
+ * ORDER forbids taking its `a` under its `b`; ranks forbid taking a lock
+ * under one of the same or a higher rank (two locks of one rank: the rank
+ * does not say which comes first, lockdep's recursive-locking case). */
+static void check_rules(struct vfs_world *w, const struct vfs_link *l, int wcls,
+			int wsub, const struct vfs_held *h)
+{
+	for (int i = 0; i < vfs_nrules(w); i++) {
+		const struct vfs_rule *r = &w->kdefs->rules[i];
+		if (r->kind == VRULE_ORDER && vfs_lockpat_match(&r->a, wcls, wsub) &&
+		    vfs_lockpat_match(&r->b, h->cls, h->sub))
+			rule_report(w, i, l, -1);
+	}
+	int wr, hr;
+	int wrank = rank_of(w, wcls, wsub, &wr), hrank = rank_of(w, h->cls, h->sub, &hr);
+	if (wr >= 0 && hr >= 0 && wrank <= hrank)
+		rule_report(w, wr, l, hr);
+}
+
+static void check(struct vfs_world *w, const struct vfs_event *ev, bool acquired,
+		  bool builtin, bool rules)
 {
 	const struct vfs_thread *t = &w->threads[ev->tid];
 	int n = t->nheld;
@@ -265,6 +438,10 @@ static void check(struct vfs_world *w, const struct vfs_event *ev, bool acquired
 		int hkey = held_key(h);
 		struct vfs_link l;
 		make_link(w, ev, h, hkey, wkey, &l);
+		if (rules && h->lock != ev->lock)
+			check_rules(w, &l, wcls, ev->subclass, h);
+		if (!builtin)
+			continue;
 		int hcls = h->cls;
 		int rule = -1;
 		if (h->lock == ev->lock)
@@ -295,6 +472,11 @@ static void check(struct vfs_world *w, const struct vfs_event *ev, bool acquired
 	}
 }
 
+static bool rules_on(const struct vfs_world *w)
+{
+	return vfs_nrules(w) && detect_on(&w->det, RPT_RULE);
+}
+
 void lockdep_event(struct vfs_world *w, const struct vfs_event *ev)
 {
 	struct vfs_lockdep *ld = &w->det.ld;
@@ -304,8 +486,9 @@ void lockdep_event(struct vfs_world *w, const struct vfs_event *ev)
 		ld->woken |= bit;
 		break;
 	case OP_BLOCK:
-		if (detect_on(&w->det, RPT_LOCKORDER))
-			check(w, ev, false);
+		if (detect_on(&w->det, RPT_LOCKORDER) || rules_on(w))
+			check(w, ev, false, detect_on(&w->det, RPT_LOCKORDER),
+			      rules_on(w));
 		if (detect_on(&w->det, RPT_DEADLOCK))
 			deadlock_on_block(w, ev->tid);
 		break;
@@ -314,8 +497,9 @@ void lockdep_event(struct vfs_world *w, const struct vfs_event *ev)
 			ld->woken &= ~bit;
 			break;
 		}
-		if (detect_on(&w->det, RPT_LOCKORDER))
-			check(w, ev, true);
+		if (detect_on(&w->det, RPT_LOCKORDER) || rules_on(w))
+			check(w, ev, true, detect_on(&w->det, RPT_LOCKORDER),
+			      rules_on(w));
 		break;
 	}
 }
@@ -433,6 +617,50 @@ static size_t lockorder_detail(const struct vfs_world *w,
 	return o;
 }
 
+/* A broken rule of the script's, as lockdep words its warnings. */
+static size_t rule_detail(const struct vfs_world *w, const struct vfs_report *r,
+			  char *buf, size_t n)
+{
+	size_t o = 0;
+	char th[32], ln[VFS_PATH_MAX + 32], rt[96] = "?", ht[96] = "";
+	const struct vfs_link *l = &r->link[0];
+	const struct vfs_rule *ru = vfs_rule_get(w, r->rule);
+	const struct vfs_rule *hr = vfs_rule_get(w, r->entry);
+	if (ru)
+		vfs_rule_text(ru, rt, sizeof rt);
+	if (hr)
+		vfs_rule_text(hr, ht, sizeof ht);
+	vfs_thread_name(w, l->tid, th, sizeof th);
+	APP("======================================================\n");
+	APP("WARNING: the script's rule broken: rule %s\n", rt);
+	APP("------------------------------------------------------\n");
+	vfs_lock_name(w, l->want, ln, sizeof ln);
+	APP("%s is trying to acquire lock:\n  %s (%s), %s, in %s at step %d\n", th,
+	    vfs_ld_key_name(l->want_key), ln, vfs_mode_name(l->want_mode),
+	    vfs_fn_name(l->fn), l->step);
+	vfs_lock_name(w, l->held, ln, sizeof ln);
+	APP("but it already holds lock:\n  %s (%s), %s\n",
+	    vfs_ld_key_name(l->held_key), ln, vfs_mode_name(l->held_mode));
+	if (hr)
+		APP("which ranks the same or higher: rule %s\n", ht);
+	APP("\nother info that might help us debug this:\n");
+	APP(" Possible unsafe locking scenario:\n\n");
+	APP("       %s\n       ----\n", th);
+	APP("  lock(%s);\n  lock(%s);\n", vfs_ld_key_name(l->held_key),
+	    vfs_ld_key_name(l->want_key));
+	if (!hr)
+		APP("\nIn plain words: the script declared \"rule %s\", and %s took "
+		    "them the other way round.", rt, th);
+	else if (r->entry == r->rule)
+		APP("\nIn plain words: two locks of one rank nested; \"rule %s\" "
+		    "does not say which comes first, so two threads may take them in "
+		    "opposite orders.", rt);
+	else
+		APP("\nIn plain words: the script declared \"rule %s\" and \"rule "
+		    "%s\": %s took the lower rank while holding the higher.", rt, ht, th);
+	return o;
+}
+
 void vfs_report_detail(const struct vfs_world *w, const struct vfs_report *r,
 		       char *buf, size_t n)
 {
@@ -442,6 +670,8 @@ void vfs_report_detail(const struct vfs_world *w, const struct vfs_report *r,
 		deadlock_detail(w, r, buf, n);
 	else if (r->kind == RPT_LOCKORDER && r->nlinks)
 		lockorder_detail(w, r, buf, n);
+	else if (r->kind == RPT_RULE && r->nlinks)
+		rule_detail(w, r, buf, n);
 	else
 		vfs_report_text(w, r, buf, n);
 	/* no final newline */

@@ -187,9 +187,26 @@ const struct vfs_fstype *vfs_fstype_lookup(const char *name);
  * resets the knobs).  No step changes it, so world copies share one
  * (refs, atomic); the first world that changes it copies it (kdefs_mut).
  */
+struct vfs_lockpat {
+	uint8_t cls;            /* LC_*; LC_NONE with inode: either i_rwsem */
+	uint8_t inode;          /* 1: both i_rwsem classes (dir and non-dir) */
+	int8_t sub;             /* LDSUB_*, or -1: any */
+};
+enum vfs_rule_kind { VRULE_ORDER, VRULE_RANK };
+struct vfs_rule {
+	uint8_t kind;           /* enum vfs_rule_kind */
+	int16_t rank;           /* VRULE_RANK */
+	struct vfs_lockpat a, b; /* ORDER: a before b; RANK: a */
+};
+#define VFS_MAX_RULES 16
+
 struct vfs_kdefs {
 	long refs;
 	int16_t nfsdefs;
+	/* the lock-order rules the script declared, in its order (a check,
+	 * not the kernel: `kernel PRESET` keeps them) */
+	int16_t nrules;
+	struct vfs_rule rules[VFS_MAX_RULES];
 	struct vfs_expr overrides[VDEC__COUNT];
 	struct vfs_fstype fsdefs[];     /* VFS_MAX_FSDEFS */
 };
@@ -198,6 +215,21 @@ static inline const struct vfs_expr *vfs_override(const struct vfs_world *w, int
 /* Set (E NULL: clear) the override of DEC.  0, -VE_INVAL (not an
  * expression: vfs_expr_check), -VE_NOMEM. */
 int vfs_override_set(struct vfs_world *w, int dec, const struct vfs_expr *e);
+/* Lock-order rules (core/lockdep.c).  vfs_lockpat_parse: a lock as
+ * lockdep and vfsim print it, CLASS[:SUBCLASS] (s_vfs_rename_mutex,
+ * f_pos_lock, i_rwsem, i_rwsem_dir, i_rwsem_nondir, f_lock, the exec
+ * locks; subclass normal, parent, parent2, nondir2 or 0-3); 0, or -1 and
+ * *bad_at the offset of the word at fault (0: the class, else the
+ * subclass).  vfs_rule_add: 0, -VE_NOSPC (VFS_MAX_RULES), -VE_NOMEM.
+ * vfs_rule_text: the rule as `rule` takes it ("lockorder A before B"). */
+int vfs_lockpat_parse(const char *s, struct vfs_lockpat *p, int *bad_at);
+void vfs_lockpat_text(const struct vfs_lockpat *p, char *buf, size_t n);
+int vfs_rule_add(struct vfs_world *w, const struct vfs_rule *r);
+int vfs_nrules(const struct vfs_world *w);
+const struct vfs_rule *vfs_rule_get(const struct vfs_world *w, int i);
+void vfs_rule_text(const struct vfs_rule *r, char *buf, size_t n);
+/* whether lock class CLS taken with subclass SUB matches P */
+bool vfs_lockpat_match(const struct vfs_lockpat *p, int cls, int sub);
 /*
  * The parts a row is built from, by the kernel function that does each:
  * the directory llseek of each flavour (enum vfs_llseek) and read() on a
@@ -436,7 +468,7 @@ struct vfs_shadow {
 struct vfs_lockclock { vfs_lid_t lock; uint8_t used; vfs_vclock w, r; };
 
 enum vfs_report_kind { RPT_RACE, RPT_DUPLICATE, RPT_SKIPPED, RPT_DEADDIR,
-		       RPT_DEADLOCK, RPT_LOCKORDER, RPT__COUNT };
+		       RPT_DEADLOCK, RPT_LOCKORDER, RPT_RULE, RPT__COUNT };
 /* One link of a deadlock's wait-for cycle (thread tid holds `held`, which
  * the previous thread wants, and waits for `want`), or one edge of a lock
  * order chain (thread tid took `want` while holding `held`). */
@@ -465,7 +497,8 @@ struct vfs_report {
 	char text[160];         /* one line in the kernel's vocabulary */
 	/* deadlock: the cycle; lock order: link[0] the new acquisition,
 	 * link[1..] the chain that already ordered the other way */
-	uint8_t rule;           /* lock order: enum vfs_ld_rule */
+	uint8_t rule;           /* lock order: enum vfs_ld_rule; RPT_RULE: the
+				 * index of the script's rule broken */
 	uint8_t nlinks;
 	struct vfs_link link[VFS_MAX_LINKS];
 };

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cmd_rule.c - `rule [lockorder A before B | rank LOCK N]`: a lock-order
+ * rule of the script's own, checked on every acquisition beside lockdep's
+ * (core/lockdep.c check_rules), as directory-locking.rst writes them:
+ *
+ *	rule rank s_vfs_rename_mutex 1
+ *	rule rank i_rwsem:parent 2
+ *	rule lockorder s_vfs_rename_mutex before i_rwsem_dir
+ *
+ * A lock is a class as lockdep names it, with the nesting subclass
+ * inode_lock_nested gives it after a colon.  Errors name the word at fault.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "commands.h"
+
+#define LOCK_WORDS "s_vfs_rename_mutex, f_pos_lock, i_rwsem, i_rwsem_dir, " \
+	"i_rwsem_nondir, f_lock, cred_guard_mutex, exec_update_mutex or " \
+	"exec_update_lock, with :normal, :parent, :parent2 or :nondir2 for an i_rwsem"
+
+static int lock_word(struct session *s, const struct cmd_call *c, int i,
+		     struct vfs_lockpat *p)
+{
+	int bad;
+	if (vfs_lockpat_parse(c->argv[i], p, &bad) == 0)
+		return 0;
+	if (bad)
+		return cli_error_at(s, c->cols[i] + bad, "rule: '%s' is no nesting "
+				    "subclass of %.*s (an i_rwsem's: normal, parent, "
+				    "parent2, nondir2; a child, as do_unlinkat and "
+				    "vfs_rename lock it, is normal)", c->argv[i] + bad,
+				    bad - 1, c->argv[i]);
+	return cli_error_at(s, c->cols[i], "rule: '%s' is no lock class (" LOCK_WORDS ")",
+			    c->argv[i]);
+}
+
+void rule_text_line(const struct vfs_rule *r, char *buf, size_t n)
+{
+	char t[96];
+	vfs_rule_text(r, t, sizeof t);
+	snprintf(buf, n, "rule %s", t);
+}
+
+HANDLER(c_rule)
+{
+	struct vfs_rule r = { 0 };
+	if (!c->argc) {
+		if (!vfs_nrules(s->w))
+			out(s, "no rules (the built-in checks only: 'lockdep')\n");
+		for (int i = 0; i < vfs_nrules(s->w); i++) {
+			char t[96];
+			vfs_rule_text(vfs_rule_get(s->w, i), t, sizeof t);
+			out(s, "rule %s\n", t);
+		}
+		return 0;
+	}
+	if (!strcmp(c->argv[0], "lockorder")) {
+		if (c->argc != 4 || strcmp(c->argv[2], "before"))
+			return cli_error_at(s, c->argc > 2 ? c->cols[2] : c->cols[0],
+					    "rule: lockorder A before B");
+		r.kind = VRULE_ORDER;
+		if (lock_word(s, c, 1, &r.a) < 0 || lock_word(s, c, 3, &r.b) < 0)
+			return -1;
+		if (!memcmp(&r.a, &r.b, sizeof r.a))
+			return cli_error_at(s, c->cols[3], "rule: a lock cannot come "
+					    "before itself ('rule rank' orders locks of "
+					    "one class by subclass)");
+	} else if (!strcmp(c->argv[0], "rank")) {
+		if (c->argc != 3)
+			return cli_error_at(s, c->cols[0], "rule: rank LOCK N");
+		r.kind = VRULE_RANK;
+		if (lock_word(s, c, 1, &r.a) < 0)
+			return -1;
+		char *end;
+		long v = strtol(c->argv[2], &end, 10);
+		if (!c->argv[2][0] || *end || v < 0 || v > 1000)
+			return cli_error_at(s, c->cols[2], "rule: rank '%s' is not a "
+					    "number from 0 to 1000", c->argv[2]);
+		r.rank = (int16_t)v;
+		for (int i = 0; i < vfs_nrules(s->w); i++) {
+			const struct vfs_rule *o = vfs_rule_get(s->w, i);
+			if (o->kind == VRULE_RANK && !memcmp(&o->a, &r.a, sizeof r.a))
+				return cli_error_at(s, c->cols[1], "rule: %s has a rank "
+						    "already (%d)", c->argv[1], o->rank);
+		}
+	} else {
+		return cli_error_at(s, c->cols[0], "rule: '%s' is no kind of rule "
+				    "(lockorder or rank)", c->argv[0]);
+	}
+	int e = vfs_rule_add(s->w, &r);
+	if (e == -VE_NOSPC)
+		return cli_error(s, "rule: too many rules (at most %d)", VFS_MAX_RULES);
+	if (e < 0)
+		return cli_error(s, "rule: out of memory");
+	session_log_setup(s, c, "rule");
+	return 0;
+}
