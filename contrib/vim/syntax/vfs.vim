@@ -8,7 +8,7 @@ endif
 syn case match
 
 " setting up the world, running, looking, checking, scripts
-syn keyword vfsWorld    kernel set fs override mount mkdir touch ls spawn kill reset sched
+syn keyword vfsWorld    kernel set fs override rule mount mkdir touch ls spawn kill reset sched
 syn keyword vfsRun      step run back explore compare
 syn keyword vfsLook     ps fds files locks where trace stats reports lockdep history
 syn keyword vfsLook     timeline export
