@@ -114,6 +114,27 @@ static inline void h_mount(struct h *h, const char *fstype, const char *path)
 	assert_int_equal(vfs_setup_mount(h->w, fstype, path, NULL), 0);
 }
 
+/* Set knob NAME of H's world to VALUE (as `set NAME VALUE`). */
+static inline void h_knob(struct h *h, const char *name, const char *value)
+{
+	const struct vfs_knob_desc *d = vfs_knob_lookup(name);
+	assert_non_null(d);
+	assert_int_equal(vfs_knob_set(&h->w->k, d, value), 0);
+}
+
+/* v6.5 with /a/x and /b/y, cross-directory renames taking their parents
+ * as knob rename-lock RENLOCK says */
+static inline struct h *h_two_dirs(const char *renlock)
+{
+	struct h *h = h_new("v6.5");
+	h_knob(h, "rename-lock", renlock);
+	h_mkdir(h, "/a");
+	h_mkdir(h, "/b");
+	h_touch(h, "/a/x");
+	h_touch(h, "/b/y");
+	return h;
+}
+
 static inline int h_tid(struct h *h, const char *name)
 {
 	int t = vfs_thread_by_name(h->w, name);

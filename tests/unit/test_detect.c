@@ -23,12 +23,6 @@ static const struct vfs_report *find(struct h *h, int kind, int rule, int nlinks
 	return NULL;
 }
 
-static void knob(struct h *h, const char *name, const char *value)
-{
-	const struct vfs_knob_desc *d = vfs_knob_lookup(name);
-	assert_non_null(d);
-	assert_int_equal(vfs_knob_set(&h->w->k, d, value), 0);
-}
 
 static void detail_has(struct h *h, const struct vfs_report *r, const char *what)
 {
@@ -43,7 +37,7 @@ static void detail_has(struct h *h, const struct vfs_report *r, const char *what
 static struct h *wrapped_dir(const char *wrapper)
 {
 	struct h *h = h_new("v6.5");
-	knob(h, "wrapper", wrapper);
+	h_knob(h, "wrapper", wrapper);
 	h_mount(h, "exfat", "/x");
 	h_mkdir(h, "/x/d");
 	h_touch(h, "/x/d/f");
@@ -120,7 +114,7 @@ static void test_correct_wrapper_twin(void **state)
 static void rmdir_in_window(const char *wrapper, int64_t want_ret, int want_dead)
 {
 	struct h *h = h_new("v6.5");
-	knob(h, "wrapper", wrapper);
+	h_knob(h, "wrapper", wrapper);
 	h_mount(h, "exfat", "/x");
 	h_mkdir(h, "/x/e");
 	int A = h_spawn(h, "A", 0), B = h_spawn(h, "B", 0);
@@ -144,21 +138,11 @@ static void test_wrapper_rmdir(void **state)
 
 /* ---- ABBA: cross-directory renames without s_vfs_rename_mutex ---- */
 
-static struct h *two_dirs(const char *renlock)
-{
-	struct h *h = h_new("v6.5");
-	knob(h, "rename-lock", renlock);
-	h_mkdir(h, "/a");
-	h_mkdir(h, "/b");
-	h_touch(h, "/a/x");
-	h_touch(h, "/b/y");
-	return h;
-}
 
 static void test_rename_abba_deadlock(void **state)
 {
 	(void)state;
-	struct h *h = two_dirs("no-mutex");
+	struct h *h = h_two_dirs("no-mutex");
 	int A = h_spawn(h, "A", 0), B = h_spawn(h, "B", 0);
 	h_submit(h, A, C_RENAME("/a/x", "/b/x"));
 	h_submit(h, B, C_RENAME("/b/y", "/a/y"));
@@ -184,7 +168,7 @@ static void test_rename_abba_deadlock(void **state)
 
 static void renames_one_after_the_other(const char *renlock, int want_lo)
 {
-	struct h *h = two_dirs(renlock);
+	struct h *h = h_two_dirs(renlock);
 	int A = h_spawn(h, "A", 0), B = h_spawn(h, "B", 0);
 	assert_int_equal(h_do(h, A, C_RENAME("/a/x", "/b/x")), 0);
 	assert_int_equal(h_do(h, B, C_RENAME("/b/y", "/a/y")), 0);

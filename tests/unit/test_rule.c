@@ -33,12 +33,6 @@ static int nrule(struct h *h)
 	return vfs_report_count(h->w, RPT_RULE, FLD_NONE);
 }
 
-static void knob(struct h *h, const char *name, const char *value)
-{
-	const struct vfs_knob_desc *d = vfs_knob_lookup(name);
-	assert_non_null(d);
-	assert_int_equal(vfs_knob_set(&h->w->k, d, value), 0);
-}
 
 static void test_lock_names(void **state)
 {
@@ -74,16 +68,6 @@ static void test_lock_names(void **state)
 	assert_string_equal(t, "lockorder s_vfs_rename_mutex before i_rwsem_dir:parent");
 }
 
-static struct h *two_dirs(const char *renlock)
-{
-	struct h *h = h_new("v6.5");
-	knob(h, "rename-lock", renlock);
-	h_mkdir(h, "/a");
-	h_mkdir(h, "/b");
-	h_touch(h, "/a/x");
-	h_touch(h, "/b/y");
-	return h;
-}
 
 static void dir_ranks(struct h *h)
 {
@@ -99,14 +83,14 @@ static void dir_ranks(struct h *h)
 static void test_ranks(void **state)
 {
 	(void)state;
-	struct h *h = two_dirs("correct");
+	struct h *h = h_two_dirs("correct");
 	dir_ranks(h);
 	int A = h_spawn(h, "A", 0);
 	assert_int_equal(h_do(h, A, C_RENAME("/a/x", "/b/x")), 0);
 	assert_int_equal(h_do(h, A, C_RENAME("/b/y", "/a/y")), 0);
 	assert_int_equal(h_do(h, A, C_UNLINK("/a/y")), 0);
 	assert_int_equal(nrule(h), 0);
-	knob(h, "rename-lock", "no-mutex");
+	h_knob(h, "rename-lock", "no-mutex");
 	assert_int_equal(h_do(h, A, C_RENAME("/b/x", "/a/x")), 0);
 	assert_true(nrule(h) > 0);
 	const struct vfs_report *r = &h->w->det.reports[0];
@@ -131,7 +115,7 @@ static void test_ranks(void **state)
 static void test_specific_rank_and_order(void **state)
 {
 	(void)state;
-	struct h *h = two_dirs("correct");
+	struct h *h = h_two_dirs("correct");
 	add_rank(h, "i_rwsem", 1);              /* would forbid any nesting */
 	add_rank(h, "i_rwsem:parent", 0);       /* the parent before the rest */
 	add_rank(h, "i_rwsem:parent2", 0);      /* one rank with parent: refused */
@@ -143,7 +127,7 @@ static void test_specific_rank_and_order(void **state)
 	assert_true(nrule(h) > 0);
 	h_free(h);
 
-	h = two_dirs("correct");
+	h = h_two_dirs("correct");
 	add_order(h, "i_rwsem:parent2", "s_vfs_rename_mutex");
 	A = h_spawn(h, "A", 0);
 	assert_int_equal(h_do(h, A, C_UNLINK("/a/x")), 0);
@@ -158,7 +142,7 @@ static void test_specific_rank_and_order(void **state)
 static void test_copies(void **state)
 {
 	(void)state;
-	struct h *h = two_dirs("no-mutex");
+	struct h *h = h_two_dirs("no-mutex");
 	add_rank(h, "i_rwsem", 1);
 	struct vfs_world *c = vfs_world_new(vfs_preset_lookup("v6.5"));
 	assert_non_null(c);
@@ -170,7 +154,7 @@ static void test_copies(void **state)
 	vfs_world_free(c);
 	h_free(h);
 
-	h = two_dirs("no-mutex");
+	h = h_two_dirs("no-mutex");
 	int A = h_spawn(h, "A", 0);
 	assert_int_equal(h_do(h, A, C_RENAME("/a/x", "/b/x")), 0);
 	assert_int_equal(nrule(h), 0);
