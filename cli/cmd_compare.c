@@ -466,6 +466,26 @@ static void summary(struct replay *rp, char *buf, size_t n, int what)
 			 w->stats.calls);
 		break;
 	}
+	case 5: {                               /* the script's rules */
+		int nr = vfs_report_count(w, RPT_RULE, FLD_NONE), any = 0;
+		if (!nr) {
+			snprintf(buf, n, "none broken");
+			break;
+		}
+		o += (size_t)snprintf(buf, n, "%d broken:", nr);
+		for (int i = 0; i < vfs_nrules(w); i++) {
+			bool hit = false;
+			for (int r = 0; r < w->det.nreports && !hit; r++)
+				hit = w->det.reports[r].kind == RPT_RULE &&
+				      w->det.reports[r].rule == i;
+			char t[96];
+			vfs_rule_text(vfs_rule_get(w, i), t, sizeof t);
+			if (hit)
+				o += (size_t)snprintf(buf + o, n > o ? n - o : 0, "%s %s",
+						      any++ ? "," : "", t);
+		}
+		break;
+	}
 	case 4:
 		if (rp->after_steps)
 			snprintf(buf, n, "%ld steps by the scheduler", rp->after_steps);
@@ -569,8 +589,13 @@ HANDLER(c_compare)
 	}
 	out(s, "  %s\n", rule);
 	static const char *const sums[] = { "race", "duplicate entries", "deadlock",
-					    "counted", "after the script" };
-	for (int k = 0; k < 5; k++) {
+					    "counted", "after the script", "rules" };
+	/* (the script's rules' row after deadlock, when it declared any) */
+	static const int order[] = { 0, 1, 2, 5, 3, 4 };
+	for (int i = 0; i < 6; i++) {
+		int k = order[i];
+		if (k == 5 && !vfs_nrules(rp[0].s->w))
+			continue;
 		char a[1024], b[1024];   /* (a row is folded to the screen, never cut) */
 		summary(&rp[0], a, sizeof a, k);
 		summary(&rp[1], b, sizeof b, k);
