@@ -165,9 +165,11 @@ static void build_marks(struct pic *p)
 			break;
 		case RPT_DEADLOCK:
 		case RPT_LOCKORDER:
+		case RPT_RULE:          /* (the script's lock order: drawn as lockdep's) */
 			deadlock |= r->kind == RPT_DEADLOCK;
 			add_mark(p, r->kind == RPT_DEADLOCK ? PM_DEADLOCK : PM_LOCKORDER,
-				 r->kind == RPT_DEADLOCK ? "DEADLOCK" : "LOCK ORDER", text);
+				 r->kind == RPT_DEADLOCK ? "DEADLOCK" :
+				 r->kind == RPT_RULE ? "RULE BROKEN" : "LOCK ORDER", text);
 			for (int k = 0; k < r->nlinks && k < VFS_MAX_LINKS; k++)
 				add_point(&p->marks[p->nmarks - 1], r->link[k].step,
 					  r->link[k].tid);
