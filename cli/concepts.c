@@ -62,7 +62,9 @@ const struct concept concepts[] = {
 	  "Locks taken in an order that could deadlock, even when no deadlock\n"
 	  "happened: a cycle in the graph of lock classes (lockdep) or a rank of\n"
 	  "directory-locking.rst broken (rename mutex, then directories, then\n"
-	  "non-directories). 'lockdep', 'lockdep graph', 'expect no lockorder'." },
+	  "non-directories). 'lockdep', 'lockdep graph', 'expect no lockorder'.\n"
+	  "An order of your own: 'rule lockorder A before B', 'rule rank LOCK N'\n"
+	  "('help rule'), checked beside them; 'expect no rule'." },
 	{ "deaddir", "rmdir S_DEAD dead",
 	  "A directory removed by rmdir is marked dead (S_DEAD) under its lock;\n"
 	  "a later getdents on it gets ENOENT. The v6.5 wrapper drops the lock and\n"
