@@ -17,7 +17,8 @@
 #          SPIN on an equivalent Promela model (bench/spin/)
 #   override scripts/bench-override.sh: explore stateful on the thieves
 #          with file_needs_f_pos_lock built in and written in the script
-#          (override), alternating, the ratio (issue 15: at most 1.5)
+#          (override), alternating, the ratio (issue 15: at most 1.5);
+#          and with the kernel's own lock order declared ('rule'), its ratio
 #   vs-spin scripts/bench-vs-spin.sh: plain explore against SPIN, side by
 #          side, the v6.5 proofs at 3x3, 4x4, 5x3 and the v6.4 first
 #          counterexample at 4x4 (ROUNDS alternating pairs, min and median)
