@@ -340,6 +340,20 @@ char **cli_complete(const char *line, int start, int end)
 		complete_keywords(&c, e->args, words[nw - 1], tid, words, nw);
 		return c.v;
 	}
+	if (!strcmp(e->name, "rule")) {     /* lockorder A before B | rank LOCK N */
+		const char *kind = argi > 0 ? words[first + 1] : "";
+		if (argi == 0) {
+			add(&c, "lockorder");
+			add(&c, "rank");
+		} else if (!strcmp(kind, "lockorder") && argi == 2) {
+			add(&c, "before");
+		} else if ((!strcmp(kind, "lockorder") && (argi == 1 || argi == 3)) ||
+			   (!strcmp(kind, "rank") && argi == 1)) {
+			for (int i = 0; vfs_lockpat_name(i); i++)
+				add(&c, vfs_lockpat_name(i));
+		}
+		return c.v;
+	}
 	if (!strcmp(e->name, "source") || !strcmp(e->name, "save")) {
 		add_kind(&c, "FILE", -1, words, nw);
 		return c.v;

@@ -313,6 +313,20 @@ void vfs_lockpat_text(const struct vfs_lockpat *p, char *buf, size_t n)
 		snprintf(buf, n, "%s", name);
 }
 
+const char *vfs_lockpat_name(int i)
+{
+	static char subs[4][24];
+	int nc = (int)(sizeof pat_classes / sizeof pat_classes[0]);
+	if (i >= 0 && i < nc)
+		return pat_classes[i].name;
+	i -= nc;
+	if (i < 0 || i >= 4)
+		return NULL;
+	if (!subs[i][0])
+		snprintf(subs[i], sizeof subs[i], "i_rwsem:%s", sub_names[i]);
+	return subs[i];
+}
+
 bool vfs_lockpat_match(const struct vfs_lockpat *p, int cls, int sub)
 {
 	bool cls_ok = p->inode ? cls == LC_I_RWSEM_DIR || cls == LC_I_RWSEM :

@@ -228,6 +228,9 @@ int vfs_rule_add(struct vfs_world *w, const struct vfs_rule *r);
 int vfs_nrules(const struct vfs_world *w);
 const struct vfs_rule *vfs_rule_get(const struct vfs_world *w, int i);
 void vfs_rule_text(const struct vfs_rule *r, char *buf, size_t n);
+/* The I-th lock name a rule takes (the classes, then each i_rwsem
+ * subclass as "i_rwsem:parent"...), NULL past the last: for completion. */
+const char *vfs_lockpat_name(int i);
 /* whether lock class CLS taken with subclass SUB matches P */
 bool vfs_lockpat_match(const struct vfs_lockpat *p, int cls, int sub);
 /*

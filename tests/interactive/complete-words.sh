@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Tab completes the words people type (issue 16): explore's keywords,
-# lessons, expect [no] CONDITION and its arguments (from expect's own
+# rule's words, lessons, expect [no] CONDITION and its arguments (from expect's own
 # table: the lock names of took and blocked, the era's exec locks among
 # them), uid=, help IDEA;
 # dup2 is offered descriptors, not paths.
@@ -11,6 +11,20 @@ start -c 'mkdir /d' -c 'spawn A' -c 'A: open /d' -i
 typein 'explore st'
 keys Tab
 wait_line "$PROMPT_RE"'explore stateful$'
+keys C-u
+# rule: its kinds, then the lock names it takes, subclasses included
+typein 'rule lo'
+keys Tab
+wait_line "$PROMPT_RE"'rule lockorder ?$'
+typein 's_vfs'
+keys Tab
+wait_line "$PROMPT_RE"'rule lockorder s_vfs_rename_mutex ?$'
+typein 'bef'
+keys Tab
+wait_line "$PROMPT_RE"'rule lockorder s_vfs_rename_mutex before ?$'
+typein 'i_rwsem:pa'
+keys Tab
+wait_line "$PROMPT_RE"'rule lockorder s_vfs_rename_mutex before i_rwsem:parent$'
 keys C-u
 # lessons: numbers and names
 typein 'lessons two-th'
