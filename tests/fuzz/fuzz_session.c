@@ -13,7 +13,8 @@
  *    whatever the engine (explore_cli.c);
  *  - every file name given to source, save, explore save, compare and
  *    export is rewritten to a short plain name in a private temporary
- *    directory (so `save x` then `source x` still meet); the process
+ *    directory, emptied before each input (so `save x` then `source x`
+ *    still meet within an input, and never across inputs); the process
  *    stays where it was started (libFuzzer's logs land there);
  *  - `step N` / `back N` keep their numbers; lines over 8 KiB are dropped.
  */
@@ -27,7 +28,9 @@
 #include "cli.h"
 #include "lex.h"
 
-static char tmpdir[] = "/tmp/vfsim-fuzz.XXXXXX";
+/* the private directory: on /dev/shm when there is one (emptied per
+ * input, it sees a few file operations per input), else /tmp */
+static char tmpdir[64];
 
 static void safe_name(char *dst, size_t n, const char *src)
 {
@@ -108,8 +111,11 @@ static char *filter(const char *line, char *out, size_t n)
 	return out;
 }
 
-/* The private directory and what the inputs wrote in it, at exit. */
-static void cleanup(void)
+/* Empty the private directory: before each input, so that an input
+ * meets only the files it wrote itself (a `source` of a file an earlier
+ * input saved made a run depend on the inputs before it: a timeout found
+ * in a long run did not reproduce alone). */
+static void empty_tmpdir(void)
 {
 	DIR *d = opendir(tmpdir);
 	if (d) {
@@ -119,6 +125,12 @@ static void cleanup(void)
 				unlinkat(dirfd(d), e->d_name, 0);
 		closedir(d);
 	}
+}
+
+/* ... and remove it at exit. */
+static void cleanup(void)
+{
+	empty_tmpdir();
 	rmdir(tmpdir);
 }
 
@@ -129,6 +141,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	const char *fx = getenv("VFSIM_FUZZ_EXPLORE");
 	fuzz_explore = fx && *fx && strcmp(fx, "0");
+	snprintf(tmpdir, sizeof tmpdir, "%s/vfsim-fuzz.XXXXXX",
+		 access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
 	if (!mkdtemp(tmpdir)) {
 		perror("vfsim fuzz: temporary directory");
 		exit(1);
@@ -151,6 +165,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	memcpy(buf, data, size);
 	buf[size] = 0;
+	empty_tmpdir();
 	/* A session per input, freed at its end: everything an input
 	 * allocates is freed before it returns, so libFuzzer's malloc/free
 	 * count balances and it runs an input a second time (under LSan)
