@@ -1782,14 +1782,27 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 		round_reset(st, ws, jobs);
 	}
 	if (probing) {
-		/* no violation: the proof stands, the probe stops; one: the
-		 * probe goes on, no deeper in preemptions than it, and not
-		 * for long */
-		bool viol = false;
-		for (int i = 0; i < jobs; i++)
+		/* A proof: the probe stops.  Otherwise the probe goes on to
+		 * its own end (a counterexample, or its limit, both fixed
+		 * before it started): stopping it when the stateful search
+		 * stops would make what it found, and so the counterexample
+		 * and the counts printed, depend on which thread ran faster.
+		 * It goes no deeper in preemptions than the stateful search's
+		 * counterexample: a state past that bound is never taken off
+		 * the heap before the search ends anyway (its key is above
+		 * any cheaper candidate's), so the bound saves memory without
+		 * changing what the probe visits or finds. */
+		bool viol = false, cutshort = st->abort != 0;
+		for (int i = 0; i < jobs; i++) {
 			viol |= ws[i].cex != NULL;
-		if (!viol || rc < 0) {
+			cutshort |= ws[i].cut != XCUT_NONE;
+		}
+		if (rc < 0 || (!viol && !cutshort)) {
 			__atomic_store_n(&probe.kn.quit, 1, __ATOMIC_RELAXED);
+		} else if (!viol) {
+			/* cut short (max) without a violation: the probe, alone
+			 * now, to its own limit */
+			__atomic_store_n(&probe.kn.pace, NULL, __ATOMIC_RELEASE);
 		} else {
 			int pre = INT32_MAX;
 			for (int i = 0; i < jobs; i++)
@@ -1801,9 +1814,6 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 						pre = p;
 				}
 			__atomic_store_n(&probe.kn.maxpre, pre, __ATOMIC_RELAXED);
-			if (!o->max || o->max > 500000)
-				__atomic_store_n(&probe.kn.limit, (uint64_t)500000,
-						 __ATOMIC_RELAXED);
 			/* on, alone now (last: what it reads then is set) */
 			__atomic_store_n(&probe.kn.pace, NULL, __ATOMIC_RELEASE);
 		}
@@ -1902,15 +1912,19 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 		/* (a search cut short found one, not the shortest) */
 		r->cex_shortest = !(o->stop && *o->stop) &&
 				  probe.visited < (probe.kn.limit ? probe.kn.limit : 2000000);
-		for (int k = 0; k < VX__COUNT; k++)
-			if ((probe.kinds >> k & 1) && !r->kind_sched[k] &&
-			    xsched_dup(&r->kind_sched[k], probe.sched ? probe.sched :
-				       r->cex_schedule, probe.len) == 0)
+		/* the kinds, their schedules ('explore replay KIND') and
+		 * counts are the probe's alone: what the stateful workers had
+		 * found by the time the probe stopped them depends on
+		 * timing */
+		r->violating = 1;
+		for (int k = 0; k < VX__COUNT; k++) {
+			free(r->kind_sched[k]);
+			r->kind_sched[k] = NULL;
+			r->kind_len[k] = 0;
+			r->kind_execs[k] = probe.kinds >> k & 1;
+			if ((probe.kinds >> k & 1) &&
+			    xsched_dup(&r->kind_sched[k], r->cex_schedule, probe.len) == 0)
 				r->kind_len[k] = probe.len;
-		if (!r->violating) {
-			r->violating = 1;
-			for (int k = 0; k < VX__COUNT; k++)
-				r->kind_execs[k] += probe.kinds >> k & 1;
 		}
 	}
 	if (probing)
