@@ -88,7 +88,13 @@ void explore_print_stateful(struct session *s, const struct xstate *x, int engin
 	out(s, "%s%llu violating transitions or states:%s", color_on(s, "\033[1;31m"),
 	    (unsigned long long)r->violating, color_off(s));
 	print_kinds(s, r);
-	if (r->have_cex) {
+	if (r->have_cex && r->jobs > 1 && !r->cex_shortest) {
+		/* (the step-by-step search gave up: the path a worker kept
+		 * depends on which worker reached each state first) */
+		out(s, "a path to it, as a worker found it (another run may show another; "
+		    "'explore save FILE' writes it):\n");
+		explore_print_cex(s, x, r->cex_len);
+	} else if (r->have_cex) {
 		out(s, "a shortest path to it ('explore save FILE' writes it):\n");
 		explore_print_cex(s, x, r->cex_len);
 	}

@@ -147,7 +147,7 @@ struct vfs_explore_result {
 	int cex_len;
 	uint8_t *cex_schedule;  /* thread index per step */
 	double seconds;
-	int jobs;               /* workers used */
+	int jobs;               /* workers (stateful: given, started or not) */
 	int subtrees;           /* pieces the search was split into */
 	int split_depth;
 	uint64_t kept_first;    /* schedules 1..kept_first are kept */

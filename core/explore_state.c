@@ -1684,6 +1684,55 @@ static void round_reset(struct xst *st, struct sworker *ws, int jobs)
 	vt_clear(&st->vt);
 }
 
+/* The counterexample of a search with several workers (r, from the
+ * workers' best) and the one of each kind they found, again by the
+ * step-by-step search; 1: all redone, 0: some kept as the workers found
+ * them. */
+static int redo_cex(const struct vfs_world *snap, const struct vfs_explore_opts *o,
+		    uint32_t viol, struct sworker *ws, int jobs,
+		    struct vfs_explore_result *r)
+{
+	int all = 1;
+	for (int k = -1; k < VX__COUNT; k++) {
+		bool found = k < 0 && r->have_cex;
+		for (int i = 0; i < jobs && k >= 0; i++)
+			found |= ws[i].kcex[k] != NULL;
+		if (!found)
+			continue;
+		struct sknobs kn = { .maxpre = k < 0 ? r->cex_preemptions : -1,
+				     .limit = o->max, .stop = o->stop };
+		uint8_t *sch = NULL;
+		int len, pre, steps, rc;
+		uint32_t kinds;
+		uint64_t seen;
+		rc = shortest(snap, k < 0 ? viol : VX_BIT(k), &kn, &sch, &len, &pre,
+			      &steps, &kinds, &seen);
+		if (rc < 0)
+			return -1;
+		if (rc == 0) {
+			all = 0;
+			continue;
+		}
+		if (k < 0) {
+			free(r->cex_schedule);
+			r->cex_schedule = sch;
+			r->cex_len = len;
+			r->cex_kinds = kinds;
+			r->cex_preemptions = pre;
+			r->cex_steps = steps;
+			r->cex_shortest = true;
+			continue;
+		}
+		for (int i = 0; i < jobs; i++) {
+			free(ws[i].kcex[k]);
+			ws[i].kcex[k] = NULL;
+		}
+		ws[0].kcex[k] = sch;
+		ws[0].kcexlen[k] = len;
+	}
+	return all;
+}
+
 int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	       struct vfs_explore_result *r)
 {
@@ -1825,7 +1874,10 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	r->demoted = st->xm.demoted;
 	r->learn_runs = st->xm.learn_runs;
 	xm_count(&st->xm, &r->visible_locs, &r->hidden_locs);
-	r->jobs = made > 1 ? made : 1;
+	/* the workers it was given: how many had started when a search
+	 * stopped early (a violation the probe found during the split)
+	 * depends on timing */
+	r->jobs = jobs;
 	r->subtrees = st->nitems;
 	int best = -1;
 	int cut = XCUT_NONE;
@@ -1878,6 +1930,15 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 							     r->cex_len, st->viol,
 							     &r->cex_steps);
 	}
+	/* Several workers share the visited table: the path by which a
+	 * state is first reached, and so the counterexamples they keep, is
+	 * whichever worker got there first.  The step-by-step search gives
+	 * ones that depend on the input alone (fewest preemptions, fewest
+	 * steps, lowest schedule), here for the counterexample and for each
+	 * kind found; a worker's is kept only where it gives up (limit). */
+	if (!o->first && jobs > 1 && rc == 0 && !(o->stop && *o->stop) &&
+	    redo_cex(snap, o, st->viol, ws, jobs, r) < 0)
+		rc = -1;
 	/* the first of each kind, from the lowest worker that has one */
 	for (int k = 0; k < VX__COUNT; k++)
 		for (int i = 0; i < jobs && !r->kind_sched[k]; i++)
