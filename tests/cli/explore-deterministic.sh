@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The same input gives the same answer every run (issue 12): on the racy
+# v6.4 pidfd thieves, plain explore (its stateful search and the
+# step-by-step shortest search beside it, which used to race), plain
+# explore with two jobs and `explore stateful jobs 2` (two workers sharing
+# the visited table) print byte for byte the same verdict, counts,
+# counterexample table and schedule token in 10 runs each, and so do the
+# replays of what they found (`explore replay 1`, `explore replay
+# duplicate`).  Only the seconds a search took are left out.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/cli/lib/tmpdir.bash"
+case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac
+
+setup() {
+    cat <<'V'
+kernel v6.4
+mkdir /d
+touch /d/a /d/b /d/c
+spawn A
+spawn B
+spawn C
+A: open /d
+B: pidfd_open A
+C: pidfd_open A
+A: getdents 3 2 &
+A: getdents 3 2 &
+B: pidfd_getfd 3 3 &
+B: getdents 4 2 &
+C: pidfd_getfd 3 3 &
+C: getdents 4 2 &
+V
+}
+for e in explore 'explore jobs 2' 'explore stateful jobs 2'; do
+    name=${e// /-}
+    { setup; echo "$e"; echo "explore replay 1"; echo "explore replay duplicate"; } >"$name.vfs"
+    for i in $(seq 1 10); do
+        NO_COLOR=1 "$vfsim" -q "$name.vfs" </dev/null 2>&1 | explore_norm >"$name.$i"
+        grep -q 'schedule: ' "$name.$i" || fail "$e: no counterexample: $(head -n 20 "$name.$i")"
+        grep -q 'duplicate entry' "$name.$i" || fail "$e: the replay shows no duplicate"
+        cmp -s "$name.1" "$name.$i" ||
+            fail "$e: run $i differs from run 1: $(diff "$name.1" "$name.$i" | head -n 8)"
+    done
+    echo "ok: $e: 10 runs alike ($(grep -m1 -o 'schedule: .*' "$name.1"))"
+done
