@@ -1610,8 +1610,10 @@ static int shortest(const struct vfs_world *snap, uint32_t viol,
 
 /* opts.first: the shortest search runs beside the stateful one from the
  * start (a violation a few preemptions deep is found there long before a
- * depth-first search backs up to it); the first to finish stops the
- * other: a proof, or the shortest counterexample. */
+ * depth-first search backs up to it).  A counterexample it finds stops
+ * the stateful search; a proof by the stateful search stops it.  Else it
+ * runs to its own end (its limit fixed before it starts), so that what it
+ * finds never depends on which of the two threads ran faster. */
 struct sprobe {
 	struct xst *st;
 	struct sknobs kn;
