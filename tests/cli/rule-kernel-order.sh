@@ -32,10 +32,10 @@ n=0
 for f in "$top"/examples/*.vfs; do
     name=$(basename "$f")
     case $name in 17-*) continue ;; esac
-    replays_a_find "$f" && continue
-    # (explore with one job: the counterexample shown is the same search's)
-    explore_jobs1 "$f" >"ex/plain.vfs"
-    { printf '%s\n' "$kernel_order"; explore_jobs1 "$f"; } >"ex/ruled.vfs"
+    # (explore with the default jobs: its counterexample is the same for
+    # the same input and jobs, issue 12)
+    cp "$f" "ex/plain.vfs"
+    { printf '%s\n' "$kernel_order"; cat "$f"; } >"ex/ruled.vfs"
     run plain.vfs plain.out
     run ruled.vfs ruled.out
     sed -i 's/^ruled\.vfs:/plain.vfs:/; s/^\(PASS\|FAIL\) ruled\.vfs/\1 plain.vfs/' ruled.out
