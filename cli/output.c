@@ -53,15 +53,15 @@ static void note_write(FILE *f)
 		cli_stdout_errno = errno;
 }
 
-static void put_shown(FILE *f, const char *p, bool color)
+/* P with the bytes a terminal would act on escaped, in SMALL (N bytes)
+ * or, when longer, in a new buffer the caller frees; NULL when out of
+ * memory.  Its length in *LEN. */
+static char *shown(const char *p, bool color, char *small, size_t n, size_t *len)
 {
-	/* built whole, then one write: stderr is unbuffered */
-	char small[1024], *buf = small;
+	char *buf = small;
 	size_t cap = strlen(p) * 4 + 1, o = 0;
-	if (cap > sizeof small && !(buf = malloc(cap))) {
-		fputs(p, f);            /* out of memory: as it is */
-		return;
-	}
+	if (cap > n && !(buf = malloc(cap)))
+		return NULL;
 	for (; *p; p++) {
 		unsigned char c = (unsigned char)*p;
 		if (c == 033 && color && p[1] == '[') {
@@ -79,6 +79,21 @@ static void put_shown(FILE *f, const char *p, bool color)
 			o += (size_t)snprintf(buf + o, cap - o, "\\%03o", c);
 		else
 			buf[o++] = (char)c;
+	}
+	buf[o] = 0;
+	*len = o;
+	return buf;
+}
+
+static void put_shown(FILE *f, const char *p, bool color)
+{
+	/* built whole, then one write: stderr is unbuffered */
+	char small[1024];
+	size_t o;
+	char *buf = shown(p, color, small, sizeof small, &o);
+	if (!buf) {
+		fputs(p, f);            /* out of memory: as it is */
+		return;
 	}
 	if (o) {
 		fwrite(buf, 1, o, f);
@@ -237,15 +252,22 @@ void cli_vmessage(struct session *s, const char *label, const char *fmt, va_list
 {
 	out_flush(s);
 	fflush(stdout);
+	char where[300] = "";
 	if (s->file)
-		fprintf(stderr, "%s:%d: ", s->file, s->line);
-	if (label)
-		fprintf(stderr, "%s%s%s ", s->color ? "\033[1;31m" : "", label,
-			s->color ? "\033[0m" : "");
-	/* one clear line on the terminal, whatever the typed words held */
+		snprintf(where, sizeof where, "%s:%d: ", s->file, s->line);
+	/* one clear line on the terminal, whatever the typed words held;
+	 * one write (stderr is unbuffered), so that lines from two
+	 * processes sharing a terminal or a log do not interleave */
 	char small[512], *msg = vformat(small, sizeof small, fmt, ap);
-	put_shown(stderr, msg, false);
-	fputc('\n', stderr);
+	char esc[1024];
+	size_t n;
+	char *e = shown(msg, false, esc, sizeof esc, &n);
+	fprintf(stderr, "%s%s%s%s%s%s\n", where,
+		label && s->color ? "\033[1;31m" : "", label ? label : "",
+		label && s->color ? "\033[0m" : "", label ? " " : "",
+		e ? e : msg);
+	if (e && e != esc)
+		free(e);
 	if (msg != small)
 		free(msg);
 }

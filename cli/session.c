@@ -48,7 +48,11 @@ static void sink_fn(void *ctx, const struct vfs_world *w, const struct vfs_event
 	struct session *s = ctx;
 	if (s->nev < MAX_EVENTS) {
 		if (s->nev == s->capev) {
-			s->capev = s->capev ? s->capev * 2 : 4096;
+			/* from small: a session (or a replay of compare's)
+			 * that makes few events stays off the allocator's
+			 * large-chunk path (a 256 KiB first buffer was an mmap
+			 * and a munmap per session) */
+			s->capev = s->capev ? s->capev * 2 : 256;
 			s->ev = xrealloc(s->ev, s->capev * sizeof *s->ev);
 		}
 		s->ev[s->nev++] = *ev;
