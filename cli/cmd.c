@@ -300,17 +300,21 @@ const struct cmd_entry *cmd_find(const char *name)
 
 /* ---- names ---- */
 
-static int lev(const char *a, const char *b)
+/* The edit distance between A and B, or LIMIT when it is LIMIT or more:
+ * a row whose every cell has reached LIMIT cannot lead to less (most
+ * words typed wrong are far from every command: two or three rows). */
+static int lev(const char *a, const char *b, int limit)
 {
 	int la = (int)strlen(a), lb = (int)strlen(b);
 	if (la > 40 || lb > 40)
-		return 99;
+		return limit;
 	int d[41][41];
 	for (int i = 0; i <= la; i++)
 		d[i][0] = i;
 	for (int j = 0; j <= lb; j++)
 		d[0][j] = j;
-	for (int i = 1; i <= la; i++)
+	for (int i = 1; i <= la; i++) {
+		int low = d[i][0];
 		for (int j = 1; j <= lb; j++) {
 			int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
 			if (d[i - 1][j] + 1 < c)
@@ -318,8 +322,13 @@ static int lev(const char *a, const char *b)
 			if (d[i][j - 1] + 1 < c)
 				c = d[i][j - 1] + 1;
 			d[i][j] = c;
+			if (c < low)
+				low = c;
 		}
-	return d[la][lb];
+		if (low >= limit)
+			return limit;
+	}
+	return d[la][lb] < limit ? d[la][lb] : limit;
 }
 
 const char *did_you_mean(const char *word, const char *const *cands, int n)
@@ -336,7 +345,7 @@ const char *did_you_mean(const char *word, const char *const *cands, int n)
 		else if ((lw > lc ? lw - lc : lc - lw) >= (size_t)bd)
 			continue;       /* at least that many edits: no better */
 		else
-			d = lev(word, cands[i]);
+			d = lev(word, cands[i], bd);
 		if (d < bd) {
 			bd = d;
 			best = cands[i];
