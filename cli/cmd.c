@@ -289,11 +289,13 @@ static const struct { const char *alias, *name; } aliases[] = {
 const struct cmd_entry *cmd_find(const char *name)
 {
 	cmd_table_init();
+	/* (the first letter first: a line is looked up on every run, and
+	 * under the fuzzer every strcmp is also recorded) */
 	for (int i = 0; i < cmd_count; i++)
-		if (!strcmp(cmd_table[i].name, name))
+		if (cmd_table[i].name[0] == name[0] && !strcmp(cmd_table[i].name, name))
 			return &cmd_table[i];
 	for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
-		if (!strcmp(aliases[i].alias, name))
+		if (aliases[i].alias[0] == name[0] && !strcmp(aliases[i].alias, name))
 			return cmd_find(aliases[i].name);
 	return NULL;
 }
@@ -340,7 +342,7 @@ const char *did_you_mean(const char *word, const char *const *cands, int n)
 	for (int i = 0; i < n; i++) {
 		size_t lc = strlen(cands[i]);
 		int d;
-		if (!strncmp(word, cands[i], lw) && lw >= 2)
+		if (lw >= 2 && word[0] == cands[i][0] && !strncmp(word, cands[i], lw))
 			d = 1;
 		else if ((lw > lc ? lw - lc : lc - lw) >= (size_t)bd)
 			continue;       /* at least that many edits: no better */
