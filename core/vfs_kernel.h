@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * vfs_kernel.h - the kernel a world runs: the presets and their knobs
+ * (core/presets.c), the decisions a script overrides (core/override.c),
+ * the filesystem types (core/fstypes.c), the lock-order rules a script
+ * declares (core/lockdep.c) and the era's exec lock.
+ */
+#ifndef VFSIM_VFS_KERNEL_H
+#define VFSIM_VFS_KERNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fns.h"
+#include "vfs_limits.h"
+#include "vfs_lock.h"
+
+struct vfs_world;
+
+/* ---- presets and knobs (core/presets.c) ------------------------------------ */
+enum vfs_fpos_lock { FPOS_NONE, FPOS_COUNT, FPOS_ALWAYS, FPOS_COUNT_OR_DIR,
+		     FPOS_COUNT_OR_ITERATE };
+enum vfs_iterate { ITER_EXCLUSIVE, ITER_DUAL, ITER_SHARED };
+enum vfs_wrapper { WRAP_CORRECT, WRAP_NO_RECHECK, WRAP_NAIVE_UPGRADE };
+enum vfs_rename_lock { RENLOCK_CORRECT, RENLOCK_NO_MUTEX };
+/* the target's lock __pidfd_fget holds around ptrace_may_access and
+ * fget_task: a row of vfs_exec_locks (core/presets.c) */
+enum vfs_exec_lock { EXECLOCK_CRED_GUARD, EXECLOCK_UPDATE_MUTEX,
+		     EXECLOCK_UPDATE_RWSEM, EXECLOCK__COUNT };
+
+struct vfs_knobs {
+	uint8_t fpos_lock;      /* enum vfs_fpos_lock */
+	uint8_t iterate;        /* enum vfs_iterate */
+	uint8_t wrapper;        /* enum vfs_wrapper */
+	uint8_t pidfd_getfd;    /* pidfd_open and pidfd_getfd exist */
+	uint8_t atomic_pos_dir; /* do_dentry_open sets FMODE_ATOMIC_POS on dirs */
+	uint8_t dir_lock;       /* 0: i_mutex (mutex), 1: i_rwsem */
+	uint8_t killable;       /* iterate_dir takes the lock killably */
+	uint8_t tmpfs_offsets;  /* tmpfs: offset_readdir/offset_dir_llseek (6.6) */
+	uint8_t ntfs3;          /* "ntfs" means ntfs3 (native shared, 6.9+) */
+	uint8_t rename_lock;    /* enum vfs_rename_lock (no-mutex: wrong) */
+	uint8_t exec_lock;      /* enum vfs_exec_lock */
+	/* The release whose code the preset follows where no knob decides
+	 * (errno answers, lock details): VFS_ERA(6, 5).  Not a knob: `set`
+	 * leaves it as the preset made it. */
+	uint16_t era;
+};
+#define VFS_ERA(major, minor) ((major) * 100 + (minor))
+/* `mainline`: the kernel the differential harness last ran against */
+#define VFS_ERA_MAINLINE VFS_ERA(6, 18)
+
+struct vfs_preset {
+	const char *name;
+	const char *summary;    /* one line for `kernel list` */
+	struct vfs_knobs k;
+};
+
+struct vfs_knob_desc {
+	const char *name;       /* fixed names: fpos-lock, iterate, ... */
+	const char *const *values; /* NULL-terminated */
+	const char *help;
+	size_t offset;          /* into struct vfs_knobs */
+	/* values that make a deliberately wrong kernel, noted in the trace */
+	uint32_t wrong_mask;
+};
+
+extern const struct vfs_preset vfs_presets[];
+extern const int vfs_npresets;
+extern const struct vfs_knob_desc vfs_knobs[];
+extern const int vfs_nknobs;
+const struct vfs_preset *vfs_preset_lookup(const char *name);
+const struct vfs_knob_desc *vfs_knob_lookup(const char *name);
+int vfs_knob_get(const struct vfs_knobs *k, const struct vfs_knob_desc *d);
+/* 0, or -1 when VALUE is not one of the knob's values */
+int vfs_knob_set(struct vfs_knobs *k, const struct vfs_knob_desc *d,
+		 const char *value);
+
+/* ---- decisions a script overrides (core/override.c) ------------------------ */
+/*
+ * A decision of a kernel function, replaced by an expression over the state
+ * it sees (`override FUNC EXPR`).  The expression is a small tree: integer
+ * constants, the decision's variables, !, &&, || (short-circuit: a variable
+ * is read, and its read traced, only when the kernel's code would reach
+ * it), comparisons.  Each variable is what the function reads.
+ */
+enum vfs_decision { VDEC_FPOS_LOCK, VDEC_FGET_LIGHT, VDEC__COUNT };
+/* file_needs_f_pos_lock's variables */
+enum { VDV_ATOMIC_POS, VDV_COUNT, VDV_DIR, VDV_ITERATE_SHARED, VDV_REGULAR };
+/* __fget_light's (true: borrow the file, no reference) */
+enum { VDV_TABLE_USERS };
+enum vfs_xop { XO_CONST, XO_VAR, XO_NOT, XO_AND, XO_OR, XO_LT, XO_LE, XO_GT,
+	       XO_GE, XO_EQ, XO_NE, XO__COUNT };
+#define VFS_EXPR_NODES 32
+struct vfs_xnode { uint8_t op, l, r; int16_t v; };  /* v: a constant or a variable */
+struct vfs_expr {
+	uint8_t n;              /* nodes; 0: not overridden */
+	uint8_t root;
+	struct vfs_xnode node[VFS_EXPR_NODES];
+};
+struct vfs_decision_desc {
+	const char *fn;                 /* the kernel function: "file_needs_f_pos_lock" */
+	const char *const *vars;        /* its variables, NULL-terminated */
+	const char *const *var_help;
+	const char *help;
+};
+extern const struct vfs_decision_desc vfs_decisions[VDEC__COUNT];
+int vfs_decision_lookup(const char *fn);                /* -1: none */
+int vfs_decision_var(int dec, const char *name);        /* -1: none */
+/* The kernel's own decision under K as an expression of the same words. */
+const char *vfs_decision_builtin(int dec, const struct vfs_knobs *k);
+/* 0, or -VE_INVAL for a tree that is not one (a node out of range, a
+ * cycle, an unknown variable or operator). */
+int vfs_expr_check(int dec, const struct vfs_expr *e);
+int64_t vfs_expr_eval(const struct vfs_expr *e, int64_t (*var)(void *ctx, int id),
+		      void *ctx);
+/* "atomic_pos && (count > 1 || dir)" */
+void vfs_expr_text(int dec, const struct vfs_expr *e, char *buf, size_t n);
+
+/* ---- filesystem types (core/fstypes.c) ------------------------------------- */
+enum vfs_llseek { LLSEEK_GENERIC, LLSEEK_EXT4_DIR, LLSEEK_DCACHE_DIR,
+		  LLSEEK_OFFSET_DIR, LLSEEK_CEPH_DIR, LLSEEK_OVL_DIR,
+		  LLSEEK_DEFAULT };
+enum vfs_dirread { DIRREAD_EISDIR, DIRREAD_CEPH, DIRREAD_NONE };
+
+/* What a filesystem type's directories do under one kernel. */
+struct vfs_fsops {
+	bool native_shared;     /* has ->iterate_shared since v4.7 */
+	uint8_t iter_fn;        /* VFN_ext4_readdir ... */
+	uint8_t llseek;         /* enum vfs_llseek, for directories */
+	uint8_t dir_read;       /* enum vfs_dirread */
+	int64_t maxbytes;       /* sb->s_maxbytes (vfs_setpos: EINVAL past it) */
+};
+
+struct vfs_fstype {
+	char name[VFS_FSTYPE_NAME_MAX]; /* (an array: a defined row lives in
+					 * the world, which is copied whole) */
+	struct vfs_fsops ops;
+	/* The implementation a knob swaps in (tmpfs's stable offsets in v6.6,
+	 * ntfs3 for "ntfs"): VFS_FS_KNOB(field) of struct vfs_knobs, 0 if
+	 * none; the knob on means `later` replaces `ops`. */
+	uint8_t later_knob;
+	struct vfs_fsops later;
+	uint16_t since_era, until_era;  /* VFS_ERA; until 0: still there */
+	const char *since;      /* first release that has it, for `fs list` */
+	const char *until;      /* last release that has it, or NULL */
+	const char *note;
+};
+#define VFS_FS_KNOB(field) ((uint8_t)(offsetof(struct vfs_knobs, field) + 1))
+extern const struct vfs_fstype vfs_fstypes[];
+extern const int vfs_nfstypes;
+/* The one resolver: what FT's directories do under the knobs K (no path
+ * compares a filesystem's name). */
+struct vfs_fsops vfs_fs_ops(const struct vfs_knobs *k, const struct vfs_fstype *ft);
+/* whether K's knob swaps in FT's later implementation */
+bool vfs_fs_uses_later(const struct vfs_knobs *k, const struct vfs_fstype *ft);
+/* A built-in row by name (the world's types, defined ones too:
+ * vfs_world_fstype_lookup). */
+const struct vfs_fstype *vfs_fstype_lookup(const char *name);
+
+/*
+ * The kernel as the script made it: the filesystem types it defined (after
+ * the built-in rows: sb.fstype vfs_nfstypes + i) and the decisions it
+ * overrode (n 0: the kernel's own; `kernel PRESET` clears them, as it
+ * resets the knobs).  No step changes it, so world copies share one
+ * (refs, atomic); the first world that changes it copies it (kdefs_mut).
+ */
+struct vfs_lockpat {
+	uint8_t cls;            /* LC_*; LC_NONE with inode: either i_rwsem */
+	uint8_t inode;          /* 1: both i_rwsem classes (dir and non-dir) */
+	int8_t sub;             /* LDSUB_*, or -1: any */
+};
+enum vfs_rule_kind { VRULE_ORDER, VRULE_RANK };
+struct vfs_rule {
+	uint8_t kind;           /* enum vfs_rule_kind */
+	int16_t rank;           /* VRULE_RANK */
+	struct vfs_lockpat a, b; /* ORDER: a before b; RANK: a */
+};
+#define VFS_MAX_RULES 16
+
+struct vfs_kdefs {
+	long refs;
+	int16_t nfsdefs;
+	/* the lock-order rules the script declared, in its order (a check,
+	 * not the kernel: `kernel PRESET` keeps them) */
+	int16_t nrules;
+	struct vfs_rule rules[VFS_MAX_RULES];
+	struct vfs_expr overrides[VDEC__COUNT];
+	struct vfs_fstype fsdefs[];     /* VFS_MAX_FSDEFS */
+};
+/* Set (E NULL: clear) the override of DEC.  0, -VE_INVAL (not an
+ * expression: vfs_expr_check), -VE_NOMEM. */
+int vfs_override_set(struct vfs_world *w, int dec, const struct vfs_expr *e);
+/* Lock-order rules (core/lockdep.c).  vfs_lockpat_parse: a lock as
+ * lockdep and vfsim print it, CLASS[:SUBCLASS] (s_vfs_rename_mutex,
+ * f_pos_lock, i_rwsem, i_rwsem_dir, i_rwsem_nondir, f_lock, the exec
+ * locks; subclass normal, parent, parent2, nondir2 or 0-3); 0, or -1 and
+ * *bad_at the offset of the word at fault (0: the class, else the
+ * subclass).  vfs_rule_add: 0, -VE_NOSPC (VFS_MAX_RULES), -VE_NOMEM.
+ * vfs_rule_text: the rule as `rule` takes it ("lockorder A before B"). */
+int vfs_lockpat_parse(const char *s, struct vfs_lockpat *p, int *bad_at);
+void vfs_lockpat_text(const struct vfs_lockpat *p, char *buf, size_t n);
+int vfs_rule_add(struct vfs_world *w, const struct vfs_rule *r);
+int vfs_nrules(const struct vfs_world *w);
+const struct vfs_rule *vfs_rule_get(const struct vfs_world *w, int i);
+void vfs_rule_text(const struct vfs_rule *r, char *buf, size_t n);
+/* The I-th lock name a rule takes (the classes, then each i_rwsem
+ * subclass as "i_rwsem:parent"...), NULL past the last: for completion. */
+const char *vfs_lockpat_name(int i);
+/* whether lock class CLS taken with subclass SUB matches P */
+bool vfs_lockpat_match(const struct vfs_lockpat *p, int cls, int sub);
+/*
+ * The parts a row is built from, by the kernel function that does each:
+ * the directory llseek of each flavour (enum vfs_llseek) and read() on a
+ * directory (enum vfs_dirread; VFN_none: no ->read, EINVAL).  -1 from a
+ * lookup: FN is no such part.
+ */
+extern const uint8_t vfs_llseek_fn[LLSEEK_DEFAULT + 1];
+extern const uint8_t vfs_dirread_fn[DIRREAD_NONE + 1];
+int vfs_llseek_lookup(int fn);
+int vfs_dirread_lookup(int fn);
+
+
+/* The lock of the target process that pidfd_getfd's __pidfd_fget holds
+ * around ptrace_may_access and fget_task, per era (w->k.exec_lock): its
+ * class, kind, how it is taken and the kernel functions that take and
+ * release it (core/presets.c). */
+struct vfs_exec_lock_desc {
+	const char *name;       /* the knob's value, the class's name */
+	uint8_t cls;            /* LC_CRED_GUARD_MUTEX ... */
+	uint8_t kind;           /* LK_MUTEX, LK_RWSEM */
+	uint8_t mode;           /* M_EXCL, M_READ */
+	uint8_t lock_fn, unlock_fn;     /* VFN_mutex_lock_killable ... */
+	const char *since;      /* the release and commit that brought it */
+};
+extern const struct vfs_exec_lock_desc vfs_exec_locks[EXECLOCK__COUNT];
+
+#endif

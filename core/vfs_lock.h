@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * vfs_lock.h - the simulated locks: their kinds, classes and modes, the
+ * lock id that names one inside the world, and the lock itself.
+ */
+#ifndef VFSIM_VFS_LOCK_H
+#define VFSIM_VFS_LOCK_H
+
+#include <stdint.h>
+
+/* ---- locks (core/locking.c) ------------------------------------------------ */
+enum vfs_lock_kind { LK_MUTEX, LK_RWSEM, LK_SPIN };
+enum vfs_lock_class { LC_NONE, LC_F_POS_LOCK, LC_I_RWSEM_DIR, LC_I_RWSEM,
+		      LC_F_LOCK, LC_RENAME_MUTEX, LC_CRED_GUARD_MUTEX,
+		      LC_EXEC_UPDATE_MUTEX, LC_EXEC_UPDATE_LOCK, LC__COUNT };
+enum vfs_mode { M_NONE, M_EXCL, M_READ, M_WRITE };
+
+
+/* A lock id names a lock inside the world: its object kind and index. */
+typedef uint32_t vfs_lid_t;
+enum { LID_FILE_POS = 1, LID_FILE_LOCK = 2, LID_INODE = 3, LID_RENAME = 4,
+       /* not a lock: a dentry's d_seq seqcount, which only the race
+	* detector keeps a clock for (the RCU path walk) */
+       LID_DSEQ = 5,
+       /* a process's signal->exec_update_lock (or the era's mutex) */
+       LID_EXEC = 6 };
+#define VFS_LID(kind, idx) ((vfs_lid_t)(((uint32_t)(kind) << 28) | (uint32_t)(idx)))
+#define VFS_LID_KIND(l)    ((int)((l) >> 28))
+#define VFS_LID_IDX(l)     ((int)((l) & 0xfffffff))
+
+struct vfs_lock {
+	uint8_t kind;           /* enum vfs_lock_kind */
+	int8_t owner;           /* exclusive holder's tid, or -1 */
+	int8_t nreaders;        /* rwsem read holders */
+	int8_t wait_head;       /* FIFO of waiting threads (t->wait_next) */
+	int8_t wait_tail;
+};
+
+#endif

@@ -1,0 +1,351 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * vfs_world.h - the world, one plain value: processes, threads, fd
+ * tables, open files, inodes, locks, each thread's place inside its
+ * kernel path and the detectors' state; how to make, copy and free one
+ * (core/world.c), look things up in it, and run it (core/sched.c).
+ */
+#ifndef VFSIM_VFS_WORLD_H
+#define VFSIM_VFS_WORLD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fns.h"
+#include "vfs_limits.h"
+#include "vfs_errno.h"
+#include "vfs_lock.h"
+#include "vfs_kernel.h"
+#include "vfs_trace.h"
+#include "vfs_detect.h"
+#include "syscalls.h"
+
+/* ---- objects ---------------------------------------------------------------- */
+enum vfs_itype { IT_NONE, IT_DIR, IT_REG, IT_PIDFS };
+
+struct vfs_inode {
+	uint8_t type;           /* enum vfs_itype */
+	uint8_t dead;           /* S_DEAD: rmdir'ed */
+	uint8_t unlinked;
+	uint8_t is_mountpoint;  /* root of a mounted filesystem */
+	uint8_t sb;             /* superblock index */
+	uint8_t freed;          /* a free slot (on the world's free list) */
+	int32_t ino;            /* i_ino: stable, never reused (slots are) */
+	int32_t parent;         /* -1 for "/" */
+	int32_t first_child, last_child, next_sibling, prev_sibling;
+	int32_t hash_next;      /* next in its dentry hash chain */
+	int32_t d_off;          /* this entry's offset in its parent */
+	int32_t next_off;       /* next offset to give a child (from 2) */
+	int32_t nchildren;
+	int64_t size;
+	struct vfs_blob *data;  /* the bytes written, shared copy-on-write */
+	char name[VFS_NAME_MAX];
+	/* (i_rwsem: the world's ilocks[], beside the table, which world
+	 * copies share until one of them changes an inode) */
+};
+
+/* The inodes and the dentry hash, shared by world copies (refs, atomic)
+ * and copied by the first world that changes them (inode_mut). */
+struct vfs_itab {
+	long refs;
+	int32_t n, cap;                 /* slots in use or free; room */
+	int32_t *d_hash;                /* (parent, name) -> slot, chained
+					 * through hash_next; d_hash_mask + 1 */
+	uint32_t d_hash_mask;
+	struct vfs_inode v[];
+};
+
+/* File data: shared by world copies, copied on the first write to a shared
+ * one (refs is atomic: explore's workers copy worlds concurrently). */
+struct vfs_blob {
+	long refs;              /* (accessed with __atomic builtins) */
+	size_t cap;
+	char bytes[];
+};
+
+struct vfs_sb {
+	uint8_t fstype;         /* index into the world's types: vfs_fstypes,
+				 * then those the script defined (fsdefs) */
+	uint8_t dirstat;        /* ceph mount option */
+	int32_t root;
+};
+
+enum { FK_NONE, FK_INODE, FK_PIDFD };
+#define FMODE_READ        0x1
+#define FMODE_WRITE       0x2
+#define FMODE_ATOMIC_POS  0x8000
+
+struct vfs_file {
+	uint8_t kind;           /* FK_* ; FK_NONE = free slot */
+	uint16_t f_mode;
+	int32_t id;             /* file#N, N from 1 in creation order */
+	int32_t f_count;
+	int32_t inode;          /* FK_INODE */
+	int32_t pid;            /* FK_PIDFD: the process it refers to */
+	int64_t f_pos;
+	int64_t cursor;         /* the filesystem's private readdir state */
+	struct vfs_lock f_pos_lock;
+	struct vfs_lock f_lock;
+};
+
+#define FD_CLOEXEC_BIT 0x8000
+#define FD_RESERVED    0x7fff  /* taken by an open in progress */
+#define FD_STDIO       0x7ffe  /* 0-2: taken, as stdio would be (no file modelled) */
+struct vfs_fdtable {
+	int16_t count;          /* tasks sharing it (files->count) */
+	int16_t nfds;           /* one past the highest slot ever used */
+	uint16_t fd[VFS_NR_OPEN]; /* file index + 1, 0 = free, | FD_CLOEXEC_BIT */
+};
+
+struct vfs_proc {
+	uint8_t alive;          /* has live threads */
+	uint8_t exists;
+	int32_t pid;
+	int32_t uid;
+	int16_t fdt;            /* fd table index, -1 after exit */
+	int16_t nthreads_made;  /* for NAME.N numbering */
+	char name[VFS_COMM_MAX];
+	/* signal_struct's lock against exec (cred_guard_mutex, then
+	 * exec_update_mutex, then exec_update_lock: w->k.exec_lock) */
+	struct vfs_lock exec_lock;
+};
+
+
+/* What a thread's most recent call did: for `expect took/skipped`, results. */
+struct vfs_callrec {
+	struct vfs_call call;
+	uint8_t started, done;
+	int64_t ret;            /* >= 0, or -errno */
+	uint64_t took;          /* bit (class * 4 + mode) for each acquisition */
+	uint8_t skipped_fpos;   /* went through fdget_pos without the lock */
+	int32_t nent;           /* getdents: entries handed out (the entries
+				 * themselves: vfs_rec_entries) */
+	char text[VFS_TEXT_MAX + 1];  /* read: the first bytes, for display */
+	int32_t start_step, end_step;
+};
+
+/* ---- threads ---------------------------------------------------------------- */
+enum vfs_tstate { TS_FREE, TS_IDLE, TS_RUNNING, TS_BLOCKED, TS_DEAD };
+
+struct vfs_held {
+	vfs_lid_t lock; uint8_t mode; uint8_t cls;
+	uint8_t fn;             /* the kernel function it was taken in */
+	uint8_t frame;          /* its index in fnstack then */
+	uint8_t sub;            /* lockdep nesting subclass it was taken with */
+};
+
+/* Locals of the kernel path in progress: plain data, so steps can resume. */
+struct vfs_frame {
+	uint16_t pc;            /* the next site (core/sites.h) */
+	uint16_t ret_pc[4];     /* return sites of nested sub-paths */
+	uint8_t depth;
+	uint8_t fdput_flags;    /* FDPUT_FPUT | FDPUT_POS_UNLOCK */
+	int32_t file;           /* struct file in use */
+	int32_t inode, parent, victim, parent2, victim2;
+	int32_t sparent, dparent; /* rename: the parents as looked up (source, target) */
+	int32_t fd;             /* reserved/looked-up descriptor */
+	int64_t pos;            /* ctx->pos, or the local pos of ksys_read */
+	int64_t res;            /* result so far */
+	uint8_t locked_parent, locked_victim, locked_rename, locked_parent2,
+		locked_victim2, dir_locked;
+	int32_t newproc;
+	uint8_t flavour;        /* lseek: enum vfs_llseek in use */
+	uint8_t pos_get;        /* went through fdget_pos (else fdget) */
+	uint8_t wrapped;        /* readdir through wrap_directory_iterator */
+};
+
+struct vfs_thread {
+	uint8_t state;          /* enum vfs_tstate */
+	int8_t wait_next;       /* next waiter in a lock's queue */
+	uint8_t wait_mode;
+	vfs_lid_t wait_lock;    /* the lock it waits for */
+	int16_t proc;
+	int16_t tnum;           /* NAME.tnum */
+	int32_t tid;
+	uint8_t npending, pend_head;
+	struct vfs_call pending[VFS_MAX_PENDING];
+	struct vfs_frame f;
+	uint8_t nheld;
+	struct vfs_held held[VFS_MAX_HELD];
+	uint8_t nfn;
+	uint8_t fnstack[VFS_MAX_FNSTACK];
+	struct vfs_callrec rec; /* current or most recent call */
+	int32_t steps;          /* steps this thread has run */
+	int32_t block_step;     /* world step when it began to wait */
+};
+
+/* ---- statistics (per lock class) -------------------------------------------- */
+struct vfs_stats {
+	uint32_t acquire[LC__COUNT];
+	uint32_t contended[LC__COUNT];
+	uint32_t wait_steps[LC__COUNT];
+	uint32_t atomics;       /* atomic operations: lock ops, f_count changes */
+	uint32_t calls;
+	uint32_t calls_by_sys[SYS__COUNT];
+	uint32_t atomics_by_sys[SYS__COUNT];
+};
+
+/* ---- the world ------------------------------------------------------------ */
+enum vfs_sched { VSCHED_RR, VSCHED_FIFO, VSCHED_RANDOM };
+
+struct vfs_world {
+	struct vfs_knobs k;
+	uint8_t preset;         /* index into vfs_presets */
+	uint8_t knobs_overridden;
+	uint8_t sched;          /* enum vfs_sched */
+	uint8_t oom;            /* a copy or set-up ran out of memory */
+	uint64_t rng;           /* xorshift state for VSCHED_RANDOM */
+	int8_t rr_last;         /* last thread picked by rr */
+	int32_t step;           /* steps run so far */
+	uint64_t seq;           /* trace events emitted so far */
+	int32_t next_pid;
+	int32_t next_file_id;
+	int32_t call_seq;       /* calls started, for fifo */
+	int32_t last_done_tid;  /* thread of the most recently completed call */
+	int32_t last_gd_tid;    /* ... and of the most recent getdents */
+	int32_t next_ino;       /* i_ino of the next inode made */
+	int16_t nprocs, nthreads, nsb;
+	int32_t nfree_inodes;           /* slots on the free list */
+	int32_t free_inode;             /* its head (linked by next_sibling) */
+	int32_t ndying;                 /* unlinked inodes not yet freed */
+	struct vfs_lock rename_mutex;   /* s_vfs_rename_mutex (one sb model) */
+	struct vfs_stats stats;
+	struct vfs_detect det;
+	int32_t call_started[VFS_MAX_THREADS]; /* call_seq at start, for fifo */
+	struct vfs_proc procs[VFS_MAX_PROCS];
+	struct vfs_thread threads[VFS_MAX_THREADS];
+	struct vfs_sb sbs[VFS_MAX_SB];
+	/*
+	 * Heap tables owned by this world (vfs_world_free), grown as needed.
+	 * Only [0, n) of each is copied, hashed or compared.
+	 */
+	int32_t nfiles, ninodes, nfdt;  /* slots in use or free, high-water */
+	int32_t files_cap, fdt_cap, ilocks_cap;
+	struct vfs_file *files;
+	struct vfs_fdtable *fdt;
+	/* the inodes: read them here; change them through inode_mut()
+	 * (core/inode.c), which unshares the table first */
+	const struct vfs_inode *inodes; /* itab->v */
+	struct vfs_itab *itab;
+	struct vfs_lock *ilocks;        /* each inode's i_rwsem, by slot */
+	/* the entries each thread's most recent getdents handed out: inode
+	 * index, or -1 ".", -2 ".." (rec.nent of them) */
+	struct vfs_entvec { int32_t *v; int32_t cap; } rec_ent[VFS_MAX_THREADS];
+	/* threads that exited and whose slot a new one took (the trace still
+	 * names them): kernel tid, process, thread number */
+	struct vfs_tident { int32_t ktid; int16_t proc, tnum; } *retired;
+	int32_t nretired, retired_cap;
+	/* the kernel as the script made it (vfs_kdefs), or NULL */
+	struct vfs_kdefs *kdefs;
+	/* the strings of submitted calls, interned: a handle is an offset
+	 * (0 is ""); append-only, so every copy of a world reads the same */
+	struct vfs_strtab {
+		char *buf;
+		uint32_t len, cap;
+		uint32_t *slot;         /* open addressing: handle or 0 */
+		uint32_t mask, count;
+	} strs;
+};
+
+/* W's override of decision DEC, or NULL: the kernel decides. */
+static inline const struct vfs_expr *vfs_override(const struct vfs_world *w, int dec);
+static inline const struct vfs_expr *vfs_override(const struct vfs_world *w, int dec)
+{
+	return w->kdefs && w->kdefs->overrides[dec].n ? &w->kdefs->overrides[dec] : NULL;
+}
+
+/* ---- world set-up (core/world.c) ------------------------------------------- */
+/*
+ * A world owns heap tables: make one with vfs_world_new() (or zero it and
+ * vfs_world_init it), copy into a zeroed or live world, free it with
+ * vfs_world_free().  NULL / false: out of memory.
+ */
+struct vfs_world *vfs_world_new(const struct vfs_preset *p);
+void vfs_world_init(struct vfs_world *w, const struct vfs_preset *p);
+void vfs_world_free(struct vfs_world *w);       /* the tables and W */
+void vfs_world_release(struct vfs_world *w);    /* the tables only */
+/* Copies only the used parts: cheap for exploration.  DST is zeroed or a
+ * world; its tables are reused when large enough. */
+bool vfs_world_copy(struct vfs_world *dst, const struct vfs_world *src);
+/* A new world with SRC's contents, or NULL. */
+struct vfs_world *vfs_world_dup(const struct vfs_world *src);
+/* The entries thread TID's most recent getdents handed out (rec.nent). */
+const int32_t *vfs_rec_entries(const struct vfs_world *w, int tid);
+/* The name of its entry I: ".", "..", a name. */
+const char *vfs_rec_entry_name(const struct vfs_world *w, int tid, int i);
+/* All of them as "[. .. a b]"; when they do not fit in N bytes, as many as
+ * do and "... (K more)]". */
+void vfs_rec_entries_text(const struct vfs_world *w, int tid, char *buf,
+			  size_t n);
+/* Setup commands: instant, not traced. Return 0 or -errno. */
+int vfs_setup_mkdir(struct vfs_world *w, const char *path, bool parents);
+int vfs_setup_touch(struct vfs_world *w, const char *path, bool parents);
+int vfs_setup_mount(struct vfs_world *w, const char *fstype, const char *path,
+		    const char *option);
+/* NAME is [A-Za-z][A-Za-z0-9_]* (processes, defined filesystem types). */
+bool vfs_valid_name(const char *name);
+/* Returns the new process index, or -errno (-VE_EXIST: name taken). */
+int vfs_spawn(struct vfs_world *w, const char *name, int uid);
+void vfs_set_preset(struct vfs_world *w, const struct vfs_preset *p);
+
+/* Lookups. -1 when not found. */
+int vfs_path_lookup(const struct vfs_world *w, const char *path);
+/* PATH's parent directory exists. */
+bool vfs_parent_exists(const struct vfs_world *w, const char *path);
+int vfs_proc_by_name(const struct vfs_world *w, const char *name);
+int vfs_proc_by_pid(const struct vfs_world *w, int pid);
+/* "A", "A.1", "A.2", or a pid number. */
+int vfs_thread_by_name(const struct vfs_world *w, const char *name);
+int vfs_file_by_id(const struct vfs_world *w, int id);
+/* The file PROC's fd refers to, or -1. */
+int vfs_fd_file(const struct vfs_world *w, int proc, int fd);
+/* The world's filesystem types: the built-in rows, then the defined ones
+ * (index vfs_nfstypes + i).  NULL / -1 when there is no such type. */
+int vfs_world_nfstypes(const struct vfs_world *w);
+const struct vfs_fstype *vfs_world_fstype(const struct vfs_world *w, int ft);
+int vfs_world_fstype_lookup(const struct vfs_world *w, const char *name);
+static inline bool vfs_fstype_defined(int ft) { return ft >= vfs_nfstypes; }
+/* Add ROW as a type of W (`fs define`): its index, or -VE_EXIST (a type of
+ * that name exists, built in or defined), -VE_NOSPC (VFS_MAX_FSDEFS made
+ * already), -VE_INVAL (no name, an iterator that is not one, a part out
+ * of range, a knob-swapped `later`), -VE_NOMEM. */
+int vfs_fs_define(struct vfs_world *w, const struct vfs_fstype *row);
+const struct vfs_fstype *vfs_inode_fstype(const struct vfs_world *w, int ino);
+/* what INO's filesystem does under W's kernel (vfs_fs_ops) */
+struct vfs_fsops vfs_inode_fsops(const struct vfs_world *w, int ino);
+
+/* ---- running (core/sched.c) ------------------------------------------------- */
+/* Queue a call on a thread: its sequence number (> 0, the order of
+ * submission the fifo scheduler follows), or -1 when the queue is full or
+ * the thread dead. */
+int vfs_submit(struct vfs_world *w, int tid, const struct vfs_call *c);
+/* Has a call in progress or queued, and is not blocked. */
+bool vfs_runnable(const struct vfs_world *w, int tid);
+bool vfs_has_work(const struct vfs_world *w, int tid);
+/* A call has begun and not finished (queued calls aside). */
+bool vfs_in_call(const struct vfs_world *w, int tid);
+/* Run one atomic step of tid (must be runnable). Returns true if the step
+ * completed a call. */
+bool vfs_step(struct vfs_world *w, int tid, const struct vfs_sink *sink);
+/*
+ * SIGKILL to a process (kernel/signal.c, as far as the paths here care):
+ * its queued calls are dropped and each thread exits after its current
+ * call; a thread asleep in a killable wait (iterate_dir's
+ * down_read_killable, ...) gives up with -EINTR, others keep waiting (the
+ * v6.5 wrapper's down_write is not killable: it must return holding the
+ * lock).  Returns how many waits were interrupted, or -1 if no such live
+ * process.
+ */
+int vfs_kill(struct vfs_world *w, int proc, const struct vfs_sink *sink);
+/* The scheduler's choice among runnable threads, or -1. Advances its state. */
+int vfs_sched_pick(struct vfs_world *w);
+/* The kernel function the thread's next step is in, and whether that step
+ * enters it ("about to enter FUNC"). VFN_none when idle. */
+int vfs_next_fn(const struct vfs_world *w, int tid, bool *enters);
+/* The kernel function of the next step of the site (for explore tables). */
+int vfs_nrunnable(const struct vfs_world *w);
+/* Live threads all blocked and at least one blocked. */
+bool vfs_all_blocked(const struct vfs_world *w);
+
+#endif
