@@ -72,19 +72,19 @@ static void show_fds(struct session *s, int p)
 		out(s, "  table shared by %d threads (files->count %d): lookups take references\n",
 		    shared, shared);
 	for (int fd = 0; fd < w->fdt[t].nfds; fd++) {
-		unsigned v = w->fdt[t].fd[fd];
-		unsigned fi = v & ~FD_CLOEXEC_BIT;
-		if (!fi || fi == FD_STDIO)
+		bool cloexec;
+		int fi = vfs_fd_slot(w, t, fd, &cloexec);
+		if (fi == VFD_FREE || fi == VFD_STDIO)
 			continue;
 		shown++;
-		if (fi == FD_RESERVED) {
+		if (fi == VFD_RESERVED) {
 			out(s, "  %3d  (being opened)\n", fd);
 			continue;
 		}
 		char d[VFS_PATH_MAX + 32];
-		describe_file(w, (int)fi - 1, d, sizeof d);
-		out(s, "  %3d  file#%-3d %s%s\n", fd, w->files[fi - 1].id, d,
-		    v & FD_CLOEXEC_BIT ? "  cloexec" : "");
+		describe_file(w, fi, d, sizeof d);
+		out(s, "  %3d  file#%-3d %s%s\n", fd, w->files[fi].id, d,
+		    cloexec ? "  cloexec" : "");
 	}
 	if (!shown)
 		out(s, "  no descriptor open beyond 0-2\n");

@@ -104,8 +104,8 @@ static void add_fds(struct cands *c, int tid)
 		return;
 	char buf[16];
 	for (int fd = 3; fd < w->fdt[t].nfds; fd++) {
-		unsigned v = w->fdt[t].fd[fd] & ~FD_CLOEXEC_BIT;
-		if (v && v != FD_RESERVED) {
+		int v = vfs_fd_slot(w, t, fd, NULL);
+		if (v != VFD_FREE && v != VFD_RESERVED) {
 			snprintf(buf, sizeof buf, "%d", fd);
 			add(c, buf);
 		}

@@ -285,6 +285,11 @@ struct vfs_fdtable *proc_fdt(struct vfs_world *w, int proc);
 /* Lowest free descriptor (marked reserved), or -EMFILE. */
 int alloc_fd(struct vfs_world *w, int proc, bool cloexec);
 int fd_lookup(const struct vfs_world *w, int proc, int64_t fd);
+/* A slot of struct vfs_fdtable: the file index + 1, 0 when free, or one of
+ * the two markers, with FD_CLOEXEC_BIT (views read it with vfs_fd_slot). */
+#define FD_CLOEXEC_BIT 0x8000
+#define FD_RESERVED    0x7fff  /* taken by an open in progress */
+#define FD_STDIO       0x7ffe  /* 0-2: taken, as stdio would be (no file modelled) */
 /* Drop one reference; frees the file at zero (emits the events). */
 void file_put(struct vx *x, int fn, int file);
 void file_get(struct vx *x, int fn, int file);

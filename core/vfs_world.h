@@ -89,13 +89,10 @@ struct vfs_file {
 	struct vfs_lock f_lock;
 };
 
-#define FD_CLOEXEC_BIT 0x8000
-#define FD_RESERVED    0x7fff  /* taken by an open in progress */
-#define FD_STDIO       0x7ffe  /* 0-2: taken, as stdio would be (no file modelled) */
 struct vfs_fdtable {
 	int16_t count;          /* tasks sharing it (files->count) */
 	int16_t nfds;           /* one past the highest slot ever used */
-	uint16_t fd[VFS_NR_OPEN]; /* file index + 1, 0 = free, | FD_CLOEXEC_BIT */
+	uint16_t fd[VFS_NR_OPEN]; /* core's encoding (internal.h): vfs_fd_slot */
 };
 
 struct vfs_proc {
@@ -300,6 +297,12 @@ int vfs_thread_by_name(const struct vfs_world *w, const char *name);
 int vfs_file_by_id(const struct vfs_world *w, int id);
 /* The file PROC's fd refers to, or -1. */
 int vfs_fd_file(const struct vfs_world *w, int proc, int fd);
+/* What slot FD of fd table FDT (0 <= FD < its nfds) holds, for views that
+ * list a table: an open file's index, or one of VFD_*; *CLOEXEC (when not
+ * NULL) whether close-on-exec is set on it. */
+enum { VFD_FREE = -1, VFD_RESERVED = -2 /* an open in progress */,
+       VFD_STDIO = -3 /* 0-2: taken, as stdio would be (no file modelled) */ };
+int vfs_fd_slot(const struct vfs_world *w, int fdt, int fd, bool *cloexec);
 /* The world's filesystem types: the built-in rows, then the defined ones
  * (index vfs_nfstypes + i).  NULL / -1 when there is no such type. */
 int vfs_world_nfstypes(const struct vfs_world *w);

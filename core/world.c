@@ -714,3 +714,13 @@ int vfs_fd_file(const struct vfs_world *w, int proc, int fd)
 	int f = fd_lookup(w, proc, fd);
 	return f < 0 ? -1 : f;
 }
+
+int vfs_fd_slot(const struct vfs_world *w, int fdt, int fd, bool *cloexec)
+{
+	unsigned v = w->fdt[fdt].fd[fd];
+	if (cloexec)
+		*cloexec = v & FD_CLOEXEC_BIT;
+	v &= ~FD_CLOEXEC_BIT;
+	return v == 0 ? VFD_FREE : v == FD_RESERVED ? VFD_RESERVED
+		: v == FD_STDIO ? VFD_STDIO : (int)v - 1;
+}

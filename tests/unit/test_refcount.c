@@ -81,7 +81,14 @@ static void test_counts(void **state)
 	assert_int_equal(h_file(h, B, 4), g);
 	assert_int_equal(fcount(h, g), 3);
 	int bt = h->w->procs[h->w->threads[B].proc].fdt;
-	assert_true(h->w->fdt[bt].fd[4] & FD_CLOEXEC_BIT);
+	bool cloexec = false;
+	assert_int_equal(vfs_fd_slot(h->w, bt, 4, &cloexec), g);
+	assert_true(cloexec);
+	cloexec = false;
+	assert_int_equal(vfs_fd_slot(h->w, bt, 3, &cloexec), pf);
+	assert_true(cloexec);           /* pidfd_create: always O_CLOEXEC */
+	assert_int_equal(vfs_fd_slot(h->w, bt, 0, &cloexec), VFD_STDIO);
+	assert_false(cloexec);
 
 	/* exit of the forked child: all its references dropped */
 	assert_int_equal(h_do(h, C, C_EXIT()), 0);
