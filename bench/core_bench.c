@@ -132,7 +132,7 @@ static void core_run(struct vfs_world *w, bool detectors, long ncalls,
 	r->steps = steps;
 	r->calls = ncalls;
 	r->reports = 0;
-	for (int k = 0; k < RPT__COUNT; k++)
+	for (int k = 0; k < DK__REPORTS; k++)
 		r->reports += vfs_report_count(w, k, 0);
 }
 

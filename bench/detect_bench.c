@@ -117,8 +117,8 @@ static double run(long steps, int det, long *blocks)
 	if (det)
 		printf("detect: %ld steps, %ld blocked, %u lock-order edges, "
 		       "%u deadlock / %u lock-order reports\n", n, *blocks,
-		       w.det.ld.nedges, w.det.counts[RPT_DEADLOCK],
-		       w.det.counts[RPT_LOCKORDER]);
+		       w.det.ld.nedges, w.det.counts[DK_DEADLOCK],
+		       w.det.counts[DK_LOCKORDER]);
 	return dt;
 }
 

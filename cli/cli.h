@@ -206,8 +206,8 @@ struct expect_cond {
 	 * failure reported), -1 (a bad argument, reported) */
 	int (*eval)(struct session *s, const struct expect_cond *ec, bool neg,
 		    int rest, char **a);
-	int report;             /* the detector's kind (RPT_*) for cond_report */
-	const char *what;       /* and its words in a message */
+	int report;             /* the detector's kind (DK_*) it speaks of,
+				 * whose row has its words for a message; -1 */
 };
 extern const struct expect_cond expect_conds[];
 extern const int expect_ncond;

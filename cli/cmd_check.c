@@ -57,7 +57,7 @@ static bool took(const struct vfs_thread *t, int cls, int mode)
 static int refused(struct session *s, int kind, const char *what, bool want)
 {
 	if (explore_cli_active(s)) {
-		int n = explore_cli_count(s, RPT__COUNT, FLD_NONE);
+		int n = explore_cli_count(s, DK_OVERFLOW, FLD_NONE);
 		if (!n)
 			return 0;
 		char lim[512];
@@ -278,7 +278,8 @@ COND(cond_skipped)
 {
 	struct thread_lock x;
 	if (neg && !rest)
-		return want_count(s, RPT_SKIPPED, "skipped entry", false, FLD_NONE);
+		return want_count(s, DK_SKIPPED, vfs_kinds[DK_SKIPPED].what, false,
+				  FLD_NONE);
 	if (thread_lock_args(s, ec->name, rest, a, &x) < 0)
 		return -1;
 	if (neg)
@@ -327,7 +328,7 @@ COND(cond_race)
 	}
 	char what[64];
 	snprintf(what, sizeof what, "race%s%s", rest ? " on " : "", rest ? a[0] : "");
-	return want_count(s, RPT_RACE, what, !neg, field);
+	return want_count(s, DK_RACE, what, !neg, field);
 }
 
 COND(cond_deadlock)
@@ -337,18 +338,19 @@ COND(cond_deadlock)
 	if (rest)
 		return cli_error(s, "expect %sdeadlock takes no argument", neg ? "no " : "");
 	if (explore_cli_active(s))
-		return want_count(s, RPT_DEADLOCK, "deadlock", !neg, FLD_NONE);
+		return want_count(s, DK_DEADLOCK, vfs_kinds[DK_DEADLOCK].what, !neg,
+				  FLD_NONE);
 	/* a wait-for cycle now or earlier, or everybody stuck */
 	struct vfs_report r;
 	bool cyc = vfs_deadlock_find(w, -1, &r);
-	int nrep = vfs_report_count(w, RPT_DEADLOCK, FLD_NONE);
+	int nrep = vfs_report_count(w, DK_DEADLOCK, FLD_NONE);
 	bool dl = cyc || nrep || vfs_all_blocked(w);
-	if (!cyc && !nrep && refused(s, RPT_DEADLOCK, "deadlock", !neg) < 0)
+	if (!cyc && !nrep && refused(s, DK_DEADLOCK, vfs_kinds[DK_DEADLOCK].what, !neg) < 0)
 		return -1;
 	if (dl && neg) {
 		if (!cyc && nrep)
 			for (int i = 0; i < w->det.nreports; i++)
-				if (w->det.reports[i].kind == RPT_DEADLOCK)
+				if (w->det.reports[i].kind == DK_DEADLOCK)
 					r = w->det.reports[i];
 		return failed(s, "no deadlock: %s", cyc || nrep ? r.text :
 			      "every live thread is blocked");
@@ -366,7 +368,7 @@ COND(cond_report)
 	if (rest)
 		return cli_error(s, "expect %s%s takes no argument", neg ? "no " : "",
 				 ec->name);
-	return want_count(s, ec->report, ec->what, !neg, FLD_NONE);
+	return want_count(s, ec->report, vfs_kinds[ec->report].what, !neg, FLD_NONE);
 }
 
 /* The conditions: `expect` checks its words against this table and runs
@@ -375,34 +377,33 @@ COND(cond_report)
  * --conditions-mdoc`) read it. */
 const struct expect_cond expect_conds[] = {
 	{ "ret", "VALUE", "the last completed call returned VALUE (a number or errno name)",
-	  0, cond_ret, 0, NULL },
+	  0, cond_ret, -1 },
 	{ "entries", "NAME...", "the last completed getdents returned these names, in order",
-	  0, cond_entries, 0, NULL },
+	  0, cond_entries, -1 },
 	{ "read", "TEXT", "the last completed call was a read that returned TEXT", 0,
-	  cond_read, 0, NULL },
+	  cond_read, -1 },
 	{ "fpos", "FILE N", "the file's f_pos is N (FILE: file#N or PROC:FD)", 0,
-	  cond_file_num, 0, NULL },
+	  cond_file_num, -1 },
 	{ "count", "FILE N", "the file's reference count (f_count) is N", 0,
-	  cond_file_num, 0, NULL },
+	  cond_file_num, -1 },
 	{ "took", "THREAD LOCK [MODE]", "THREAD's last call took LOCK (MODE read, write or excl)",
-	  0, cond_took, 0, NULL },
+	  0, cond_took, -1 },
 	{ "skipped", "THREAD f_pos_lock", "THREAD's last call passed fdget_pos without the lock ('no skipped': no\n"
 	  "                                 entry skipped in a directory pass)", 1,
-	  cond_skipped, 0, NULL },
+	  cond_skipped, DK_SKIPPED },
 	{ "blocked", "THREAD [LOCK]", "THREAD waits, for LOCK if given", 0, cond_blocked,
-	  0, NULL },
+	  -1 },
 	{ "race", "[FIELD]", "an unordered conflicting access (FIELD: f_pos, cursor, dir, size, data)",
-	  1, cond_race, 0, NULL },
+	  1, cond_race, DK_RACE },
 	{ "duplicate", "", "an open directory handed out one entry twice in a pass", 1,
-	  cond_report, RPT_DUPLICATE, "duplicate entry" },
+	  cond_report, DK_DUPLICATE },
 	{ "deadlock", "", "every live thread is blocked in a cycle (or was)", 1,
-	  cond_deadlock, 0, NULL },
+	  cond_deadlock, DK_DEADLOCK },
 	{ "lockorder", "", "a lock-order problem (see 'lockdep'; a vfsim extension)", 1,
-	  cond_report, RPT_LOCKORDER, "lock-order problem" },
-	{ "deaddir", "", "an rmdir'ed directory was iterated", 1, cond_report, RPT_DEADDIR,
-	  "iteration of a dead directory" },
+	  cond_report, DK_LOCKORDER },
+	{ "deaddir", "", "an rmdir'ed directory was iterated", 1, cond_report, DK_DEADDIR },
 	{ "rule", "", "a lock-order rule the script declared ('rule') is broken", 1,
-	  cond_report, RPT_RULE, "broken rule" },
+	  cond_report, DK_RULE },
 };
 const int expect_ncond = (int)(sizeof expect_conds / sizeof expect_conds[0]);
 

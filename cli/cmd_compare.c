@@ -442,16 +442,16 @@ static void summary(struct replay *rp, char *buf, size_t n, int what)
 	case 0: {                               /* races */
 		int any = 0;
 		for (int f = 1; f < FLD__COUNT; f++)
-			if (vfs_report_count(w, RPT_RACE, f) > 0) {
+			if (vfs_report_count(w, DK_RACE, f) > 0) {
 				o += (size_t)snprintf(buf + o, n > o ? n - o : 0, "%s%s",
 						      any++ ? ", " : "on ", vfs_field_name(f));
 			}
 		if (!any)
-			snprintf(buf, n, vfs_report_count(w, RPT_RACE, FLD_NONE) ? "yes" : "none");
+			snprintf(buf, n, vfs_report_count(w, DK_RACE, FLD_NONE) ? "yes" : "none");
 		break;
 	}
 	case 1: {
-		int d = vfs_report_count(w, RPT_DUPLICATE, FLD_NONE);
+		int d = vfs_report_count(w, DK_DUPLICATE, FLD_NONE);
 		snprintf(buf, n, d ? "yes (%d)" : "none", d);
 		break;
 	}
@@ -467,7 +467,7 @@ static void summary(struct replay *rp, char *buf, size_t n, int what)
 		break;
 	}
 	case 5: {                               /* the script's rules */
-		int nr = vfs_report_count(w, RPT_RULE, FLD_NONE), any = 0;
+		int nr = vfs_report_count(w, DK_RULE, FLD_NONE), any = 0;
 		if (!nr) {
 			snprintf(buf, n, "none broken");
 			break;
@@ -476,7 +476,7 @@ static void summary(struct replay *rp, char *buf, size_t n, int what)
 		for (int i = 0; i < vfs_nrules(w); i++) {
 			bool hit = false;
 			for (int r = 0; r < w->det.nreports && !hit; r++)
-				hit = w->det.reports[r].kind == RPT_RULE &&
+				hit = w->det.reports[r].kind == DK_RULE &&
 				      w->det.reports[r].rule == i;
 			char t[96];
 			vfs_rule_text(vfs_rule_get(w, i), t, sizeof t);

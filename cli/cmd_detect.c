@@ -10,11 +10,6 @@
 
 #define DETAIL_MAX 8192
 
-static const char *const kind_names[RPT__COUNT] = {
-	"race", "duplicate", "skipped", "dead directory", "deadlock", "lock order",
-	"rule",
-};
-
 static void print_report(struct session *s, const struct vfs_report *r, int i)
 {
 	char *buf = malloc(DETAIL_MAX);
@@ -22,7 +17,7 @@ static void print_report(struct session *s, const struct vfs_report *r, int i)
 		return;
 	vfs_report_detail(s->w, r, buf, DETAIL_MAX);
 	out(s, "%s#%d %s:%s%s%s\n", color_on(s, "\033[1m"), i + 1,
-	    kind_names[r->kind], color_off(s), r->nlinks ? "" : " ",
+	    vfs_kinds[r->kind].title, color_off(s), r->nlinks ? "" : " ",
 	    r->nlinks ? "" : buf);
 	if (r->nlinks)
 		out(s, "%s\n", buf);
@@ -47,14 +42,20 @@ HANDLER(c_reports)
 	if (c->argc > 1)
 		return cli_error(s, "reports: one kind at most (or 'reports live on|off')");
 	if (c->argc) {
-		for (int k = 0; k < RPT__COUNT; k++)
-			if (!strcmp(c->argv[0], kind_names[k]) ||
-			    (k == RPT_LOCKORDER && !strcmp(c->argv[0], "lockorder")) ||
-			    (k == RPT_DEADDIR && !strcmp(c->argv[0], "deaddir")))
+		/* the kind's word, or its heading ("dead directory") */
+		for (int k = 0; k < DK__REPORTS; k++)
+			if (!strcmp(c->argv[0], vfs_kinds[k].name) ||
+			    !strcmp(c->argv[0], vfs_kinds[k].title))
 				only = k;
-		if (only < 0)
-			return cli_error(s, "reports: race, duplicate, skipped, deaddir, "
-					 "deadlock, lockorder or rule, not '%s'", c->argv[0]);
+		if (only < 0) {
+			char kinds[256];
+			size_t o = 0;
+			for (int k = 0; k < DK__REPORTS; k++)
+				o += (size_t)snprintf(kinds + o, sizeof kinds - o, "%s%s",
+						      k == 0 ? "" : k == DK__REPORTS - 1 ?
+						      " or " : ", ", vfs_kinds[k].name);
+			return cli_error(s, "reports: %s, not '%s'", kinds, c->argv[0]);
+		}
 	}
 	if (!w->det.enabled)
 		out(s, "(the detectors are off)\n");
@@ -65,7 +66,7 @@ HANDLER(c_reports)
 			shown++;
 		}
 	unsigned total = 0;
-	for (int k = 0; k < RPT__COUNT; k++)
+	for (int k = 0; k < DK__REPORTS; k++)
 		if (only < 0 || k == only)
 			total += w->det.counts[k];
 	if (!shown)
@@ -96,7 +97,7 @@ HANDLER(c_lockdep)
 	}
 	int n = 0;
 	for (int i = 0; i < w->det.nreports; i++)
-		if (w->det.reports[i].kind == RPT_LOCKORDER) {
+		if (w->det.reports[i].kind == DK_LOCKORDER) {
 			if (all) {
 				print_report(s, &w->det.reports[i], i);
 			} else {

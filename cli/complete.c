@@ -180,6 +180,9 @@ static void add_kind(struct cands *c, const char *kind, int tid, char **words, i
 	} else if (!strcmp(alt, "FIELD")) {
 		for (int i = FLD_NONE + 1; i < FLD__COUNT; i++)
 			add(c, vfs_field_name(i));
+	} else if (!strcmp(alt, "WHAT")) {      /* explore replay: K, KIND or TOKEN */
+		for (int i = 0; i < DK__COUNT; i++)
+			add(c, vfs_kind_name(i));
 	}
 }
 

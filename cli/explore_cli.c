@@ -34,18 +34,9 @@ int explore_cli_count(const struct session *s, int kind, int field)
 {
 	(void)field;    /* (per-field counts are not kept per execution) */
 	const struct xstate *x = xs(s);
-	int k;
-	switch (kind) {
-	case RPT_DUPLICATE: k = VX_DUPLICATE; break;
-	case RPT_RACE:      k = VX_RACE; break;
-	case RPT_DEADLOCK:  k = VX_DEADLOCK; break;
-	case RPT_DEADDIR:   k = VX_DEADDIR; break;
-	case RPT_SKIPPED:   k = VX_SKIPPED; break;
-	case RPT_LOCKORDER: k = VX_LOCKORDER; break;
-	case RPT_RULE:      k = VX_RULE; break;
-	case RPT__COUNT:    k = VX_OVERFLOW; break;
-	default: return 0;
-	}
+	int k = kind;
+	if (k < 0 || k >= DK__COUNT)
+		return 0;
 	uint64_t n = x->r.kind_execs[k];
 	if (!n && x->r.have_cex && (x->r.cex_kinds >> k & 1))
 		n = 1;  /* (the shortest search's: its replay shows it) */
@@ -339,8 +330,8 @@ static int run_explore(struct session *s, const struct cmd_call *c)
 	}
 	/* (as print_*: the default engine answers by its counterexample) */
 	if (!(engine == ENG_DEFAULT ? x->r.have_cex : x->r.violating != 0) &&
-	    x->r.kind_execs[VX_OVERFLOW])
-		return no_answer(s, x->r.kind_execs[VX_OVERFLOW],
+	    x->r.kind_execs[DK_OVERFLOW])
+		return no_answer(s, x->r.kind_execs[DK_OVERFLOW],
 				 o.stateful || engine == ENG_DEFAULT ? "states" : "executions");
 	return 0;
 }
@@ -457,14 +448,6 @@ static int rewind_replay(struct session *s, struct xstate *x)
 	return 0;
 }
 
-static int kind_by_name(const char *a)
-{
-	for (int k = 0; k < VX__COUNT; k++)
-		if (!strcmp(a, vfs_xkind_name(k)))
-			return k;
-	return -1;
-}
-
 static int list_outcomes(struct session *s, struct xstate *x)
 {
 	const struct vfs_explore_result *r = &x->r;
@@ -522,7 +505,7 @@ HANDLER(c_explore)
 	long long k = x && x->r.have_cex ? (long long)x->r.cex_index : 1;
 	/* a token replays in any session, explored or not */
 	if (replay && c->argc >= 2 && parse_num(c->argv[1], &k) < 0 &&
-	    kind_by_name(c->argv[1]) < 0) {
+	    vfs_kind_lookup(c->argv[1]) < 0) {
 		if (x && rewind_replay(s, x) < 0)
 			return -1;
 		uint8_t *sch = NULL;
@@ -553,7 +536,7 @@ HANDLER(c_explore)
 		return cli_error(s, "usage: explore replay K|KIND|TOKEN | explore save FILE [K]");
 	const uint8_t *sched = NULL;
 	int len = -1;
-	int kind = c->argc > ki ? kind_by_name(c->argv[ki]) : -1;
+	int kind = c->argc > ki ? vfs_kind_lookup(c->argv[ki]) : -1;
 	if (kind >= 0) {
 		if (!x->r.kind_sched[kind])
 			return cli_error(s, "explore %s: no %s was found", c->argv[0], c->argv[ki]);
@@ -584,7 +567,7 @@ HANDLER(c_explore)
 			return -1;
 		if (kind >= 0)
 			out(s, "now in the first %s found, after %d steps: trace, where, back work "
-			    "here\n", vfs_xkind_name(kind), len);
+			    "here\n", vfs_kind_name(kind), len);
 		else
 			out(s, "now in execution %lld after %d steps: trace, where, back work here\n",
 			    k, len);

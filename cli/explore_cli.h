@@ -6,7 +6,7 @@
 /* Whether the conditions refer to the last explore's executions. */
 bool explore_cli_active(const struct session *s);
 /* Executions (of the last explore) with a report of this kind; -1 when
- * unknown (explore stopped at a violation of another kind).  RPT__COUNT:
+ * unknown (explore stopped at a violation of another kind).  DK_OVERFLOW:
  * those in which a detector's table filled (its verdicts are refused). */
 int explore_cli_count(const struct session *s, int kind, int field);
 /* The limits whose tables filled in the last explore, named with their

@@ -9,9 +9,9 @@
 
 static void print_kinds(struct session *s, const struct vfs_explore_result *r)
 {
-	for (int k = 0, n = 0; k < VX__COUNT; k++)
+	for (int k = 0, n = 0; k < DK__COUNT; k++)
 		if (r->kind_execs[k])
-			out(s, "%s%s in %llu", n++ ? ", " : " ", vfs_xkind_name(k),
+			out(s, "%s%s in %llu", n++ ? ", " : " ", vfs_kind_name(k),
 			    (unsigned long long)r->kind_execs[k]);
 	out(s, "\n");
 }
@@ -23,7 +23,7 @@ void explore_print_default(struct session *s, const struct xstate *x)
 {
 	const struct vfs_explore_result *r = &x->r;
 	if (!r->have_cex) {
-		if (r->kind_execs[VX_OVERFLOW])
+		if (r->kind_execs[DK_OVERFLOW])
 			return;         /* (refused by the caller) */
 		if (r->complete) {
 			out(s, "no violation is reachable: %llu distinct states, %llu transitions "
@@ -37,9 +37,9 @@ void explore_print_default(struct session *s, const struct xstate *x)
 		return;
 	}
 	out(s, "%sa violation is reachable:%s", color_on(s, "\033[1;31m"), color_off(s));
-	for (int k = 0, n = 0; k < VX__COUNT; k++)
+	for (int k = 0, n = 0; k < DK__COUNT; k++)
 		if ((r->cex_kinds & r->violations) >> k & 1)
-			out(s, "%s%s", n++ ? ", " : " ", vfs_xkind_name(k));
+			out(s, "%s%s", n++ ? ", " : " ", vfs_kind_name(k));
 	/* only counts that the input and jobs fix: the step-by-step search
 	 * runs to its own end, but the stateful search beside it is stopped
 	 * when the other finds one, after as many states as timing gave it */
@@ -80,7 +80,7 @@ void explore_print_stateful(struct session *s, const struct xstate *x, int engin
 		out(s, "%llu distinct outcome%s ('explore outcomes' lists them)\n",
 		    (unsigned long long)r->outcomes, r->outcomes == 1 ? "" : "s");
 	if (!r->violating) {
-		if (r->kind_execs[VX_OVERFLOW])
+		if (r->kind_execs[DK_OVERFLOW])
 			return;         /* (refused by the caller) */
 		out(s, "no violation in any %sstate\n", r->complete ? "reachable " : "explored ");
 		return;
@@ -113,7 +113,7 @@ void explore_print_dpor(struct session *s, const struct xstate *x,
 	    r->jobs, r->jobs == 1 ? "" : "s", (unsigned long long)r->outcomes,
 	    r->outcomes == 1 ? "" : "s");
 	if (!r->violating) {
-		if (r->kind_execs[VX_OVERFLOW])
+		if (r->kind_execs[DK_OVERFLOW])
 			return;         /* (refused by the caller) */
 		out(s, "no violation in %s execution\n", r->complete ? "any" : "any explored");
 		return;

@@ -152,7 +152,7 @@ int export_dot(struct session *s, FILE *f)
 		const char *rule = NULL;
 		for (int r = 0; r < w->det.nreports; r++) {
 			const struct vfs_report *rp = &w->det.reports[r];
-			if (rp->kind != RPT_LOCKORDER)
+			if (rp->kind != DK_LOCKORDER)
 				continue;
 			for (int k = 0; k < rp->nlinks && k < VFS_MAX_LINKS; k++)
 				if (rp->link[k].held_key == e->from &&
@@ -204,7 +204,7 @@ int export_dot(struct session *s, FILE *f)
 	 * held, say): a red edge of their own */
 	for (int r = 0; r < w->det.nreports; r++) {
 		const struct vfs_report *rp = &w->det.reports[r];
-		if (rp->kind != RPT_LOCKORDER || !rp->nlinks)
+		if (rp->kind != DK_LOCKORDER || !rp->nlinks)
 			continue;
 		const struct vfs_link *l = &rp->link[0];
 		bool have = false;

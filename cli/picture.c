@@ -32,12 +32,11 @@ int pic_lock_col(int cls)
 	}
 }
 
-static const char *const mark_names[] = {
-	"race", "duplicate", "skipped", "deaddir", "deadlock", "lockorder", "stuck",
-};
 const char *pic_mark_name(int kind)
 {
-	return kind >= 0 && kind <= PM_STUCK ? mark_names[kind] : "mark";
+	if (kind >= 0 && kind < DK__COUNT && vfs_kinds[kind].mark)
+		return vfs_kinds[kind].mark;
+	return kind == PM_STUCK ? "stuck" : "mark";
 }
 
 bool pic_mark_at(const struct pic_mark *m, int32_t step, int tid)
@@ -148,28 +147,27 @@ static void build_marks(struct pic *p)
 		vfs_report_text(p->w, r, text, sizeof text);
 		quoted(r->text, q, sizeof q);
 		switch (r->kind) {
-		case RPT_RACE:
+		case DK_RACE:
 			snprintf(title, sizeof title, "RACE on %s", vfs_field_name(r->field));
-			add_report_mark(p, PM_RACE, title, text, r, true);
+			add_report_mark(p, DK_RACE, title, text, r, true);
 			break;
-		case RPT_DUPLICATE:
+		case DK_DUPLICATE:
 			snprintf(title, sizeof title, "DUPLICATE%s", q);
-			add_report_mark(p, PM_DUPLICATE, title, text, r, true);
+			add_report_mark(p, DK_DUPLICATE, title, text, r, true);
 			break;
-		case RPT_SKIPPED:
+		case DK_SKIPPED:
 			snprintf(title, sizeof title, "SKIPPED%s", q);
-			add_report_mark(p, PM_SKIPPED, title, text, r, false);
+			add_report_mark(p, DK_SKIPPED, title, text, r, false);
 			break;
-		case RPT_DEADDIR:
-			add_report_mark(p, PM_DEADDIR, "DEAD DIRECTORY", text, r, false);
+		case DK_DEADDIR:
+			add_report_mark(p, DK_DEADDIR, "DEAD DIRECTORY", text, r, false);
 			break;
-		case RPT_DEADLOCK:
-		case RPT_LOCKORDER:
-		case RPT_RULE:          /* (the script's lock order: drawn as lockdep's) */
-			deadlock |= r->kind == RPT_DEADLOCK;
-			add_mark(p, r->kind == RPT_DEADLOCK ? PM_DEADLOCK : PM_LOCKORDER,
-				 r->kind == RPT_DEADLOCK ? "DEADLOCK" :
-				 r->kind == RPT_RULE ? "RULE BROKEN" : "LOCK ORDER", text);
+		case DK_DEADLOCK:
+		case DK_LOCKORDER:
+		case DK_RULE:          /* (the script's lock order: drawn as lockdep's) */
+			deadlock |= r->kind == DK_DEADLOCK;
+			add_mark(p, r->kind, r->kind == DK_DEADLOCK ? "DEADLOCK" :
+				 r->kind == DK_RULE ? "RULE BROKEN" : "LOCK ORDER", text);
 			for (int k = 0; k < r->nlinks && k < VFS_MAX_LINKS; k++)
 				add_point(&p->marks[p->nmarks - 1], r->link[k].step,
 					  r->link[k].tid);

@@ -52,10 +52,11 @@ struct pic_lock {
 };
 
 #define PIC_MAX_POINTS 8
-enum pic_mark_kind { PM_RACE, PM_DUPLICATE, PM_SKIPPED, PM_DEADDIR, PM_DEADLOCK,
-		     PM_LOCKORDER, PM_STUCK };
+/* A mark's kind: the report's (enum vfs_kind, whose row names the mark),
+ * or PM_STUCK: every live thread blocked and no report said why. */
+enum { PM_STUCK = DK__COUNT };
 struct pic_mark {
-	uint8_t kind;           /* enum pic_mark_kind */
+	uint8_t kind;           /* DK_* or PM_STUCK */
 	int npoints;
 	int32_t step[PIC_MAX_POINTS];
 	int8_t tid[PIC_MAX_POINTS];

@@ -2,7 +2,8 @@
 /*
  * tables.c - the shell's tables as data for the drift tests
  * (tests/cli/tables.sh): `vfsim --tables` prints the command table, the
- * system calls' rows (core/syscalls.c) and expect's conditions, one row a
+ * system calls' rows (core/syscalls.c), expect's conditions and the
+ * detector kinds (core/kinds.c), one row a
  * line, fields separated by tabs; `vfsim [-c ...] --complete LINE` prints
  * what Tab offers at the end of LINE, after the scripts and commands ran.
  */
@@ -26,7 +27,8 @@ static const char *const arg_kinds[] = {
  * command    NAME GROUP thread|world|thread,world MIN MAX SYNOPSIS
  * syscall    NAME KNAME FLAGS MIN MAX SYNOPSIS KINDS (of the arguments:
  *            fd,count,...)
- * condition  NAME no|- SYNOPSIS
+ * condition  NAME no|- SYNOPSIS KIND|- (the detector kind it speaks of)
+ * kind       NAME TITLE MARK|- report|- violation|- (core/kinds.c's rows)
  */
 void cli_print_tables(FILE *f)
 {
@@ -56,8 +58,15 @@ void cli_print_tables(FILE *f)
 		fputc('\n', f);
 	}
 	for (int i = 0; i < expect_ncond; i++)
-		fprintf(f, "condition\t%s\t%s\t%s\n", expect_conds[i].name,
-			expect_conds[i].negatable ? "no" : "-", expect_conds[i].args);
+		fprintf(f, "condition\t%s\t%s\t%s\t%s\n", expect_conds[i].name,
+			expect_conds[i].negatable ? "no" : "-", expect_conds[i].args,
+			expect_conds[i].report >= 0 ?
+			vfs_kind_name(expect_conds[i].report) : "-");
+	for (int k = 0; k < DK__COUNT; k++)
+		fprintf(f, "kind\t%s\t%s\t%s\t%s\t%s\n", vfs_kinds[k].name,
+			vfs_kinds[k].title, vfs_kinds[k].mark ? vfs_kinds[k].mark : "-",
+			k < DK__REPORTS ? "report" : "-",
+			vfs_kinds[k].violation ? "violation" : "-");
 }
 
 /* What Tab offers for the last word of LINE in S, one a line. */

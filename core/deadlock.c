@@ -16,7 +16,7 @@
  *
  * Detection runs on every OP_BLOCK (a cycle can only close when a thread
  * starts to wait), so a deadlock among some threads is found while others
- * still run; RPT_DEADLOCK is recorded once per set of threads.
+ * still run; DK_DEADLOCK is recorded once per set of threads.
  */
 #include <stdio.h>
 #include "internal.h"
@@ -158,7 +158,7 @@ bool vfs_deadlock_find(const struct vfs_world *w, int tid, struct vfs_report *r)
 	if (!found)
 		return false;
 	memset(r, 0, sizeof *r);
-	r->kind = RPT_DEADLOCK;
+	r->kind = DK_DEADLOCK;
 	r->obj = -1;
 	int n = d.len < VFS_MAX_LINKS ? d.len : VFS_MAX_LINKS;
 	r->entry = d.len;       /* the whole cycle's length */
@@ -195,7 +195,7 @@ void deadlock_on_block(struct vfs_world *w, int tid)
 	}
 	if (tmp.entry > VFS_MAX_LINKS)  /* the report shows the first links */
 		detect_overflow(w, VL_LINKS);
-	w->det.counts[RPT_DEADLOCK]++;
+	w->det.counts[DK_DEADLOCK]++;
 	if (w->det.nreports < VFS_MAX_REPORTS)
 		w->det.reports[w->det.nreports++] = tmp;
 }

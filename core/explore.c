@@ -26,16 +26,6 @@ struct vfs_explore_priv {
 	struct xtable kept;     /* global numbers, increasing */
 };
 
-static const char *const xkind_names[VX__COUNT] = {
-	"duplicate", "race", "deaddir", "deadlock", "skipped", "lockorder",
-	"rule",
-	"overflow",
-};
-const char *vfs_xkind_name(int k)
-{
-	return k >= 0 && k < VX__COUNT ? xkind_names[k] : "?";
-}
-
 void vfs_explore_opts_init(struct vfs_explore_opts *o)
 {
 	memset(o, 0, sizeof *o);
@@ -153,21 +143,15 @@ uint64_t xfinal_hash(const struct vfs_world *w)
 
 uint32_t xkinds_of(const struct vfs_world *snap, const struct vfs_world *w)
 {
-	static const int rpt[VX__COUNT] = {
-		[VX_DUPLICATE] = RPT_DUPLICATE, [VX_RACE] = RPT_RACE,
-		[VX_DEADDIR] = RPT_DEADDIR, [VX_DEADLOCK] = -1,
-		[VX_SKIPPED] = RPT_SKIPPED, [VX_LOCKORDER] = RPT_LOCKORDER,
-		[VX_RULE] = RPT_RULE,
-		[VX_OVERFLOW] = -1,
-	};
 	uint32_t k = 0;
-	for (int i = 0; i < VX__COUNT; i++)
-		if (rpt[i] >= 0 && w->det.counts[rpt[i]] > snap->det.counts[rpt[i]])
-			k |= VX_BIT(i);
+	/* (a deadlock is the end state's, not a report's: below) */
+	for (int i = 0; i < DK__REPORTS; i++)
+		if (i != DK_DEADLOCK && w->det.counts[i] > snap->det.counts[i])
+			k |= DK_BIT(i);
 	if (vfs_all_blocked(w))
-		k |= VX_BIT(VX_DEADLOCK);
+		k |= DK_BIT(DK_DEADLOCK);
 	if (w->det.overflowed != snap->det.overflowed)
-		k |= VX_BIT(VX_OVERFLOW);
+		k |= DK_BIT(DK_OVERFLOW);
 	return k;
 }
 
@@ -370,7 +354,7 @@ static int merge(struct xshared *sh, struct vfs_explore_result *r)
 		if (take == it->execs) {
 			r->redundant += it->redundant;
 			r->violating += it->violating;
-			for (int k = 0; k < VX__COUNT; k++)
+			for (int k = 0; k < DK__COUNT; k++)
 				r->kind_execs[k] += it->kind_execs[k];
 			r->overflowed |= it->overflowed;
 			if (it->maxpre > r->max_preemptions)
@@ -381,7 +365,7 @@ static int merge(struct xshared *sh, struct vfs_explore_result *r)
 		} else {
 			for (uint64_t j = 0; j < take && rc == 0; j++) {
 				const struct xrec *x = &it->recs[j];
-				for (int k = 0; k < VX__COUNT; k++)
+				for (int k = 0; k < DK__COUNT; k++)
 					r->kind_execs[k] += x->kinds >> k & 1;
 				r->overflowed |= x->overflowed;
 				r->violating += (x->kinds & sh->viol) != 0;
@@ -545,7 +529,7 @@ int vfs_explore(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	/* the first kept counterexample of each kind */
 	for (size_t j = 0; rc == 0 && j < r->priv->kept.n; j++) {
 		const struct xsched *e = &r->priv->kept.e[j];
-		for (int k = 0; k < VX__COUNT && rc == 0; k++)
+		for (int k = 0; k < DK__COUNT && rc == 0; k++)
 			if ((e->kinds >> k & 1) && !r->kind_sched[k]) {
 				if (xsched_dup(&r->kind_sched[k],
 					       r->priv->kept.bytes + e->off,
@@ -576,7 +560,7 @@ void vfs_explore_result_free(struct vfs_explore_result *r)
 	free(r->cex_schedule);
 	r->priv = NULL;
 	r->cex_schedule = NULL;
-	for (int k = 0; k < VX__COUNT; k++) {
+	for (int k = 0; k < DK__COUNT; k++) {
 		free(r->kind_sched[k]);
 		r->kind_sched[k] = NULL;
 	}

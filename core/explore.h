@@ -33,25 +33,16 @@
 #include <signal.h>
 #include "vfsim.h"
 
-/* What can go wrong in an execution (bits of a kind mask). */
-enum vfs_xkind {
-	VX_DUPLICATE,           /* RPT_DUPLICATE reported during the execution */
-	VX_RACE,                /* RPT_RACE */
-	VX_DEADDIR,             /* RPT_DEADDIR: iterating a dead directory */
-	VX_DEADLOCK,            /* the end: live threads all blocked, work left */
-	VX_SKIPPED,             /* RPT_SKIPPED (not a violation by default) */
-	VX_LOCKORDER,           /* RPT_LOCKORDER (not a violation by default) */
-	VX_RULE,                /* RPT_RULE: a lock-order rule the script
-				 * declared (`rule`) is broken */
-	VX_OVERFLOW,            /* a detector's table filled (core/vfs_limits.h):
-				 * its verdicts are refused, not a violation */
-	VX__COUNT
-};
-#define VX_BIT(k) (1u << (k))
-#define VX_DEFAULT_VIOLATIONS \
-	(VX_BIT(VX_DUPLICATE) | VX_BIT(VX_RACE) | VX_BIT(VX_DEADDIR) | \
-	 VX_BIT(VX_DEADLOCK) | VX_BIT(VX_RULE))
-const char *vfs_xkind_name(int kind);  /* "duplicate", "race", ... */
+/*
+ * What can go wrong in an execution: the detector kinds (enum vfs_kind,
+ * core/vfs_detect.h), a kind mask of DK_BIT(kind).  A kind happened in an
+ * execution when a detector reported it during the execution, except
+ * DK_DEADLOCK: the execution ended with every live thread blocked and
+ * work left; DK_OVERFLOW: a detector's table filled (core/vfs_limits.h),
+ * its verdicts are refused.  The violations unless told otherwise: the
+ * rows' own (vfs_kinds[].violation).
+ */
+#define VX_DEFAULT_VIOLATIONS vfs_kind_violations()
 
 struct vfs_explore_progress {
 	uint64_t executions;    /* complete executions so far */
@@ -83,7 +74,7 @@ struct vfs_explore_opts {
 	int jobs;               /* worker threads; <= 0: online CPUs */
 	int naive;              /* no reduction */
 	int bound;              /* < 0: none; else at most this many preemptions */
-	uint32_t violations;    /* VX_BIT mask; 0: VX_DEFAULT_VIOLATIONS */
+	uint32_t violations;    /* DK_BIT mask; 0: VX_DEFAULT_VIOLATIONS */
 	uint32_t keep;          /* schedules kept: the first KEEP executions and
 				 * the first KEEP violating ones; 0: 10000 */
 	int max_depth;          /* steps per execution; 0: 100000 */
@@ -132,9 +123,9 @@ struct vfs_explore_result {
 	bool complete;          /* every interleaving covered (no cut) */
 	uint8_t cut;            /* enum vfs_xcut: why not complete */
 	uint64_t violating;     /* executions with a violation */
-	uint64_t kind_execs[VX__COUNT]; /* executions with each kind */
+	uint64_t kind_execs[DK__COUNT]; /* executions with each kind */
 	/* The limits (1u << VL_*, core/vfs_limits.h) whose tables filled in
-	 * what was explored (VX_OVERFLOW): vfs_limit_name, vfs_limit_value */
+	 * what was explored (DK_OVERFLOW): vfs_limit_name, vfs_limit_value */
 	uint32_t overflowed;
 	uint32_t violations;    /* the mask used */
 	int max_preemptions;    /* the most seen in one execution */
@@ -143,7 +134,7 @@ struct vfs_explore_result {
 	bool have_cex;
 	uint64_t cex_index;     /* its execution number, from 1 */
 	int cex_preemptions;
-	uint32_t cex_kinds;     /* VX_BIT mask of what happened in it */
+	uint32_t cex_kinds;     /* DK_BIT mask of what happened in it */
 	int cex_len;
 	uint8_t *cex_schedule;  /* thread index per step */
 	double seconds;
@@ -184,8 +175,8 @@ struct vfs_explore_result {
 	int cex_steps;
 	uint64_t short_nodes;
 	/* The first counterexample of each kind found (NULL: none). */
-	uint8_t *kind_sched[VX__COUNT];
-	int kind_len[VX__COUNT];
+	uint8_t *kind_sched[DK__COUNT];
+	int kind_len[DK__COUNT];
 	/* One schedule per distinct outcome (DPOR: among the kept
 	 * executions; stateful with opts.outcomes: the first `keep`). */
 	int nout_sched;
@@ -211,7 +202,7 @@ void vfs_explore_result_free(struct vfs_explore_result *r);
  */
 int vfs_explore_schedule(const struct vfs_explore_result *r, uint64_t k,
 			 const uint8_t **sched);
-/* Kind mask (VX_BIT) of execution K when its schedule is kept, else 0. */
+/* Kind mask (DK_BIT) of execution K when its schedule is kept, else 0. */
 uint32_t vfs_explore_kinds(const struct vfs_explore_result *r, uint64_t k);
 
 /*
@@ -247,7 +238,7 @@ int vfs_explore_preemptions(const struct vfs_world *snap, const uint8_t *sched,
 			    int len, uint32_t viol, int *vstep);
 
 /* Outcome and violations of a finished execution (after replay): the
- * kinds (VX_BIT) that happened since SNAP. */
+ * kinds (DK_BIT) that happened since SNAP. */
 uint32_t vfs_explore_kinds_of(const struct vfs_world *snap,
 			      const struct vfs_world *w);
 

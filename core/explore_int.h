@@ -32,7 +32,7 @@ void xset_free(struct xset *s);
 
 struct xrec {
 	uint64_t hash; uint16_t pre; uint8_t kinds;
-	uint32_t overflowed;    /* the limits that filled (VX_OVERFLOW) */
+	uint32_t overflowed;    /* the limits that filled (DK_OVERFLOW) */
 };
 
 struct xsched {                 /* kept schedules, in execution order */
@@ -60,7 +60,7 @@ struct xitem {
 
 	/* results, local numbering from 1 */
 	uint64_t execs, redundant, steps, violating;
-	uint64_t kind_execs[VX__COUNT];
+	uint64_t kind_execs[DK__COUNT];
 	uint32_t overflowed;    /* limits whose tables filled (1u << VL_*) */
 	int maxpre;
 	uint8_t cut;            /* enum vfs_xcut */
@@ -162,7 +162,7 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 /* explore.c */
 uint32_t xkinds_of(const struct vfs_world *snap, const struct vfs_world *w);
 /* The limits whose tables filled between FROM and TO (1u << VL_*): what a
- * VX_OVERFLOW in xkinds_of means. */
+ * DK_OVERFLOW in xkinds_of means. */
 static inline uint32_t xoverflowed(const struct vfs_world *from,
 				   const struct vfs_world *to)
 {

@@ -559,7 +559,7 @@ static int finish(struct xsearch *s, int d)
 	__atomic_add_fetch(&sh->live_execs[s->worker], 1, __ATOMIC_RELAXED);
 	if (pre > it->maxpre)
 		it->maxpre = pre;
-	for (int i = 0; i < VX__COUNT; i++)
+	for (int i = 0; i < DK__COUNT; i++)
 		it->kind_execs[i] += kinds >> i & 1;
 	uint32_t ovf = xoverflowed(sh->snap, w);
 	it->overflowed |= ovf;

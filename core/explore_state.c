@@ -740,7 +740,7 @@ struct lvl {
 	uint8_t tid[XMAXT];             /* successor i: thread, */
 	uint8_t nst[XMAXT];             /* steps in the transition, */
 	uint8_t ncut[XMAXT];            /* steps up to its visible one, */
-	uint8_t kinds[XMAXT];           /* VX_BIT of the transition, */
+	uint8_t kinds[XMAXT];           /* DK_BIT of the transition, */
 	uint64_t h[XMAXT], tr[XMAXT];   /* hash and tree_hash of the state */
 	uint64_t tree;                  /* tree_hash of this level's state */
 	uint64_t acc;                   /* opts.outcomes: the calls' results */
@@ -766,7 +766,7 @@ struct sworker {
 	struct sbuf buf;
 	/* counters */
 	uint64_t states, transitions, matched, probes, local, violating;
-	uint64_t kind_n[VX__COUNT];
+	uint64_t kind_n[DK__COUNT];
 	uint32_t kinds;
 	uint32_t overflowed;    /* limits whose tables filled (1u << VL_*) */
 	int maxdepth;
@@ -776,8 +776,8 @@ struct sworker {
 	uint8_t *cex;
 	int cexlen, cexpre;
 	uint32_t cexkinds;
-	uint8_t *kcex[VX__COUNT];       /* the first of each kind */
-	int kcexlen[VX__COUNT];
+	uint8_t *kcex[DK__COUNT];       /* the first of each kind */
+	int kcexlen[DK__COUNT];
 	struct vfs_world *scratch;
 	struct vfs_world *work;         /* where successors are made */
 	struct vfs_world *spare;        /* the copy before a maybe-visible step */
@@ -926,7 +926,7 @@ static uint8_t *complete_path(struct sworker *s, int plen, const uint8_t *extra,
 static void violation(struct sworker *s, int plen, const uint8_t *extra, int nx,
 		      uint32_t kinds)
 {
-	for (int k = 0; k < VX__COUNT; k++)
+	for (int k = 0; k < DK__COUNT; k++)
 		s->kind_n[k] += kinds >> k & 1;
 	s->kinds |= kinds;
 	/* (what is not a violation is counted by kind only: skipped entries
@@ -940,7 +940,7 @@ static void violation(struct sworker *s, int plen, const uint8_t *extra, int nx,
 	bool best = !s->cex || pre < s->cexpre ||
 		    (pre == s->cexpre && memcmp(s->path, s->cex, (size_t)plen) < 0);
 	bool newkind = false;
-	for (int k = 0; k < VX__COUNT; k++)
+	for (int k = 0; k < DK__COUNT; k++)
 		newkind |= (kinds >> k & 1) && !s->kcex[k];
 	if (!best && !newkind)
 		return;
@@ -951,7 +951,7 @@ static void violation(struct sworker *s, int plen, const uint8_t *extra, int nx,
 		s->failed = 1;
 		return;
 	}
-	for (int k = 0; k < VX__COUNT; k++)
+	for (int k = 0; k < DK__COUNT; k++)
 		if ((kinds >> k & 1) && !s->kcex[k] &&
 		    xsched_dup(&s->kcex[k], sch, len) == 0)
 			s->kcexlen[k] = len;
@@ -970,22 +970,22 @@ static inline uint32_t counts_kinds(const struct vfs_world *a,
 				    const struct vfs_world *b)
 {
 	uint32_t k = 0;
-	if (b->det.counts[RPT_DUPLICATE] != a->det.counts[RPT_DUPLICATE])
-		k |= VX_BIT(VX_DUPLICATE);
-	if (b->det.counts[RPT_DEADDIR] != a->det.counts[RPT_DEADDIR])
-		k |= VX_BIT(VX_DEADDIR);
-	if (b->det.counts[RPT_SKIPPED] != a->det.counts[RPT_SKIPPED])
-		k |= VX_BIT(VX_SKIPPED);
-	if (b->det.counts[RPT_LOCKORDER] != a->det.counts[RPT_LOCKORDER])
-		k |= VX_BIT(VX_LOCKORDER);
-	if (b->det.counts[RPT_RULE] != a->det.counts[RPT_RULE])
-		k |= VX_BIT(VX_RULE);
+	if (b->det.counts[DK_DUPLICATE] != a->det.counts[DK_DUPLICATE])
+		k |= DK_BIT(DK_DUPLICATE);
+	if (b->det.counts[DK_DEADDIR] != a->det.counts[DK_DEADDIR])
+		k |= DK_BIT(DK_DEADDIR);
+	if (b->det.counts[DK_SKIPPED] != a->det.counts[DK_SKIPPED])
+		k |= DK_BIT(DK_SKIPPED);
+	if (b->det.counts[DK_LOCKORDER] != a->det.counts[DK_LOCKORDER])
+		k |= DK_BIT(DK_LOCKORDER);
+	if (b->det.counts[DK_RULE] != a->det.counts[DK_RULE])
+		k |= DK_BIT(DK_RULE);
 	/* (only counted with the clocks on: races with the snapshot's
 	 * accesses, or any race the clocks see on this path) */
-	if (!b->det.no_clocks && b->det.counts[RPT_RACE] != a->det.counts[RPT_RACE])
-		k |= VX_BIT(VX_RACE);
+	if (!b->det.no_clocks && b->det.counts[DK_RACE] != a->det.counts[DK_RACE])
+		k |= DK_BIT(DK_RACE);
 	if (b->det.overflowed != a->det.overflowed)
-		k |= VX_BIT(VX_OVERFLOW);
+		k |= DK_BIT(DK_OVERFLOW);
 	return k;
 }
 
@@ -1250,7 +1250,7 @@ static int expand(struct sworker *s, int d)
 		keep_last(s, L);
 	if (!n) {
 		if (vfs_all_blocked(S))
-			violation(s, L->plen, NULL, 0, VX_BIT(VX_DEADLOCK));
+			violation(s, L->plen, NULL, 0, DK_BIT(DK_DEADLOCK));
 		if (s->st->o.outcomes && outcome(s, L->acc + xfinal_hash(S), L->plen) < 0)
 			return -1;
 		return 0;
@@ -1266,7 +1266,7 @@ static int expand(struct sworker *s, int d)
 					ex[nx++] = L->tid[i];
 				for (int q = 0; q < L->ncut[j]; q++)
 					ex[nx++] = L->tid[j];
-				violation(s, L->plen, ex, nx, VX_BIT(VX_RACE));
+				violation(s, L->plen, ex, nx, DK_BIT(DK_RACE));
 				i = n;  /* one per state */
 				break;
 			}
@@ -1432,7 +1432,7 @@ static void worker_free(struct sworker *s)
 	free(s->path);
 	free(s->buf.p);
 	free(s->cex);
-	for (int k = 0; k < VX__COUNT; k++)
+	for (int k = 0; k < DK__COUNT; k++)
 		free(s->kcex[k]);
 	vfs_world_free(s->scratch);
 	vfs_world_free(s->spare);
@@ -1695,7 +1695,7 @@ static int redo_cex(const struct vfs_world *snap, const struct vfs_explore_opts 
 		    struct vfs_explore_result *r)
 {
 	int all = 1;
-	for (int k = -1; k < VX__COUNT; k++) {
+	for (int k = -1; k < DK__COUNT; k++) {
 		bool found = k < 0 && r->have_cex;
 		for (int i = 0; i < jobs && k >= 0; i++)
 			found |= ws[i].kcex[k] != NULL;
@@ -1707,7 +1707,7 @@ static int redo_cex(const struct vfs_world *snap, const struct vfs_explore_opts 
 		int len, pre, steps, rc;
 		uint32_t kinds;
 		uint64_t seen;
-		rc = shortest(snap, k < 0 ? viol : VX_BIT(k), &kn, &sch, &len, &pre,
+		rc = shortest(snap, k < 0 ? viol : DK_BIT(k), &kn, &sch, &len, &pre,
 			      &steps, &kinds, &seen);
 		if (rc < 0)
 			return -1;
@@ -1884,7 +1884,7 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 			r->worker_states[i] = s->states;
 			r->worker_cpu[i] = s->cpu;
 		}
-		for (int k = 0; k < VX__COUNT; k++)
+		for (int k = 0; k < DK__COUNT; k++)
 			r->kind_execs[k] += s->kind_n[k];
 		r->overflowed |= s->overflowed;
 		if (s->maxdepth > r->state_depth)
@@ -1931,7 +1931,7 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	    redo_cex(snap, o, st->viol, ws, jobs, r) < 0)
 		rc = -1;
 	/* the first of each kind, from the lowest worker that has one */
-	for (int k = 0; k < VX__COUNT; k++)
+	for (int k = 0; k < DK__COUNT; k++)
 		for (int i = 0; i < jobs && !r->kind_sched[k]; i++)
 			if (ws[i].kcex[k]) {
 				r->kind_sched[k] = ws[i].kcex[k];
@@ -1969,7 +1969,7 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 		 * found by the time the probe stopped them depends on
 		 * timing */
 		r->violating = 1;
-		for (int k = 0; k < VX__COUNT; k++) {
+		for (int k = 0; k < DK__COUNT; k++) {
 			free(r->kind_sched[k]);
 			r->kind_sched[k] = NULL;
 			r->kind_len[k] = 0;
@@ -2155,7 +2155,7 @@ static void candidate(struct sshort *c, const uint8_t *prefix, int n, int maxdep
 				return;
 		}
 	}
-	if (!vstep && vfs_all_blocked(w) && (c->viol & VX_BIT(VX_DEADLOCK))) {
+	if (!vstep && vfs_all_blocked(w) && (c->viol & DK_BIT(DK_DEADLOCK))) {
 		vstep = len;
 		vpre = pre;
 	}
@@ -2297,7 +2297,7 @@ static int shortest(const struct vfs_world *snap, uint32_t viol,
 			nn++;
 		}
 		/* races: two enabled steps, the current thread's first */
-		if (!(c.viol & VX_BIT(VX_RACE)))
+		if (!(c.viol & DK_BIT(DK_RACE)))
 			continue;
 		for (int i = 0; i < nrun; i++)
 			for (int j = i + 1; j < nrun; j++) {

@@ -116,12 +116,12 @@ static void make_link(const struct vfs_world *w, const struct vfs_event *ev,
 
 static struct vfs_report *new_report(struct vfs_world *w, int rule)
 {
-	w->det.counts[RPT_LOCKORDER]++;
+	w->det.counts[DK_LOCKORDER]++;
 	if (w->det.nreports >= VFS_MAX_REPORTS)
 		return NULL;
 	struct vfs_report *r = &w->det.reports[w->det.nreports++];
 	memset(r, 0, sizeof *r);
-	r->kind = RPT_LOCKORDER;
+	r->kind = DK_LOCKORDER;
 	r->rule = (uint8_t)rule;
 	r->obj = -1;
 	return r;
@@ -393,12 +393,12 @@ static void rule_report(struct vfs_world *w, int rule, const struct vfs_link *l,
 	/* (ids past the built-in ones: one report per rule and key pair) */
 	if (seen(w, LDR__COUNT + rule, l->held_key, l->want_key))
 		return;
-	w->det.counts[RPT_RULE]++;
+	w->det.counts[DK_RULE]++;
 	if (w->det.nreports >= VFS_MAX_REPORTS)
 		return;
 	struct vfs_report *r = &w->det.reports[w->det.nreports++];
 	memset(r, 0, sizeof *r);
-	r->kind = RPT_RULE;
+	r->kind = DK_RULE;
 	r->rule = (uint8_t)rule;
 	r->entry = held_rule;
 	r->obj = -1;
@@ -488,7 +488,7 @@ static void check(struct vfs_world *w, const struct vfs_event *ev, bool acquired
 
 static bool rules_on(const struct vfs_world *w)
 {
-	return vfs_nrules(w) && detect_on(&w->det, RPT_RULE);
+	return vfs_nrules(w) && detect_on(&w->det, DK_RULE);
 }
 
 void lockdep_event(struct vfs_world *w, const struct vfs_event *ev)
@@ -500,10 +500,10 @@ void lockdep_event(struct vfs_world *w, const struct vfs_event *ev)
 		ld->woken |= bit;
 		break;
 	case OP_BLOCK:
-		if (detect_on(&w->det, RPT_LOCKORDER) || rules_on(w))
-			check(w, ev, false, detect_on(&w->det, RPT_LOCKORDER),
+		if (detect_on(&w->det, DK_LOCKORDER) || rules_on(w))
+			check(w, ev, false, detect_on(&w->det, DK_LOCKORDER),
 			      rules_on(w));
-		if (detect_on(&w->det, RPT_DEADLOCK))
+		if (detect_on(&w->det, DK_DEADLOCK))
 			deadlock_on_block(w, ev->tid);
 		break;
 	case OP_ACQUIRE:
@@ -511,8 +511,8 @@ void lockdep_event(struct vfs_world *w, const struct vfs_event *ev)
 			ld->woken &= ~bit;
 			break;
 		}
-		if (detect_on(&w->det, RPT_LOCKORDER) || rules_on(w))
-			check(w, ev, true, detect_on(&w->det, RPT_LOCKORDER),
+		if (detect_on(&w->det, DK_LOCKORDER) || rules_on(w))
+			check(w, ev, true, detect_on(&w->det, DK_LOCKORDER),
 			      rules_on(w));
 		break;
 	}
@@ -680,11 +680,11 @@ void vfs_report_detail(const struct vfs_world *w, const struct vfs_report *r,
 {
 	if (n)
 		buf[0] = 0;
-	if (r->kind == RPT_DEADLOCK && r->nlinks)
+	if (r->kind == DK_DEADLOCK && r->nlinks)
 		deadlock_detail(w, r, buf, n);
-	else if (r->kind == RPT_LOCKORDER && r->nlinks)
+	else if (r->kind == DK_LOCKORDER && r->nlinks)
 		lockorder_detail(w, r, buf, n);
-	else if (r->kind == RPT_RULE && r->nlinks)
+	else if (r->kind == DK_RULE && r->nlinks)
 		rule_detail(w, r, buf, n);
 	else
 		vfs_report_text(w, r, buf, n);

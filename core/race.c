@@ -27,23 +27,23 @@ static const struct {
 } limits[VL__COUNT] = {
 	[VL_NONE] = { "?", 0, "", 0 },
 	[VL_SHADOWS] = { "shadow words", VFS_MAX_SHADOWS,
-		"the race detector is off", RK(RPT_RACE) },
+		"the race detector is off", RK(DK_RACE) },
 	[VL_LOCKCLOCKS] = { "lock clocks", VFS_MAX_LOCKCLOCKS,
-		"the race detector is off", RK(RPT_RACE) },
+		"the race detector is off", RK(DK_RACE) },
 	[VL_PASSES] = { "directory passes", VFS_MAX_PASSES,
-		"the duplicate detector is off", RK(RPT_DUPLICATE) | RK(RPT_SKIPPED) },
+		"the duplicate detector is off", RK(DK_DUPLICATE) | RK(DK_SKIPPED) },
 	[VL_PASS_OFFSETS] = { "directory offsets in a pass", VFS_MAX_PASS_OFFSETS,
-		"the duplicate detector is off", RK(RPT_DUPLICATE) | RK(RPT_SKIPPED) },
+		"the duplicate detector is off", RK(DK_DUPLICATE) | RK(DK_SKIPPED) },
 	[VL_LDEDGES] = { "lock dependencies", VFS_MAX_LDEDGES,
-		"lockdep is off", RK(RPT_LOCKORDER) },
+		"lockdep is off", RK(DK_LOCKORDER) },
 	[VL_LDSEEN] = { "lock-order reports", VFS_MAX_LDSEEN,
-		"lockdep is off", RK(RPT_LOCKORDER) | RK(RPT_RULE) },
+		"lockdep is off", RK(DK_LOCKORDER) | RK(DK_RULE) },
 	[VL_LDDEAD] = { "deadlocks", VFS_MAX_LDDEAD,
-		"the deadlock detector is off", RK(RPT_DEADLOCK) },
+		"the deadlock detector is off", RK(DK_DEADLOCK) },
 	[VL_LINKS] = { "links in a lock chain", VFS_MAX_LINKS,
 		"deadlock and lock-order reports show only the first links", 0 },
 	[VL_HELD] = { "locks held by one thread", VFS_MAX_HELD,
-		"lockdep is off", RK(RPT_LOCKORDER) | RK(RPT_RULE) },
+		"lockdep is off", RK(DK_LOCKORDER) | RK(DK_RULE) },
 	[VL_FNSTACK] = { "nested kernel functions", VFS_MAX_FNSTACK,
 		"the trace's function of a lock is unreliable", 0 },
 };
@@ -298,11 +298,11 @@ static void race(struct vfs_world *w, const struct vfs_event *ev,
 		 const struct vfs_access *a, const struct vfs_access *b)
 {
 	w->det.race_fields[ev->field]++;
-	if (already(w, RPT_RACE, ev->field, ev->obj, a, b)) {
-		w->det.counts[RPT_RACE]++;
+	if (already(w, DK_RACE, ev->field, ev->obj, a, b)) {
+		w->det.counts[DK_RACE]++;
 		return;
 	}
-	struct vfs_report *r = add_report(w, RPT_RACE);
+	struct vfs_report *r = add_report(w, DK_RACE);
 	if (!r)
 		return;
 	char obj[VFS_PATH_MAX + 16];
@@ -492,7 +492,7 @@ static void on_emit(struct vfs_world *w, const struct vfs_event *ev)
 	pass_extend(p, off + 1);
 	char th1[32], th2[32], name[VFS_NAME_MAX + 16], dn[VFS_PATH_MAX];
 	if (p->by[off] > 0) {
-		struct vfs_report *r = add_report(w, RPT_DUPLICATE);
+		struct vfs_report *r = add_report(w, DK_DUPLICATE);
 		if (r) {
 			r->obj = file;
 			r->entry = (int32_t)off;
@@ -525,7 +525,7 @@ static void on_emit(struct vfs_world *w, const struct vfs_event *ev)
 		if (!exists)
 			continue;
 		p->by[o] = -1;  /* reported once */
-		struct vfs_report *r = add_report(w, RPT_SKIPPED);
+		struct vfs_report *r = add_report(w, DK_SKIPPED);
 		if (!r)
 			continue;
 		r->obj = file;
@@ -589,7 +589,7 @@ static void on_enter(struct vfs_world *w, const struct vfs_event *ev)
 {
 	if (ev->dir < 0 || !vfs_fn_is_iterator(ev->fn) || !w->inodes[ev->dir].dead)
 		return;
-	struct vfs_report *r = add_report(w, RPT_DEADDIR);
+	struct vfs_report *r = add_report(w, DK_DEADDIR);
 	if (!r)
 		return;
 	char th[32], dn[VFS_PATH_MAX];
@@ -608,8 +608,8 @@ static void on_enter(struct vfs_world *w, const struct vfs_event *ev)
 void vfs_detect_event(struct vfs_world *w, const struct vfs_event *ev)
 {
 	/* a detector whose table filled stays off (core/limits.h) */
-	bool clocks = !w->det.no_clocks && detect_on(&w->det, RPT_RACE);
-	bool passes = detect_on(&w->det, RPT_DUPLICATE);
+	bool clocks = !w->det.no_clocks && detect_on(&w->det, DK_RACE);
+	bool passes = detect_on(&w->det, DK_DUPLICATE);
 	switch (ev->op) {
 	case OP_READ:
 	case OP_WRITE:
@@ -651,7 +651,7 @@ int vfs_report_count(const struct vfs_world *w, int kind, int field)
 {
 	if (field == FLD_NONE)
 		return (int)w->det.counts[kind];
-	if (kind == RPT_RACE && field > FLD_NONE && field < FLD__COUNT)
+	if (kind == DK_RACE && field > FLD_NONE && field < FLD__COUNT)
 		return (int)w->det.race_fields[field];
 	int n = 0;
 	for (int i = 0; i < w->det.nreports; i++)
@@ -662,7 +662,7 @@ int vfs_report_count(const struct vfs_world *w, int kind, int field)
 void vfs_report_text(const struct vfs_world *w, const struct vfs_report *r,
 		     char *buf, size_t n)
 {
-	if (r->kind != RPT_RACE) {
+	if (r->kind != DK_RACE) {
 		snprintf(buf, n, "%s", r->text);
 		return;
 	}

@@ -42,8 +42,43 @@ struct vfs_shadow {
 
 struct vfs_lockclock { vfs_lid_t lock; uint8_t used; vfs_vclock w, r; };
 
-enum vfs_report_kind { RPT_RACE, RPT_DUPLICATE, RPT_SKIPPED, RPT_DEADDIR,
-		       RPT_DEADLOCK, RPT_LOCKORDER, RPT_RULE, RPT__COUNT };
+/*
+ * The detector kinds, one enum: what a detector reports (a report's kind),
+ * what the explorers count in an execution (bit DK_BIT(kind) of a kind
+ * mask), what the pictures mark, and the word `reports`, `expect` and
+ * `explore` take for it.  Each kind's row of vfs_kinds (core/kinds.c)
+ * holds its words; `vfsim --tables` prints them for the drift test.  The
+ * order is the explorers' summaries'.
+ */
+enum vfs_kind {
+	DK_DUPLICATE,   /* an entry handed out twice in one pass */
+	DK_RACE,        /* two accesses, one a write, not ordered by a lock */
+	DK_DEADDIR,     /* an rmdir'ed directory iterated */
+	DK_DEADLOCK,    /* a wait-for cycle; to the explorers, an end with
+			 * every live thread blocked and work left */
+	DK_SKIPPED,     /* an entry a pass never handed out */
+	DK_LOCKORDER,   /* lockdep: an order that can deadlock */
+	DK_RULE,        /* a lock-order rule the script declared, broken */
+	DK__REPORTS,    /* the kinds above are reported (struct vfs_report) */
+	/* the explorers only: a detector's table filled in the execution,
+	 * so its verdicts are refused (not a violation) */
+	DK_OVERFLOW = DK__REPORTS,
+	DK__COUNT
+};
+#define DK_BIT(k) (1u << (k))
+struct vfs_kind_desc {
+	const char *name;       /* the word: `reports deaddir`, `expect no
+				 * deaddir`, explore's `violations deaddir` */
+	const char *title;      /* a report's heading in `reports` */
+	const char *what;       /* expect's message: "dead directory" */
+	const char *mark;       /* the pictures' mark (a rule's: lockorder) */
+	bool violation;         /* the explorers stop at it unless told */
+};
+extern const struct vfs_kind_desc vfs_kinds[DK__COUNT];
+const char *vfs_kind_name(int kind);    /* "duplicate", ...; "?" */
+int vfs_kind_lookup(const char *name);  /* -1: no such kind */
+/* DK_BIT of the kinds that are violations unless told otherwise */
+uint32_t vfs_kind_violations(void);
 /* One link of a deadlock's wait-for cycle (thread tid holds `held`, which
  * the previous thread wants, and waits for `want`), or one edge of a lock
  * order chain (thread tid took `want` while holding `held`). */
@@ -57,7 +92,7 @@ struct vfs_link {
 	int32_t step;
 };
 
-/* RPT_LOCKORDER: which check fired (vfs_report.rule) */
+/* DK_LOCKORDER: which check fired (vfs_report.rule) */
 enum vfs_ld_rule { LDR_CYCLE, LDR_RECURSIVE, LDR_SAME_LOCK, LDR_RANK_RENAME,
 		   LDR_RANK_NONDIR_DIR, LDR_FPOS_UNDER_INODE, LDR_TWO_DIRS,
 		   LDR_TWO_NONDIRS, LDR_UNDER_SPIN, LDR__COUNT };
@@ -72,7 +107,7 @@ struct vfs_report {
 	char text[160];         /* one line in the kernel's vocabulary */
 	/* deadlock: the cycle; lock order: link[0] the new acquisition,
 	 * link[1..] the chain that already ordered the other way */
-	uint8_t rule;           /* lock order: enum vfs_ld_rule; RPT_RULE: the
+	uint8_t rule;           /* lock order: enum vfs_ld_rule; DK_RULE: the
 				 * index of the script's rule broken */
 	uint8_t nlinks;
 	struct vfs_link link[VFS_MAX_LINKS];
@@ -123,7 +158,7 @@ struct vfs_detect {
 	struct vfs_lockclock *lockclocks;
 	struct vfs_pass *passes;
 	uint8_t nreports;
-	uint32_t counts[RPT__COUNT]; /* reports seen, also past the list's end */
+	uint32_t counts[DK__REPORTS]; /* reports seen, also past the list's end */
 	uint32_t race_fields[FLD__COUNT]; /* races seen per field, likewise */
 	/* the bounds of core/limits.h reached: bit VL_x, the step it was
 	 * first reached in, and which the shell has told (vfs_overflow_text) */
@@ -161,7 +196,7 @@ void vfs_report_detail(const struct vfs_world *w, const struct vfs_report *r,
 
 /* ---- deadlocks (core/deadlock.c) ------------------------------------------- */
 /* The wait-for cycle through tid (or through any blocked thread when tid is
- * -1) into *r (kind RPT_DEADLOCK, not recorded); false when there is none.
+ * -1) into *r (kind DK_DEADLOCK, not recorded); false when there is none.
  * Edges: a waiter waits for every holder of its lock (rwsem readers too)
  * and for the waiters queued ahead of it (FIFO). */
 bool vfs_deadlock_find(const struct vfs_world *w, int tid, struct vfs_report *r);

@@ -6,6 +6,9 @@
 # system calls and its conditions, and Tab completion (`vfsim --complete
 # LINE`, the function the line editors call) each list exactly what the
 # tables hold, and that the fuzzer's dictionary has every word of them.
+# The detector kinds (core/kinds.c): `expect` has a condition for each kind
+# a detector reports, named by its word; `reports` takes those words (its
+# synopsis, vfsim(1), Tab) and `explore replay` offers every kind.
 set -u
 vfsim=${VFSIM:?VFSIM names the binary}
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -20,7 +23,9 @@ NO_COLOR=1 "$vfsim" -q --no-pager -c 'help expect' >"$d/help-expect" 2>&1 ||
 "$vfsim" --complete '' >"$d/c-start" &&
 "$vfsim" -q -c 'spawn A' --complete 'A: ' >"$d/c-thread" &&
 "$vfsim" --complete 'expect ' >"$d/c-expect" &&
-"$vfsim" --complete 'expect no ' >"$d/c-expect-no" || { echo "FAIL: vfsim --complete"; exit 1; }
+"$vfsim" --complete 'expect no ' >"$d/c-expect-no" &&
+"$vfsim" --complete 'reports ' >"$d/c-reports" &&
+"$vfsim" --complete 'explore replay ' >"$d/c-replay" || { echo "FAIL: vfsim --complete"; exit 1; }
 # a call's first argument, by its row: a descriptor is offered the open ones
 "$vfsim" --tables | awk -F'\t' '$1 == "syscall" { print $2 }' | while read -r call; do
     printf '%s\t%s\n' "$call" "$("$vfsim" -q -c 'mkdir /d' -c 'spawn A' -c 'A: open /d' \
@@ -47,7 +52,8 @@ rows = [l.rstrip("\n").split("\t") for l in open(d + "/tables")]
 cmds = [r for r in rows if r[0] == "command"]
 sysc = [r for r in rows if r[0] == "syscall"]
 conds = [r for r in rows if r[0] == "condition"]
-assert cmds and sysc and conds, "vfsim --tables printed an empty table"
+kinds = [r for r in rows if r[0] == "kind"]
+assert cmds and sysc and conds and kinds, "vfsim --tables printed an empty table"
 cmd_names = [r[1] for r in cmds]
 thread_cmds = [r[1] for r in cmds if "thread" in r[3].split(",")]
 world_cmds = [r[1] for r in cmds if "world" in r[3].split(",")]
@@ -122,9 +128,35 @@ same("Tab after 'A: CALL ' offers the open fds where the row's first argument is
      [n for n in sys_names if offered.get(n, "").split() == ["3"]],
      [n for n in sys_names if first[n] == "fd"])
 
+# the detector kinds: one row each (core/kinds.c), read by expect, reports,
+# explore and completion
+kind_names = [r[1] for r in kinds]
+report_kinds = [r[1] for r in kinds if r[4] == "report"]
+cond_kind = {r[1]: r[4] for r in conds if r[4] != "-"}
+same("expect has a condition for each kind a detector reports", cond_kind.values(), report_kinds)
+for name, k in cond_kind.items():
+    if name != k:
+        bad = 1
+        print("FAIL: expect's '%s' speaks of kind '%s': its word should be the kind's" % (name, k))
+same("expect takes 'no' before each kind", [n for n in cond_kind if n in neg_conds], report_kinds)
+reports_syn = [r[6] for r in cmds if r[1] == "reports"][0]
+same("reports' synopsis lists the reported kinds",
+     [w for w in re.split(r"[][| ]+", reports_syn) if w and w not in ("live", "on", "off")],
+     report_kinds)
+m = re.search(r"^\.It Ic reports (.*)$", block(man1, "COMMANDS"), re.M)
+same("vfsim(1)'s reports lists the reported kinds",
+     [w for w in re.findall(r"Cm (\S+)", m.group(1) if m else "") if w not in ("live", "on", "off")],
+     report_kinds)
+same("Tab after 'reports ' offers the reported kinds and live", rd("c-reports"), report_kinds + ["live"])
+same("Tab after 'explore replay ' offers every kind", rd("c-replay"), kind_names)
+for r in kinds:
+    if r[4] == "report" and r[3] == "-":
+        bad = 1
+        print("FAIL: kind '%s' is reported but the pictures have no mark for it" % r[1])
+
 # the fuzzer's dictionary (tests/fuzz/vfsim.dict) has every word of the tables
 dict_words = set(re.findall(r'^"([^"]*)"$', open(top + "/tests/fuzz/vfsim.dict").read(), re.M))
-want = set(cmd_names + sys_names + [r[2] for r in sysc] + cond_names)
+want = set(cmd_names + sys_names + [r[2] for r in sysc] + cond_names + kind_names)
 same("the fuzzer's dictionary has the tables' words", dict_words & want, want)
 sys.exit(bad)
 PY

@@ -339,11 +339,11 @@ static int check(struct drv *d, int ac, char **av)
 		int field = FLD_NONE;
 		if (ac == 2 && (field = vfs_field_lookup(av[1])) == FLD_NONE)
 			return err(d, "unknown field '%s'", av[1]);
-		int n = vfs_report_count(w, RPT_RACE, field);
+		int n = vfs_report_count(w, DK_RACE, field);
 		ok = n > 0;
 		snprintf(got, sizeof got, "%d race reports", n);
 	} else if (!strcmp(what, "duplicate") && ac <= 2) {
-		int n = vfs_report_count(w, RPT_DUPLICATE, 0);
+		int n = vfs_report_count(w, DK_DUPLICATE, 0);
 		if (ac == 2) {
 			if (!num(av[1], &v) || neg)
 				return err(d, "bad count '%s'", av[1]);

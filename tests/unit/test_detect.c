@@ -52,8 +52,8 @@ static void test_naive_upgrade_self(void **state)
 	assert_int_equal(h_do(h, A, C_OPEN("/x/d", VO_RDONLY)), 3);
 	assert_true(h_do(h, A, C_GETDENTS(3, -1)) == H_BLOCKED);
 	assert_true(vfs_all_blocked(h->w));
-	assert_int_equal(nkind(h, RPT_DEADLOCK), 1);
-	const struct vfs_report *r = find(h, RPT_DEADLOCK, -1, 1);
+	assert_int_equal(nkind(h, DK_DEADLOCK), 1);
+	const struct vfs_report *r = find(h, DK_DEADLOCK, -1, 1);
 	assert_non_null(r);
 	assert_int_equal(r->link[0].tid, A);
 	assert_int_equal(r->link[0].held_mode, M_READ);
@@ -61,7 +61,7 @@ static void test_naive_upgrade_self(void **state)
 	detail_has(h, r, "Possible unsafe locking scenario");
 	detail_has(h, r, "*** DEADLOCK ***");
 	detail_has(h, r, "cannot be upgraded");
-	assert_non_null(find(h, RPT_LOCKORDER, LDR_SAME_LOCK, -1));
+	assert_non_null(find(h, DK_LOCKORDER, LDR_SAME_LOCK, -1));
 	/* the cycle is there on demand too */
 	struct vfs_report now;
 	assert_true(vfs_deadlock_find(h->w, -1, &now));
@@ -82,7 +82,7 @@ static void test_naive_upgrade_two_readers(void **state)
 	assert_true(h_finish(h, A) == H_BLOCKED);
 	assert_true(h_finish(h, B) == H_BLOCKED);
 	assert_true(vfs_all_blocked(h->w));
-	const struct vfs_report *r = find(h, RPT_DEADLOCK, -1, 2);
+	const struct vfs_report *r = find(h, DK_DEADLOCK, -1, 2);
 	assert_non_null(r);
 	uint32_t set = 1u << r->link[0].tid | 1u << r->link[1].tid;
 	assert_int_equal(set, 1u << A | 1u << B);
@@ -104,8 +104,8 @@ static void test_correct_wrapper_twin(void **state)
 	h_run(h, 1000);
 	assert_int_equal(h->w->threads[A].rec.ret, 3);
 	assert_int_equal(h->w->threads[B].rec.ret, 3);
-	assert_int_equal(nkind(h, RPT_DEADLOCK), 0);
-	assert_int_equal(nkind(h, RPT_LOCKORDER), 0);
+	assert_int_equal(nkind(h, DK_DEADLOCK), 0);
+	assert_int_equal(nkind(h, DK_LOCKORDER), 0);
 	h_free(h);
 }
 
@@ -123,9 +123,9 @@ static void rmdir_in_window(const char *wrapper, int64_t want_ret, int want_dead
 	h_until(h, A, VFN_down_write);
 	assert_int_equal(h_do(h, B, C_RMDIR("/x/e")), 0);
 	assert_int_equal(h_finish(h, A), want_ret);
-	assert_int_equal(nkind(h, RPT_DEADDIR), want_dead);
-	assert_int_equal(nkind(h, RPT_DEADLOCK), 0);
-	assert_int_equal(nkind(h, RPT_LOCKORDER), 0);
+	assert_int_equal(nkind(h, DK_DEADDIR), want_dead);
+	assert_int_equal(nkind(h, DK_DEADLOCK), 0);
+	assert_int_equal(nkind(h, DK_LOCKORDER), 0);
 	h_free(h);
 }
 
@@ -153,16 +153,16 @@ static void test_rename_abba_deadlock(void **state)
 	assert_true(h_finish(h, A) == H_BLOCKED);
 	assert_true(h_finish(h, B) == H_BLOCKED);
 	assert_true(vfs_all_blocked(h->w));
-	const struct vfs_report *r = find(h, RPT_DEADLOCK, -1, 2);
+	const struct vfs_report *r = find(h, DK_DEADLOCK, -1, 2);
 	assert_non_null(r);
 	detail_has(h, r, "/a i_rwsem");
 	detail_has(h, r, "/b i_rwsem");
 	/* the rank that was broken, named */
-	r = find(h, RPT_LOCKORDER, LDR_TWO_DIRS, -1);
+	r = find(h, DK_LOCKORDER, LDR_TWO_DIRS, -1);
 	assert_non_null(r);
 	detail_has(h, r, "s_vfs_rename_mutex");
 	/* and lockdep's own view: one key nested without annotation */
-	assert_non_null(find(h, RPT_LOCKORDER, LDR_RECURSIVE, -1));
+	assert_non_null(find(h, DK_LOCKORDER, LDR_RECURSIVE, -1));
 	h_free(h);
 }
 
@@ -172,12 +172,12 @@ static void renames_one_after_the_other(const char *renlock, int want_lo)
 	int A = h_spawn(h, "A", 0), B = h_spawn(h, "B", 0);
 	assert_int_equal(h_do(h, A, C_RENAME("/a/x", "/b/x")), 0);
 	assert_int_equal(h_do(h, B, C_RENAME("/b/y", "/a/y")), 0);
-	assert_int_equal(nkind(h, RPT_DEADLOCK), 0);
+	assert_int_equal(nkind(h, DK_DEADLOCK), 0);
 	assert_false(vfs_all_blocked(h->w));
 	if (want_lo)
-		assert_non_null(find(h, RPT_LOCKORDER, LDR_TWO_DIRS, -1));
+		assert_non_null(find(h, DK_LOCKORDER, LDR_TWO_DIRS, -1));
 	else
-		assert_int_equal(nkind(h, RPT_LOCKORDER), 0);
+		assert_int_equal(nkind(h, DK_LOCKORDER), 0);
 	h_free(h);
 }
 
@@ -208,12 +208,12 @@ static void test_writer_queued_no_false_deadlock(void **state)
 	assert_non_null(strstr(why, "queued behind B (write)"));
 	struct vfs_report r;
 	assert_false(vfs_deadlock_find(h->w, -1, &r));
-	assert_int_equal(nkind(h, RPT_DEADLOCK), 0);
+	assert_int_equal(nkind(h, DK_DEADLOCK), 0);
 	h_run(h, 1000);
 	assert_int_equal(h->w->threads[B].rec.ret, 0);
 	assert_int_equal(h->w->threads[C].rec.ret, 4);
-	assert_int_equal(nkind(h, RPT_DEADLOCK), 0);
-	assert_int_equal(nkind(h, RPT_LOCKORDER), 0);
+	assert_int_equal(nkind(h, DK_DEADLOCK), 0);
+	assert_int_equal(nkind(h, DK_LOCKORDER), 0);
 	h_free(h);
 }
 
@@ -229,7 +229,7 @@ static void test_lockdep_cycle(void **state)
 	assert_int_equal(h_do(h, A, C_GETDENTS(3, -1)), 2);
 	/* ordinary: f_pos_lock -> i_rwsem of a directory, no report */
 	assert_true(h->w->det.ld.nedges >= 1);
-	assert_int_equal(nkind(h, RPT_LOCKORDER), 0);
+	assert_int_equal(nkind(h, DK_LOCKORDER), 0);
 	/* no path of the model takes the two the other way round (ordinary
 	 * calls cannot make a class inversion); forge one: A holds /d's
 	 * i_rwsem and asks for the f_pos lock */
@@ -244,12 +244,12 @@ static void test_lockdep_cycle(void **state)
 		.lock = VFS_LID(LID_FILE_POS, f), .other = -1 };
 	vfs_detect_event(w, &ev);
 	t->nheld = 0;
-	const struct vfs_report *r = find(h, RPT_LOCKORDER, LDR_CYCLE, 2);
+	const struct vfs_report *r = find(h, DK_LOCKORDER, LDR_CYCLE, 2);
 	assert_non_null(r);
 	assert_non_null(strstr(r->text, "circular"));
 	detail_has(h, r, "the existing dependency chain");
 	detail_has(h, r, "*** DEADLOCK ***");
-	assert_non_null(find(h, RPT_LOCKORDER, LDR_FPOS_UNDER_INODE, -1));
+	assert_non_null(find(h, DK_LOCKORDER, LDR_FPOS_UNDER_INODE, -1));
 	static char graph[4096];
 	vfs_lockdep_graph_text(w, graph, sizeof graph);
 	assert_non_null(strstr(graph, "&f->f_pos_lock"));
@@ -350,7 +350,7 @@ static void test_random_v65_no_reports(void **state)
 		}
 		h_run(h, 100000);
 		assert_false(vfs_all_blocked(w));
-		for (int k = 0; k < RPT__COUNT; k++)
+		for (int k = 0; k < DK__REPORTS; k++)
 			if (nkind(h, k)) {
 				char buf[1024] = "";
 				for (int i = 0; i < w->det.nreports; i++)

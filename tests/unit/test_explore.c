@@ -95,10 +95,10 @@ static void pidfd_found(const char *preset)
 		struct vfs_explore_result r;
 		explore(h->w, 2, 0, n == 3 ? found_cap(preset) : 0, &r);
 		assert_true(r.executions > 0);
-		assert_true(r.kind_execs[VX_DUPLICATE] > 0);
+		assert_true(r.kind_execs[DK_DUPLICATE] > 0);
 		assert_true(r.violating > 0);
 		assert_true(n == 3 ? !r.complete && r.cut == XCUT_MAX : r.complete);
-		check_cex(h->w, &r, VX_BIT(VX_DUPLICATE) | VX_BIT(VX_RACE));
+		check_cex(h->w, &r, DK_BIT(DK_DUPLICATE) | DK_BIT(DK_RACE));
 		vfs_explore_result_free(&r);
 		h_free(h);
 	}
@@ -117,8 +117,8 @@ static void pidfd_proven(const char *preset)
 		assert_int_equal(r.cut, XCUT_NONE);
 		assert_true(r.executions > 1);
 		assert_int_equal(r.violating, 0);
-		for (int k = 0; k < VX__COUNT; k++)
-			if (k != VX_SKIPPED && k != VX_LOCKORDER)
+		for (int k = 0; k < DK__COUNT; k++)
+			if (k != DK_SKIPPED && k != DK_LOCKORDER)
 				assert_int_equal(r.kind_execs[k], 0);
 		assert_false(r.have_cex);
 		/* the calls take the 4 entries two by two, in any order: 2, 3!,
@@ -243,7 +243,7 @@ static void test_naive_agrees(void **state)
 		assert_true(n.outcome_digest == d.outcome_digest);
 		assert_true(d.executions < n.executions);
 		/* the same kinds of trouble show up in both */
-		for (int k = 0; k < VX__COUNT; k++)
+		for (int k = 0; k < DK__COUNT; k++)
 			assert_int_equal(n.kind_execs[k] > 0, d.kind_execs[k] > 0);
 		vfs_explore_result_free(&n);
 		vfs_explore_result_free(&d);
@@ -261,7 +261,7 @@ static void same(const struct vfs_explore_result *a,
 	assert_int_equal(a->outcomes, b->outcomes);
 	assert_true(a->outcome_digest == b->outcome_digest);
 	assert_int_equal(a->violating, b->violating);
-	for (int k = 0; k < VX__COUNT; k++)
+	for (int k = 0; k < DK__COUNT; k++)
 		assert_int_equal(a->kind_execs[k], b->kind_execs[k]);
 	assert_int_equal(a->complete, b->complete);
 	assert_int_equal(a->cut, b->cut);
@@ -342,8 +342,8 @@ static void stateful_agrees(const char *preset)
 		explore(h->w, 2, 0, found && n == 3 ? found_cap(preset) : 0, &d);
 		explore_state(h->w, 1, &a);
 		explore_state(h->w, 2, &b);
-		static const int kinds[] = { VX_DUPLICATE, VX_RACE, VX_DEADDIR,
-					     VX_DEADLOCK };
+		static const int kinds[] = { DK_DUPLICATE, DK_RACE, DK_DEADDIR,
+					     DK_DEADLOCK };
 		for (int i = 0; i < 4; i++) {
 			int k = kinds[i];
 			assert_int_equal(a.kind_execs[k] > 0, b.kind_execs[k] > 0);
@@ -352,7 +352,7 @@ static void stateful_agrees(const char *preset)
 			else
 				assert_true(a.kind_execs[k] > 0);
 		}
-		assert_int_equal(found, a.kind_execs[VX_DUPLICATE] > 0);
+		assert_int_equal(found, a.kind_execs[DK_DUPLICATE] > 0);
 		assert_int_equal(a.states, b.states);
 		assert_int_equal(a.transitions, b.transitions);
 		/* the split: every state visited by one worker */
@@ -376,7 +376,7 @@ static void stateful_agrees(const char *preset)
 			for (int t = 0; t < w->nthreads; t++)
 				assert_false(vfs_runnable(w, t));
 			assert_true(vfs_explore_kinds_of(h->w, w) &
-				    (VX_BIT(VX_DUPLICATE) | VX_BIT(VX_RACE)));
+				    (DK_BIT(DK_DUPLICATE) | DK_BIT(DK_RACE)));
 			vfs_world_free(w);
 		}
 		vfs_explore_result_free(&d);
@@ -516,8 +516,8 @@ static void test_stateful_blocks_agree(void **state)
 				a.hidden_locs, a.visible_locs, g.demoted,
 				(unsigned)vfs_explore_kinds(&d, d.cex_index),
 				n.cex_kinds, a.cex_kinds);
-		static const int kinds[] = { VX_DUPLICATE, VX_RACE, VX_DEADDIR,
-					     VX_DEADLOCK };
+		static const int kinds[] = { DK_DUPLICATE, DK_RACE, DK_DEADDIR,
+					     DK_DEADLOCK };
 		for (int k = 0; k < 4; k++) {
 			int x = kinds[k];
 			assert_int_equal(d.kind_execs[x] > 0, n.kind_execs[x] > 0);
@@ -572,7 +572,7 @@ static void test_bound(void **state)
 	assert_true(full.executions > r.executions);
 	assert_int_equal(full.max_preemptions, 1);
 	/* the race needs A to be preempted between the check and the read */
-	assert_true(full.kind_execs[VX_DUPLICATE] > 0);
+	assert_true(full.kind_execs[DK_DUPLICATE] > 0);
 	assert_int_equal(full.cex_preemptions, 0);
 	vfs_explore_result_free(&r);
 	vfs_explore_result_free(&full);
@@ -611,7 +611,7 @@ static void first_pidfd(const char *preset, bool broken)
 				assert_true(r.have_cex);
 				assert_true(r.cex_shortest);
 				assert_true(r.cex_preemptions <= 1);
-				assert_true(r.cex_kinds & VX_BIT(VX_DUPLICATE));
+				assert_true(r.cex_kinds & DK_BIT(DK_DUPLICATE));
 				assert_int_equal(vfs_explore_preemptions(h->w, r.cex_schedule,
 									 r.cex_len, r.violations,
 									 NULL), r.cex_preemptions);
@@ -632,7 +632,7 @@ static void first_pidfd(const char *preset, bool broken)
 				assert_int_equal(pre, r.cex_preemptions);
 				assert_int_equal(steps, r.cex_steps);
 				free(sch);
-				assert_non_null(r.kind_sched[VX_DUPLICATE]);
+				assert_non_null(r.kind_sched[DK_DUPLICATE]);
 			}
 			vfs_explore_result_free(&r);
 			h_free(h);

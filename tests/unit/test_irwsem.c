@@ -174,11 +174,11 @@ static void test_wrapper_recheck(void **state)
 		if (!wrong) {
 			assert_int_equal(r, -VE_NOENT);
 			assert_int_equal(iter, 0);
-			assert_int_equal(vfs_report_count(h->w, RPT_DEADDIR, 0), 0);
+			assert_int_equal(vfs_report_count(h->w, DK_DEADDIR, 0), 0);
 		} else {
 			assert_int_equal(r, 2);         /* . and .. of a dead dir */
 			assert_int_equal(iter, 1);
-			assert_int_equal(vfs_report_count(h->w, RPT_DEADDIR, 0), 1);
+			assert_int_equal(vfs_report_count(h->w, DK_DEADDIR, 0), 1);
 		}
 		h_free(h);
 	}

@@ -65,7 +65,7 @@ static void nest_all(struct vfs_world *w, int tid, vfs_lid_t held, int cls,
 /* No verdict of any kind refused. */
 static void none_refused(const struct vfs_world *w)
 {
-	for (int k = 0; k < RPT__COUNT; k++)
+	for (int k = 0; k < DK__REPORTS; k++)
 		assert_int_equal(vfs_verdict_refused(w, k), VL_NONE);
 }
 
@@ -88,11 +88,11 @@ static void test_lockclocks_edge(void **state)
 		lock_op(w, a, OP_RELEASE, VFS_LID(LID_INODE, i));
 	}
 	assert_int_equal(w->det.overflowed, 0);   /* at the edge: silent */
-	assert_int_equal(vfs_verdict_refused(w, RPT_RACE), VL_NONE);
+	assert_int_equal(vfs_verdict_refused(w, DK_RACE), VL_NONE);
 	w->step = 5000;
 	lock_op(w, a, OP_ACQUIRE, VFS_LID(LID_INODE, VFS_MAX_LOCKCLOCKS));
-	assert_int_equal(vfs_verdict_refused(w, RPT_RACE), VL_LOCKCLOCKS);
-	assert_int_equal(vfs_verdict_refused(w, RPT_DUPLICATE), VL_NONE);
+	assert_int_equal(vfs_verdict_refused(w, DK_RACE), VL_LOCKCLOCKS);
+	assert_int_equal(vfs_verdict_refused(w, DK_DUPLICATE), VL_NONE);
 	assert_int_equal(w->det.overflow_step[VL_LOCKCLOCKS], 5000);
 	w->step = 6000;         /* recorded once: the first step stays */
 	lock_op(w, a, OP_ACQUIRE, VFS_LID(LID_INODE, VFS_MAX_LOCKCLOCKS + 1));
@@ -113,7 +113,7 @@ static void test_shadows_edge(void **state)
 	vfs_detect_event(w, &e);
 	e = access_ev(b, FLD_DIR, 0, true, 2);
 	vfs_detect_event(w, &e);
-	assert_int_equal(vfs_report_count(w, RPT_RACE, FLD_DIR), 1);
+	assert_int_equal(vfs_report_count(w, DK_RACE, FLD_DIR), 1);
 	for (int i = 1; i < VFS_MAX_SHADOWS; i++) {
 		e = access_ev(a, FLD_SIZE, i, true, 2 + i);
 		vfs_detect_event(w, &e);
@@ -123,14 +123,14 @@ static void test_shadows_edge(void **state)
 	w->step = 900;
 	e = access_ev(a, FLD_SIZE, VFS_MAX_SHADOWS, true, 900);
 	vfs_detect_event(w, &e);
-	assert_int_equal(vfs_verdict_refused(w, RPT_RACE), VL_SHADOWS);
+	assert_int_equal(vfs_verdict_refused(w, DK_RACE), VL_SHADOWS);
 	expect_text(w, VL_SHADOWS, "vfsim: too many shadow words (limit 128): "
 		    "the race detector is off from step 900");
 	/* off: B's unordered write of A's field is not judged any more, and
 	 * the race found before still counts */
 	e = access_ev(b, FLD_SIZE, 1, true, 901);
 	vfs_detect_event(w, &e);
-	assert_int_equal(vfs_report_count(w, RPT_RACE, FLD_NONE), 1);
+	assert_int_equal(vfs_report_count(w, DK_RACE, FLD_NONE), 1);
 	h_free(h);
 }
 
@@ -167,22 +167,22 @@ static void test_ldedges_edge(void **state)
 	nest_all(w, a, k.rename, LC_RENAME_MUTEX, want, 3);
 	assert_int_equal(w->det.ld.nedges, VFS_MAX_LDEDGES);
 	assert_int_equal(w->det.overflowed, 0);         /* at the edge: silent */
-	assert_int_equal(vfs_report_count(w, RPT_LOCKORDER, FLD_NONE), 0);
+	assert_int_equal(vfs_report_count(w, DK_LOCKORDER, FLD_NONE), 0);
 	none_refused(w);
 	w->step = 700;
 	nest(w, a, k.fpos, LC_F_POS_LOCK, 0, k.dir, 0);
 	assert_int_equal(w->det.ld.nedges, VFS_MAX_LDEDGES);
 	assert_true(w->det.ld.overflow);
-	assert_int_equal(vfs_verdict_refused(w, RPT_LOCKORDER), VL_LDEDGES);
-	assert_int_equal(vfs_verdict_refused(w, RPT_RACE), VL_NONE);
-	assert_int_equal(vfs_verdict_refused(w, RPT_DEADLOCK), VL_NONE);
+	assert_int_equal(vfs_verdict_refused(w, DK_LOCKORDER), VL_LDEDGES);
+	assert_int_equal(vfs_verdict_refused(w, DK_RACE), VL_NONE);
+	assert_int_equal(vfs_verdict_refused(w, DK_DEADLOCK), VL_NONE);
 	expect_text(w, VL_LDEDGES, "vfsim: too many lock dependencies (limit 48): "
 		    "lockdep is off from step 700");
 	/* off: a lock taken under a spinlock is no longer judged, and the
 	 * first step stays */
 	w->step = 701;
 	nest(w, a, k.flock, LC_F_LOCK, 0, k.nondir, 0);
-	assert_int_equal(vfs_report_count(w, RPT_LOCKORDER, FLD_NONE), 0);
+	assert_int_equal(vfs_report_count(w, DK_LOCKORDER, FLD_NONE), 0);
 	assert_int_equal(w->det.overflow_step[VL_LDEDGES], 700);
 	h_free(h);
 }
@@ -203,21 +203,21 @@ static void test_ldseen_edge(void **state)
 	nest_all(w, a, k.flock, LC_F_LOCK, want, 2);
 	nest(w, a, k.flock, LC_F_LOCK, 0, k.fpos, 0);   /* a repeat */
 	assert_int_equal(w->det.ld.nseen, VFS_MAX_LDSEEN);
-	assert_int_equal(vfs_report_count(w, RPT_LOCKORDER, FLD_NONE), 32);
+	assert_int_equal(vfs_report_count(w, DK_LOCKORDER, FLD_NONE), 32);
 	assert_int_equal(w->det.overflowed, 0);
 	none_refused(w);
 	w->step = 800;
 	nest(w, a, k.flock, LC_F_LOCK, 0, k.nondir, 0);
-	assert_int_equal(vfs_verdict_refused(w, RPT_LOCKORDER), VL_LDSEEN);
-	assert_int_equal(vfs_verdict_refused(w, RPT_DUPLICATE), VL_NONE);
+	assert_int_equal(vfs_verdict_refused(w, DK_LOCKORDER), VL_LDSEEN);
+	assert_int_equal(vfs_verdict_refused(w, DK_DUPLICATE), VL_NONE);
 	expect_text(w, VL_LDSEEN, "vfsim: too many lock-order reports (limit 32): "
 		    "lockdep is off from step 800");
 	/* the one that filled it is still told, then lockdep is off */
-	int n = vfs_report_count(w, RPT_LOCKORDER, FLD_NONE);
+	int n = vfs_report_count(w, DK_LOCKORDER, FLD_NONE);
 	assert_int_equal(n, 33);
 	w->step = 801;
 	nest(w, a, k.flock, LC_F_LOCK, 1, k.nondir, 1);
-	assert_int_equal(vfs_report_count(w, RPT_LOCKORDER, FLD_NONE), n);
+	assert_int_equal(vfs_report_count(w, DK_LOCKORDER, FLD_NONE), n);
 	assert_int_equal(w->det.overflow_step[VL_LDSEEN], 800);
 	h_free(h);
 }
@@ -252,8 +252,8 @@ static void test_held_edge(void **state)
 	assert_true(lock_acquire(&x, VFN_down_write,
 				 VFS_LID(LID_INODE, ino[VFS_MAX_HELD]), M_WRITE));
 	assert_int_equal(w->threads[a].nheld, VFS_MAX_HELD);
-	assert_int_equal(vfs_verdict_refused(w, RPT_LOCKORDER), VL_HELD);
-	assert_int_equal(vfs_verdict_refused(w, RPT_RACE), VL_NONE);
+	assert_int_equal(vfs_verdict_refused(w, DK_LOCKORDER), VL_HELD);
+	assert_int_equal(vfs_verdict_refused(w, DK_RACE), VL_NONE);
 	expect_text(w, VL_HELD, "vfsim: too many locks held by one thread (limit 8): "
 		    "lockdep is off from step 900");
 	w->step = 901;

@@ -161,7 +161,7 @@ static void test_rwsem_downgrade(void **state)
 	assert_int_equal(l->owner, -1);
 	assert_int_equal(l->nreaders, 0);
 	assert_int_equal(l->wait_head, -1);
-	assert_int_equal(vfs_report_count(h->w, RPT_DEADLOCK, 0), 0);
+	assert_int_equal(vfs_report_count(h->w, DK_DEADLOCK, 0), 0);
 	h_free(h);
 }
 
@@ -213,8 +213,8 @@ static void test_mutex_handoff(void **state)
 	assert_string_equal(buf, "b");
 	assert_int_equal(l->owner, -1);
 	assert_int_equal(l->wait_head, -1);
-	assert_int_equal(vfs_report_count(h->w, RPT_DUPLICATE, 0), 0);
-	assert_int_equal(vfs_report_count(h->w, RPT_RACE, 0), 0);
+	assert_int_equal(vfs_report_count(h->w, DK_DUPLICATE, 0), 0);
+	assert_int_equal(vfs_report_count(h->w, DK_RACE, 0), 0);
 	h_free(h);
 }
 

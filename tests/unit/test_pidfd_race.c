@@ -52,9 +52,9 @@ static void story(const char *preset, struct outcome *o)
 		assert_int_equal(h_finish(h, B), 2);
 	h_entries(h, A, o->a_ent, sizeof o->a_ent);
 	h_entries(h, B, o->b_ent, sizeof o->b_ent);
-	o->dup = vfs_report_count(h->w, RPT_DUPLICATE, 0);
-	o->race_fpos = vfs_report_count(h->w, RPT_RACE, FLD_F_POS);
-	o->race_all = vfs_report_count(h->w, RPT_RACE, 0);
+	o->dup = vfs_report_count(h->w, DK_DUPLICATE, 0);
+	o->race_fpos = vfs_report_count(h->w, DK_RACE, FLD_F_POS);
+	o->race_all = vfs_report_count(h->w, DK_RACE, 0);
 	o->fpos = h->w->files[file].f_pos;
 	h_free(h);
 }
@@ -123,7 +123,7 @@ static void test_regular_file_v65(void **state)
 			b = h_finish(h, B);
 		assert_int_equal(a, 3);
 		assert_int_equal(b, 3);
-		int races = vfs_report_count(h->w, RPT_RACE, FLD_F_POS);
+		int races = vfs_report_count(h->w, DK_RACE, FLD_F_POS);
 		if (c[i].races) {
 			assert_true(races > 0);
 			assert_string_equal(h->w->threads[A].rec.text, "abc");

@@ -30,7 +30,7 @@ static void add_order(struct h *h, const char *a, const char *b)
 
 static int nrule(struct h *h)
 {
-	return vfs_report_count(h->w, RPT_RULE, FLD_NONE);
+	return vfs_report_count(h->w, DK_RULE, FLD_NONE);
 }
 
 
@@ -94,9 +94,9 @@ static void test_ranks(void **state)
 	assert_int_equal(h_do(h, A, C_RENAME("/b/x", "/a/x")), 0);
 	assert_true(nrule(h) > 0);
 	const struct vfs_report *r = &h->w->det.reports[0];
-	for (int i = 0; i < h->w->det.nreports && r->kind != RPT_RULE; i++)
+	for (int i = 0; i < h->w->det.nreports && r->kind != DK_RULE; i++)
 		r = &h->w->det.reports[i];
-	assert_int_equal(r->kind, RPT_RULE);
+	assert_int_equal(r->kind, DK_RULE);
 	assert_int_equal(r->rule, 3);           /* i_rwsem:normal 4 */
 	assert_int_equal(r->entry, 3);          /* under one of its own rank */
 	assert_int_equal(r->link[0].tid, A);
@@ -158,7 +158,7 @@ static void test_copies(void **state)
 	int A = h_spawn(h, "A", 0);
 	assert_int_equal(h_do(h, A, C_RENAME("/a/x", "/b/x")), 0);
 	assert_int_equal(nrule(h), 0);
-	assert_true(vfs_report_count(h->w, RPT_LOCKORDER, FLD_NONE) > 0);
+	assert_true(vfs_report_count(h->w, DK_LOCKORDER, FLD_NONE) > 0);
 	h_free(h);
 }
 

@@ -49,11 +49,11 @@ static void test_copy_continues_alike(void **state)
 		vfs_event_text(c->w, &c->log.ev[i], y, sizeof y);
 		assert_string_equal(x, y);
 	}
-	assert_int_equal(vfs_report_count(h->w, RPT_DUPLICATE, 0),
-			 vfs_report_count(c->w, RPT_DUPLICATE, 0));
-	assert_true(vfs_report_count(c->w, RPT_DUPLICATE, 0) > 0);
-	assert_int_equal(vfs_report_count(h->w, RPT_RACE, FLD_F_POS),
-			 vfs_report_count(c->w, RPT_RACE, FLD_F_POS));
+	assert_int_equal(vfs_report_count(h->w, DK_DUPLICATE, 0),
+			 vfs_report_count(c->w, DK_DUPLICATE, 0));
+	assert_true(vfs_report_count(c->w, DK_DUPLICATE, 0) > 0);
+	assert_int_equal(vfs_report_count(h->w, DK_RACE, FLD_F_POS),
+			 vfs_report_count(c->w, DK_RACE, FLD_F_POS));
 	assert_int_equal(h->w->step, c->w->step);
 	h_free(h);
 	h_free(c);
@@ -91,7 +91,7 @@ static void test_copy_into_used_buffer(void **state)
 	/* v3.13: no f_pos lock; two unordered writes of f_pos */
 	assert_int_equal(h_do(h, A, C_LSEEK(3, 1, VSEEK_SET)), 1);
 	assert_int_equal(h_do(h, A2, C_LSEEK(3, 2, VSEEK_SET)), 2);
-	assert_true(vfs_report_count(h->w, RPT_RACE, FLD_F_POS) > 0);
+	assert_true(vfs_report_count(h->w, DK_RACE, FLD_F_POS) > 0);
 	h_free(h);
 }
 
