@@ -564,16 +564,18 @@ static size_t table2(const struct vfs_world *w, const struct vfs_report *r,
 	return o;
 }
 
-static size_t lockorder_detail(const struct vfs_world *w,
-			       const struct vfs_report *r, char *buf, size_t n)
+/* The head of a lockdep warning, as print_circular_bug_header and
+ * print_bad_irq_dependency word it: the title (WHAT, then WHICH), then the
+ * acquisition that broke the order (link L) and the lock its thread
+ * already held. */
+static size_t warning_head(const struct vfs_world *w, const struct vfs_link *l,
+			   const char *what, const char *which, char *buf, size_t n)
 {
 	size_t o = 0;
-	char line[400], th[32], ln[VFS_PATH_MAX + 32];
-	const struct vfs_link *l = &r->link[0];
+	char th[32], ln[VFS_PATH_MAX + 32];
 	vfs_thread_name(w, l->tid, th, sizeof th);
 	APP("======================================================\n");
-	APP("WARNING: %s%s\n", r->rule == LDR_CYCLE ? "" : "lock order: ",
-	    vfs_ld_rule_name(r->rule));
+	APP("WARNING: %s%s\n", what, which);
 	APP("------------------------------------------------------\n");
 	vfs_lock_name(w, l->want, ln, sizeof ln);
 	APP("%s is trying to acquire lock:\n  %s (%s), %s, in %s at step %d\n", th,
@@ -582,6 +584,17 @@ static size_t lockorder_detail(const struct vfs_world *w,
 	vfs_lock_name(w, l->held, ln, sizeof ln);
 	APP("but it already holds lock:\n  %s (%s), %s\n",
 	    vfs_ld_key_name(l->held_key), ln, vfs_mode_name(l->held_mode));
+	return o;
+}
+
+static size_t lockorder_detail(const struct vfs_world *w,
+			       const struct vfs_report *r, char *buf, size_t n)
+{
+	char line[400], th[32];
+	const struct vfs_link *l = &r->link[0];
+	vfs_thread_name(w, l->tid, th, sizeof th);
+	size_t o = warning_head(w, l, r->rule == LDR_CYCLE ? "" : "lock order: ",
+				vfs_ld_rule_name(r->rule), buf, n);
 	if (r->rule == LDR_CYCLE) {
 		APP("which lock already depends on the new lock.\n\n");
 		APP("the existing dependency chain (in reverse order) is:\n");
@@ -635,26 +648,16 @@ static size_t lockorder_detail(const struct vfs_world *w,
 static size_t rule_detail(const struct vfs_world *w, const struct vfs_report *r,
 			  char *buf, size_t n)
 {
-	size_t o = 0;
-	char th[32], ln[VFS_PATH_MAX + 32], rt[96] = "?", ht[96] = "";
+	char rt[96] = "?", ht[96] = "", th[32];
 	const struct vfs_link *l = &r->link[0];
+	vfs_thread_name(w, l->tid, th, sizeof th);
 	const struct vfs_rule *ru = vfs_rule_get(w, r->rule);
 	const struct vfs_rule *hr = vfs_rule_get(w, r->entry);
 	if (ru)
 		vfs_rule_text(ru, rt, sizeof rt);
 	if (hr)
 		vfs_rule_text(hr, ht, sizeof ht);
-	vfs_thread_name(w, l->tid, th, sizeof th);
-	APP("======================================================\n");
-	APP("WARNING: the script's rule broken: rule %s\n", rt);
-	APP("------------------------------------------------------\n");
-	vfs_lock_name(w, l->want, ln, sizeof ln);
-	APP("%s is trying to acquire lock:\n  %s (%s), %s, in %s at step %d\n", th,
-	    vfs_ld_key_name(l->want_key), ln, vfs_mode_name(l->want_mode),
-	    vfs_fn_name(l->fn), l->step);
-	vfs_lock_name(w, l->held, ln, sizeof ln);
-	APP("but it already holds lock:\n  %s (%s), %s\n",
-	    vfs_ld_key_name(l->held_key), ln, vfs_mode_name(l->held_mode));
+	size_t o = warning_head(w, l, "the script's rule broken: rule ", rt, buf, n);
 	if (hr)
 		APP("which ranks the same or higher: rule %s\n", ht);
 	APP("\nother info that might help us debug this:\n");
