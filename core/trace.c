@@ -21,12 +21,18 @@ const char *vfs_fn_name(int fn)
 	return fn >= 0 && fn < VFN__COUNT ? fn_names[fn] : "?";
 }
 
+/* NAME's index in NAMES[1..COUNT) (0 is each table's "none"), or 0. */
+static int name_lookup(const char *const *names, int count, const char *name)
+{
+	for (int i = 1; i < count; i++)
+		if (!strcmp(names[i], name))
+			return i;
+	return 0;
+}
+
 int vfs_fn_lookup(const char *name)
 {
-	for (int i = 1; i < VFN__COUNT; i++)
-		if (!strcmp(fn_names[i], name))
-			return i;
-	return VFN_none;
+	return name_lookup(fn_names, VFN__COUNT, name);       /* 0: VFN_none */
 }
 
 static const char *const op_names[OP__COUNT] = {
@@ -51,10 +57,7 @@ int vfs_class_lookup(const char *name)
 {
 	if (!strcmp(name, "i_mutex"))
 		return LC_I_RWSEM_DIR;
-	for (int i = 1; i < LC__COUNT; i++)
-		if (!strcmp(class_names[i], name))
-			return i;
-	return LC_NONE;
+	return name_lookup(class_names, LC__COUNT, name);     /* 0: LC_NONE */
 }
 
 const char *vfs_mode_name(int mode)
@@ -72,12 +75,10 @@ const char *vfs_field_name(int f)
 }
 int vfs_field_lookup(const char *name)
 {
-	for (int i = 1; i < FLD__COUNT; i++)
-		if (!strcmp(field_names[i], name))
-			return i;
-	if (!strcmp(name, "readdir") || !strcmp(name, "readdir-cursor"))
+	int f = name_lookup(field_names, FLD__COUNT, name);
+	if (!f && (!strcmp(name, "readdir") || !strcmp(name, "readdir-cursor")))
 		return FLD_CURSOR;
-	return FLD_NONE;
+	return f;                                               /* 0: FLD_NONE */
 }
 
 static const struct { int e; const char *n; } errnos[] = {
