@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "explore_int.h"
+#include "grow.h"
 
 #define SPLIT_ITEMS 512
 #define SPLIT_MAXDEPTH 24
@@ -73,24 +74,15 @@ void xset_free(struct xset *s)
 int xtable_add(struct xtable *t, uint64_t k, uint8_t kinds, const uint8_t *s,
 	       uint32_t len)
 {
-	if (t->n == t->cap) {
-		size_t c = t->cap ? t->cap * 2 : 64;
-		struct xsched *e = realloc(t->e, sizeof *e * c);
-		if (!e)
-			return -1;
-		t->e = e;
-		t->cap = c;
-	}
-	if (!t->bytes || t->nbytes + len > t->capbytes) {  /* never NULL once used */
-		size_t c = t->capbytes ? t->capbytes : 4096;
-		while (c < t->nbytes + len)
-			c *= 2;
-		uint8_t *b = realloc(t->bytes, c);
-		if (!b)
-			return -1;
-		t->bytes = b;
-		t->capbytes = c;
-	}
+	struct xsched *e = grow_array(t->e, &t->cap, t->n + 1, sizeof *e, 64);
+	if (!e)
+		return -1;
+	t->e = e;
+	/* (bytes is never NULL once used, even by empty schedules) */
+	uint8_t *b = grow_array(t->bytes, &t->capbytes, t->nbytes + len, 1, 4096);
+	if (!b)
+		return -1;
+	t->bytes = b;
 	if (len)        /* an empty schedule: bytes may still be NULL */
 		memcpy(t->bytes + t->nbytes, s, len);
 	t->e[t->n].k = k;

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "explore_int.h"
+#include "grow.h"
 #include "footprint.h"
 #include "internal.h"
 
@@ -571,14 +572,11 @@ static int finish(struct xsearch *s, int d)
 	if (xset_add(&it->out, h) < 0)
 		return -1;
 	if (sh->o.max) {
-		if (it->nrecs == it->caprecs) {
-			size_t c = it->caprecs ? it->caprecs * 2 : 1024;
-			struct xrec *n = realloc(it->recs, sizeof *n * c);
-			if (!n)
-				return -1;
-			it->recs = n;
-			it->caprecs = c;
-		}
+		struct xrec *n = grow_array(it->recs, &it->caprecs, it->nrecs + 1,
+					    sizeof *n, 1024);
+		if (!n)
+			return -1;
+		it->recs = n;
 		it->recs[it->nrecs].hash = h;
 		it->recs[it->nrecs].pre = (uint16_t)pre;
 		it->recs[it->nrecs].kinds = kinds;

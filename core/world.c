@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 #include "internal.h"
+#include "grow.h"
 
 /* ---- the world's memory ---- */
 
@@ -306,14 +307,12 @@ static int64_t str_intern(struct vfs_world *w, const char *str)
 	if (!t->len)
 		t->len = 1;     /* offset 0 is "" */
 	if (t->len + len + 1 > t->cap) {
-		uint32_t cap = t->cap ? t->cap : 256;
-		while (cap < t->len + len + 1)
-			cap *= 2;
-		char *b = realloc(t->buf, cap);
+		size_t cap = t->cap;
+		char *b = grow_array(t->buf, &cap, t->len + len + 1, 1, 256);
 		if (!b)
 			return -1;
 		t->buf = b;
-		t->cap = cap;
+		t->cap = (uint32_t)cap;
 		t->buf[0] = 0;
 	}
 	uint32_t h = t->len;
