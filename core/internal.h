@@ -2,11 +2,15 @@
 /*
  * internal.h - what the kernel paths share inside core/.
  *
- * A kernel path is a chain of sites.  A site is one atomic step: it names
- * the kernel function it runs in (for the trace, `where` and `until`), and
- * its handler does the step's work on the world and says where the thread
- * goes next.  Sub-paths (fdget_pos, fdput_pos, ...) are entered with
- * call_sub() and left with ret_sub(), like a tiny call stack of sites.
+ * A kernel path is one C function per kernel function, named after it
+ * (iterate_dir() in readdir.c models fs/readdir.c's iterate_dir).  The
+ * function is a switch on the thread's resume point (t->f.pc): each case is
+ * one atomic step, read top to bottom beside the kernel's source; the step
+ * names the kernel function it runs in (for the trace, `where` and
+ * `until`), does its work on the world and says where the thread goes next
+ * with go(x, RP(function, step)).  Sub-paths (fdget_pos, fdput_pos, ...)
+ * are entered with call_sub() and left with ret_sub(), like a tiny call
+ * stack of resume points.
  */
 #ifndef VFSIM_INTERNAL_H
 #define VFSIM_INTERNAL_H
@@ -23,17 +27,30 @@ struct vx {
 	bool completed;         /* this step finished the thread's call */
 };
 
+/* A kernel function: runs the step its thread resumes at (t->f.pc). */
+typedef void kfn(struct vx *x);
 typedef void site_fn(struct vx *x);
-/* For sites whose kernel function depends on the preset or the file. */
+/* For steps whose kernel function depends on the preset or the file. */
 typedef int site_fn_resolver(const struct vfs_world *w,
 			     const struct vfs_thread *t);
 
+/* The resume point STEP of the C function FUNC (a kernel function's). */
+#define RP(func, step) RP_##func##__##step
+
 /*
- * The sites: S(NAME, kernel function, resolver-or-NULL, enters, inline)
+ * The resume points, declared once: P(C function, step, kernel function
+ * the step runs in, resolver-or-NULL, enters, inline); they make the
+ * enum, the names ("iterate_dir:lock") and the table vfs_rps[] that the
+ * scheduler, `where`, footprints and the explorers read.
+ * The kernel function: what the trace and `where` name, the C function's
+ * own or a callee's (up_read); a resolver instead where it depends on the
+ * preset or the filesystem (iterate_dir_lock_fn picks down_read_killable
+ * or down_write).
  * enters: the step is the first one in that function ("about to enter").
- * inline: a return site whose work runs in the step that returns to it.
+ * inline: a return point whose work runs in the step that returns to it.
+ * (S rows: the sites not yet a case of their function, one handler each.)
  */
-#define VFS_SITE_LIST(S) \
+#define VFS_RP_LIST(S, P) \
 	S(IDLE,            none,                 NULL,              0, 0) \
 	S(SYSCALL,         none,                 sys_fn_of,         1, 0) \
 	/* the end of a call whose result is in the frame (after the puts) */ \
@@ -48,17 +65,19 @@ typedef int site_fn_resolver(const struct vfs_world *w,
 	S(FPP_FPUT,        fput,                 NULL,              1, 0) \
 	S(FP_PUT,          fdput,                NULL,              1, 0) \
 	/* fs/readdir.c */ \
-	S(GD_ITERATE,      iterate_dir,          NULL,              1, 0) \
-	S(GD_LOCK,         none,                 gd_lock_fn,        1, 0) \
-	S(GD_CHECKDEAD,    iterate_dir,          NULL,              0, 0) \
-	S(GD_ACTOR,        none,                 gd_actor_fn,       1, 0) \
-	S(GD_SETPOS,       iterate_dir,          NULL,              0, 0) \
-	S(GD_UNLOCK,       none,                 gd_unlock_fn,      1, 0) \
-	S(GW_ENTER,        wrap_directory_iterator, NULL,           1, 0) \
-	S(GW_UP_READ,      up_read,              NULL,              1, 0) \
-	S(GW_DOWN_WRITE,   down_write,           NULL,              1, 0) \
-	S(GW_RECHECK,      wrap_directory_iterator, NULL,           0, 0) \
-	S(GW_DOWNGRADE,    downgrade_write,      NULL,              1, 0) \
+	/* fs/readdir.c: iterate_dir */ \
+	P(iterate_dir, enter,    iterate_dir,          NULL,              1, 0) \
+	P(iterate_dir, lock,     none,                 iterate_dir_lock_fn, 1, 0) \
+	P(iterate_dir, deaddir,  iterate_dir,          NULL,              0, 0) \
+	P(iterate_dir, iterate,  none,                 iterate_dir_actor_fn, 1, 0) \
+	P(iterate_dir, set_pos,  iterate_dir,          NULL,              0, 0) \
+	P(iterate_dir, unlock,   none,                 iterate_dir_unlock_fn, 1, 0) \
+	/* fs/readdir.c: wrap_directory_iterator (v6.5) */ \
+	P(wrap_directory_iterator, enter,     wrap_directory_iterator, NULL, 1, 0) \
+	P(wrap_directory_iterator, up_read,   up_read,          NULL,      1, 0) \
+	P(wrap_directory_iterator, down_write, down_write,      NULL,      1, 0) \
+	P(wrap_directory_iterator, deaddir,   wrap_directory_iterator, NULL, 0, 0) \
+	P(wrap_directory_iterator, downgrade, downgrade_write,  NULL,      1, 0) \
 	/* fs/read_write.c */ \
 	S(LS_LLSEEK,       vfs_llseek,           NULL,              1, 0) \
 	S(LS_FS,           none,                 ls_fs_fn,          1, 0) \
@@ -128,28 +147,36 @@ typedef int site_fn_resolver(const struct vfs_world *w,
 	S(NM_UNLOCK_P2,    none,                 dir_unlock_fn,     1, 0) \
 	S(NM_URMUTEX,      mutex_unlock,         NULL,              1, 0)
 
-enum vfs_site {
+enum vfs_rp {
 #define S_ENUM(n, fn, res, en, in) SITE_##n,
-	VFS_SITE_LIST(S_ENUM)
+#define P_ENUM(func, step, fn, res, en, in) RP(func, step),
+	VFS_RP_LIST(S_ENUM, P_ENUM)
 #undef S_ENUM
-	SITE__COUNT
+#undef P_ENUM
+	RP__COUNT
 };
+/* the explorer's names (core/explore_state.c) */
+#define SITE__COUNT RP__COUNT
 
-struct vfs_site_desc {
-	const char *name;
+struct vfs_rp_desc {
+	const char *name;       /* "iterate_dir:lock" */
 	uint8_t fn;
 	site_fn_resolver *resolve;
 	uint8_t enters;
 	uint8_t inline_ret;
-	site_fn *handler;
+	kfn *run;               /* the C function the step is a case of */
 };
-extern const struct vfs_site_desc vfs_sites[SITE__COUNT];
+extern const struct vfs_rp_desc vfs_rps[RP__COUNT];
 
-/* Handlers, one per site, defined in the file of the kernel code they model. */
+/* The kernel functions, each defined in the file named after the kernel's
+ * (and the sites not yet converted, one handler each). */
 #define S_DECL(n, fn, res, en, in) site_fn site_##n;
-VFS_SITE_LIST(S_DECL)
+#define P_DECL(func, step, fn, res, en, in) kfn func;
+VFS_RP_LIST(S_DECL, P_DECL)
 #undef S_DECL
-site_fn_resolver sys_fn_of, gd_lock_fn, gd_actor_fn, gd_unlock_fn, ls_fs_fn,
+#undef P_DECL
+site_fn_resolver sys_fn_of, iterate_dir_lock_fn, iterate_dir_actor_fn,
+	iterate_dir_unlock_fn, ls_fs_fn,
 	ls_ilock_fn, ls_iunlock_fn, dir_lock_fn, dir_unlock_fn, nm_lookup_fn,
 	nm_do_fn, fgp_check_fn, pg_lock_fn, pg_unlock_fn;
 
@@ -223,7 +250,7 @@ bool lock_wait_abort(struct vx *x);
 /* readdir.c: a fatal signal reaches the thread asleep; true when it slept
  * in iterate_dir's killable wait for the directory lock, which gave up:
  * getdents64 returns -EINTR. */
-bool gd_kill_wait(struct vx *x);
+bool iterate_dir_kill_wait(struct vx *x);
 /* pidfd.c: likewise for __pidfd_fget's killable wait for the exec lock. */
 bool pg_kill_wait(struct vx *x);
 struct vfs_lock *lock_ptr(struct vfs_world *w, vfs_lid_t lid);

@@ -20,34 +20,13 @@ static int dir_inode(const struct vx *x)
 }
 
 /* ->iterate_shared is used (natively, or through the wrapper) */
-static bool iterate_shared(const struct vfs_world *w, int ino)
+static bool uses_iterate_shared(const struct vfs_world *w, int ino)
 {
 	return w->k.iterate == ITER_SHARED ||
 	       (w->k.iterate == ITER_DUAL && dir_native_shared(w, ino));
 }
 
-void site_GD_ITERATE(struct vx *x)
-{
-	struct vfs_frame *f = &x->t->f;
-	if (f->file < 0) {              /* fdget_pos found nothing */
-		sys_return(x, -VE_BADF);
-		return;
-	}
-	fn_enter(x, VFN_iterate_dir);
-	int ino = dir_inode(x);
-	if (ino < 0 || x->w->inodes[ino].type != IT_DIR) {
-		f->res = -VE_NOTDIR;    /* no ->iterate_shared on a non-directory */
-		fn_exit(x, VFN_iterate_dir, f->res);
-		put_pos_sub(x, SITE_RET_RES);
-		return;
-	}
-	f->inode = ino;
-	f->dir_locked = iterate_shared(x->w, ino) ? M_READ : M_WRITE;
-	f->wrapped = x->w->k.iterate == ITER_SHARED && !dir_native_shared(x->w, ino);
-	go(x, SITE_GD_LOCK);
-}
-
-int gd_lock_fn(const struct vfs_world *w, const struct vfs_thread *t)
+int iterate_dir_lock_fn(const struct vfs_world *w, const struct vfs_thread *t)
 {
 	if (!w->k.dir_lock)
 		return w->k.killable ? VFN_mutex_lock_killable : VFN_mutex_lock;
@@ -56,53 +35,16 @@ int gd_lock_fn(const struct vfs_world *w, const struct vfs_thread *t)
 	return w->k.killable ? VFN_down_write_killable : VFN_down_write;
 }
 
-int gd_unlock_fn(const struct vfs_world *w, const struct vfs_thread *t)
+int iterate_dir_unlock_fn(const struct vfs_world *w, const struct vfs_thread *t)
 {
 	if (!w->k.dir_lock)
 		return VFN_mutex_unlock;
 	return t->f.dir_locked == M_READ ? VFN_up_read : VFN_up_write;
 }
 
-void site_GD_LOCK(struct vx *x)
-{
-	struct vfs_frame *f = &x->t->f;
-	/* Excludes the directory's modifiers (and, exclusive, other readers):
-	 * the entries cannot change under the iterator. */
-	go(x, SITE_GD_CHECKDEAD);
-	lock_acquire(x, gd_lock_fn(x->w, x->t), VFS_LID(LID_INODE, f->inode),
-		     f->dir_locked);
-}
-
-/* A fatal signal while the thread sleeps in site_GD_LOCK's wait (it
- * resumes at GD_CHECKDEAD once the lock is handed over): when that wait is
- * down_read_killable (or its kin), it returns -EINTR and iterate_dir
- * gives up, unlocking nothing it does not hold; getdents64 says -EINTR. */
-bool gd_kill_wait(struct vx *x)
-{
-	struct vfs_frame *f = &x->t->f;
-	if (f->pc != SITE_GD_CHECKDEAD || !lock_wait_abort(x))
-		return false;
-	f->res = -VE_INTR;
-	fn_exit(x, VFN_iterate_dir, f->res);
-	put_pos_sub(x, SITE_RET_RES);
-	return true;
-}
-
-void site_GD_CHECKDEAD(struct vx *x)
-{
-	struct vfs_frame *f = &x->t->f;
-	struct vfs_file *fl = &x->w->files[f->file];
-	if (x->w->inodes[f->inode].dead) {
-		f->res = -VE_NOENT;     /* IS_DEADDIR: rmdir got here first */
-		go(x, SITE_GD_UNLOCK);
-		return;
-	}
-	f->pos = fl->f_pos;             /* ctx->pos = file->f_pos */
-	access_file(x, VFN_iterate_dir, FLD_F_POS, f->file, f->pos, false, false);
-	go(x, f->wrapped ? SITE_GW_ENTER : SITE_GD_ACTOR);
-}
-
-int gd_actor_fn(const struct vfs_world *w, const struct vfs_thread *t)
+/* The filesystem's iterator (->iterate_shared, or the ->iterate the
+ * wrapper calls): ext4_readdir, dcache_readdir, ... by the inode's row. */
+int iterate_dir_actor_fn(const struct vfs_world *w, const struct vfs_thread *t)
 {
 	const struct vfs_file *fl = &w->files[t->f.file];
 	return vfs_inode_fsops(w, fl->inode).iter_fn;
@@ -125,13 +67,13 @@ static void emit_entry(struct vx *x, int fn, int ino, int64_t off)
 }
 
 /* The filesystem's iterator: hands out entries from ctx->pos on. */
-void site_GD_ACTOR(struct vx *x)
+static void dir_iterate(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
 	struct vfs_world *w = x->w;
 	struct vfs_file *fl = &w->files[f->file];
 	const struct vfs_inode *dir = &w->inodes[f->inode];
-	int fn = gd_actor_fn(w, x->t);
+	int fn = iterate_dir_actor_fn(w, x->t);
 	int64_t max = cur_call(x)->a[1];
 	int64_t pos = f->pos, n = 0;
 
@@ -172,82 +114,158 @@ void site_GD_ACTOR(struct vx *x)
 	f->pos = pos;
 	f->res = n;
 	fn_exit(x, fn, 0);
-	go(x, f->wrapped ? SITE_GW_DOWNGRADE : SITE_GD_SETPOS);
 }
 
-void site_GD_SETPOS(struct vx *x)
+/* iterate_dir's end: its result in the frame, then fdput_pos. */
+static void iterate_dir_return(struct vx *x)
 {
-	struct vfs_frame *f = &x->t->f;
-	x->w->files[f->file].f_pos = f->pos;    /* file->f_pos = ctx->pos */
-	access_file(x, VFN_iterate_dir, FLD_F_POS, f->file, f->pos, true, false);
-	go(x, SITE_GD_UNLOCK);
-}
-
-void site_GD_UNLOCK(struct vx *x)
-{
-	struct vfs_frame *f = &x->t->f;
-	lock_release(x, gd_unlock_fn(x->w, x->t), VFS_LID(LID_INODE, f->inode));
-	fn_exit(x, VFN_iterate_dir, f->res);
+	fn_exit(x, VFN_iterate_dir, x->t->f.res);
 	put_pos_sub(x, SITE_RET_RES);
 }
 
-
-/* ---- wrap_directory_iterator (v6.5): shared in, exclusive inside ---- */
-
-void site_GW_ENTER(struct vx *x)
-{
-	fn_enter(x, VFN_wrap_directory_iterator);
-	if (x->w->k.wrapper == WRAP_NAIVE_UPGRADE) {
-		note(x, VFN_wrap_directory_iterator,
-		     "wrapper naive-upgrade: down_write while still holding "
-		     "i_rwsem for reading (deliberately wrong: rwsems cannot "
-		     "be upgraded)");
-		go(x, SITE_GW_DOWN_WRITE);
-		return;
-	}
-	go(x, SITE_GW_UP_READ);
-}
-
-void site_GW_UP_READ(struct vx *x)
-{
-	/* no inode_upgrade_trylock(): drop the read lock, then take it
-	 * for writing; anybody may get in between */
-	lock_release(x, VFN_up_read, VFS_LID(LID_INODE, x->t->f.inode));
-	go(x, SITE_GW_DOWN_WRITE);
-}
-
-void site_GW_DOWN_WRITE(struct vx *x)
+/*
+ * iterate_dir (fs/readdir.c), entered from getdents64 once fdget_pos has
+ * the file.  Each case is one step, in the kernel's order.
+ */
+void iterate_dir(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
-	go(x, SITE_GW_RECHECK);
-	/* not killable: the wrapper must return with the lock held */
-	lock_acquire(x, VFN_down_write, VFS_LID(LID_INODE, f->inode), M_WRITE);
-	f->dir_locked = M_READ; /* what iterate_dir will drop in the end */
-}
+	struct vfs_world *w = x->w;
 
-void site_GW_RECHECK(struct vx *x)
-{
-	struct vfs_frame *f = &x->t->f;
-	if (x->w->k.wrapper == WRAP_NO_RECHECK) {
-		note(x, VFN_wrap_directory_iterator,
-		     "wrapper no-recheck: IS_DEADDIR not checked again after "
-		     "down_write (deliberately wrong)");
-		go(x, SITE_GD_ACTOR);
+	switch ((enum vfs_rp)f->pc) {
+	case RP(iterate_dir, enter): {
+		if (f->file < 0) {      /* fdget_pos found nothing */
+			sys_return(x, -VE_BADF);
+			return;
+		}
+		fn_enter(x, VFN_iterate_dir);
+		int ino = dir_inode(x);
+		if (ino < 0 || w->inodes[ino].type != IT_DIR) {
+			f->res = -VE_NOTDIR;    /* no ->iterate_shared on a non-directory */
+			iterate_dir_return(x);
+			return;
+		}
+		f->inode = ino;
+		f->dir_locked = uses_iterate_shared(w, ino) ? M_READ : M_WRITE;
+		f->wrapped = w->k.iterate == ITER_SHARED && !dir_native_shared(w, ino);
+		go(x, RP(iterate_dir, lock));
 		return;
 	}
-	/* we dropped the lock: rmdir may have killed the directory */
-	if (x->w->inodes[f->inode].dead) {
-		f->res = -VE_NOENT;
-		go(x, SITE_GW_DOWNGRADE);
+	case RP(iterate_dir, lock):
+		/* Excludes the directory's modifiers (and, exclusive, other
+		 * readers): the entries cannot change under the iterator. */
+		go(x, RP(iterate_dir, deaddir));
+		lock_acquire(x, iterate_dir_lock_fn(w, x->t),
+			     VFS_LID(LID_INODE, f->inode), f->dir_locked);
+		return;
+	case RP(iterate_dir, deaddir):
+		if (w->inodes[f->inode].dead) {
+			f->res = -VE_NOENT;     /* IS_DEADDIR: rmdir got here first */
+			go(x, RP(iterate_dir, unlock));
+			return;
+		}
+		f->pos = w->files[f->file].f_pos;       /* ctx->pos = file->f_pos */
+		access_file(x, VFN_iterate_dir, FLD_F_POS, f->file, f->pos, false, false);
+		/* the unconverted filesystem's ->iterate_shared is the wrapper */
+		go(x, f->wrapped ? RP(wrap_directory_iterator, enter) :
+				   RP(iterate_dir, iterate));
+		return;
+	case RP(iterate_dir, iterate):
+		/* res = file->f_op->iterate_shared(file, ctx), or the wrapper's
+		 * iter(file, ctx): the filesystem's own iterator */
+		dir_iterate(x);
+		go(x, f->wrapped ? RP(wrap_directory_iterator, downgrade) :
+				   RP(iterate_dir, set_pos));
+		return;
+	case RP(iterate_dir, set_pos):
+		w->files[f->file].f_pos = f->pos;       /* file->f_pos = ctx->pos */
+		access_file(x, VFN_iterate_dir, FLD_F_POS, f->file, f->pos, true, false);
+		go(x, RP(iterate_dir, unlock));
+		return;
+	case RP(iterate_dir, unlock):
+		lock_release(x, iterate_dir_unlock_fn(w, x->t),
+			     VFS_LID(LID_INODE, f->inode));
+		iterate_dir_return(x);
+		return;
+	default:
 		return;
 	}
-	go(x, SITE_GD_ACTOR);
 }
 
-void site_GW_DOWNGRADE(struct vx *x)
+/* A fatal signal while the thread sleeps in iterate_dir's lock (it
+ * resumes at iterate_dir:deaddir once the lock is handed over): when that
+ * wait is down_read_killable (or its kin), it returns -EINTR and
+ * iterate_dir gives up, unlocking nothing it does not hold; getdents64
+ * says -EINTR. */
+bool iterate_dir_kill_wait(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
-	lock_downgrade(x, VFN_downgrade_write, VFS_LID(LID_INODE, f->inode));
-	fn_exit(x, VFN_wrap_directory_iterator, f->res);
-	go(x, SITE_GD_SETPOS);
+	if (f->pc != RP(iterate_dir, deaddir) || !lock_wait_abort(x))
+		return false;
+	f->res = -VE_INTR;
+	iterate_dir_return(x);
+	return true;
+}
+
+
+/*
+ * wrap_directory_iterator (fs/readdir.c, v6.5): iterate_dir holds i_rwsem
+ * shared; the unconverted filesystem's ->iterate wants it exclusive, and
+ * the wrapper must give it back shared.
+ */
+void wrap_directory_iterator(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+	struct vfs_world *w = x->w;
+
+	switch ((enum vfs_rp)f->pc) {
+	case RP(wrap_directory_iterator, enter):
+		fn_enter(x, VFN_wrap_directory_iterator);
+		if (w->k.wrapper == WRAP_NAIVE_UPGRADE) {
+			note(x, VFN_wrap_directory_iterator,
+			     "wrapper naive-upgrade: down_write while still holding "
+			     "i_rwsem for reading (deliberately wrong: rwsems cannot "
+			     "be upgraded)");
+			go(x, RP(wrap_directory_iterator, down_write));
+			return;
+		}
+		go(x, RP(wrap_directory_iterator, up_read));
+		return;
+	case RP(wrap_directory_iterator, up_read):
+		/* no inode_upgrade_trylock(): drop the read lock, then take it
+		 * for writing; anybody may get in between */
+		lock_release(x, VFN_up_read, VFS_LID(LID_INODE, f->inode));
+		go(x, RP(wrap_directory_iterator, down_write));
+		return;
+	case RP(wrap_directory_iterator, down_write):
+		go(x, RP(wrap_directory_iterator, deaddir));
+		/* not killable: the wrapper must return with the lock held */
+		lock_acquire(x, VFN_down_write, VFS_LID(LID_INODE, f->inode), M_WRITE);
+		f->dir_locked = M_READ; /* what iterate_dir will drop in the end */
+		return;
+	case RP(wrap_directory_iterator, deaddir):
+		if (w->k.wrapper == WRAP_NO_RECHECK) {
+			note(x, VFN_wrap_directory_iterator,
+			     "wrapper no-recheck: IS_DEADDIR not checked again after "
+			     "down_write (deliberately wrong)");
+			go(x, RP(iterate_dir, iterate));
+			return;
+		}
+		/* we dropped the lock: rmdir may have killed the directory */
+		if (w->inodes[f->inode].dead) {
+			f->res = -VE_NOENT;
+			go(x, RP(wrap_directory_iterator, downgrade));
+			return;
+		}
+		go(x, RP(iterate_dir, iterate));        /* ret = iter(file, ctx) */
+		return;
+	case RP(wrap_directory_iterator, downgrade):
+		/* back to shared, as iterate_dir expects: nobody gets in */
+		lock_downgrade(x, VFN_downgrade_write, VFS_LID(LID_INODE, f->inode));
+		fn_exit(x, VFN_wrap_directory_iterator, f->res);
+		go(x, RP(iterate_dir, set_pos));
+		return;
+	default:
+		return;
+	}
 }

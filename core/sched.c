@@ -5,11 +5,14 @@
  */
 #include "internal.h"
 
-const struct vfs_site_desc vfs_sites[SITE__COUNT] = {
+const struct vfs_rp_desc vfs_rps[RP__COUNT] = {
 #define S_DESC(n, fn, res, en, in) \
 	[SITE_##n] = { #n, VFN_##fn, res, en, in, site_##n },
-	VFS_SITE_LIST(S_DESC)
+#define P_DESC(func, step, fn, res, en, in) \
+	[RP(func, step)] = { #func ":" #step, VFN_##fn, res, en, in, func },
+	VFS_RP_LIST(S_DESC, P_DESC)
 #undef S_DESC
+#undef P_DESC
 };
 
 void site_IDLE(struct vx *x) { (void)x; }
@@ -40,8 +43,8 @@ void ret_sub(struct vx *x)
 	struct vfs_frame *f = &x->t->f;
 	int site = f->depth ? f->ret_pc[--f->depth] : SITE_IDLE;
 	go(x, site);
-	if (vfs_sites[site].inline_ret)
-		vfs_sites[site].handler(x);
+	if (vfs_rps[site].inline_ret)
+		vfs_rps[site].run(x);
 }
 
 void get_pos_sub(struct vx *x, int ret_site)
@@ -179,7 +182,7 @@ bool vfs_step(struct vfs_world *w, int tid, const struct vfs_sink *sink)
 	if (t->f.pc == SITE_IDLE)
 		site_SYSCALL(&x);
 	else
-		vfs_sites[t->f.pc].handler(&x);
+		vfs_rps[t->f.pc].run(&x);
 	if (x.completed && w->ndying && !calls_in_progress(w))
 		inode_evict_unused(w);
 	return x.completed;
@@ -188,14 +191,14 @@ bool vfs_step(struct vfs_world *w, int tid, const struct vfs_sink *sink)
 int vfs_next_fn(const struct vfs_world *w, int tid, bool *enters)
 {
 	const struct vfs_thread *t = &w->threads[tid];
-	const struct vfs_site_desc *s;
+	const struct vfs_rp_desc *s;
 	bool dummy;
 	if (!enters)
 		enters = &dummy;
 	*enters = false;
 	if (t->state == TS_BLOCKED)
 		return t->nfn ? t->fnstack[t->nfn - 1] : VFN_none;
-	s = &vfs_sites[t->f.pc == SITE_IDLE && t->npending ? SITE_SYSCALL : t->f.pc];
+	s = &vfs_rps[t->f.pc == SITE_IDLE && t->npending ? SITE_SYSCALL : t->f.pc];
 	int fn = s->resolve ? s->resolve(w, t) : s->fn;
 	/* a site that goes on in the function the thread is in (an era
 	 * without the helper the site is named after) enters nothing */

@@ -19,7 +19,7 @@ int vfs_kill(struct vfs_world *w, int proc, const struct vfs_sink *sink)
 		t->npending = 0;        /* nothing queued runs any more */
 		t->pend_head = 0;
 		if (t->state == TS_BLOCKED) {
-			if (gd_kill_wait(&x)) {
+			if (iterate_dir_kill_wait(&x)) {
 				interrupted++;
 			} else if (pg_kill_wait(&x)) {
 				interrupted++;

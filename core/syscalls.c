@@ -29,7 +29,7 @@ static void sys_pidfd_open(struct vx *x) { go(x, SITE_PO_DO); }
 static void sys_pidfd_getfd(struct vx *x) { go(x, SITE_PG_LOCK); }
 /* The f_pos users start with fdget_pos: f_pos is read and written under
  * its lock when file_needs_f_pos_lock says so. */
-static void sys_getdents64(struct vx *x) { get_pos_sub(x, SITE_GD_ITERATE); }
+static void sys_getdents64(struct vx *x) { get_pos_sub(x, RP(iterate_dir, enter)); }
 static void sys_lseek(struct vx *x) { get_pos_sub(x, SITE_LS_LLSEEK); }
 static void sys_read(struct vx *x) { get_pos_sub(x, SITE_RD_POS); }
 static void sys_write(struct vx *x) { get_pos_sub(x, SITE_WR_POS); }
