@@ -122,6 +122,14 @@ bool dir_native_shared(const struct vfs_world *w, int ino)
 	return vfs_inode_fsops(w, ino).native_shared;
 }
 
+/* FN (fput, filp_close) drops a reference to FILE, as a function of its own */
+static void put_in(struct vx *x, int fn, int file)
+{
+	fn_enter(x, fn);
+	file_put(x, fn, file);
+	fn_exit(x, fn, 0);
+}
+
 /* ---- fdget_pos / fdget: the sub-paths every f_pos user goes through ---- */
 
 static int64_t table_users(void *ctx, int id)
@@ -167,18 +175,6 @@ static void fget_light(struct vx *x, int fn)
 		file_get(x, fn, file);
 		f->fdput_flags |= FDPUT_FPUT;
 	}
-}
-
-void site_FGP_LOOKUP(struct vx *x)
-{
-	fn_enter(x, VFN_fdget_pos);
-	fget_light(x, VFN_fdget_pos);
-	if (x->t->f.file < 0) {
-		fn_exit(x, VFN_fdget_pos, -VE_BADF);
-		ret_sub(x);
-		return;
-	}
-	go(x, SITE_FGP_CHECK);
 }
 
 static bool file_is(const struct vfs_world *w, const struct vfs_file *fl, int type)
@@ -267,86 +263,108 @@ static bool decide_f_pos_lock(struct vx *x, const struct vfs_file *fl, int fn)
 
 /* the helper exists since 20ea1e7d13c1 (v6.5); before, __fdget_pos
  * tested FMODE_ATOMIC_POS and file_count inline */
-int fgp_check_fn(const struct vfs_world *w, const struct vfs_thread *t)
+int fdget_pos_check_fn(const struct vfs_world *w, const struct vfs_thread *t)
 {
 	(void)t;
 	return w->k.era >= VFS_ERA(6, 5) ? VFN_file_needs_f_pos_lock : VFN_fdget_pos;
 }
 
-void site_FGP_CHECK(struct vx *x)
+/*
+ * fdget_pos (fs/file.c; __fdget_pos before v6.5): the descriptor's file
+ * by __fget_light, then f_pos_lock when file_needs_f_pos_lock says so.
+ * Entered with call_sub (get_pos_sub), left with ret_sub.
+ */
+void fdget_pos(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
-	struct vfs_file *fl = &x->w->files[f->file];
-	int fn = fgp_check_fn(x->w, x->t);
-	bool helper = fn == VFN_file_needs_f_pos_lock;
-	if (helper)
-		fn_enter(x, fn);
-	bool need = decide_f_pos_lock(x, fl, fn);
-	if (helper)
-		fn_exit(x, fn, need);
-	if (need) {
-		go(x, SITE_FGP_LOCK);
+
+	switch (f->pc) {
+	case RP(fdget_pos, enter):
+		fn_enter(x, VFN_fdget_pos);
+		fget_light(x, VFN_fdget_pos);
+		if (f->file < 0) {
+			fn_exit(x, VFN_fdget_pos, -VE_BADF);
+			ret_sub(x);
+			return;
+		}
+		go(x, RP(fdget_pos, needs_f_pos_lock));
+		return;
+	case RP(fdget_pos, needs_f_pos_lock): {
+		struct vfs_file *fl = &x->w->files[f->file];
+		int fn = fdget_pos_check_fn(x->w, x->t);
+		bool helper = fn == VFN_file_needs_f_pos_lock;
+		if (helper)
+			fn_enter(x, fn);
+		bool need = decide_f_pos_lock(x, fl, fn);
+		if (helper)
+			fn_exit(x, fn, need);
+		if (need) {
+			go(x, RP(fdget_pos, lock));
+			return;
+		}
+		struct vfs_event ev = { .tid = (int8_t)x->tid, .op = OP_SKIP,
+			.fn = VFN_fdget_pos, .cls = LC_F_POS_LOCK, .objkind = 1,
+			.obj = f->file, .lock = VFS_LID(LID_FILE_POS, f->file) };
+		emit(x, &ev);
+		x->t->rec.skipped_fpos = 1;
+		fn_exit(x, VFN_fdget_pos, 0);
+		ret_sub(x);
 		return;
 	}
-	struct vfs_event ev = { .tid = (int8_t)x->tid, .op = OP_SKIP,
-		.fn = VFN_fdget_pos, .cls = LC_F_POS_LOCK, .objkind = 1,
-		.obj = f->file, .lock = VFS_LID(LID_FILE_POS, f->file) };
-	emit(x, &ev);
-	x->t->rec.skipped_fpos = 1;
-	fn_exit(x, VFN_fdget_pos, 0);
-	ret_sub(x);
-}
-
-void site_FGP_LOCK(struct vx *x)
-{
-	struct vfs_frame *f = &x->t->f;
-	f->fdput_flags |= FDPUT_POS_UNLOCK;
-	go(x, SITE_FGP_LOCKED);
-	/* f_pos_lock: whoever moves f_pos holds it across read-modify-write */
-	if (lock_acquire(x, VFN_mutex_lock, VFS_LID(LID_FILE_POS, f->file), M_EXCL))
-		site_FGP_LOCKED(x);
-}
-
-void site_FGP_LOCKED(struct vx *x)
-{
-	fn_exit(x, VFN_fdget_pos, 0);
-	ret_sub(x);
+	case RP(fdget_pos, lock):
+		f->fdput_flags |= FDPUT_POS_UNLOCK;
+		go(x, RP(fdget_pos, locked));
+		/* f_pos_lock: whoever moves f_pos holds it across read-modify-write */
+		if (lock_acquire(x, VFN_mutex_lock, VFS_LID(LID_FILE_POS, f->file), M_EXCL))
+			fdget_pos(x);
+		return;
+	case RP(fdget_pos, locked):
+		fn_exit(x, VFN_fdget_pos, 0);
+		ret_sub(x);
+		return;
+	}
 }
 
 /* fdget: the plain lookup of pread/pwrite (and of everything before v3.14) */
-void site_FG_LOOKUP(struct vx *x)
+void fdget(struct vx *x)
 {
+	/* one step: RP(fdget, enter) */
 	fn_enter(x, VFN_fdget);
 	fget_light(x, VFN_fdget);
 	fn_exit(x, VFN_fdget, x->t->f.file < 0 ? -VE_BADF : 0);
 	ret_sub(x);
 }
 
-void site_FPP_UNLOCK(struct vx *x)
+/* fdput_pos: f_pos_lock released if fdget_pos took it, then the file's
+ * reference dropped if it took one */
+void fdput_pos(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
-	fn_enter(x, VFN_fdput_pos);
-	if (f->fdput_flags & FDPUT_POS_UNLOCK)
-		lock_release(x, VFN_mutex_unlock, VFS_LID(LID_FILE_POS, f->file));
-	if (f->fdput_flags & FDPUT_FPUT) {
-		go(x, SITE_FPP_FPUT);
+
+	switch (f->pc) {
+	case RP(fdput_pos, unlock):
+		fn_enter(x, VFN_fdput_pos);
+		if (f->fdput_flags & FDPUT_POS_UNLOCK)
+			lock_release(x, VFN_mutex_unlock, VFS_LID(LID_FILE_POS, f->file));
+		if (f->fdput_flags & FDPUT_FPUT) {
+			go(x, RP(fdput_pos, fput));
+			return;
+		}
+		fn_exit(x, VFN_fdput_pos, 0);
+		ret_sub(x);
+		return;
+	case RP(fdput_pos, fput):
+		put_in(x, VFN_fput, f->file);
+		fn_exit(x, VFN_fdput_pos, 0);
+		ret_sub(x);
 		return;
 	}
-	fn_exit(x, VFN_fdput_pos, 0);
-	ret_sub(x);
 }
 
-void site_FPP_FPUT(struct vx *x)
+/* fdput: the reference fdget took, if it took one */
+void fdput(struct vx *x)
 {
-	fn_enter(x, VFN_fput);
-	file_put(x, VFN_fput, x->t->f.file);
-	fn_exit(x, VFN_fput, 0);
-	fn_exit(x, VFN_fdput_pos, 0);
-	ret_sub(x);
-}
-
-void site_FP_PUT(struct vx *x)
-{
+	/* one step: RP(fdput, enter) */
 	struct vfs_frame *f = &x->t->f;
 	fn_enter(x, VFN_fdput);
 	if (f->fdput_flags & FDPUT_FPUT)
@@ -357,122 +375,136 @@ void site_FP_PUT(struct vx *x)
 
 /* ---- close ---- */
 
-void site_CL_PICK(struct vx *x)
+/* close_fd: the descriptor taken out of the table (pick_file), then
+ * filp_close drops the table's reference */
+void close_fd(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
-	int proc = x->t->proc;
 
-	fn_enter(x, VFN_close_fd);
-	f->file = (int32_t)fd_lookup(x->w, proc, cur_call(x)->a[0]);
-	access_fdt(x, VFN_close_fd, x->w->procs[proc].fdt, true);
-	int64_t fd = cur_call(x)->a[0];
-	struct vfs_fdtable *t = proc_fdt(x->w, proc);
-	if (f->file < 0 && t && fd >= 0 && fd < t->nfds && t->fd[fd] == FD_STDIO) {
-		t->fd[fd] = 0;  /* stdio: no file modelled behind it */
+	switch (f->pc) {
+	case RP(close_fd, pick_file): {
+		int proc = x->t->proc;
+
+		fn_enter(x, VFN_close_fd);
+		f->file = (int32_t)fd_lookup(x->w, proc, cur_call(x)->a[0]);
+		access_fdt(x, VFN_close_fd, x->w->procs[proc].fdt, true);
+		int64_t fd = cur_call(x)->a[0];
+		struct vfs_fdtable *t = proc_fdt(x->w, proc);
+		if (f->file < 0 && t && fd >= 0 && fd < t->nfds && t->fd[fd] == FD_STDIO) {
+			t->fd[fd] = 0;  /* stdio: no file modelled behind it */
+			fn_exit(x, VFN_close_fd, 0);
+			sys_return(x, 0);
+			return;
+		}
+		if (f->file < 0) {
+			fn_exit(x, VFN_close_fd, -VE_BADF);
+			sys_return(x, -VE_BADF);
+			return;
+		}
+		fd_clear(x->w, proc, (int)cur_call(x)->a[0]);
+		go(x, RP(close_fd, filp_close));
+		return;
+	}
+	case RP(close_fd, filp_close):
+		put_in(x, VFN_filp_close, f->file);
 		fn_exit(x, VFN_close_fd, 0);
 		sys_return(x, 0);
 		return;
 	}
-	if (f->file < 0) {
-		fn_exit(x, VFN_close_fd, -VE_BADF);
-		sys_return(x, -VE_BADF);
-		return;
-	}
-	fd_clear(x->w, proc, (int)cur_call(x)->a[0]);
-	go(x, SITE_CL_FPUT);
-}
-
-void site_CL_FPUT(struct vx *x)
-{
-	fn_enter(x, VFN_filp_close);
-	file_put(x, VFN_filp_close, x->t->f.file);
-	fn_exit(x, VFN_filp_close, 0);
-	fn_exit(x, VFN_close_fd, 0);
-	sys_return(x, 0);
 }
 
 /* ---- dup, dup2 ---- */
 
-void site_DUP_FGET(struct vx *x)
+/* SYSCALL_DEFINE1(dup) (ksys_dup in the releases that had it): fget_raw
+ * takes a reference, fd_install gives it a new descriptor */
+void ksys_dup(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
-	fn_enter(x, VFN_fget_raw);
-	f->file = (int32_t)fd_lookup(x->w, x->t->proc, cur_call(x)->a[0]);
-	access_fdt(x, VFN_fget_raw, x->w->procs[x->t->proc].fdt, false);
-	if (f->file < 0) {
-		fn_exit(x, VFN_fget_raw, -VE_BADF);
-		sys_return(x, -VE_BADF);
-		return;
-	}
-	file_get(x, VFN_fget_raw, f->file);
-	fn_exit(x, VFN_fget_raw, 0);
-	go(x, SITE_DUP_INSTALL);
-}
 
-void site_DUP_INSTALL(struct vx *x)
-{
-	struct vfs_frame *f = &x->t->f;
-	int proc = x->t->proc;
-	fn_enter(x, VFN_fd_install);
-	int fd = alloc_fd(x->w, proc, false);
-	access_fdt(x, VFN_fd_install, x->w->procs[proc].fdt, true);
-	if (fd < 0) {
-		file_put(x, VFN_fd_install, f->file);
+	switch (f->pc) {
+	case RP(ksys_dup, fget_raw):
+		fn_enter(x, VFN_fget_raw);
+		f->file = (int32_t)fd_lookup(x->w, x->t->proc, cur_call(x)->a[0]);
+		access_fdt(x, VFN_fget_raw, x->w->procs[x->t->proc].fdt, false);
+		if (f->file < 0) {
+			fn_exit(x, VFN_fget_raw, -VE_BADF);
+			sys_return(x, -VE_BADF);
+			return;
+		}
+		file_get(x, VFN_fget_raw, f->file);
+		fn_exit(x, VFN_fget_raw, 0);
+		go(x, RP(ksys_dup, fd_install));
+		return;
+	case RP(ksys_dup, fd_install): {
+		int proc = x->t->proc;
+		fn_enter(x, VFN_fd_install);
+		int fd = alloc_fd(x->w, proc, false);
+		access_fdt(x, VFN_fd_install, x->w->procs[proc].fdt, true);
+		if (fd < 0) {
+			file_put(x, VFN_fd_install, f->file);
+			fn_exit(x, VFN_fd_install, fd);
+			sys_return(x, fd);
+			return;
+		}
+		fd_set_file(x->w, proc, fd, f->file);
 		fn_exit(x, VFN_fd_install, fd);
 		sys_return(x, fd);
 		return;
 	}
-	fd_set_file(x->w, proc, fd, f->file);
-	fn_exit(x, VFN_fd_install, fd);
-	sys_return(x, fd);
+	}
 }
 
-void site_D2_DO(struct vx *x)
+/* do_dup2 (dup2 through ksys_dup3): the new descriptor replaces the old
+ * one at once; the file it pointed to is closed after (filp_close) */
+void do_dup2(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
-	struct vfs_call *c = cur_call(x);
-	int proc = x->t->proc;
-	struct vfs_fdtable *t = proc_fdt(x->w, proc);
 
-	fn_enter(x, VFN_do_dup2);
-	f->file = (int32_t)fd_lookup(x->w, proc, c->a[0]);
-	access_fdt(x, VFN_do_dup2, x->w->procs[proc].fdt, true);
-	if (f->file < 0 || c->a[1] < 0 || c->a[1] >= VFS_NR_OPEN) {
-		fn_exit(x, VFN_do_dup2, -VE_BADF);
-		sys_return(x, -VE_BADF);
+	switch (f->pc) {
+	case RP(do_dup2, enter): {
+		struct vfs_call *c = cur_call(x);
+		int proc = x->t->proc;
+		struct vfs_fdtable *t = proc_fdt(x->w, proc);
+
+		fn_enter(x, VFN_do_dup2);
+		f->file = (int32_t)fd_lookup(x->w, proc, c->a[0]);
+		access_fdt(x, VFN_do_dup2, x->w->procs[proc].fdt, true);
+		if (f->file < 0 || c->a[1] < 0 || c->a[1] >= VFS_NR_OPEN) {
+			fn_exit(x, VFN_do_dup2, -VE_BADF);
+			sys_return(x, -VE_BADF);
+			return;
+		}
+		if (c->a[0] == c->a[1]) {
+			fn_exit(x, VFN_do_dup2, c->a[1]);
+			sys_return(x, c->a[1]);
+			return;
+		}
+		int nfd = (int)c->a[1];
+		while (t->nfds <= nfd)
+			t->fd[t->nfds++] = 0;
+		int old = fd_lookup(x->w, proc, nfd);
+		/* being opened (reserved, maybe with O_CLOEXEC): dup2 says EBUSY */
+		if ((t->fd[nfd] & ~FD_CLOEXEC_BIT) == FD_RESERVED) {
+			fn_exit(x, VFN_do_dup2, -VE_BUSY);
+			sys_return(x, -VE_BUSY);
+			return;
+		}
+		file_get(x, VFN_do_dup2, f->file);
+		t->fd[nfd] = 0;
+		fd_set_file(x->w, proc, nfd, f->file);
+		fn_exit(x, VFN_do_dup2, nfd);
+		if (old >= 0) {
+			f->victim = (int32_t)old;
+			go(x, RP(do_dup2, filp_close));
+			return;
+		}
+		sys_return(x, nfd);
 		return;
 	}
-	if (c->a[0] == c->a[1]) {
-		fn_exit(x, VFN_do_dup2, c->a[1]);
-		sys_return(x, c->a[1]);
+	case RP(do_dup2, filp_close):
+		put_in(x, VFN_filp_close, f->victim);
+		sys_return(x, cur_call(x)->a[1]);
 		return;
 	}
-	int nfd = (int)c->a[1];
-	while (t->nfds <= nfd)
-		t->fd[t->nfds++] = 0;
-	int old = fd_lookup(x->w, proc, nfd);
-	/* being opened (reserved, maybe with O_CLOEXEC): dup2 says EBUSY */
-	if ((t->fd[nfd] & ~FD_CLOEXEC_BIT) == FD_RESERVED) {
-		fn_exit(x, VFN_do_dup2, -VE_BUSY);
-		sys_return(x, -VE_BUSY);
-		return;
-	}
-	file_get(x, VFN_do_dup2, f->file);
-	t->fd[nfd] = 0;
-	fd_set_file(x->w, proc, nfd, f->file);
-	fn_exit(x, VFN_do_dup2, nfd);
-	if (old >= 0) {
-		f->victim = (int32_t)old;
-		go(x, SITE_D2_FPUT);
-		return;
-	}
-	sys_return(x, nfd);
 }
 
-void site_D2_FPUT(struct vx *x)
-{
-	fn_enter(x, VFN_filp_close);
-	file_put(x, VFN_filp_close, x->t->f.victim);
-	fn_exit(x, VFN_filp_close, 0);
-	sys_return(x, cur_call(x)->a[1]);
-}

@@ -56,14 +56,14 @@ typedef int site_fn_resolver(const struct vfs_world *w,
 	/* the end of a call whose result is in the frame (after the puts) */ \
 	S(RET_RES,         none,                 NULL,              0, 1) \
 	/* fs/file.c: fdget_pos / fdget and their puts */ \
-	S(FGP_LOOKUP,      fdget_pos,            NULL,              1, 0) \
-	S(FGP_CHECK,       none,                 fgp_check_fn,      1, 0) \
-	S(FGP_LOCK,        mutex_lock,           NULL,              1, 0) \
-	S(FGP_LOCKED,      fdget_pos,            NULL,              0, 0) \
-	S(FG_LOOKUP,       fdget,                NULL,              1, 0) \
-	S(FPP_UNLOCK,      fdput_pos,            NULL,              1, 0) \
-	S(FPP_FPUT,        fput,                 NULL,              1, 0) \
-	S(FP_PUT,          fdput,                NULL,              1, 0) \
+	P(fdget_pos, enter, fdget_pos,            NULL,              1, 0) \
+	P(fdget_pos, needs_f_pos_lock, none,                 fdget_pos_check_fn,      1, 0) \
+	P(fdget_pos, lock, mutex_lock,           NULL,              1, 0) \
+	P(fdget_pos, locked, fdget_pos,            NULL,              0, 0) \
+	P(fdget, enter, fdget,                NULL,              1, 0) \
+	P(fdput_pos, unlock, fdput_pos,            NULL,              1, 0) \
+	P(fdput_pos, fput, fput,                 NULL,              1, 0) \
+	P(fdput, enter, fdput,                NULL,              1, 0) \
 	/* fs/readdir.c */ \
 	/* fs/readdir.c: iterate_dir */ \
 	P(iterate_dir, enter,    iterate_dir,          NULL,              1, 0) \
@@ -114,12 +114,12 @@ typedef int site_fn_resolver(const struct vfs_world *w,
 	S(CR_TRUNC_LOCK,   handle_truncate,      NULL,              1, 0) \
 	S(CR_TRUNC,        do_truncate,          NULL,              0, 0) \
 	S(CR_TRUNC_UNLOCK, none,                 dir_unlock_fn,     1, 0) \
-	S(CL_PICK,         close_fd,             NULL,              1, 0) \
-	S(CL_FPUT,         fput,                 NULL,              1, 0) \
-	S(DUP_FGET,        fget_raw,             NULL,              1, 0) \
-	S(DUP_INSTALL,     fd_install,           NULL,              1, 0) \
-	S(D2_DO,           do_dup2,              NULL,              1, 0) \
-	S(D2_FPUT,         fput,                 NULL,              1, 0) \
+	P(close_fd, pick_file, close_fd,             NULL,              1, 0) \
+	P(close_fd, filp_close, fput,                 NULL,              1, 0) \
+	P(ksys_dup, fget_raw, fget_raw,             NULL,              1, 0) \
+	P(ksys_dup, fd_install, fd_install,           NULL,              1, 0) \
+	P(do_dup2, enter, do_dup2,              NULL,              1, 0) \
+	P(do_dup2, filp_close, fput,                 NULL,              1, 0) \
 	/* kernel/fork.c, kernel/exit.c, kernel/pid.c */ \
 	S(CLONE_COPY,      copy_process,         NULL,              1, 0) \
 	S(FORK_COPY,       copy_process,         NULL,              1, 0) \
@@ -178,7 +178,7 @@ VFS_RP_LIST(S_DECL, P_DECL)
 site_fn_resolver sys_fn_of, iterate_dir_lock_fn, iterate_dir_actor_fn,
 	iterate_dir_unlock_fn, ls_fs_fn,
 	ls_ilock_fn, ls_iunlock_fn, dir_lock_fn, dir_unlock_fn, nm_lookup_fn,
-	nm_do_fn, fgp_check_fn, pg_lock_fn, pg_unlock_fn;
+	nm_do_fn, fdget_pos_check_fn, pg_lock_fn, pg_unlock_fn;
 
 /* ---- control flow (sched.c) ---- */
 static inline void go(struct vx *x, int site) { x->t->f.pc = (uint16_t)site; }

@@ -556,7 +556,7 @@ static void unlock_write(struct vx *x, int next)
 	fn_exit(x, VFN_generic_file_write_iter, x->t->f.res);
 	fn_exit(x, VFN_vfs_write, x->t->f.res);
 	if (next == SITE_RET_RES)
-		call_sub(x, SITE_FP_PUT, SITE_RET_RES);
+		call_sub(x, RP(fdput, enter), SITE_RET_RES);
 	else
 		go(x, next);
 }
@@ -582,7 +582,7 @@ void site_PR_VFS(struct vx *x)
 	else
 		f->res = do_read(x, &pos, cur_call(x)->a[1]);
 	fn_exit(x, VFN_vfs_read, f->res);
-	call_sub(x, SITE_FP_PUT, SITE_RET_RES);
+	call_sub(x, RP(fdput, enter), SITE_RET_RES);
 }
 
 
@@ -602,7 +602,7 @@ void site_PW_VFS(struct vx *x)
 		f->res = -VE_SPIPE;
 	if (f->res < 0) {
 		fn_exit(x, VFN_vfs_write, f->res);
-		call_sub(x, SITE_FP_PUT, SITE_RET_RES);
+		call_sub(x, RP(fdput, enter), SITE_RET_RES);
 		return;
 	}
 	f->inode = x->w->files[f->file].inode;

@@ -132,7 +132,7 @@ void iterate_dir(struct vx *x)
 	struct vfs_frame *f = &x->t->f;
 	struct vfs_world *w = x->w;
 
-	switch ((enum vfs_rp)f->pc) {
+	switch (f->pc) {
 	case RP(iterate_dir, enter): {
 		if (f->file < 0) {      /* fdget_pos found nothing */
 			sys_return(x, -VE_BADF);
@@ -187,8 +187,6 @@ void iterate_dir(struct vx *x)
 			     VFS_LID(LID_INODE, f->inode));
 		iterate_dir_return(x);
 		return;
-	default:
-		return;
 	}
 }
 
@@ -218,7 +216,7 @@ void wrap_directory_iterator(struct vx *x)
 	struct vfs_frame *f = &x->t->f;
 	struct vfs_world *w = x->w;
 
-	switch ((enum vfs_rp)f->pc) {
+	switch (f->pc) {
 	case RP(wrap_directory_iterator, enter):
 		fn_enter(x, VFN_wrap_directory_iterator);
 		if (w->k.wrapper == WRAP_NAIVE_UPGRADE) {
@@ -264,8 +262,6 @@ void wrap_directory_iterator(struct vx *x)
 		lock_downgrade(x, VFN_downgrade_write, VFS_LID(LID_INODE, f->inode));
 		fn_exit(x, VFN_wrap_directory_iterator, f->res);
 		go(x, RP(iterate_dir, set_pos));
-		return;
-	default:
 		return;
 	}
 }

@@ -54,12 +54,12 @@ void get_pos_sub(struct vx *x, int ret_site)
 	if (!x->t->f.pos_get && x->w->k.pidfd_getfd)
 		note(x, VFN_fdget, "fpos-lock none: no f_pos lock at all, although "
 		     "pidfd_getfd exists (a kernel that never was)");
-	call_sub(x, x->t->f.pos_get ? SITE_FGP_LOOKUP : SITE_FG_LOOKUP, ret_site);
+	call_sub(x, x->t->f.pos_get ? RP(fdget_pos, enter) : RP(fdget, enter), ret_site);
 }
 
 void put_pos_sub(struct vx *x, int ret_site)
 {
-	call_sub(x, x->t->f.pos_get ? SITE_FPP_UNLOCK : SITE_FP_PUT, ret_site);
+	call_sub(x, x->t->f.pos_get ? RP(fdput_pos, unlock) : RP(fdput, enter), ret_site);
 }
 
 /* The syscall's entry step: take the next queued call and enter it. */

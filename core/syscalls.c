@@ -16,10 +16,10 @@
 static void sys_openat(struct vx *x) { go(x, SITE_OP_LOOKUP); }
 static void sys_creat(struct vx *x) { go(x, SITE_CR_LOOKUP); }
 /* close_fd (file.c) */
-static void sys_close(struct vx *x) { go(x, SITE_CL_PICK); }
+static void sys_close(struct vx *x) { go(x, RP(close_fd, pick_file)); }
 /* dup: fget_raw then fd_install; dup2: do_dup2 under files->file_lock */
-static void sys_dup(struct vx *x) { go(x, SITE_DUP_FGET); }
-static void sys_dup2(struct vx *x) { go(x, SITE_D2_DO); }
+static void sys_dup(struct vx *x) { go(x, RP(ksys_dup, fget_raw)); }
+static void sys_dup2(struct vx *x) { go(x, RP(do_dup2, enter)); }
 /* kernel/fork.c: copy_process */
 static void sys_clone(struct vx *x) { go(x, SITE_CLONE_COPY); }
 static void sys_fork(struct vx *x) { go(x, SITE_FORK_COPY); }
@@ -44,7 +44,7 @@ static void sys_pread64(struct vx *x)
 	if (cur_call(x)->a[2] < 0)
 		sys_return(x, -VE_INVAL);
 	else
-		call_sub(x, SITE_FG_LOOKUP, SITE_PR_VFS);
+		call_sub(x, RP(fdget, enter), SITE_PR_VFS);
 }
 
 static void sys_pwrite64(struct vx *x)
@@ -52,7 +52,7 @@ static void sys_pwrite64(struct vx *x)
 	if (cur_call(x)->a[2] < 0)
 		sys_return(x, -VE_INVAL);
 	else
-		call_sub(x, SITE_FG_LOOKUP, SITE_PW_VFS);
+		call_sub(x, RP(fdget, enter), SITE_PW_VFS);
 }
 
 /* do_mkdirat, do_unlinkat, do_rmdir, do_renameat2 (namei.c) */
