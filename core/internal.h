@@ -79,30 +79,30 @@ typedef int site_fn_resolver(const struct vfs_world *w,
 	P(wrap_directory_iterator, deaddir,   wrap_directory_iterator, NULL, 0, 0) \
 	P(wrap_directory_iterator, downgrade, downgrade_write,  NULL,      1, 0) \
 	/* fs/read_write.c */ \
-	S(LS_LLSEEK,       vfs_llseek,           NULL,              1, 0) \
-	S(LS_FS,           none,                 ls_fs_fn,          1, 0) \
-	S(LS_SPIN,         spin_lock,            NULL,              1, 0) \
-	S(LS_SPIN_BODY,    none,                 ls_fs_fn,          0, 0) \
-	S(LS_ILOCK,        none,                 ls_ilock_fn,       1, 0) \
-	S(LS_IBODY,        none,                 ls_fs_fn,          0, 0) \
-	S(LS_IUNLOCK,      none,                 ls_iunlock_fn,     1, 0) \
-	S(RD_POS,          ksys_read,            NULL,              0, 0) \
-	S(RD_VFS,          vfs_read,             NULL,              1, 0) \
-	S(RD_SETPOS,       ksys_read,            NULL,              0, 0) \
-	S(WR_POS,          ksys_write,           NULL,              0, 0) \
-	S(WR_VFS,          vfs_write,            NULL,              1, 0) \
-	S(WR_LOCK,         down_write,           NULL,              1, 0) \
-	S(WR_DO,           generic_file_write_iter, NULL,           0, 0) \
-	S(WR_UNLOCK,       up_write,             NULL,              1, 0) \
-	S(WR_SETPOS,       ksys_write,           NULL,              0, 0) \
-	S(PR_VFS,          vfs_read,             NULL,              1, 0) \
-	S(PW_VFS,          vfs_write,            NULL,              1, 0) \
-	S(PW_LOCK,         down_write,           NULL,              1, 0) \
-	S(PW_DO,           generic_file_write_iter, NULL,           0, 0) \
-	S(PW_UNLOCK,       up_write,             NULL,              1, 0) \
-	S(RV_POS,          do_readv,             NULL,              0, 0) \
-	S(RV_VFS,          vfs_readv,            NULL,              1, 0) \
-	S(RV_SETPOS,       do_readv,             NULL,              0, 0) \
+	P(vfs_llseek, enter, vfs_llseek,           NULL,              1, 0) \
+	P(vfs_llseek, f_op_llseek, none,                 f_op_llseek_fn,          1, 0) \
+	P(vfs_llseek, spin_lock, spin_lock,            NULL,              1, 0) \
+	P(vfs_llseek, f_lock_held, none,                 f_op_llseek_fn,          0, 0) \
+	P(vfs_llseek, inode_lock, none,                 llseek_inode_lock_fn,       1, 0) \
+	P(vfs_llseek, inode_locked, none,                 f_op_llseek_fn,          0, 0) \
+	P(vfs_llseek, inode_unlock, none,                 llseek_inode_unlock_fn,     1, 0) \
+	P(ksys_read, file_pos, ksys_read,            NULL,              0, 0) \
+	P(ksys_read, vfs_read, vfs_read,             NULL,              1, 0) \
+	P(ksys_read, set_pos, ksys_read,            NULL,              0, 0) \
+	P(ksys_write, file_pos, ksys_write,           NULL,              0, 0) \
+	P(ksys_write, vfs_write, vfs_write,            NULL,              1, 0) \
+	P(ksys_write, inode_lock, down_write,           NULL,              1, 0) \
+	P(ksys_write, write_iter, generic_file_write_iter, NULL,           0, 0) \
+	P(ksys_write, inode_unlock, up_write,             NULL,              1, 0) \
+	P(ksys_write, set_pos, ksys_write,           NULL,              0, 0) \
+	P(ksys_pread64, vfs_read, vfs_read,             NULL,              1, 0) \
+	P(ksys_pwrite64, vfs_write, vfs_write,            NULL,              1, 0) \
+	P(ksys_pwrite64, inode_lock, down_write,           NULL,              1, 0) \
+	P(ksys_pwrite64, write_iter, generic_file_write_iter, NULL,           0, 0) \
+	P(ksys_pwrite64, inode_unlock, up_write,             NULL,              1, 0) \
+	P(do_readv, file_pos, do_readv,             NULL,              0, 0) \
+	P(do_readv, vfs_readv, vfs_readv,            NULL,              1, 0) \
+	P(do_readv, set_pos, do_readv,             NULL,              0, 0) \
 	/* fs/open.c, fs/file.c: open, close, dup */ \
 	S(OP_LOOKUP,       do_sys_open,          NULL,              1, 0) \
 	S(OP_DENTRY_OPEN,  do_dentry_open,       NULL,              1, 0) \
@@ -176,8 +176,8 @@ VFS_RP_LIST(S_DECL, P_DECL)
 #undef S_DECL
 #undef P_DECL
 site_fn_resolver sys_fn_of, iterate_dir_lock_fn, iterate_dir_actor_fn,
-	iterate_dir_unlock_fn, ls_fs_fn,
-	ls_ilock_fn, ls_iunlock_fn, dir_lock_fn, dir_unlock_fn, nm_lookup_fn,
+	iterate_dir_unlock_fn, f_op_llseek_fn,
+	llseek_inode_lock_fn, llseek_inode_unlock_fn, dir_lock_fn, dir_unlock_fn, nm_lookup_fn,
 	nm_do_fn, fdget_pos_check_fn, pg_lock_fn, pg_unlock_fn;
 
 /* ---- control flow (sched.c) ---- */

@@ -16,47 +16,20 @@ static void finish_llseek(struct vx *x, int fsfn)
 	put_pos_sub(x, SITE_RET_RES);
 }
 
-void site_LS_LLSEEK(struct vx *x)
-{
-	struct vfs_frame *f = &x->t->f;
-	struct vfs_world *w = x->w;
-	if (f->file < 0) {
-		sys_return(x, -VE_BADF);
-		return;
-	}
-	fn_enter(x, VFN_vfs_llseek);
-	struct vfs_file *fl = &w->files[f->file];
-	int64_t whence = cur_call(x)->a[2];
-	if (fl->kind == FK_PIDFD || whence < VSEEK_SET || whence > VSEEK_END) {
-		f->res = fl->kind == FK_PIDFD ? -VE_SPIPE : -VE_INVAL;
-		fn_exit(x, VFN_vfs_llseek, f->res);
-		put_pos_sub(x, SITE_RET_RES);
-		return;
-	}
-	const struct vfs_inode *ino = &w->inodes[fl->inode];
-	if (ino->type != IT_DIR) {
-		f->flavour = LLSEEK_GENERIC;
-	} else {
-		f->flavour = vfs_inode_fsops(w, fl->inode).llseek;
-	}
-	f->inode = fl->inode;
-	go(x, SITE_LS_FS);
-}
-
-int ls_fs_fn(const struct vfs_world *w, const struct vfs_thread *t)
+int f_op_llseek_fn(const struct vfs_world *w, const struct vfs_thread *t)
 {
 	(void)w;
 	return vfs_llseek_fn[t->f.flavour];
 }
 
-int ls_ilock_fn(const struct vfs_world *w, const struct vfs_thread *t)
+int llseek_inode_lock_fn(const struct vfs_world *w, const struct vfs_thread *t)
 {
 	if (!w->k.dir_lock)
 		return VFN_mutex_lock;
 	return t->f.dir_locked == M_READ ? VFN_down_read : VFN_down_write;
 }
 
-int ls_iunlock_fn(const struct vfs_world *w, const struct vfs_thread *t)
+int llseek_inode_unlock_fn(const struct vfs_world *w, const struct vfs_thread *t)
 {
 	if (!w->k.dir_lock)
 		return VFN_mutex_unlock;
@@ -123,12 +96,14 @@ static void setpos(struct vx *x, int fsfn, int64_t pos, bool cursor)
 	f->res = pos;
 }
 
-void site_LS_FS(struct vx *x)
+/* The filesystem's ->llseek (generic_file_llseek, dcache_dir_lseek, ...:
+ * f_op_llseek_fn), up to the lock it may take. */
+static void fs_llseek(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
 	struct vfs_world *w = x->w;
 	struct vfs_file *fl = &w->files[f->file];
-	int fsfn = ls_fs_fn(w, x->t);
+	int fsfn = f_op_llseek_fn(w, x->t);
 	int64_t whence = cur_call(x)->a[2], pos;
 	bool ok;
 
@@ -144,7 +119,7 @@ void site_LS_FS(struct vx *x)
 			}
 			/* SEEK_CUR reads and writes f_pos: f_lock keeps that
 			 * atomic even without the f_pos lock */
-			go(x, SITE_LS_SPIN);
+			go(x, RP(vfs_llseek, spin_lock));
 			return;
 		}
 		pos = target(x, fsfn, &ok);
@@ -157,7 +132,7 @@ void site_LS_FS(struct vx *x)
 		if (w->k.era < VFS_ERA(4, 7)) {
 			/* up to v4.6 the whole call holds i_mutex */
 			f->dir_locked = M_WRITE;
-			go(x, SITE_LS_ILOCK);
+			go(x, RP(vfs_llseek, inode_lock));
 			return;
 		}
 		if (whence == VSEEK_END) {
@@ -179,7 +154,7 @@ void site_LS_FS(struct vx *x)
 			 * writes f_pos inside it (site_LS_IBODY) */
 			f->dir_locked = M_READ;
 			f->pos = f->res = pos;
-			go(x, SITE_LS_ILOCK);
+			go(x, RP(vfs_llseek, inode_lock));
 			return;
 		}
 		/* v4.7 .. v5.3: f_pos first, the lock only to move the
@@ -194,7 +169,7 @@ void site_LS_FS(struct vx *x)
 			/* moving the cursor dentry walks the children */
 			f->dir_locked = M_READ;
 			f->pos = pos;
-			go(x, SITE_LS_ILOCK);
+			go(x, RP(vfs_llseek, inode_lock));
 			return;
 		}
 		break;
@@ -216,50 +191,24 @@ void site_LS_FS(struct vx *x)
 	case LLSEEK_DEFAULT:
 		/* the whole seek under the inode lock, exclusive */
 		f->dir_locked = M_WRITE;
-		go(x, SITE_LS_ILOCK);
+		go(x, RP(vfs_llseek, inode_lock));
 		return;
 	}
 	finish_llseek(x, fsfn);
 }
 
-void site_LS_SPIN(struct vx *x)
-{
-	go(x, SITE_LS_SPIN_BODY);
-	lock_acquire(x, VFN_spin_lock, VFS_LID(LID_FILE_LOCK, x->t->f.file), M_EXCL);
-}
-
-void site_LS_SPIN_BODY(struct vx *x)
-{
-	struct vfs_frame *f = &x->t->f;
-	int fsfn = ls_fs_fn(x->w, x->t);
-	bool ok;
-	int64_t pos = target(x, fsfn, &ok);
-	if (!ok)
-		f->res = -VE_INVAL;
-	else
-		setpos(x, fsfn, pos, false);
-	lock_release(x, VFN_spin_unlock, VFS_LID(LID_FILE_LOCK, f->file));
-	finish_llseek(x, fsfn);
-}
-
-void site_LS_ILOCK(struct vx *x)
-{
-	struct vfs_frame *f = &x->t->f;
-	go(x, SITE_LS_IBODY);
-	lock_acquire(x, ls_ilock_fn(x->w, x->t), VFS_LID(LID_INODE, f->inode),
-		     f->dir_locked);
-}
-
-void site_LS_IBODY(struct vx *x)
+/* ... and its work under the inode lock (ceph, ovl, default_llseek, and
+ * dcache_dir_lseek by era). */
+static void fs_llseek_locked(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
 	struct vfs_world *w = x->w;
 	struct vfs_file *fl = &w->files[f->file];
-	int fsfn = ls_fs_fn(w, x->t);
+	int fsfn = f_op_llseek_fn(w, x->t);
 	int64_t whence = cur_call(x)->a[2], pos;
 	bool ok;
 
-	go(x, SITE_LS_IUNLOCK);
+	go(x, RP(vfs_llseek, inode_unlock));
 	if (f->flavour == LLSEEK_DCACHE_DIR && f->dir_locked == M_WRITE) {
 		/* up to v4.6: whence, the new position and f_pos under
 		 * i_mutex; the cursor moves only past position 2 */
@@ -304,12 +253,76 @@ void site_LS_IBODY(struct vx *x)
 	f->res = pos;
 }
 
-void site_LS_IUNLOCK(struct vx *x)
+/*
+ * vfs_llseek (fs/read_write.c), under ksys_lseek's fdget_pos: the
+ * filesystem's ->llseek, with the lock it takes: f_lock (spin_lock) for
+ * SEEK_CUR, or the inode lock, by filesystem and era.
+ */
+void vfs_llseek(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
-	lock_release(x, ls_iunlock_fn(x->w, x->t), VFS_LID(LID_INODE, f->inode));
-	finish_llseek(x, ls_fs_fn(x->w, x->t));
+
+	switch (f->pc) {
+	case RP(vfs_llseek, enter): {
+		struct vfs_world *w = x->w;
+		if (f->file < 0) {
+			sys_return(x, -VE_BADF);
+			return;
+		}
+		fn_enter(x, VFN_vfs_llseek);
+		struct vfs_file *fl = &w->files[f->file];
+		int64_t whence = cur_call(x)->a[2];
+		if (fl->kind == FK_PIDFD || whence < VSEEK_SET || whence > VSEEK_END) {
+			f->res = fl->kind == FK_PIDFD ? -VE_SPIPE : -VE_INVAL;
+			fn_exit(x, VFN_vfs_llseek, f->res);
+			put_pos_sub(x, SITE_RET_RES);
+			return;
+		}
+		const struct vfs_inode *ino = &w->inodes[fl->inode];
+		if (ino->type != IT_DIR) {
+			f->flavour = LLSEEK_GENERIC;
+		} else {
+			f->flavour = vfs_inode_fsops(w, fl->inode).llseek;
+		}
+		f->inode = fl->inode;
+		go(x, RP(vfs_llseek, f_op_llseek));
+		return;
+	}
+	case RP(vfs_llseek, f_op_llseek):
+		fs_llseek(x);
+		return;
+	case RP(vfs_llseek, spin_lock):
+		go(x, RP(vfs_llseek, f_lock_held));
+		lock_acquire(x, VFN_spin_lock, VFS_LID(LID_FILE_LOCK, f->file), M_EXCL);
+		return;
+	case RP(vfs_llseek, f_lock_held): {
+		int fsfn = f_op_llseek_fn(x->w, x->t);
+		bool ok;
+		int64_t pos = target(x, fsfn, &ok);
+		if (!ok)
+			f->res = -VE_INVAL;
+		else
+			setpos(x, fsfn, pos, false);
+		lock_release(x, VFN_spin_unlock, VFS_LID(LID_FILE_LOCK, f->file));
+		finish_llseek(x, fsfn);
+		return;
+	}
+	case RP(vfs_llseek, inode_lock):
+		go(x, RP(vfs_llseek, inode_locked));
+		lock_acquire(x, llseek_inode_lock_fn(x->w, x->t),
+			     VFS_LID(LID_INODE, f->inode), f->dir_locked);
+		return;
+	case RP(vfs_llseek, inode_locked):
+		fs_llseek_locked(x);
+		return;
+	case RP(vfs_llseek, inode_unlock):
+		lock_release(x, llseek_inode_unlock_fn(x->w, x->t),
+			     VFS_LID(LID_INODE, f->inode));
+		finish_llseek(x, f_op_llseek_fn(x->w, x->t));
+		return;
+	}
 }
+
 
 
 /* ---- read ---- */
@@ -337,11 +350,6 @@ static void pos_write(struct vx *x, int fn)
 	}
 	put_pos_sub(x, SITE_RET_RES);
 }
-
-void site_RD_POS(struct vx *x) { pos_read(x, VFN_ksys_read, SITE_RD_VFS); }
-void site_RD_SETPOS(struct vx *x) { pos_write(x, VFN_ksys_read); }
-void site_WR_POS(struct vx *x) { pos_read(x, VFN_ksys_write, SITE_WR_VFS); }
-void site_WR_SETPOS(struct vx *x) { pos_write(x, VFN_ksys_write); }
 
 /* rw_verify_area(): a negative count or offset, or an end past LLONG_MAX,
  * is EINVAL (no file here has FMODE_UNSIGNED_OFFSET, hence no EOVERFLOW) */
@@ -422,48 +430,69 @@ static int64_t do_read(struct vx *x, int64_t *pos, int64_t count)
 	return n;
 }
 
-void site_RD_VFS(struct vx *x)
+/* ksys_read: f_pos copied to a local, vfs_read, the local stored back */
+void ksys_read(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
-	fn_enter(x, VFN_vfs_read);
-	f->res = do_read(x, &f->pos, cur_call(x)->a[1]);
-	fn_exit(x, VFN_vfs_read, f->res);
-	go(x, SITE_RD_SETPOS);
+
+	switch (f->pc) {
+	case RP(ksys_read, file_pos):
+		pos_read(x, VFN_ksys_read, RP(ksys_read, vfs_read));
+		return;
+	case RP(ksys_read, vfs_read):
+		fn_enter(x, VFN_vfs_read);
+		f->res = do_read(x, &f->pos, cur_call(x)->a[1]);
+		fn_exit(x, VFN_vfs_read, f->res);
+		go(x, RP(ksys_read, set_pos));
+		return;
+	case RP(ksys_read, set_pos):
+		pos_write(x, VFN_ksys_read);
+		return;
+	}
 }
 
 /* ---- readv: do_readv -> vfs_readv, f_pos as read's ---- */
 
-/* f_pos under fdget_pos's lock, as ksys_read: file_pos_read ... */
-void site_RV_POS(struct vx *x) { pos_read(x, VFN_do_readv, SITE_RV_VFS); }
-/* ... file_pos_write when vfs_readv did not fail */
-void site_RV_SETPOS(struct vx *x) { pos_write(x, VFN_do_readv); }
-
 #define MAX_RW_COUNT 0x7ffff000         /* INT_MAX & PAGE_MASK */
 
-/*
- * vfs_readv: FMODE_READ (EBADF) and FMODE_CAN_READ (EINVAL) first, then
- * import_iovec (a length negative as ssize_t is EINVAL; the total is cut
- * to MAX_RW_COUNT), nothing to do for a total of 0, else one read of the
- * total: ->read_iter takes the iovecs in one pass; a file with only
- * ->read (a directory) gets one ->read per iovec (do_loop_readv_writev),
- * which here comes to the same: generic_read_dir refuses the first,
- * ceph_read_dir serves by position.
- */
-void site_RV_VFS(struct vx *x)
+/* do_readv: f_pos under fdget_pos's lock, as ksys_read's */
+void do_readv(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
-	const struct vfs_call *c = cur_call(x);
-	int64_t n1 = c->a[1], n2 = c->a[2] < 0 ? 0 : c->a[2], total;
-	fn_enter(x, VFN_vfs_readv);
-	if (__builtin_add_overflow(n1, n2, &total) || total > MAX_RW_COUNT)
-		total = MAX_RW_COUNT;
-	f->res = read_check(x);
-	if (!f->res && n1 < 0)
-		f->res = -VE_INVAL;
-	else if (!f->res && total > 0)
-		f->res = do_read(x, &f->pos, total);
-	fn_exit(x, VFN_vfs_readv, f->res);
-	go(x, SITE_RV_SETPOS);
+
+	switch (f->pc) {
+	case RP(do_readv, file_pos):
+		pos_read(x, VFN_do_readv, RP(do_readv, vfs_readv));
+		return;
+	/*
+	 * vfs_readv: FMODE_READ (EBADF) and FMODE_CAN_READ (EINVAL) first, then
+	 * import_iovec (a length negative as ssize_t is EINVAL; the total is cut
+	 * to MAX_RW_COUNT), nothing to do for a total of 0, else one read of the
+	 * total: ->read_iter takes the iovecs in one pass; a file with only
+	 * ->read (a directory) gets one ->read per iovec (do_loop_readv_writev),
+	 * which here comes to the same: generic_read_dir refuses the first,
+	 * ceph_read_dir serves by position.
+	 */
+	case RP(do_readv, vfs_readv): {
+		const struct vfs_call *c = cur_call(x);
+		int64_t n1 = c->a[1], n2 = c->a[2] < 0 ? 0 : c->a[2], total;
+		fn_enter(x, VFN_vfs_readv);
+		if (__builtin_add_overflow(n1, n2, &total) || total > MAX_RW_COUNT)
+			total = MAX_RW_COUNT;
+		f->res = read_check(x);
+		if (!f->res && n1 < 0)
+			f->res = -VE_INVAL;
+		else if (!f->res && total > 0)
+			f->res = do_read(x, &f->pos, total);
+		fn_exit(x, VFN_vfs_readv, f->res);
+		go(x, RP(do_readv, set_pos));
+		return;
+	}
+	/* ... file_pos_write when vfs_readv did not fail */
+	case RP(do_readv, set_pos):
+		pos_write(x, VFN_do_readv);
+		return;
+	}
 }
 
 /* ---- write ---- */
@@ -497,20 +526,12 @@ static void start_write(struct vx *x, int lock_site, int after_site)
 	go(x, lock_site);
 }
 
-void site_WR_VFS(struct vx *x)
-{
-	start_write(x, SITE_WR_LOCK, SITE_WR_SETPOS);
-}
-
 static void lock_for_write(struct vx *x, int next)
 {
 	go(x, next);
 	/* inode_lock: writers of one file exclude each other (i_size, data) */
 	lock_acquire(x, VFN_down_write, VFS_LID(LID_INODE, x->t->f.inode), M_WRITE);
 }
-
-void site_WR_LOCK(struct vx *x) { lock_for_write(x, SITE_WR_DO); }
-void site_PW_LOCK(struct vx *x) { lock_for_write(x, SITE_PW_DO); }
 
 static void do_write(struct vx *x, int64_t *pos, int next)
 {
@@ -542,14 +563,6 @@ static void do_write(struct vx *x, int64_t *pos, int next)
 	go(x, next);
 }
 
-void site_WR_DO(struct vx *x) { do_write(x, &x->t->f.pos, SITE_WR_UNLOCK); }
-
-void site_PW_DO(struct vx *x)
-{
-	int64_t pos = cur_call(x)->a[2];
-	do_write(x, &pos, SITE_PW_UNLOCK);
-}
-
 static void unlock_write(struct vx *x, int next)
 {
 	lock_release(x, VFN_up_write, VFS_LID(LID_INODE, x->t->f.inode));
@@ -561,12 +574,38 @@ static void unlock_write(struct vx *x, int next)
 		go(x, next);
 }
 
-void site_WR_UNLOCK(struct vx *x) { unlock_write(x, SITE_WR_SETPOS); }
-void site_PW_UNLOCK(struct vx *x) { unlock_write(x, SITE_RET_RES); }
+/* ksys_write: as ksys_read, around vfs_write and the inode lock of
+ * generic_file_write_iter */
+void ksys_write(struct vx *x)
+{
+	struct vfs_frame *f = &x->t->f;
+
+	switch (f->pc) {
+	case RP(ksys_write, file_pos):
+		pos_read(x, VFN_ksys_write, RP(ksys_write, vfs_write));
+		return;
+	case RP(ksys_write, vfs_write):
+		start_write(x, RP(ksys_write, inode_lock), RP(ksys_write, set_pos));
+		return;
+	case RP(ksys_write, inode_lock):
+		lock_for_write(x, RP(ksys_write, write_iter));
+		return;
+	case RP(ksys_write, write_iter):
+		do_write(x, &f->pos, RP(ksys_write, inode_unlock));
+		return;
+	case RP(ksys_write, inode_unlock):
+		unlock_write(x, RP(ksys_write, set_pos));
+		return;
+	case RP(ksys_write, set_pos):
+		pos_write(x, VFN_ksys_write);
+		return;
+	}
+}
 
 /* ---- pread64, pwrite64: plain fdget, f_pos untouched ---- */
 
-void site_PR_VFS(struct vx *x)
+/* ksys_pread64: one step, RP(ksys_pread64, vfs_read) */
+void ksys_pread64(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
 	if (f->file < 0) {
@@ -585,28 +624,43 @@ void site_PR_VFS(struct vx *x)
 	call_sub(x, RP(fdput, enter), SITE_RET_RES);
 }
 
-
-void site_PW_VFS(struct vx *x)
+/* ksys_pwrite64: vfs_write at the call's offset, f_pos untouched */
+void ksys_pwrite64(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
-	if (f->file < 0) {
-		sys_return(x, -VE_BADF);
-		return;
-	}
-	f->pos = cur_call(x)->a[2];
-	fn_enter(x, VFN_vfs_write);
-	f->res = write_check(x, f->pos);
-	/* no FMODE_PWRITE on a pidfd before pidfs (v6.9): ESPIPE */
-	if (f->res == -VE_INVAL && x->w->files[f->file].kind == FK_PIDFD &&
-	    x->w->k.era < VFS_ERA(6, 9))
-		f->res = -VE_SPIPE;
-	if (f->res < 0) {
-		fn_exit(x, VFN_vfs_write, f->res);
-		call_sub(x, RP(fdput, enter), SITE_RET_RES);
-		return;
-	}
-	f->inode = x->w->files[f->file].inode;
-	fn_enter(x, VFN_generic_file_write_iter);
-	go(x, SITE_PW_LOCK);
-}
 
+	switch (f->pc) {
+	case RP(ksys_pwrite64, vfs_write):
+		if (f->file < 0) {
+			sys_return(x, -VE_BADF);
+			return;
+		}
+		f->pos = cur_call(x)->a[2];
+		fn_enter(x, VFN_vfs_write);
+		f->res = write_check(x, f->pos);
+		/* no FMODE_PWRITE on a pidfd before pidfs (v6.9): ESPIPE */
+		if (f->res == -VE_INVAL && x->w->files[f->file].kind == FK_PIDFD &&
+		    x->w->k.era < VFS_ERA(6, 9))
+			f->res = -VE_SPIPE;
+		if (f->res < 0) {
+			fn_exit(x, VFN_vfs_write, f->res);
+			call_sub(x, RP(fdput, enter), SITE_RET_RES);
+			return;
+		}
+		f->inode = x->w->files[f->file].inode;
+		fn_enter(x, VFN_generic_file_write_iter);
+		go(x, RP(ksys_pwrite64, inode_lock));
+		return;
+	case RP(ksys_pwrite64, inode_lock):
+		lock_for_write(x, RP(ksys_pwrite64, write_iter));
+		return;
+	case RP(ksys_pwrite64, write_iter): {
+		int64_t pos = cur_call(x)->a[2];
+		do_write(x, &pos, RP(ksys_pwrite64, inode_unlock));
+		return;
+	}
+	case RP(ksys_pwrite64, inode_unlock):
+		unlock_write(x, SITE_RET_RES);
+		return;
+	}
+}

@@ -30,11 +30,11 @@ static void sys_pidfd_getfd(struct vx *x) { go(x, SITE_PG_LOCK); }
 /* The f_pos users start with fdget_pos: f_pos is read and written under
  * its lock when file_needs_f_pos_lock says so. */
 static void sys_getdents64(struct vx *x) { get_pos_sub(x, RP(iterate_dir, enter)); }
-static void sys_lseek(struct vx *x) { get_pos_sub(x, SITE_LS_LLSEEK); }
-static void sys_read(struct vx *x) { get_pos_sub(x, SITE_RD_POS); }
-static void sys_write(struct vx *x) { get_pos_sub(x, SITE_WR_POS); }
+static void sys_lseek(struct vx *x) { get_pos_sub(x, RP(vfs_llseek, enter)); }
+static void sys_read(struct vx *x) { get_pos_sub(x, RP(ksys_read, file_pos)); }
+static void sys_write(struct vx *x) { get_pos_sub(x, RP(ksys_write, file_pos)); }
 /* do_readv: fdget_pos, as read */
-static void sys_readv(struct vx *x) { get_pos_sub(x, SITE_RV_POS); }
+static void sys_readv(struct vx *x) { get_pos_sub(x, RP(do_readv, file_pos)); }
 
 /* ksys_pread64/ksys_pwrite64: "if (pos < 0) return -EINVAL;" before a
  * plain fdget: the position is the caller's, f_pos is not touched, so no
@@ -44,7 +44,7 @@ static void sys_pread64(struct vx *x)
 	if (cur_call(x)->a[2] < 0)
 		sys_return(x, -VE_INVAL);
 	else
-		call_sub(x, RP(fdget, enter), SITE_PR_VFS);
+		call_sub(x, RP(fdget, enter), RP(ksys_pread64, vfs_read));
 }
 
 static void sys_pwrite64(struct vx *x)
@@ -52,7 +52,7 @@ static void sys_pwrite64(struct vx *x)
 	if (cur_call(x)->a[2] < 0)
 		sys_return(x, -VE_INVAL);
 	else
-		call_sub(x, RP(fdget, enter), SITE_PW_VFS);
+		call_sub(x, RP(fdget, enter), RP(ksys_pwrite64, vfs_write));
 }
 
 /* do_mkdirat, do_unlinkat, do_rmdir, do_renameat2 (namei.c) */
