@@ -124,13 +124,13 @@ typedef int site_fn_resolver(const struct vfs_world *w,
 	S(CLONE_COPY,      copy_process,         NULL,              1, 0) \
 	S(FORK_COPY,       copy_process,         NULL,              1, 0) \
 	S(EXIT_DO,         do_exit,              NULL,              1, 0) \
-	S(PO_DO,           pidfd_open,           NULL,              0, 0) \
+	P(pidfd_open, enter, pidfd_open,           NULL,              0, 0) \
 	/* __pidfd_fget: the target's exec lock (the era's) around the check */ \
-	S(PG_LOCK,         none,                 pg_lock_fn,        1, 0) \
-	S(PG_CHECK,        ptrace_may_access,    NULL,              1, 0) \
-	S(PG_FGET,         fget_task,            NULL,              1, 0) \
-	S(PG_UNLOCK,       none,                 pg_unlock_fn,      1, 0) \
-	S(PG_RECEIVE,      receive_fd,           NULL,              1, 0) \
+	P(pidfd_getfd, exec_lock, none,                 pidfd_exec_lock_fn,        1, 0) \
+	P(pidfd_getfd, ptrace_may_access, ptrace_may_access,    NULL,              1, 0) \
+	P(pidfd_getfd, fget_task, fget_task,            NULL,              1, 0) \
+	P(pidfd_getfd, exec_unlock, none,                 pidfd_exec_unlock_fn,      1, 0) \
+	P(pidfd_getfd, receive_fd, receive_fd,           NULL,              1, 0) \
 	/* fs/namei.c */ \
 	S(NM_LOOKUP,       none,                 nm_lookup_fn,      1, 0) \
 	S(NM_RMUTEX,       mutex_lock,           NULL,              1, 0) \
@@ -178,7 +178,7 @@ VFS_RP_LIST(S_DECL, P_DECL)
 site_fn_resolver sys_fn_of, iterate_dir_lock_fn, iterate_dir_actor_fn,
 	iterate_dir_unlock_fn, f_op_llseek_fn,
 	llseek_inode_lock_fn, llseek_inode_unlock_fn, dir_lock_fn, dir_unlock_fn, nm_lookup_fn,
-	nm_do_fn, fdget_pos_check_fn, pg_lock_fn, pg_unlock_fn;
+	nm_do_fn, fdget_pos_check_fn, pidfd_exec_lock_fn, pidfd_exec_unlock_fn;
 
 /* ---- control flow (sched.c) ---- */
 static inline void go(struct vx *x, int site) { x->t->f.pc = (uint16_t)site; }
@@ -252,7 +252,7 @@ bool lock_wait_abort(struct vx *x);
  * getdents64 returns -EINTR. */
 bool iterate_dir_kill_wait(struct vx *x);
 /* pidfd.c: likewise for __pidfd_fget's killable wait for the exec lock. */
-bool pg_kill_wait(struct vx *x);
+bool pidfd_getfd_kill_wait(struct vx *x);
 struct vfs_lock *lock_ptr(struct vfs_world *w, vfs_lid_t lid);
 const struct vfs_lock *lock_cptr(const struct vfs_world *w, vfs_lid_t lid);
 int lock_class(const struct vfs_world *w, vfs_lid_t lid);

@@ -12,7 +12,8 @@
  */
 #include "internal.h"
 
-void site_PO_DO(struct vx *x)
+/* pidfd_open (kernel/pid.c): one step, RP(pidfd_open, enter) */
+void pidfd_open(struct vx *x)
 {
 	struct vfs_world *w = x->w;
 	int64_t pid = cur_call(x)->a[0];
@@ -49,153 +50,149 @@ void site_PO_DO(struct vx *x)
 	sys_return(x, fd);
 }
 
+
 /* The target's lock against exec, as this kernel names and takes it. */
 static const struct vfs_exec_lock_desc *exec_lock(const struct vfs_world *w)
 {
 	return &vfs_exec_locks[w->k.exec_lock];
 }
 
-int pg_lock_fn(const struct vfs_world *w, const struct vfs_thread *t)
+int pidfd_exec_lock_fn(const struct vfs_world *w, const struct vfs_thread *t)
 {
 	(void)t;
 	return exec_lock(w)->lock_fn;
 }
 
-int pg_unlock_fn(const struct vfs_world *w, const struct vfs_thread *t)
+int pidfd_exec_unlock_fn(const struct vfs_world *w, const struct vfs_thread *t)
 {
 	(void)t;
 	return exec_lock(w)->unlock_fn;
 }
 
-/*
- * sys_pidfd_getfd: the pidfd (EBADF if it is none), its task
- * (get_pid_task: ESRCH once reaped), then __pidfd_fget, which first takes
- * the target's lock against exec: mutex_lock_killable(cred_guard_mutex)
- * in v5.6 (8649c322f75c), mutex_lock_killable(exec_update_mutex) from
- * v5.7 (501f9328bf5c), down_read_killable(exec_update_lock) from v5.11
- * (f7cfd871ae0c).  Held so that the target cannot exec a setuid program
- * between the permission check and fget_task: the files taken belong to
- * the credentials that were checked.
- */
-void site_PG_LOCK(struct vx *x)
-{
-	struct vfs_frame *f = &x->t->f;
-	struct vfs_world *w = x->w;
-	struct vfs_call *c = cur_call(x);
-	if (!w->k.pidfd_getfd) {
-		sys_return(x, -VE_NOSYS);
-		return;
-	}
-	int pf = fd_lookup(w, x->t->proc, c->a[0]);
-	if (pf < 0 || w->files[pf].kind != FK_PIDFD) {
-		sys_return(x, -VE_BADF);
-		return;
-	}
-	int target = vfs_proc_by_pid(w, w->files[pf].pid);
-	if (target < 0) {
-		sys_return(x, -VE_SRCH);
-		return;
-	}
-	f->newproc = target;
-	fn_enter(x, VFN___pidfd_fget);
-	go(x, SITE_PG_CHECK);
-	lock_acquire(x, exec_lock(w)->lock_fn, VFS_LID(LID_EXEC, target),
-		     exec_lock(w)->mode);
-}
-
 /* A fatal signal while the thread sleeps in the killable wait for the
- * exec lock (it resumes at PG_CHECK once the lock is handed over):
+ * exec lock (it resumes at ptrace_may_access once the lock is handed over):
  * __pidfd_fget returns the -EINTR of mutex_lock_killable /
  * down_read_killable. */
-bool pg_kill_wait(struct vx *x)
+bool pidfd_getfd_kill_wait(struct vx *x)
 {
-	if (x->t->f.pc != SITE_PG_CHECK || !lock_wait_abort(x))
+	if (x->t->f.pc != RP(pidfd_getfd, ptrace_may_access) || !lock_wait_abort(x))
 		return false;
 	fn_exit(x, VFN___pidfd_fget, -VE_INTR);
 	sys_return(x, -VE_INTR);
 	return true;
 }
 
-void site_PG_CHECK(struct vx *x)
+/*
+ * pidfd_getfd (sys_pidfd_getfd and __pidfd_fget, kernel/pid.c): the pidfd (EBADF if it is none), its task
+ * (get_pid_task: ESRCH once reaped), then __pidfd_fget, which first takes
+ * the target's lock against exec: mutex_lock_killable(cred_guard_mutex)
+ * in v5.6 (8649c322f75c), mutex_lock_killable(exec_update_mutex) from
+ * v5.7 (501f9328bf5c), down_read_killable(exec_update_lock) from v5.11
+ * (f7cfd871ae0c).  Held so that the target cannot exec a setuid program
+ * between the permission check and fget_task: the files taken belong to
+ * the credentials that were checked.  Steps exec_lock to exec_unlock are
+ * __pidfd_fget's; receive_fd is pidfd_getfd's again.
+ */
+void pidfd_getfd(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
 	struct vfs_world *w = x->w;
-	int target = f->newproc;
-	fn_enter(x, VFN_ptrace_may_access);
-	/* (model) PTRACE_MODE_ATTACH_REALCREDS: same uid, or uid 0 */
-	int uid = w->procs[x->t->proc].uid;
-	if (uid != 0 && uid != w->procs[target].uid) {
-		f->res = -VE_PERM;
-		fn_exit(x, VFN_ptrace_may_access, f->res);
-		go(x, SITE_PG_UNLOCK);
+
+	switch (f->pc) {
+	case RP(pidfd_getfd, exec_lock): {
+		struct vfs_call *c = cur_call(x);
+		if (!w->k.pidfd_getfd) {
+			sys_return(x, -VE_NOSYS);
+			return;
+		}
+		int pf = fd_lookup(w, x->t->proc, c->a[0]);
+		if (pf < 0 || w->files[pf].kind != FK_PIDFD) {
+			sys_return(x, -VE_BADF);
+			return;
+		}
+		int target = vfs_proc_by_pid(w, w->files[pf].pid);
+		if (target < 0) {
+			sys_return(x, -VE_SRCH);
+			return;
+		}
+		f->newproc = target;
+		fn_enter(x, VFN___pidfd_fget);
+		go(x, RP(pidfd_getfd, ptrace_may_access));
+		lock_acquire(x, exec_lock(w)->lock_fn, VFS_LID(LID_EXEC, target),
+			     exec_lock(w)->mode);
 		return;
 	}
-	fn_exit(x, VFN_ptrace_may_access, 0);
-	go(x, SITE_PG_FGET);
-}
-
-void site_PG_FGET(struct vx *x)
-{
-	struct vfs_frame *f = &x->t->f;
-	struct vfs_world *w = x->w;
-	int target = f->newproc;
-	fn_enter(x, VFN_fget_task);
-	go(x, SITE_PG_UNLOCK);
-	if (w->procs[target].fdt < 0) {
-		/* exited: exit_files() left ->files NULL, fget_task finds
-		 * nothing (EBADF; see site_PG_UNLOCK for ESRCH) */
-		f->res = -VE_BADF;
-		fn_exit(x, VFN_fget_task, f->res);
+	case RP(pidfd_getfd, ptrace_may_access): {
+		int target = f->newproc;
+		fn_enter(x, VFN_ptrace_may_access);
+		/* (model) PTRACE_MODE_ATTACH_REALCREDS: same uid, or uid 0 */
+		int uid = w->procs[x->t->proc].uid;
+		if (uid != 0 && uid != w->procs[target].uid) {
+			f->res = -VE_PERM;
+			fn_exit(x, VFN_ptrace_may_access, f->res);
+			go(x, RP(pidfd_getfd, exec_unlock));
+			return;
+		}
+		fn_exit(x, VFN_ptrace_may_access, 0);
+		go(x, RP(pidfd_getfd, fget_task));
 		return;
 	}
-	access_fdt(x, VFN_fget_task, w->procs[target].fdt, false);
-	int fi = fd_lookup(w, target, cur_call(x)->a[1]);
-	if (fi < 0) {
-		f->res = -VE_BADF;
-		fn_exit(x, VFN_fget_task, f->res);
+	case RP(pidfd_getfd, fget_task): {
+		int target = f->newproc;
+		fn_enter(x, VFN_fget_task);
+		go(x, RP(pidfd_getfd, exec_unlock));
+		if (w->procs[target].fdt < 0) {
+			/* exited: exit_files() left ->files NULL, fget_task finds
+			 * nothing (EBADF; see exec_unlock for ESRCH) */
+			f->res = -VE_BADF;
+			fn_exit(x, VFN_fget_task, f->res);
+			return;
+		}
+		access_fdt(x, VFN_fget_task, w->procs[target].fdt, false);
+		int fi = fd_lookup(w, target, cur_call(x)->a[1]);
+		if (fi < 0) {
+			f->res = -VE_BADF;
+			fn_exit(x, VFN_fget_task, f->res);
+			return;
+		}
+		file_get(x, VFN_fget_task, fi);         /* a real reference */
+		f->file = fi;
+		fn_exit(x, VFN_fget_task, 0);
 		return;
 	}
-	file_get(x, VFN_fget_task, fi);         /* a real reference */
-	f->file = fi;
-	fn_exit(x, VFN_fget_task, 0);
-}
-
-/* up_read / mutex_unlock: the check and the reference are done; the fd
- * is installed (receive_fd) after the lock is dropped, as __pidfd_fget
- * returns before pidfd_getfd calls receive_fd. */
-void site_PG_UNLOCK(struct vx *x)
-{
-	struct vfs_frame *f = &x->t->f;
-	struct vfs_world *w = x->w;
-	lock_release(x, exec_lock(w)->unlock_fn, VFS_LID(LID_EXEC, f->newproc));
-	/* no file from a task with PF_EXITING: since v6.9 __pidfd_fget says
-	 * ESRCH ("that really means ESRCH"), after the unlock; EBADF before */
-	if (f->res == -VE_BADF && w->procs[f->newproc].fdt < 0 &&
-	    w->k.era >= VFS_ERA(6, 9))
-		f->res = -VE_SRCH;
-	fn_exit(x, VFN___pidfd_fget, f->res);
-	if (f->res < 0)
-		sys_return(x, f->res);
-	else
-		go(x, SITE_PG_RECEIVE);
-}
-
-void site_PG_RECEIVE(struct vx *x)
-{
-	struct vfs_frame *f = &x->t->f;
-	struct vfs_world *w = x->w;
-	int proc = x->t->proc;
-	fn_enter(x, VFN_receive_fd);
-	int fd = alloc_fd(w, proc, true);       /* O_CLOEXEC */
-	access_fdt(x, VFN_receive_fd, w->procs[proc].fdt, true);
-	if (fd < 0) {
-		file_put(x, VFN_receive_fd, f->file);
+	/* up_read / mutex_unlock: the check and the reference are done; the fd
+	 * is installed (receive_fd) after the lock is dropped, as __pidfd_fget
+	 * returns before pidfd_getfd calls receive_fd. */
+	case RP(pidfd_getfd, exec_unlock):
+		lock_release(x, exec_lock(w)->unlock_fn, VFS_LID(LID_EXEC, f->newproc));
+		/* no file from a task with PF_EXITING: since v6.9 __pidfd_fget says
+		 * ESRCH ("that really means ESRCH"), after the unlock; EBADF before */
+		if (f->res == -VE_BADF && w->procs[f->newproc].fdt < 0 &&
+		    w->k.era >= VFS_ERA(6, 9))
+			f->res = -VE_SRCH;
+		fn_exit(x, VFN___pidfd_fget, f->res);
+		if (f->res < 0)
+			sys_return(x, f->res);
+		else
+			go(x, RP(pidfd_getfd, receive_fd));
+		return;
+	case RP(pidfd_getfd, receive_fd): {
+		int proc = x->t->proc;
+		fn_enter(x, VFN_receive_fd);
+		int fd = alloc_fd(w, proc, true);       /* O_CLOEXEC */
+		access_fdt(x, VFN_receive_fd, w->procs[proc].fdt, true);
+		if (fd < 0) {
+			file_put(x, VFN_receive_fd, f->file);
+			fn_exit(x, VFN_receive_fd, fd);
+			sys_return(x, fd);
+			return;
+		}
+		struct vfs_fdtable *t = proc_fdt(w, proc);
+		t->fd[fd] = (uint16_t)(FD_CLOEXEC_BIT | (f->file + 1));
 		fn_exit(x, VFN_receive_fd, fd);
 		sys_return(x, fd);
 		return;
 	}
-	struct vfs_fdtable *t = proc_fdt(w, proc);
-	t->fd[fd] = (uint16_t)(FD_CLOEXEC_BIT | (f->file + 1));
-	fn_exit(x, VFN_receive_fd, fd);
-	sys_return(x, fd);
+	}
 }
+

@@ -21,7 +21,7 @@ int vfs_kill(struct vfs_world *w, int proc, const struct vfs_sink *sink)
 		if (t->state == TS_BLOCKED) {
 			if (iterate_dir_kill_wait(&x)) {
 				interrupted++;
-			} else if (pg_kill_wait(&x)) {
+			} else if (pidfd_getfd_kill_wait(&x)) {
 				interrupted++;
 			} else {
 				note(&x, t->nfn ? t->fnstack[t->nfn - 1] : VFN_none,

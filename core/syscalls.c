@@ -25,8 +25,8 @@ static void sys_clone(struct vx *x) { go(x, SITE_CLONE_COPY); }
 static void sys_fork(struct vx *x) { go(x, SITE_FORK_COPY); }
 static void sys_exit(struct vx *x) { go(x, SITE_EXIT_DO); }
 /* kernel/pid.c; pidfd_getfd starts with the target's exec lock (pidfd.c) */
-static void sys_pidfd_open(struct vx *x) { go(x, SITE_PO_DO); }
-static void sys_pidfd_getfd(struct vx *x) { go(x, SITE_PG_LOCK); }
+static void sys_pidfd_open(struct vx *x) { go(x, RP(pidfd_open, enter)); }
+static void sys_pidfd_getfd(struct vx *x) { go(x, RP(pidfd_getfd, exec_lock)); }
 /* The f_pos users start with fdget_pos: f_pos is read and written under
  * its lock when file_needs_f_pos_lock says so. */
 static void sys_getdents64(struct vx *x) { get_pos_sub(x, RP(iterate_dir, enter)); }
