@@ -104,16 +104,16 @@ typedef int site_fn_resolver(const struct vfs_world *w,
 	P(do_readv, vfs_readv, vfs_readv,            NULL,              1, 0) \
 	P(do_readv, set_pos, do_readv,             NULL,              0, 0) \
 	/* fs/open.c, fs/file.c: open, close, dup */ \
-	S(OP_LOOKUP,       do_sys_open,          NULL,              1, 0) \
-	S(OP_DENTRY_OPEN,  do_dentry_open,       NULL,              1, 0) \
-	S(OP_INSTALL,      fd_install,           NULL,              1, 0) \
-	S(CR_LOOKUP,       do_sys_open,          NULL,              1, 0) \
-	S(CR_LOCK,         none,                 dir_lock_fn,       1, 0) \
-	S(CR_CREATE,       vfs_create,           NULL,              1, 0) \
-	S(CR_UNLOCK,       none,                 dir_unlock_fn,     1, 0) \
-	S(CR_TRUNC_LOCK,   handle_truncate,      NULL,              1, 0) \
-	S(CR_TRUNC,        do_truncate,          NULL,              0, 0) \
-	S(CR_TRUNC_UNLOCK, none,                 dir_unlock_fn,     1, 0) \
+	P(do_sys_open, path_lookup, do_sys_open,          NULL,              1, 0) \
+	P(do_sys_open, parent_lookup, do_sys_open,          NULL,              1, 0) \
+	P(do_sys_open, do_dentry_open, do_dentry_open,       NULL,              1, 0) \
+	P(do_sys_open, fd_install, fd_install,           NULL,              1, 0) \
+	P(open_last_lookups, inode_lock, none,                 inode_lock_fn,       1, 0) \
+	P(open_last_lookups, vfs_create, vfs_create,           NULL,              1, 0) \
+	P(open_last_lookups, inode_unlock, none,                 inode_unlock_fn,     1, 0) \
+	P(handle_truncate, inode_lock, handle_truncate,      NULL,              1, 0) \
+	P(handle_truncate, do_truncate, do_truncate,          NULL,              0, 0) \
+	P(handle_truncate, inode_unlock, none,                 inode_unlock_fn,     1, 0) \
 	P(close_fd, pick_file, close_fd,             NULL,              1, 0) \
 	P(close_fd, filp_close, fput,                 NULL,              1, 0) \
 	P(ksys_dup, fget_raw, fget_raw,             NULL,              1, 0) \
@@ -134,17 +134,17 @@ typedef int site_fn_resolver(const struct vfs_world *w,
 	/* fs/namei.c */ \
 	S(NM_LOOKUP,       none,                 nm_lookup_fn,      1, 0) \
 	S(NM_RMUTEX,       mutex_lock,           NULL,              1, 0) \
-	S(NM_LOCK_P1,      none,                 dir_lock_fn,       1, 0) \
-	S(NM_LOCK_P2,      none,                 dir_lock_fn,       1, 0) \
+	S(NM_LOCK_P1,      none,                 inode_lock_fn,       1, 0) \
+	S(NM_LOCK_P2,      none,                 inode_lock_fn,       1, 0) \
 	S(NM_FIND,         none,                 nm_lookup_fn,      0, 0) \
 	S(NM_VFS,          none,                 nm_do_fn,          1, 0) \
-	S(NM_LOCK_V1,      none,                 dir_lock_fn,       1, 0) \
-	S(NM_LOCK_V2,      none,                 dir_lock_fn,       1, 0) \
+	S(NM_LOCK_V1,      none,                 inode_lock_fn,       1, 0) \
+	S(NM_LOCK_V2,      none,                 inode_lock_fn,       1, 0) \
 	S(NM_DO,           none,                 nm_do_fn,          0, 0) \
-	S(NM_UNLOCK_V2,    none,                 dir_unlock_fn,     1, 0) \
-	S(NM_UNLOCK_V1,    none,                 dir_unlock_fn,     1, 0) \
-	S(NM_UNLOCK_P1,    none,                 dir_unlock_fn,     1, 0) \
-	S(NM_UNLOCK_P2,    none,                 dir_unlock_fn,     1, 0) \
+	S(NM_UNLOCK_V2,    none,                 inode_unlock_fn,     1, 0) \
+	S(NM_UNLOCK_V1,    none,                 inode_unlock_fn,     1, 0) \
+	S(NM_UNLOCK_P1,    none,                 inode_unlock_fn,     1, 0) \
+	S(NM_UNLOCK_P2,    none,                 inode_unlock_fn,     1, 0) \
 	S(NM_URMUTEX,      mutex_unlock,         NULL,              1, 0)
 
 enum vfs_rp {
@@ -177,7 +177,7 @@ VFS_RP_LIST(S_DECL, P_DECL)
 #undef P_DECL
 site_fn_resolver sys_fn_of, iterate_dir_lock_fn, iterate_dir_actor_fn,
 	iterate_dir_unlock_fn, f_op_llseek_fn,
-	llseek_inode_lock_fn, llseek_inode_unlock_fn, dir_lock_fn, dir_unlock_fn, nm_lookup_fn,
+	llseek_inode_lock_fn, llseek_inode_unlock_fn, inode_lock_fn, inode_unlock_fn, nm_lookup_fn,
 	nm_do_fn, fdget_pos_check_fn, pidfd_exec_lock_fn, pidfd_exec_unlock_fn;
 
 /* ---- control flow (sched.c) ---- */

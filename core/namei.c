@@ -166,7 +166,7 @@ void site_NM_LOCK_P1(struct vx *x)
 		order_parents(x);       /* s_vfs_rename_mutex is held */
 	f->locked_parent = 1;
 	go(x, f->parent2 >= 0 ? SITE_NM_LOCK_P2 : SITE_NM_FIND);
-	lock_acquire(x, dir_lock_fn(x->w, x->t), VFS_LID(LID_INODE, f->parent),
+	lock_acquire(x, inode_lock_fn(x->w, x->t), VFS_LID(LID_INODE, f->parent),
 		     M_WRITE);
 }
 
@@ -175,7 +175,7 @@ void site_NM_LOCK_P2(struct vx *x)
 	struct vfs_frame *f = &x->t->f;
 	f->locked_parent2 = 1;
 	go(x, SITE_NM_FIND);
-	lock_acquire(x, dir_lock_fn(x->w, x->t), VFS_LID(LID_INODE, f->parent2),
+	lock_acquire(x, inode_lock_fn(x->w, x->t), VFS_LID(LID_INODE, f->parent2),
 		     M_WRITE);
 }
 
@@ -321,7 +321,7 @@ void site_NM_LOCK_V1(struct vx *x)
 	struct vfs_frame *f = &x->t->f;
 	f->locked_victim = 1;
 	go(x, f->newproc >= 0 ? SITE_NM_LOCK_V2 : SITE_NM_DO);
-	lock_acquire(x, dir_lock_fn(x->w, x->t), VFS_LID(LID_INODE, f->inode), M_WRITE);
+	lock_acquire(x, inode_lock_fn(x->w, x->t), VFS_LID(LID_INODE, f->inode), M_WRITE);
 }
 
 void site_NM_LOCK_V2(struct vx *x)
@@ -329,7 +329,7 @@ void site_NM_LOCK_V2(struct vx *x)
 	struct vfs_frame *f = &x->t->f;
 	f->locked_victim2 = 1;
 	go(x, SITE_NM_DO);
-	lock_acquire(x, dir_lock_fn(x->w, x->t), VFS_LID(LID_INODE, f->newproc),
+	lock_acquire(x, inode_lock_fn(x->w, x->t), VFS_LID(LID_INODE, f->newproc),
 		     M_WRITE);
 }
 
@@ -407,7 +407,7 @@ void site_NM_DO(struct vx *x)
 void site_NM_UNLOCK_V2(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
-	lock_release(x, dir_unlock_fn(x->w, x->t), VFS_LID(LID_INODE, f->newproc));
+	lock_release(x, inode_unlock_fn(x->w, x->t), VFS_LID(LID_INODE, f->newproc));
 	f->locked_victim2 = 0;
 	go(x, SITE_NM_UNLOCK_V1);
 }
@@ -415,7 +415,7 @@ void site_NM_UNLOCK_V2(struct vx *x)
 void site_NM_UNLOCK_V1(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
-	lock_release(x, dir_unlock_fn(x->w, x->t), VFS_LID(LID_INODE, f->inode));
+	lock_release(x, inode_unlock_fn(x->w, x->t), VFS_LID(LID_INODE, f->inode));
 	f->locked_victim = 0;
 	fn_exit(x, nm_do_fn(x->w, x->t), f->res);
 	go(x, SITE_NM_UNLOCK_P1);
@@ -432,7 +432,7 @@ void site_NM_UNLOCK_P1(struct vx *x)
 	struct vfs_frame *f = &x->t->f;
 	if (cur_call(x)->sys == SYS_RENAME)
 		fn_enter(x, VFN_unlock_rename);
-	lock_release(x, dir_unlock_fn(x->w, x->t), VFS_LID(LID_INODE, f->parent));
+	lock_release(x, inode_unlock_fn(x->w, x->t), VFS_LID(LID_INODE, f->parent));
 	f->locked_parent = 0;
 	if (f->locked_parent2) {
 		go(x, SITE_NM_UNLOCK_P2);
@@ -446,7 +446,7 @@ void site_NM_UNLOCK_P1(struct vx *x)
 void site_NM_UNLOCK_P2(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
-	lock_release(x, dir_unlock_fn(x->w, x->t), VFS_LID(LID_INODE, f->parent2));
+	lock_release(x, inode_unlock_fn(x->w, x->t), VFS_LID(LID_INODE, f->parent2));
 	f->locked_parent2 = 0;
 	if (!f->locked_rename) {        /* rename-lock no-mutex */
 		fn_exit(x, VFN_unlock_rename, 0);

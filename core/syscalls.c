@@ -13,8 +13,8 @@
 /* ---- the entries: the first step of each call ---------------------------- */
 
 /* do_sys_open: the path walk comes first (open.c) */
-static void sys_openat(struct vx *x) { go(x, SITE_OP_LOOKUP); }
-static void sys_creat(struct vx *x) { go(x, SITE_CR_LOOKUP); }
+static void sys_openat(struct vx *x) { go(x, RP(do_sys_open, path_lookup)); }
+static void sys_creat(struct vx *x) { go(x, RP(do_sys_open, parent_lookup)); }
 /* close_fd (file.c) */
 static void sys_close(struct vx *x) { go(x, RP(close_fd, pick_file)); }
 /* dup: fget_raw then fd_install; dup2: do_dup2 under files->file_lock */
