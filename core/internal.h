@@ -132,20 +132,20 @@ typedef int site_fn_resolver(const struct vfs_world *w,
 	P(pidfd_getfd, exec_unlock, none,                 pidfd_exec_unlock_fn,      1, 0) \
 	P(pidfd_getfd, receive_fd, receive_fd,           NULL,              1, 0) \
 	/* fs/namei.c */ \
-	S(NM_LOOKUP,       none,                 nm_lookup_fn,      1, 0) \
-	S(NM_RMUTEX,       mutex_lock,           NULL,              1, 0) \
-	S(NM_LOCK_P1,      none,                 inode_lock_fn,       1, 0) \
-	S(NM_LOCK_P2,      none,                 inode_lock_fn,       1, 0) \
-	S(NM_FIND,         none,                 nm_lookup_fn,      0, 0) \
-	S(NM_VFS,          none,                 nm_do_fn,          1, 0) \
-	S(NM_LOCK_V1,      none,                 inode_lock_fn,       1, 0) \
-	S(NM_LOCK_V2,      none,                 inode_lock_fn,       1, 0) \
-	S(NM_DO,           none,                 nm_do_fn,          0, 0) \
-	S(NM_UNLOCK_V2,    none,                 inode_unlock_fn,     1, 0) \
-	S(NM_UNLOCK_V1,    none,                 inode_unlock_fn,     1, 0) \
-	S(NM_UNLOCK_P1,    none,                 inode_unlock_fn,     1, 0) \
-	S(NM_UNLOCK_P2,    none,                 inode_unlock_fn,     1, 0) \
-	S(NM_URMUTEX,      mutex_unlock,         NULL,              1, 0)
+	P(namei_op, lookup, none,                 namei_op_fn,      1, 0) \
+	P(namei_op, rename_mutex, mutex_lock,           NULL,              1, 0) \
+	P(namei_op, lock_parent, none,                 inode_lock_fn,       1, 0) \
+	P(namei_op, lock_parent2, none,                 inode_lock_fn,       1, 0) \
+	P(namei_op, lookup_victim, none,                 namei_op_fn,      0, 0) \
+	P(namei_op, vfs_op, none,                 namei_vfs_fn,          1, 0) \
+	P(namei_op, lock_victim, none,                 inode_lock_fn,       1, 0) \
+	P(namei_op, lock_victim2, none,                 inode_lock_fn,       1, 0) \
+	P(namei_op, vfs_op_locked, none,                 namei_vfs_fn,          0, 0) \
+	P(namei_op, unlock_victim2, none,                 inode_unlock_fn,     1, 0) \
+	P(namei_op, unlock_victim, none,                 inode_unlock_fn,     1, 0) \
+	P(namei_op, unlock_parent, none,                 inode_unlock_fn,     1, 0) \
+	P(namei_op, unlock_parent2, none,                 inode_unlock_fn,     1, 0) \
+	P(namei_op, rename_mutex_unlock, mutex_unlock,         NULL,              1, 0)
 
 enum vfs_rp {
 #define S_ENUM(n, fn, res, en, in) SITE_##n,
@@ -177,8 +177,8 @@ VFS_RP_LIST(S_DECL, P_DECL)
 #undef P_DECL
 site_fn_resolver sys_fn_of, iterate_dir_lock_fn, iterate_dir_actor_fn,
 	iterate_dir_unlock_fn, f_op_llseek_fn,
-	llseek_inode_lock_fn, llseek_inode_unlock_fn, inode_lock_fn, inode_unlock_fn, nm_lookup_fn,
-	nm_do_fn, fdget_pos_check_fn, pidfd_exec_lock_fn, pidfd_exec_unlock_fn;
+	llseek_inode_lock_fn, llseek_inode_unlock_fn, inode_lock_fn, inode_unlock_fn, namei_op_fn,
+	namei_vfs_fn, fdget_pos_check_fn, pidfd_exec_lock_fn, pidfd_exec_unlock_fn;
 
 /* ---- control flow (sched.c) ---- */
 static inline void go(struct vx *x, int site) { x->t->f.pc = (uint16_t)site; }
@@ -247,6 +247,10 @@ void lock_release(struct vx *x, int fn, vfs_lid_t lid);
 void lock_downgrade(struct vx *x, int fn, vfs_lid_t lid);
 /* A fatal signal: true when the thread's wait was killable and it left. */
 bool lock_wait_abort(struct vx *x);
+/* inode_lock(INO), exclusive (i_rwsem or i_mutex by era: open.c), the
+ * thread resuming at NEXT once it holds it; and inode_unlock(INO). */
+void inode_lock_then(struct vx *x, int ino, int next);
+void inode_unlock_of(struct vx *x, int ino);
 /* readdir.c: a fatal signal reaches the thread asleep; true when it slept
  * in iterate_dir's killable wait for the directory lock, which gave up:
  * getdents64 returns -EINTR. */

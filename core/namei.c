@@ -28,7 +28,7 @@ static bool is_dots(const char *name)
 	return !strcmp(name, ".") || !strcmp(name, "..");
 }
 
-int nm_lookup_fn(const struct vfs_world *w, const struct vfs_thread *t)
+int namei_op_fn(const struct vfs_world *w, const struct vfs_thread *t)
 {
 	(void)w;
 	switch (t->rec.call.sys) {
@@ -39,7 +39,7 @@ int nm_lookup_fn(const struct vfs_world *w, const struct vfs_thread *t)
 	}
 }
 
-int nm_do_fn(const struct vfs_world *w, const struct vfs_thread *t)
+int namei_vfs_fn(const struct vfs_world *w, const struct vfs_thread *t)
 {
 	(void)w;
 	switch (t->rec.call.sys) {
@@ -50,13 +50,13 @@ int nm_do_fn(const struct vfs_world *w, const struct vfs_thread *t)
 	}
 }
 
-static void nm_fail(struct vx *x, int64_t err)
+static void namei_fail(struct vx *x, int64_t err)
 {
-	fn_exit(x, nm_lookup_fn(x->w, x->t), err);
+	fn_exit(x, namei_op_fn(x->w, x->t), err);
 	sys_return(x, err);
 }
 
-void site_NM_LOOKUP(struct vx *x)
+static void namei_lookup(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
 	struct vfs_world *w = x->w;
@@ -65,12 +65,12 @@ void site_NM_LOOKUP(struct vx *x)
 	char name[VFS_NAME_MAX];
 	int p1, p2 = -1, r;
 
-	fn_enter(x, nm_lookup_fn(w, x->t));
+	fn_enter(x, namei_op_fn(w, x->t));
 	r = path_parent(w, vfs_call_str(w, c, 0), &p1, &last);
 	if (r == 0 && c->sys == SYS_RENAME)
 		r = path_parent(w, vfs_call_str(w, c, 1), &p2, &last);
 	if (r < 0) {
-		nm_fail(x, r);
+		namei_fail(x, r);
 		return;
 	}
 	last_of(vfs_call_str(w, c, 0), name);
@@ -79,11 +79,11 @@ void site_NM_LOOKUP(struct vx *x)
 		 * that is "." or ".." in either path */
 		char name2[VFS_NAME_MAX];
 		if (w->inodes[p1].sb != w->inodes[p2].sb) {
-			nm_fail(x, -VE_XDEV);
+			namei_fail(x, -VE_XDEV);
 			return;
 		}
 		if (is_dots(name) || is_dots(last_of(vfs_call_str(w, c, 1), name2))) {
-			nm_fail(x, -VE_BUSY);
+			namei_fail(x, -VE_BUSY);
 			return;
 		}
 	} else if (is_dots(name)) {
@@ -93,7 +93,7 @@ void site_NM_LOOKUP(struct vx *x)
 		int64_t e = c->sys == SYS_MKDIR ? -VE_EXIST :
 			    c->sys == SYS_UNLINK ? -VE_ISDIR :
 			    !strcmp(name, ".") ? -VE_INVAL : -VE_NOTEMPTY;
-		nm_fail(x, e);
+		namei_fail(x, e);
 		return;
 	}
 	f->parent = p1;
@@ -107,33 +107,24 @@ void site_NM_LOOKUP(struct vx *x)
 		 * order, no nesting annotation: the two parents in the
 		 * order the arguments name them */
 		f->parent2 = p2;
-		note(x, nm_lookup_fn(w, x->t), "rename-lock no-mutex: both "
+		note(x, namei_op_fn(w, x->t), "rename-lock no-mutex: both "
 		     "parents locked in argument order without "
 		     "s_vfs_rename_mutex (deliberately wrong)");
-		go(x, SITE_NM_LOCK_P1);
+		go(x, RP(namei_op, lock_parent));
 		return;
 	}
 	if (c->sys == SYS_RENAME && p2 != p1) {
 		/* lock_rename: which parent first is decided only once
-		 * s_vfs_rename_mutex is held (site_NM_LOCK_P1): until then
+		 * s_vfs_rename_mutex is held (namei_op:lock_parent): until then
 		 * another rename may move one under the other */
 		f->parent = -1;
 		fn_enter(x, VFN_lock_rename);
-		go(x, SITE_NM_RMUTEX);
+		go(x, RP(namei_op, rename_mutex));
 		return;
 	}
 	if (c->sys == SYS_RENAME)
 		fn_enter(x, VFN_lock_rename);
-	go(x, SITE_NM_LOCK_P1);
-}
-
-void site_NM_RMUTEX(struct vx *x)
-{
-	/* only one cross-directory rename per filesystem at a time: the
-	 * tree's shape cannot change while we check ancestry */
-	x->t->f.locked_rename = 1;
-	go(x, SITE_NM_LOCK_P1);
-	lock_acquire(x, VFN_mutex_lock, VFS_LID(LID_RENAME, 0), M_EXCL);
+	go(x, RP(namei_op, lock_parent));
 }
 
 /*
@@ -159,34 +150,14 @@ static void order_parents(struct vx *x)
 		     "the source's first");
 }
 
-void site_NM_LOCK_P1(struct vx *x)
-{
-	struct vfs_frame *f = &x->t->f;
-	if (f->parent < 0)
-		order_parents(x);       /* s_vfs_rename_mutex is held */
-	f->locked_parent = 1;
-	go(x, f->parent2 >= 0 ? SITE_NM_LOCK_P2 : SITE_NM_FIND);
-	lock_acquire(x, inode_lock_fn(x->w, x->t), VFS_LID(LID_INODE, f->parent),
-		     M_WRITE);
-}
-
-void site_NM_LOCK_P2(struct vx *x)
-{
-	struct vfs_frame *f = &x->t->f;
-	f->locked_parent2 = 1;
-	go(x, SITE_NM_FIND);
-	lock_acquire(x, inode_lock_fn(x->w, x->t), VFS_LID(LID_INODE, f->parent2),
-		     M_WRITE);
-}
-
 /* Leave through the parents' unlocks with this result. */
-static void nm_unwind(struct vx *x, int64_t res)
+static void namei_unwind(struct vx *x, int64_t res)
 {
 	x->t->f.res = res;
-	go(x, SITE_NM_UNLOCK_P1);
+	go(x, RP(namei_op, unlock_parent));
 }
 
-void site_NM_FIND(struct vx *x)
+static void namei_lookup_victim(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
 	struct vfs_world *w = x->w;
@@ -204,10 +175,10 @@ void site_NM_FIND(struct vx *x)
 		dp = f->dparent;
 	}
 	last_of(vfs_call_str(w, c, 0), name);
-	access_inode(x, nm_lookup_fn(w, x->t), FLD_DIR, sp, w->inodes[sp].nchildren,
+	access_inode(x, namei_op_fn(w, x->t), FLD_DIR, sp, w->inodes[sp].nchildren,
 		     false);
 	if (w->inodes[sp].dead || w->inodes[dp].dead) {
-		nm_unwind(x, -VE_NOENT);
+		namei_unwind(x, -VE_NOENT);
 		return;
 	}
 	int v = inode_child(w, sp, name);
@@ -215,70 +186,70 @@ void site_NM_FIND(struct vx *x)
 	switch (c->sys) {
 	case SYS_MKDIR:
 		if (v >= 0) {
-			nm_unwind(x, -VE_EXIST);
+			namei_unwind(x, -VE_EXIST);
 			return;
 		}
 		break;
 	case SYS_UNLINK:
 		if (v < 0 || w->inodes[v].type == IT_DIR) {
-			nm_unwind(x, v < 0 ? -VE_NOENT : -VE_ISDIR);
+			namei_unwind(x, v < 0 ? -VE_NOENT : -VE_ISDIR);
 			return;
 		}
 		break;
 	case SYS_RMDIR:
 		if (v < 0 || w->inodes[v].type != IT_DIR) {
-			nm_unwind(x, v < 0 ? -VE_NOENT : -VE_NOTDIR);
+			namei_unwind(x, v < 0 ? -VE_NOENT : -VE_NOTDIR);
 			return;
 		}
 		break;
 	case SYS_RENAME: {
 		last_of(vfs_call_str(w, c, 1), name2);
 		if (v < 0) {
-			nm_unwind(x, -VE_NOENT);
+			namei_unwind(x, -VE_NOENT);
 			return;
 		}
 		int t = inode_child(w, dp, name2);
 		bool sdir = w->inodes[v].type == IT_DIR;
 		if (t == v) {
-			nm_unwind(x, 0);
+			namei_unwind(x, 0);
 			return;
 		}
 		if (sdir && inode_is_ancestor(w, v, dp)) {
-			nm_unwind(x, -VE_INVAL);        /* into itself */
+			namei_unwind(x, -VE_INVAL);        /* into itself */
 			return;
 		}
 		if (t >= 0 && sp != dp && inode_is_ancestor(w, t, sp)) {
 			/* lock_rename's trap is the target: it is an
 			 * ancestor of the source ("target should not be an
 			 * ancestor of source") */
-			nm_unwind(x, -VE_NOTEMPTY);
+			namei_unwind(x, -VE_NOTEMPTY);
 			return;
 		}
 		if (t >= 0 && sdir && w->inodes[t].type != IT_DIR) {
-			nm_unwind(x, -VE_NOTDIR);
+			namei_unwind(x, -VE_NOTDIR);
 			return;
 		}
 		if (t >= 0 && !sdir && w->inodes[t].type == IT_DIR) {
-			nm_unwind(x, -VE_ISDIR);
+			namei_unwind(x, -VE_ISDIR);
 			return;
 		}
 		if (t >= 0 && w->inodes[t].type == IT_DIR && w->inodes[t].nchildren) {
-			nm_unwind(x, -VE_NOTEMPTY);
+			namei_unwind(x, -VE_NOTEMPTY);
 			return;
 		}
 		f->victim2 = t;
 		break;
 	}
 	}
-	go(x, SITE_NM_VFS);
+	go(x, RP(namei_op, vfs_op));
 }
 
-void site_NM_VFS(struct vx *x)
+static void namei_vfs_op(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
 	struct vfs_world *w = x->w;
 	struct vfs_call *c = cur_call(x);
-	int fn = nm_do_fn(w, x->t);
+	int fn = namei_vfs_fn(w, x->t);
 	char name[VFS_NAME_MAX];
 
 	fn_enter(x, fn);
@@ -287,7 +258,7 @@ void site_NM_VFS(struct vx *x)
 		if (r >= 0)
 			access_dir_change(x, fn, f->parent, r);
 		fn_exit(x, fn, r < 0 ? r : 0);
-		nm_unwind(x, r < 0 ? r : 0);
+		namei_unwind(x, r < 0 ? r : 0);
 		return;
 	}
 	/* the victims: rename locks non-directories in address order,
@@ -313,24 +284,7 @@ void site_NM_VFS(struct vx *x)
 	}
 	f->inode = a;  /* first victim lock */
 	f->newproc = b;/* second victim lock */
-	go(x, a >= 0 ? SITE_NM_LOCK_V1 : SITE_NM_DO);
-}
-
-void site_NM_LOCK_V1(struct vx *x)
-{
-	struct vfs_frame *f = &x->t->f;
-	f->locked_victim = 1;
-	go(x, f->newproc >= 0 ? SITE_NM_LOCK_V2 : SITE_NM_DO);
-	lock_acquire(x, inode_lock_fn(x->w, x->t), VFS_LID(LID_INODE, f->inode), M_WRITE);
-}
-
-void site_NM_LOCK_V2(struct vx *x)
-{
-	struct vfs_frame *f = &x->t->f;
-	f->locked_victim2 = 1;
-	go(x, SITE_NM_DO);
-	lock_acquire(x, inode_lock_fn(x->w, x->t), VFS_LID(LID_INODE, f->newproc),
-		     M_WRITE);
+	go(x, a >= 0 ? RP(namei_op, lock_victim) : RP(namei_op, vfs_op_locked));
 }
 
 static void move_entry(struct vfs_world *w, int ino, int newparent,
@@ -341,12 +295,12 @@ static void move_entry(struct vfs_world *w, int ino, int newparent,
 	inode_link_entry(w, ino, newparent, name);
 }
 
-void site_NM_DO(struct vx *x)
+static void namei_vfs_op_locked(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
 	struct vfs_world *w = x->w;
 	struct vfs_call *c = cur_call(x);
-	int fn = nm_do_fn(w, x->t);
+	int fn = namei_vfs_fn(w, x->t);
 	int64_t res = 0;
 
 	switch (c->sys) {
@@ -395,71 +349,120 @@ void site_NM_DO(struct vx *x)
 	}
 	f->res = res;
 	if (f->locked_victim2) {
-		go(x, SITE_NM_UNLOCK_V2);
+		go(x, RP(namei_op, unlock_victim2));
 	} else if (f->locked_victim) {
-		go(x, SITE_NM_UNLOCK_V1);
+		go(x, RP(namei_op, unlock_victim));
 	} else {
 		fn_exit(x, fn, res);
-		go(x, SITE_NM_UNLOCK_P1);
+		go(x, RP(namei_op, unlock_parent));
 	}
 }
 
-void site_NM_UNLOCK_V2(struct vx *x)
+static void namei_finish(struct vx *x)
 {
-	struct vfs_frame *f = &x->t->f;
-	lock_release(x, inode_unlock_fn(x->w, x->t), VFS_LID(LID_INODE, f->newproc));
-	f->locked_victim2 = 0;
-	go(x, SITE_NM_UNLOCK_V1);
-}
-
-void site_NM_UNLOCK_V1(struct vx *x)
-{
-	struct vfs_frame *f = &x->t->f;
-	lock_release(x, inode_unlock_fn(x->w, x->t), VFS_LID(LID_INODE, f->inode));
-	f->locked_victim = 0;
-	fn_exit(x, nm_do_fn(x->w, x->t), f->res);
-	go(x, SITE_NM_UNLOCK_P1);
-}
-
-static void nm_finish(struct vx *x)
-{
-	fn_exit(x, nm_lookup_fn(x->w, x->t), x->t->f.res);
+	fn_exit(x, namei_op_fn(x->w, x->t), x->t->f.res);
 	sys_return(x, x->t->f.res);
 }
 
-void site_NM_UNLOCK_P1(struct vx *x)
+/*
+ * The one body of do_mkdirat, do_unlinkat, do_rmdir and do_renameat2
+ * (each step names the call's own kernel function: namei_op_fn, and
+ * namei_vfs_fn for vfs_mkdir ... vfs_rename): the parents locked (a
+ * cross-directory rename under s_vfs_rename_mutex first, as lock_rename
+ * does), the names looked up, the victims locked, the change, and the
+ * unlocks in reverse.
+ */
+void namei_op(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
-	if (cur_call(x)->sys == SYS_RENAME)
-		fn_enter(x, VFN_unlock_rename);
-	lock_release(x, inode_unlock_fn(x->w, x->t), VFS_LID(LID_INODE, f->parent));
-	f->locked_parent = 0;
-	if (f->locked_parent2) {
-		go(x, SITE_NM_UNLOCK_P2);
+
+	switch (f->pc) {
+	case RP(namei_op, lookup):
+		namei_lookup(x);
+		return;
+	case RP(namei_op, rename_mutex):
+		/* only one cross-directory rename per filesystem at a time: the
+		 * tree's shape cannot change while we check ancestry */
+		f->locked_rename = 1;
+		go(x, RP(namei_op, lock_parent));
+		lock_acquire(x, VFN_mutex_lock, VFS_LID(LID_RENAME, 0), M_EXCL);
+		return;
+	case RP(namei_op, lock_parent):
+		if (f->parent < 0)
+			order_parents(x);       /* s_vfs_rename_mutex is held */
+		f->locked_parent = 1;
+		/* I_MUTEX_PARENT: the names in it cannot change until the
+		 * operation is done */
+		inode_lock_then(x, f->parent, f->parent2 >= 0 ?
+				RP(namei_op, lock_parent2) :
+				RP(namei_op, lookup_victim));
+		return;
+	case RP(namei_op, lock_parent2):
+		f->locked_parent2 = 1;
+		/* the other parent of a rename, in lock_rename's order */
+		inode_lock_then(x, f->parent2, RP(namei_op, lookup_victim));
+		return;
+	case RP(namei_op, lookup_victim):
+		namei_lookup_victim(x);
+		return;
+	case RP(namei_op, vfs_op):
+		namei_vfs_op(x);
+		return;
+	case RP(namei_op, lock_victim):
+		f->locked_victim = 1;
+		/* the victim's own lock: its i_nlink, S_DEAD, its entries */
+		inode_lock_then(x, f->inode, f->newproc >= 0 ?
+				RP(namei_op, lock_victim2) :
+				RP(namei_op, vfs_op_locked));
+		return;
+	case RP(namei_op, lock_victim2):
+		f->locked_victim2 = 1;
+		/* rename's second victim, in lock_two_inodes' order */
+		inode_lock_then(x, f->newproc, RP(namei_op, vfs_op_locked));
+		return;
+	case RP(namei_op, vfs_op_locked):
+		namei_vfs_op_locked(x);
+		return;
+	case RP(namei_op, unlock_victim2):
+		inode_unlock_of(x, f->newproc);
+		f->locked_victim2 = 0;
+		go(x, RP(namei_op, unlock_victim));
+		return;
+	case RP(namei_op, unlock_victim):
+		inode_unlock_of(x, f->inode);
+		f->locked_victim = 0;
+		fn_exit(x, namei_vfs_fn(x->w, x->t), f->res);
+		go(x, RP(namei_op, unlock_parent));
+		return;
+	case RP(namei_op, unlock_parent):
+		if (cur_call(x)->sys == SYS_RENAME)
+			fn_enter(x, VFN_unlock_rename);
+		inode_unlock_of(x, f->parent);
+		f->locked_parent = 0;
+		if (f->locked_parent2) {
+			go(x, RP(namei_op, unlock_parent2));
+			return;
+		}
+		if (cur_call(x)->sys == SYS_RENAME)
+			fn_exit(x, VFN_unlock_rename, 0);
+		namei_finish(x);
+		return;
+	case RP(namei_op, unlock_parent2):
+		inode_unlock_of(x, f->parent2);
+		f->locked_parent2 = 0;
+		if (!f->locked_rename) {        /* rename-lock no-mutex */
+			fn_exit(x, VFN_unlock_rename, 0);
+			namei_finish(x);
+			return;
+		}
+		go(x, RP(namei_op, rename_mutex_unlock));
+		return;
+	case RP(namei_op, rename_mutex_unlock):
+		lock_release(x, VFN_mutex_unlock, VFS_LID(LID_RENAME, 0));
+		f->locked_rename = 0;
+		fn_exit(x, VFN_unlock_rename, 0);
+		namei_finish(x);
 		return;
 	}
-	if (cur_call(x)->sys == SYS_RENAME)
-		fn_exit(x, VFN_unlock_rename, 0);
-	nm_finish(x);
 }
 
-void site_NM_UNLOCK_P2(struct vx *x)
-{
-	struct vfs_frame *f = &x->t->f;
-	lock_release(x, inode_unlock_fn(x->w, x->t), VFS_LID(LID_INODE, f->parent2));
-	f->locked_parent2 = 0;
-	if (!f->locked_rename) {        /* rename-lock no-mutex */
-		fn_exit(x, VFN_unlock_rename, 0);
-		nm_finish(x);
-		return;
-	}
-	go(x, SITE_NM_URMUTEX);
-}
-
-void site_NM_URMUTEX(struct vx *x)
-{
-	lock_release(x, VFN_mutex_unlock, VFS_LID(LID_RENAME, 0));
-	x->t->f.locked_rename = 0;
-	fn_exit(x, VFN_unlock_rename, 0);
-	nm_finish(x);
-}

@@ -45,6 +45,18 @@ int inode_unlock_fn(const struct vfs_world *w, const struct vfs_thread *t)
 	return w->k.dir_lock ? VFN_up_write : VFN_mutex_unlock;
 }
 
+void inode_lock_then(struct vx *x, int ino, int next)
+{
+	go(x, next);
+	lock_acquire(x, inode_lock_fn(x->w, x->t), VFS_LID(LID_INODE, ino),
+		     M_WRITE);
+}
+
+void inode_unlock_of(struct vx *x, int ino)
+{
+	lock_release(x, inode_unlock_fn(x->w, x->t), VFS_LID(LID_INODE, ino));
+}
+
 /*
  * do_sys_open (fs/open.c) with path_openat's lookups: openat walks the
  * path (RCU, unlocked); creat looks up the parent and, unless the name
@@ -161,9 +173,7 @@ void open_last_lookups(struct vx *x)
 
 	switch (f->pc) {
 	case RP(open_last_lookups, inode_lock):
-		go(x, RP(open_last_lookups, vfs_create));
-		lock_acquire(x, inode_lock_fn(x->w, x->t),
-			     VFS_LID(LID_INODE, f->parent), M_WRITE);
+		inode_lock_then(x, f->parent, RP(open_last_lookups, vfs_create));
 		return;
 	case RP(open_last_lookups, vfs_create): {
 		struct vfs_world *w = x->w;
@@ -199,8 +209,7 @@ void open_last_lookups(struct vx *x)
 		return;
 	}
 	case RP(open_last_lookups, inode_unlock):
-		lock_release(x, inode_unlock_fn(x->w, x->t),
-			     VFS_LID(LID_INODE, f->parent));
+		inode_unlock_of(x, f->parent);
 		if (f->res < 0) {
 			open_fail(x, f->res);
 			return;
@@ -219,9 +228,7 @@ void handle_truncate(struct vx *x)
 	case RP(handle_truncate, inode_lock):
 		fn_enter(x, VFN_handle_truncate);
 		fn_enter(x, VFN_do_truncate);
-		go(x, RP(handle_truncate, do_truncate));
-		lock_acquire(x, inode_lock_fn(x->w, x->t),
-			     VFS_LID(LID_INODE, f->victim), M_WRITE);
+		inode_lock_then(x, f->victim, RP(handle_truncate, do_truncate));
 		return;
 	case RP(handle_truncate, do_truncate): {
 		int ino = f->victim;
@@ -234,8 +241,7 @@ void handle_truncate(struct vx *x)
 		return;
 	}
 	case RP(handle_truncate, inode_unlock):
-		lock_release(x, inode_unlock_fn(x->w, x->t),
-			     VFS_LID(LID_INODE, f->victim));
+		inode_unlock_of(x, f->victim);
 		fn_exit(x, VFN_do_truncate, 0);
 		fn_exit(x, VFN_handle_truncate, 0);
 		go(x, RP(do_sys_open, fd_install));

@@ -83,8 +83,9 @@ bool pidfd_getfd_kill_wait(struct vx *x)
 }
 
 /*
- * pidfd_getfd (sys_pidfd_getfd and __pidfd_fget, kernel/pid.c): the pidfd (EBADF if it is none), its task
- * (get_pid_task: ESRCH once reaped), then __pidfd_fget, which first takes
+ * pidfd_getfd (sys_pidfd_getfd and __pidfd_fget, kernel/pid.c): the
+ * pidfd (EBADF if it is none), its task (get_pid_task: ESRCH once
+ * reaped), then __pidfd_fget, which first takes
  * the target's lock against exec: mutex_lock_killable(cred_guard_mutex)
  * in v5.6 (8649c322f75c), mutex_lock_killable(exec_update_mutex) from
  * v5.7 (501f9328bf5c), down_read_killable(exec_update_lock) from v5.11

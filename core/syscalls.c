@@ -56,7 +56,7 @@ static void sys_pwrite64(struct vx *x)
 }
 
 /* do_mkdirat, do_unlinkat, do_rmdir, do_renameat2 (namei.c) */
-static void sys_namei(struct vx *x) { go(x, SITE_NM_LOOKUP); }
+static void sys_namei(struct vx *x) { go(x, RP(namei_op, lookup)); }
 
 static void sys_ni_syscall(struct vx *x) { sys_return(x, -VE_NOSYS); }
 
