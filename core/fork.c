@@ -40,65 +40,75 @@ static int new_thread(struct vfs_world *w, int proc)
 	return t;
 }
 
-void site_CLONE_COPY(struct vx *x)
+/*
+ * copy_process (kernel/fork.c), one step for each way in: clone with
+ * CLONE_FILES shares the table (copy_files: files->count + 1), fork
+ * copies it (dup_fd).
+ */
+void copy_process(struct vx *x)
 {
 	struct vfs_world *w = x->w;
 	int proc = x->t->proc;
-	fn_enter(x, VFN_copy_process);
-	int t = new_thread(w, proc);
-	if (t < 0) {
-		fn_exit(x, VFN_copy_process, t);
-		sys_return(x, t);
-		return;
-	}
-	x->t = &w->threads[x->tid];     /* (the array did not move) */
-	proc_fdt(w, proc)->count++;     /* CLONE_FILES: the same table */
-	access_fdt(x, VFN_copy_process, w->procs[proc].fdt, true);
-	spawn_event(x, t);
-	fn_exit(x, VFN_copy_process, w->threads[t].tid);
-	sys_return(x, w->threads[t].tid);
-}
 
-void site_FORK_COPY(struct vx *x)
-{
-	struct vfs_world *w = x->w;
-	int proc = x->t->proc;
-	fn_enter(x, VFN_copy_process);
-	int nt = fdt_new(w);
-	int child = nt < 0 ? nt :
-		    proc_new(w, vfs_call_str(w, cur_call(x), 0),
-			     w->procs[proc].uid, nt);
-	if (child < 0) {
-		if (nt >= 0)
-			w->nfdt--;      /* (the table just made, unused) */
-		fn_exit(x, VFN_copy_process, child);
-		sys_return(x, child);
-		return;
-	}
-	/* dup_fd: the child gets a copy, one more reference per file */
-	fn_enter(x, VFN_dup_fd);
-	struct vfs_fdtable *src = proc_fdt(w, proc), *dst = &w->fdt[nt];
-	access_fdt(x, VFN_dup_fd, w->procs[proc].fdt, false);
-	dst->count = 1;
-	dst->nfds = src->nfds;
-	for (int i = 0; i < src->nfds; i++) {
-		unsigned v = src->fd[i] & ~FD_CLOEXEC_BIT;
-		if (v == FD_RESERVED) {         /* an open in progress stays the parent's */
-			dst->fd[i] = 0;
-			continue;
+	switch (x->t->f.pc) {
+	case RP(copy_process, clone_files): {
+		fn_enter(x, VFN_copy_process);
+		int t = new_thread(w, proc);
+		if (t < 0) {
+			fn_exit(x, VFN_copy_process, t);
+			sys_return(x, t);
+			return;
 		}
-		dst->fd[i] = src->fd[i];
-		if (v && v != FD_STDIO)         /* stdio: taken, but no file */
-			file_get(x, VFN_dup_fd, (int)v - 1);
+		x->t = &w->threads[x->tid];     /* (the array did not move) */
+		proc_fdt(w, proc)->count++;     /* CLONE_FILES: the same table */
+		access_fdt(x, VFN_copy_process, w->procs[proc].fdt, true);
+		spawn_event(x, t);
+		fn_exit(x, VFN_copy_process, w->threads[t].tid);
+		sys_return(x, w->threads[t].tid);
+		return;
 	}
-	fn_exit(x, VFN_dup_fd, 0);
-	int ct = w->nthreads - 1;
-	spawn_event(x, ct);
-	fn_exit(x, VFN_copy_process, w->procs[child].pid);
-	sys_return(x, w->procs[child].pid);
+	case RP(copy_process, dup_fd): {
+		fn_enter(x, VFN_copy_process);
+		int nt = fdt_new(w);
+		int child = nt < 0 ? nt :
+			    proc_new(w, vfs_call_str(w, cur_call(x), 0),
+				     w->procs[proc].uid, nt);
+		if (child < 0) {
+			if (nt >= 0)
+				w->nfdt--;      /* (the table just made, unused) */
+			fn_exit(x, VFN_copy_process, child);
+			sys_return(x, child);
+			return;
+		}
+		/* dup_fd: the child gets a copy, one more reference per file */
+		fn_enter(x, VFN_dup_fd);
+		struct vfs_fdtable *src = proc_fdt(w, proc), *dst = &w->fdt[nt];
+		access_fdt(x, VFN_dup_fd, w->procs[proc].fdt, false);
+		dst->count = 1;
+		dst->nfds = src->nfds;
+		for (int i = 0; i < src->nfds; i++) {
+			unsigned v = src->fd[i] & ~FD_CLOEXEC_BIT;
+			if (v == FD_RESERVED) {         /* an open in progress stays the parent's */
+				dst->fd[i] = 0;
+				continue;
+			}
+			dst->fd[i] = src->fd[i];
+			if (v && v != FD_STDIO)         /* stdio: taken, but no file */
+				file_get(x, VFN_dup_fd, (int)v - 1);
+		}
+		fn_exit(x, VFN_dup_fd, 0);
+		int ct = w->nthreads - 1;
+		spawn_event(x, ct);
+		fn_exit(x, VFN_copy_process, w->procs[child].pid);
+		sys_return(x, w->procs[child].pid);
+		return;
+	}
+	}
 }
 
-void site_EXIT_DO(struct vx *x)
+
+/* do_exit (kernel/exit.c): one step, RP(do_exit, exit_files) */
+void do_exit(struct vx *x)
 {
 	struct vfs_world *w = x->w;
 	struct vfs_thread *t = x->t;

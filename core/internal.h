@@ -121,9 +121,9 @@ typedef int site_fn_resolver(const struct vfs_world *w,
 	P(do_dup2, enter, do_dup2,              NULL,              1, 0) \
 	P(do_dup2, filp_close, fput,                 NULL,              1, 0) \
 	/* kernel/fork.c, kernel/exit.c, kernel/pid.c */ \
-	S(CLONE_COPY,      copy_process,         NULL,              1, 0) \
-	S(FORK_COPY,       copy_process,         NULL,              1, 0) \
-	S(EXIT_DO,         do_exit,              NULL,              1, 0) \
+	P(copy_process, clone_files, copy_process,         NULL,              1, 0) \
+	P(copy_process, dup_fd, copy_process,         NULL,              1, 0) \
+	P(do_exit, exit_files, do_exit,              NULL,              1, 0) \
 	P(pidfd_open, enter, pidfd_open,           NULL,              0, 0) \
 	/* __pidfd_fget: the target's exec lock (the era's) around the check */ \
 	P(pidfd_getfd, exec_lock, none,                 pidfd_exec_lock_fn,        1, 0) \

@@ -21,9 +21,9 @@ static void sys_close(struct vx *x) { go(x, RP(close_fd, pick_file)); }
 static void sys_dup(struct vx *x) { go(x, RP(ksys_dup, fget_raw)); }
 static void sys_dup2(struct vx *x) { go(x, RP(do_dup2, enter)); }
 /* kernel/fork.c: copy_process */
-static void sys_clone(struct vx *x) { go(x, SITE_CLONE_COPY); }
-static void sys_fork(struct vx *x) { go(x, SITE_FORK_COPY); }
-static void sys_exit(struct vx *x) { go(x, SITE_EXIT_DO); }
+static void sys_clone(struct vx *x) { go(x, RP(copy_process, clone_files)); }
+static void sys_fork(struct vx *x) { go(x, RP(copy_process, dup_fd)); }
+static void sys_exit(struct vx *x) { go(x, RP(do_exit, exit_files)); }
 /* kernel/pid.c; pidfd_getfd starts with the target's exec lock (pidfd.c) */
 static void sys_pidfd_open(struct vx *x) { go(x, RP(pidfd_open, enter)); }
 static void sys_pidfd_getfd(struct vx *x) { go(x, RP(pidfd_getfd, exec_lock)); }
