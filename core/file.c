@@ -73,7 +73,7 @@ int file_alloc(struct vfs_world *w, int kind)
 		for (int t = 0; t < w->nthreads && !busy; t++)
 			busy = w->threads[t].state != TS_FREE &&
 			       w->threads[t].state != TS_DEAD &&
-			       w->threads[t].f.pc != SITE_IDLE &&
+			       w->threads[t].f.pc != RP_IDLE &&
 			       w->threads[t].f.file == i;
 		if (!busy)
 			break;

@@ -29,10 +29,8 @@ struct vx {
 
 /* A kernel function: runs the step its thread resumes at (t->f.pc). */
 typedef void kfn(struct vx *x);
-typedef void site_fn(struct vx *x);
 /* For steps whose kernel function depends on the preset or the file. */
-typedef int site_fn_resolver(const struct vfs_world *w,
-			     const struct vfs_thread *t);
+typedef int kfn_resolver(const struct vfs_world *w, const struct vfs_thread *t);
 
 /* The resume point STEP of the C function FUNC (a kernel function's). */
 #define RP(func, step) RP_##func##__##step
@@ -48,120 +46,120 @@ typedef int site_fn_resolver(const struct vfs_world *w,
  * or down_write).
  * enters: the step is the first one in that function ("about to enter").
  * inline: a return point whose work runs in the step that returns to it.
- * (S rows: the sites not yet a case of their function, one handler each.)
  */
-#define VFS_RP_LIST(S, P) \
-	S(IDLE,            none,                 NULL,              0, 0) \
-	S(SYSCALL,         none,                 sys_fn_of,         1, 0) \
-	/* the end of a call whose result is in the frame (after the puts) */ \
-	S(RET_RES,         none,                 NULL,              0, 1) \
+#define VFS_RP_LIST(P) \
+	/* the system call: between calls (idle), its entry, and its end \
+	 * once its result is in the frame (exit, after the puts) */ \
+	P(do_syscall_64, idle,                 none,                    NULL,                  0, 0) \
+	P(do_syscall_64, enter,                none,                    sys_fn_of,             1, 0) \
+	P(do_syscall_64, exit,                 none,                    NULL,                  0, 1) \
 	/* fs/file.c: fdget_pos / fdget and their puts */ \
-	P(fdget_pos, enter, fdget_pos,            NULL,              1, 0) \
-	P(fdget_pos, needs_f_pos_lock, none,                 fdget_pos_check_fn,      1, 0) \
-	P(fdget_pos, lock, mutex_lock,           NULL,              1, 0) \
-	P(fdget_pos, locked, fdget_pos,            NULL,              0, 0) \
-	P(fdget, enter, fdget,                NULL,              1, 0) \
-	P(fdput_pos, unlock, fdput_pos,            NULL,              1, 0) \
-	P(fdput_pos, fput, fput,                 NULL,              1, 0) \
-	P(fdput, enter, fdput,                NULL,              1, 0) \
-	/* fs/readdir.c */ \
+	P(fdget_pos, enter,                    fdget_pos,               NULL,                  1, 0) \
+	P(fdget_pos, needs_f_pos_lock,         none,                    fdget_pos_check_fn,    1, 0) \
+	P(fdget_pos, lock,                     mutex_lock,              NULL,                  1, 0) \
+	P(fdget_pos, locked,                   fdget_pos,               NULL,                  0, 0) \
+	P(fdget, enter,                        fdget,                   NULL,                  1, 0) \
+	P(fdput_pos, unlock,                   fdput_pos,               NULL,                  1, 0) \
+	P(fdput_pos, fput,                     fput,                    NULL,                  1, 0) \
+	P(fdput, enter,                        fdput,                   NULL,                  1, 0) \
 	/* fs/readdir.c: iterate_dir */ \
-	P(iterate_dir, enter,    iterate_dir,          NULL,              1, 0) \
-	P(iterate_dir, lock,     none,                 iterate_dir_lock_fn, 1, 0) \
-	P(iterate_dir, deaddir,  iterate_dir,          NULL,              0, 0) \
-	P(iterate_dir, iterate,  none,                 iterate_dir_actor_fn, 1, 0) \
-	P(iterate_dir, set_pos,  iterate_dir,          NULL,              0, 0) \
-	P(iterate_dir, unlock,   none,                 iterate_dir_unlock_fn, 1, 0) \
+	P(iterate_dir, enter,                  iterate_dir,             NULL,                  1, 0) \
+	P(iterate_dir, lock,                   none,                    iterate_dir_lock_fn,   1, 0) \
+	P(iterate_dir, deaddir,                iterate_dir,             NULL,                  0, 0) \
+	P(iterate_dir, iterate,                none,                    iterate_dir_actor_fn,  1, 0) \
+	P(iterate_dir, set_pos,                iterate_dir,             NULL,                  0, 0) \
+	P(iterate_dir, unlock,                 none,                    iterate_dir_unlock_fn, 1, 0) \
 	/* fs/readdir.c: wrap_directory_iterator (v6.5) */ \
-	P(wrap_directory_iterator, enter,     wrap_directory_iterator, NULL, 1, 0) \
-	P(wrap_directory_iterator, up_read,   up_read,          NULL,      1, 0) \
-	P(wrap_directory_iterator, down_write, down_write,      NULL,      1, 0) \
-	P(wrap_directory_iterator, deaddir,   wrap_directory_iterator, NULL, 0, 0) \
-	P(wrap_directory_iterator, downgrade, downgrade_write,  NULL,      1, 0) \
+	P(wrap_directory_iterator, enter,      wrap_directory_iterator, NULL,                  1, 0) \
+	P(wrap_directory_iterator, up_read,    up_read,                 NULL,                  1, 0) \
+	P(wrap_directory_iterator, down_write, down_write,              NULL,                  1, 0) \
+	P(wrap_directory_iterator, deaddir,    wrap_directory_iterator, NULL,                  0, 0) \
+	P(wrap_directory_iterator, downgrade,  downgrade_write,         NULL,                  1, 0) \
 	/* fs/read_write.c */ \
-	P(vfs_llseek, enter, vfs_llseek,           NULL,              1, 0) \
-	P(vfs_llseek, f_op_llseek, none,                 f_op_llseek_fn,          1, 0) \
-	P(vfs_llseek, spin_lock, spin_lock,            NULL,              1, 0) \
-	P(vfs_llseek, f_lock_held, none,                 f_op_llseek_fn,          0, 0) \
-	P(vfs_llseek, inode_lock, none,                 llseek_inode_lock_fn,       1, 0) \
-	P(vfs_llseek, inode_locked, none,                 f_op_llseek_fn,          0, 0) \
-	P(vfs_llseek, inode_unlock, none,                 llseek_inode_unlock_fn,     1, 0) \
-	P(ksys_read, file_pos, ksys_read,            NULL,              0, 0) \
-	P(ksys_read, vfs_read, vfs_read,             NULL,              1, 0) \
-	P(ksys_read, set_pos, ksys_read,            NULL,              0, 0) \
-	P(ksys_write, file_pos, ksys_write,           NULL,              0, 0) \
-	P(ksys_write, vfs_write, vfs_write,            NULL,              1, 0) \
-	P(ksys_write, inode_lock, down_write,           NULL,              1, 0) \
-	P(ksys_write, write_iter, generic_file_write_iter, NULL,           0, 0) \
-	P(ksys_write, inode_unlock, up_write,             NULL,              1, 0) \
-	P(ksys_write, set_pos, ksys_write,           NULL,              0, 0) \
-	P(ksys_pread64, vfs_read, vfs_read,             NULL,              1, 0) \
-	P(ksys_pwrite64, vfs_write, vfs_write,            NULL,              1, 0) \
-	P(ksys_pwrite64, inode_lock, down_write,           NULL,              1, 0) \
-	P(ksys_pwrite64, write_iter, generic_file_write_iter, NULL,           0, 0) \
-	P(ksys_pwrite64, inode_unlock, up_write,             NULL,              1, 0) \
-	P(do_readv, file_pos, do_readv,             NULL,              0, 0) \
-	P(do_readv, vfs_readv, vfs_readv,            NULL,              1, 0) \
-	P(do_readv, set_pos, do_readv,             NULL,              0, 0) \
+	P(vfs_llseek, enter,                   vfs_llseek,              NULL,                  1, 0) \
+	P(vfs_llseek, f_op_llseek,             none,                    f_op_llseek_fn,        1, 0) \
+	P(vfs_llseek, spin_lock,               spin_lock,               NULL,                  1, 0) \
+	P(vfs_llseek, f_lock_held,             none,                    f_op_llseek_fn,        0, 0) \
+	P(vfs_llseek, inode_lock,              none,                    llseek_inode_lock_fn,  1, 0) \
+	P(vfs_llseek, inode_locked,            none,                    f_op_llseek_fn,        0, 0) \
+	P(vfs_llseek, inode_unlock,            none,                    llseek_inode_unlock_fn, 1, 0) \
+	P(ksys_read, file_pos,                 ksys_read,               NULL,                  0, 0) \
+	P(ksys_read, vfs_read,                 vfs_read,                NULL,                  1, 0) \
+	P(ksys_read, set_pos,                  ksys_read,               NULL,                  0, 0) \
+	P(ksys_write, file_pos,                ksys_write,              NULL,                  0, 0) \
+	P(ksys_write, vfs_write,               vfs_write,               NULL,                  1, 0) \
+	P(ksys_write, inode_lock,              down_write,              NULL,                  1, 0) \
+	P(ksys_write, write_iter,              generic_file_write_iter, NULL,                  0, 0) \
+	P(ksys_write, inode_unlock,            up_write,                NULL,                  1, 0) \
+	P(ksys_write, set_pos,                 ksys_write,              NULL,                  0, 0) \
+	P(ksys_pread64, vfs_read,              vfs_read,                NULL,                  1, 0) \
+	P(ksys_pwrite64, vfs_write,            vfs_write,               NULL,                  1, 0) \
+	P(ksys_pwrite64, inode_lock,           down_write,              NULL,                  1, 0) \
+	P(ksys_pwrite64, write_iter,           generic_file_write_iter, NULL,                  0, 0) \
+	P(ksys_pwrite64, inode_unlock,         up_write,                NULL,                  1, 0) \
+	P(do_readv, file_pos,                  do_readv,                NULL,                  0, 0) \
+	P(do_readv, vfs_readv,                 vfs_readv,               NULL,                  1, 0) \
+	P(do_readv, set_pos,                   do_readv,                NULL,                  0, 0) \
 	/* fs/open.c, fs/file.c: open, close, dup */ \
-	P(do_sys_open, path_lookup, do_sys_open,          NULL,              1, 0) \
-	P(do_sys_open, parent_lookup, do_sys_open,          NULL,              1, 0) \
-	P(do_sys_open, do_dentry_open, do_dentry_open,       NULL,              1, 0) \
-	P(do_sys_open, fd_install, fd_install,           NULL,              1, 0) \
-	P(open_last_lookups, inode_lock, none,                 inode_lock_fn,       1, 0) \
-	P(open_last_lookups, vfs_create, vfs_create,           NULL,              1, 0) \
-	P(open_last_lookups, inode_unlock, none,                 inode_unlock_fn,     1, 0) \
-	P(handle_truncate, inode_lock, handle_truncate,      NULL,              1, 0) \
-	P(handle_truncate, do_truncate, do_truncate,          NULL,              0, 0) \
-	P(handle_truncate, inode_unlock, none,                 inode_unlock_fn,     1, 0) \
-	P(close_fd, pick_file, close_fd,             NULL,              1, 0) \
-	P(close_fd, filp_close, fput,                 NULL,              1, 0) \
-	P(ksys_dup, fget_raw, fget_raw,             NULL,              1, 0) \
-	P(ksys_dup, fd_install, fd_install,           NULL,              1, 0) \
-	P(do_dup2, enter, do_dup2,              NULL,              1, 0) \
-	P(do_dup2, filp_close, fput,                 NULL,              1, 0) \
+	P(do_sys_open, path_lookup,            do_sys_open,             NULL,                  1, 0) \
+	P(do_sys_open, parent_lookup,          do_sys_open,             NULL,                  1, 0) \
+	P(do_sys_open, do_dentry_open,         do_dentry_open,          NULL,                  1, 0) \
+	P(do_sys_open, fd_install,             fd_install,              NULL,                  1, 0) \
+	P(open_last_lookups, inode_lock,       none,                    inode_lock_fn,         1, 0) \
+	P(open_last_lookups, vfs_create,       vfs_create,              NULL,                  1, 0) \
+	P(open_last_lookups, inode_unlock,     none,                    inode_unlock_fn,       1, 0) \
+	P(handle_truncate, inode_lock,         handle_truncate,         NULL,                  1, 0) \
+	P(handle_truncate, do_truncate,        do_truncate,             NULL,                  0, 0) \
+	P(handle_truncate, inode_unlock,       none,                    inode_unlock_fn,       1, 0) \
+	P(close_fd, pick_file,                 close_fd,                NULL,                  1, 0) \
+	P(close_fd, filp_close,                fput,                    NULL,                  1, 0) \
+	P(ksys_dup, fget_raw,                  fget_raw,                NULL,                  1, 0) \
+	P(ksys_dup, fd_install,                fd_install,              NULL,                  1, 0) \
+	P(do_dup2, enter,                      do_dup2,                 NULL,                  1, 0) \
+	P(do_dup2, filp_close,                 fput,                    NULL,                  1, 0) \
 	/* kernel/fork.c, kernel/exit.c, kernel/pid.c */ \
-	P(copy_process, clone_files, copy_process,         NULL,              1, 0) \
-	P(copy_process, dup_fd, copy_process,         NULL,              1, 0) \
-	P(do_exit, exit_files, do_exit,              NULL,              1, 0) \
-	P(pidfd_open, enter, pidfd_open,           NULL,              0, 0) \
+	P(copy_process, clone_files,           copy_process,            NULL,                  1, 0) \
+	P(copy_process, dup_fd,                copy_process,            NULL,                  1, 0) \
+	P(do_exit, exit_files,                 do_exit,                 NULL,                  1, 0) \
+	P(pidfd_open, enter,                   pidfd_open,              NULL,                  0, 0) \
 	/* __pidfd_fget: the target's exec lock (the era's) around the check */ \
-	P(pidfd_getfd, exec_lock, none,                 pidfd_exec_lock_fn,        1, 0) \
-	P(pidfd_getfd, ptrace_may_access, ptrace_may_access,    NULL,              1, 0) \
-	P(pidfd_getfd, fget_task, fget_task,            NULL,              1, 0) \
-	P(pidfd_getfd, exec_unlock, none,                 pidfd_exec_unlock_fn,      1, 0) \
-	P(pidfd_getfd, receive_fd, receive_fd,           NULL,              1, 0) \
+	P(pidfd_getfd, exec_lock,              none,                    pidfd_exec_lock_fn,    1, 0) \
+	P(pidfd_getfd, ptrace_may_access,      ptrace_may_access,       NULL,                  1, 0) \
+	P(pidfd_getfd, fget_task,              fget_task,               NULL,                  1, 0) \
+	P(pidfd_getfd, exec_unlock,            none,                    pidfd_exec_unlock_fn,  1, 0) \
+	P(pidfd_getfd, receive_fd,             receive_fd,              NULL,                  1, 0) \
 	/* fs/namei.c */ \
-	P(namei_op, lookup, none,                 namei_op_fn,      1, 0) \
-	P(namei_op, rename_mutex, mutex_lock,           NULL,              1, 0) \
-	P(namei_op, lock_parent, none,                 inode_lock_fn,       1, 0) \
-	P(namei_op, lock_parent2, none,                 inode_lock_fn,       1, 0) \
-	P(namei_op, lookup_victim, none,                 namei_op_fn,      0, 0) \
-	P(namei_op, vfs_op, none,                 namei_vfs_fn,          1, 0) \
-	P(namei_op, lock_victim, none,                 inode_lock_fn,       1, 0) \
-	P(namei_op, lock_victim2, none,                 inode_lock_fn,       1, 0) \
-	P(namei_op, vfs_op_locked, none,                 namei_vfs_fn,          0, 0) \
-	P(namei_op, unlock_victim2, none,                 inode_unlock_fn,     1, 0) \
-	P(namei_op, unlock_victim, none,                 inode_unlock_fn,     1, 0) \
-	P(namei_op, unlock_parent, none,                 inode_unlock_fn,     1, 0) \
-	P(namei_op, unlock_parent2, none,                 inode_unlock_fn,     1, 0) \
-	P(namei_op, rename_mutex_unlock, mutex_unlock,         NULL,              1, 0)
+	P(namei_op, lookup,                    none,                    namei_op_fn,           1, 0) \
+	P(namei_op, rename_mutex,              mutex_lock,              NULL,                  1, 0) \
+	P(namei_op, lock_parent,               none,                    inode_lock_fn,         1, 0) \
+	P(namei_op, lock_parent2,              none,                    inode_lock_fn,         1, 0) \
+	P(namei_op, lookup_victim,             none,                    namei_op_fn,           0, 0) \
+	P(namei_op, vfs_op,                    none,                    namei_vfs_fn,          1, 0) \
+	P(namei_op, lock_victim,               none,                    inode_lock_fn,         1, 0) \
+	P(namei_op, lock_victim2,              none,                    inode_lock_fn,         1, 0) \
+	P(namei_op, vfs_op_locked,             none,                    namei_vfs_fn,          0, 0) \
+	P(namei_op, unlock_victim2,            none,                    inode_unlock_fn,       1, 0) \
+	P(namei_op, unlock_victim,             none,                    inode_unlock_fn,       1, 0) \
+	P(namei_op, unlock_parent,             none,                    inode_unlock_fn,       1, 0) \
+	P(namei_op, unlock_parent2,            none,                    inode_unlock_fn,       1, 0) \
+	P(namei_op, rename_mutex_unlock,       mutex_unlock,            NULL,                  1, 0)
 
 enum vfs_rp {
-#define S_ENUM(n, fn, res, en, in) SITE_##n,
 #define P_ENUM(func, step, fn, res, en, in) RP(func, step),
-	VFS_RP_LIST(S_ENUM, P_ENUM)
-#undef S_ENUM
+	VFS_RP_LIST(P_ENUM)
 #undef P_ENUM
 	RP__COUNT
 };
+/* between calls: the thread is in user space */
+#define RP_IDLE RP(do_syscall_64, idle)
 /* the explorer's names (core/explore_state.c) */
+#define SITE_IDLE RP_IDLE
 #define SITE__COUNT RP__COUNT
 
 struct vfs_rp_desc {
 	const char *name;       /* "iterate_dir:lock" */
 	uint8_t fn;
-	site_fn_resolver *resolve;
+	kfn_resolver *resolve;
 	uint8_t enters;
 	uint8_t inline_ret;
 	kfn *run;               /* the C function the step is a case of */
@@ -169,24 +167,23 @@ struct vfs_rp_desc {
 extern const struct vfs_rp_desc vfs_rps[RP__COUNT];
 
 /* The kernel functions, each defined in the file named after the kernel's
- * (and the sites not yet converted, one handler each). */
-#define S_DECL(n, fn, res, en, in) site_fn site_##n;
+ * (do_syscall_64: syscalls.c). */
 #define P_DECL(func, step, fn, res, en, in) kfn func;
-VFS_RP_LIST(S_DECL, P_DECL)
-#undef S_DECL
+VFS_RP_LIST(P_DECL)
 #undef P_DECL
-site_fn_resolver sys_fn_of, iterate_dir_lock_fn, iterate_dir_actor_fn,
-	iterate_dir_unlock_fn, f_op_llseek_fn,
-	llseek_inode_lock_fn, llseek_inode_unlock_fn, inode_lock_fn, inode_unlock_fn, namei_op_fn,
-	namei_vfs_fn, fdget_pos_check_fn, pidfd_exec_lock_fn, pidfd_exec_unlock_fn;
+kfn_resolver sys_fn_of, iterate_dir_lock_fn, iterate_dir_actor_fn,
+	iterate_dir_unlock_fn, f_op_llseek_fn, llseek_inode_lock_fn,
+	llseek_inode_unlock_fn, inode_lock_fn, inode_unlock_fn, namei_op_fn,
+	namei_vfs_fn, fdget_pos_check_fn, pidfd_exec_lock_fn,
+	pidfd_exec_unlock_fn;
 
 /* ---- control flow (sched.c) ---- */
-static inline void go(struct vx *x, int site) { x->t->f.pc = (uint16_t)site; }
-void call_sub(struct vx *x, int site, int ret_site);
+static inline void go(struct vx *x, int rp) { x->t->f.pc = (uint16_t)rp; }
+void call_sub(struct vx *x, int rp, int ret_rp);
 /* fdget_pos (or plain fdget where the era has no f_pos lock), then RET */
-void get_pos_sub(struct vx *x, int ret_site);
+void get_pos_sub(struct vx *x, int ret_rp);
 /* the matching put: fdput_pos or fdput */
-void put_pos_sub(struct vx *x, int ret_site);
+void put_pos_sub(struct vx *x, int ret_rp);
 int proc_new(struct vfs_world *w, const char *name, int uid, int fdt);
 int thread_slot(struct vfs_world *w, bool *reused);
 void ret_sub(struct vx *x);
@@ -194,7 +191,7 @@ void ret_sub(struct vx *x);
 void sys_return(struct vx *x, int64_t ret);
 /* The current call. */
 static inline struct vfs_call *cur_call(struct vx *x) { return &x->t->rec.call; }
-/* Where thread TID resumes (its site, SITE_IDLE between calls) and, when
+/* Where thread TID resumes (its resume point, RP_IDLE between calls) and, when
  * FRAME is not NULL, the locals it resumes with: the kernel path's
  * private frame, for the stateful search's encoding of a state and its
  * choice of where to keep a copy.  The one reader of the frame outside

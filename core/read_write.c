@@ -13,7 +13,7 @@ static void finish_llseek(struct vx *x, int fsfn)
 {
 	fn_exit(x, fsfn, x->t->f.res);
 	fn_exit(x, VFN_vfs_llseek, x->t->f.res);
-	put_pos_sub(x, SITE_RET_RES);
+	put_pos_sub(x, RP(do_syscall_64, exit));
 }
 
 int f_op_llseek_fn(const struct vfs_world *w, const struct vfs_thread *t)
@@ -151,7 +151,7 @@ static void fs_llseek(struct vx *x)
 		}
 		if (w->k.era >= VFS_ERA(5, 4)) {
 			/* since v5.4 every move takes the lock shared and
-			 * writes f_pos inside it (site_LS_IBODY) */
+			 * writes f_pos inside it (vfs_llseek:inode_locked) */
 			f->dir_locked = M_READ;
 			f->pos = f->res = pos;
 			go(x, RP(vfs_llseek, inode_lock));
@@ -275,7 +275,7 @@ void vfs_llseek(struct vx *x)
 		if (fl->kind == FK_PIDFD || whence < VSEEK_SET || whence > VSEEK_END) {
 			f->res = fl->kind == FK_PIDFD ? -VE_SPIPE : -VE_INVAL;
 			fn_exit(x, VFN_vfs_llseek, f->res);
-			put_pos_sub(x, SITE_RET_RES);
+			put_pos_sub(x, RP(do_syscall_64, exit));
 			return;
 		}
 		const struct vfs_inode *ino = &w->inodes[fl->inode];
@@ -348,7 +348,7 @@ static void pos_write(struct vx *x, int fn)
 		x->w->files[f->file].f_pos = f->pos;
 		access_file(x, fn, FLD_F_POS, f->file, f->pos, true, false);
 	}
-	put_pos_sub(x, SITE_RET_RES);
+	put_pos_sub(x, RP(do_syscall_64, exit));
 }
 
 /* rw_verify_area(): a negative count or offset, or an end past LLONG_MAX,
@@ -568,8 +568,8 @@ static void unlock_write(struct vx *x, int next)
 	lock_release(x, VFN_up_write, VFS_LID(LID_INODE, x->t->f.inode));
 	fn_exit(x, VFN_generic_file_write_iter, x->t->f.res);
 	fn_exit(x, VFN_vfs_write, x->t->f.res);
-	if (next == SITE_RET_RES)
-		call_sub(x, RP(fdput, enter), SITE_RET_RES);
+	if (next == RP(do_syscall_64, exit))
+		call_sub(x, RP(fdput, enter), RP(do_syscall_64, exit));
 	else
 		go(x, next);
 }
@@ -621,7 +621,7 @@ void ksys_pread64(struct vx *x)
 	else
 		f->res = do_read(x, &pos, cur_call(x)->a[1]);
 	fn_exit(x, VFN_vfs_read, f->res);
-	call_sub(x, RP(fdput, enter), SITE_RET_RES);
+	call_sub(x, RP(fdput, enter), RP(do_syscall_64, exit));
 }
 
 /* ksys_pwrite64: vfs_write at the call's offset, f_pos untouched */
@@ -644,7 +644,7 @@ void ksys_pwrite64(struct vx *x)
 			f->res = -VE_SPIPE;
 		if (f->res < 0) {
 			fn_exit(x, VFN_vfs_write, f->res);
-			call_sub(x, RP(fdput, enter), SITE_RET_RES);
+			call_sub(x, RP(fdput, enter), RP(do_syscall_64, exit));
 			return;
 		}
 		f->inode = x->w->files[f->file].inode;
@@ -660,7 +660,7 @@ void ksys_pwrite64(struct vx *x)
 		return;
 	}
 	case RP(ksys_pwrite64, inode_unlock):
-		unlock_write(x, SITE_RET_RES);
+		unlock_write(x, RP(do_syscall_64, exit));
 		return;
 	}
 }

@@ -120,7 +120,7 @@ static void dir_iterate(struct vx *x)
 static void iterate_dir_return(struct vx *x)
 {
 	fn_exit(x, VFN_iterate_dir, x->t->f.res);
-	put_pos_sub(x, SITE_RET_RES);
+	put_pos_sub(x, RP(do_syscall_64, exit));
 }
 
 /*

@@ -1,93 +1,49 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * sched.c - running steps: the site table, starting and finishing calls,
- * and the scheduler's choice (rr, fifo, random SEED).
+ * sched.c - running steps: the resume points' table, sub-paths, finishing
+ * calls, and the scheduler's choice (rr, fifo, random SEED).
  */
 #include "internal.h"
 
 const struct vfs_rp_desc vfs_rps[RP__COUNT] = {
-#define S_DESC(n, fn, res, en, in) \
-	[SITE_##n] = { #n, VFN_##fn, res, en, in, site_##n },
 #define P_DESC(func, step, fn, res, en, in) \
 	[RP(func, step)] = { #func ":" #step, VFN_##fn, res, en, in, func },
-	VFS_RP_LIST(S_DESC, P_DESC)
-#undef S_DESC
+	VFS_RP_LIST(P_DESC)
 #undef P_DESC
 };
 
-void site_IDLE(struct vx *x) { (void)x; }
-
-void site_RET_RES(struct vx *x)
-{
-	sys_return(x, x->t->f.res);
-}
-
-int sys_fn_of(const struct vfs_world *w, const struct vfs_thread *t)
-{
-	(void)w;
-	if (!t->npending)
-		return VFN_none;
-	return vfs_sys[t->pending[t->pend_head].sys].fn;
-}
-
-void call_sub(struct vx *x, int site, int ret_site)
+void call_sub(struct vx *x, int rp, int ret_rp)
 {
 	struct vfs_frame *f = &x->t->f;
 	if (f->depth < sizeof f->ret_pc / sizeof f->ret_pc[0])
-		f->ret_pc[f->depth++] = (uint16_t)ret_site;
-	go(x, site);
+		f->ret_pc[f->depth++] = (uint16_t)ret_rp;
+	go(x, rp);
 }
 
 void ret_sub(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
-	int site = f->depth ? f->ret_pc[--f->depth] : SITE_IDLE;
-	go(x, site);
-	if (vfs_rps[site].inline_ret)
-		vfs_rps[site].run(x);
+	int rp = f->depth ? f->ret_pc[--f->depth] : RP_IDLE;
+	go(x, rp);
+	if (vfs_rps[rp].inline_ret)
+		vfs_rps[rp].run(x);
 }
 
-void get_pos_sub(struct vx *x, int ret_site)
+void get_pos_sub(struct vx *x, int ret_rp)
 {
 	/* before v3.14 there is no f_pos lock: a plain fdget */
 	x->t->f.pos_get = x->w->k.fpos_lock != FPOS_NONE;
 	if (!x->t->f.pos_get && x->w->k.pidfd_getfd)
 		note(x, VFN_fdget, "fpos-lock none: no f_pos lock at all, although "
 		     "pidfd_getfd exists (a kernel that never was)");
-	call_sub(x, x->t->f.pos_get ? RP(fdget_pos, enter) : RP(fdget, enter), ret_site);
+	call_sub(x, x->t->f.pos_get ? RP(fdget_pos, enter) : RP(fdget, enter),
+		 ret_rp);
 }
 
-void put_pos_sub(struct vx *x, int ret_site)
+void put_pos_sub(struct vx *x, int ret_rp)
 {
-	call_sub(x, x->t->f.pos_get ? RP(fdput_pos, unlock) : RP(fdput, enter), ret_site);
-}
-
-/* The syscall's entry step: take the next queued call and enter it. */
-void site_SYSCALL(struct vx *x)
-{
-	struct vfs_thread *t = x->t;
-	struct vfs_world *w = x->w;
-	struct vfs_callrec *r = &t->rec;
-
-	memset(r, 0, sizeof *r);
-	r->call = t->pending[t->pend_head];
-	t->pend_head = (uint8_t)((t->pend_head + 1) % VFS_MAX_PENDING);
-	t->npending--;
-	r->started = 1;
-	r->start_step = w->step;
-	memset(&t->f, 0, sizeof t->f);
-	t->f.file = t->f.inode = t->f.victim = t->f.victim2 = -1;
-	t->f.parent = t->f.parent2 = -1;
-	t->f.fd = (int32_t)r->call.a[0];
-	w->call_started[x->tid] = ++w->call_seq;
-	t->state = TS_RUNNING;
-	t->nfn = 0;
-	fn_enter(x, vfs_sys[r->call.sys].fn);
-
-	/* the call's own first step: its row's entry (core/syscalls.c) */
-	const struct vfs_sysdesc *d = &vfs_sys[r->call.sys < SYS__COUNT ?
-					       r->call.sys : SYS_NONE];
-	(d->entry ? d->entry : vfs_sys[SYS_NONE].entry)(x);
+	call_sub(x, x->t->f.pos_get ? RP(fdput_pos, unlock) : RP(fdput, enter),
+		 ret_rp);
 }
 
 void sys_return(struct vx *x, int64_t ret)
@@ -106,7 +62,7 @@ void sys_return(struct vx *x, int64_t ret)
 		w->last_gd_tid = x->tid;
 	w->stats.calls++;
 	w->stats.calls_by_sys[r->call.sys]++;
-	t->f.pc = SITE_IDLE;
+	t->f.pc = RP_IDLE;
 	t->f.depth = 0;
 	if (t->state == TS_RUNNING)
 		t->state = TS_IDLE;
@@ -131,12 +87,12 @@ bool vfs_has_work(const struct vfs_world *w, int tid)
 	const struct vfs_thread *t = &w->threads[tid];
 	if (t->state == TS_FREE || t->state == TS_DEAD)
 		return false;
-	return t->f.pc != SITE_IDLE || t->npending > 0;
+	return t->f.pc != RP_IDLE || t->npending > 0;
 }
 
 bool vfs_in_call(const struct vfs_world *w, int tid)
 {
-	return w->threads[tid].f.pc != SITE_IDLE;
+	return w->threads[tid].f.pc != RP_IDLE;
 }
 
 bool vfs_runnable(const struct vfs_world *w, int tid)
@@ -167,7 +123,7 @@ bool vfs_all_blocked(const struct vfs_world *w)
 static bool calls_in_progress(const struct vfs_world *w)
 {
 	for (int i = 0; i < w->nthreads; i++)
-		if (w->threads[i].f.pc != SITE_IDLE)
+		if (w->threads[i].f.pc != RP_IDLE)
 			return true;
 	return false;
 }
@@ -179,10 +135,8 @@ bool vfs_step(struct vfs_world *w, int tid, const struct vfs_sink *sink)
 
 	w->step++;
 	t->steps++;
-	if (t->f.pc == SITE_IDLE)
-		site_SYSCALL(&x);
-	else
-		vfs_rps[t->f.pc].run(&x);
+	/* (between calls: do_syscall_64 enters the next queued call) */
+	vfs_rps[t->f.pc].run(&x);
 	if (x.completed && w->ndying && !calls_in_progress(w))
 		inode_evict_unused(w);
 	return x.completed;
@@ -198,10 +152,11 @@ int vfs_next_fn(const struct vfs_world *w, int tid, bool *enters)
 	*enters = false;
 	if (t->state == TS_BLOCKED)
 		return t->nfn ? t->fnstack[t->nfn - 1] : VFN_none;
-	s = &vfs_rps[t->f.pc == SITE_IDLE && t->npending ? SITE_SYSCALL : t->f.pc];
+	s = &vfs_rps[t->f.pc == RP_IDLE && t->npending ?
+		     RP(do_syscall_64, enter) : t->f.pc];
 	int fn = s->resolve ? s->resolve(w, t) : s->fn;
-	/* a site that goes on in the function the thread is in (an era
-	 * without the helper the site is named after) enters nothing */
+	/* a rp that goes on in the function the thread is in (an era
+	 * without the helper the rp is named after) enters nothing */
 	*enters = s->enters && !(t->nfn && t->fnstack[t->nfn - 1] == fn);
 	return fn;
 }
@@ -238,7 +193,7 @@ int vfs_sched_pick(struct vfs_world *w)
 			if (!vfs_runnable(w, i))
 				continue;
 			const struct vfs_thread *t = &w->threads[i];
-			int32_t k = t->f.pc != SITE_IDLE ? w->call_started[i] :
+			int32_t k = t->f.pc != RP_IDLE ? w->call_started[i] :
 				    t->pending[t->pend_head].seq;
 			if (best < 0 || k < key) {
 				best = i;

@@ -60,6 +60,60 @@ static void sys_namei(struct vx *x) { go(x, RP(namei_op, lookup)); }
 
 static void sys_ni_syscall(struct vx *x) { sys_return(x, -VE_NOSYS); }
 
+/* ---- do_syscall_64: into a call and out of it ------------------------------ */
+
+/* The entry's kernel function: the queued call's own (getdents64, ...). */
+int sys_fn_of(const struct vfs_world *w, const struct vfs_thread *t)
+{
+	(void)w;
+	if (!t->npending)
+		return VFN_none;
+	return vfs_sys[t->pending[t->pend_head].sys].fn;
+}
+
+/*
+ * The system call itself, as the architecture's entry runs it: between
+ * calls (idle) the thread is in user space and its next step enters the
+ * next queued call (its frame new, its row's entry run); exit ends a call
+ * whose result is in the frame, once the puts are done (a return point:
+ * it runs in the step that returns to it).
+ */
+void do_syscall_64(struct vx *x)
+{
+	switch (x->t->f.pc) {
+	case RP(do_syscall_64, idle):
+	case RP(do_syscall_64, enter): {
+		struct vfs_thread *t = x->t;
+		struct vfs_world *w = x->w;
+		struct vfs_callrec *r = &t->rec;
+
+		memset(r, 0, sizeof *r);
+		r->call = t->pending[t->pend_head];
+		t->pend_head = (uint8_t)((t->pend_head + 1) % VFS_MAX_PENDING);
+		t->npending--;
+		r->started = 1;
+		r->start_step = w->step;
+		memset(&t->f, 0, sizeof t->f);
+		t->f.file = t->f.inode = t->f.victim = t->f.victim2 = -1;
+		t->f.parent = t->f.parent2 = -1;
+		t->f.fd = (int32_t)r->call.a[0];
+		w->call_started[x->tid] = ++w->call_seq;
+		t->state = TS_RUNNING;
+		t->nfn = 0;
+		fn_enter(x, vfs_sys[r->call.sys].fn);
+
+		/* the call's own first step: its row's entry (core/syscalls.c) */
+		const struct vfs_sysdesc *d = &vfs_sys[r->call.sys < SYS__COUNT ?
+						       r->call.sys : SYS_NONE];
+		(d->entry ? d->entry : vfs_sys[SYS_NONE].entry)(x);
+		return;
+	}
+	case RP(do_syscall_64, exit):
+		sys_return(x, x->t->f.res);
+		return;
+	}
+}
+
 /* ---- the rows -------------------------------------------------------------- */
 
 #define ARG(nm, k, sl)        { .name = nm, .kind = k, .slot = sl }
