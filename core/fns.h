@@ -58,4 +58,11 @@ const char *vfs_fn_name(int fn);
 /* VFN_none when the name is unknown. */
 int vfs_fn_lookup(const char *name);
 
+struct vfs_world;
+/* Where thread TID's next step is, named as "function:step": the C
+ * function (the kernel function it models) and its resume point
+ * ("iterate_dir:lock"; "do_syscall_64:idle" between calls), for a trace
+ * or `where` line. */
+const char *vfs_resume_point_name(const struct vfs_world *w, int tid);
+
 #endif

@@ -161,6 +161,11 @@ int vfs_next_fn(const struct vfs_world *w, int tid, bool *enters)
 	return fn;
 }
 
+const char *vfs_resume_point_name(const struct vfs_world *w, int tid)
+{
+	return vfs_rps[w->threads[tid].f.pc].name;
+}
+
 int vfs_thread_resume_point(const struct vfs_world *w, int tid,
 			    const void **frame, size_t *size)
 {

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_resume_points.c - the kernel paths as one C function per kernel
+ * function (issue 14): the table of resume points (core/internal.h's
+ * VFS_RP_LIST) names each one "function:step" once, every step runs in
+ * the C function its name says, and a getdents64 walks iterate_dir's
+ * steps in fs/readdir.c's order.
+ */
+#include "harness.h"
+#include "internal.h"
+
+/* Every resume point: a "function:step" name, unique, whose function is
+ * the C function that runs it; a kernel function or a resolver. */
+static void test_table(void **state)
+{
+	(void)state;
+	for (int i = 0; i < RP__COUNT; i++) {
+		const struct vfs_rp_desc *d = &vfs_rps[i];
+		const char *colon = strchr(d->name, ':');
+		assert_non_null(colon);
+		assert_non_null(d->run);
+		assert_true(colon[1] != 0);
+		assert_true(d->resolve || d->fn != VFN_none || i == RP_IDLE ||
+			    i == RP(do_syscall_64, exit));
+		for (int j = 0; j < i; j++) {
+			assert_string_not_equal(d->name, vfs_rps[j].name);
+			/* one function's points are together in the list */
+			if (vfs_rps[j].run == d->run)
+				assert_ptr_equal(vfs_rps[i - 1].run, d->run);
+		}
+	}
+	assert_string_equal(vfs_rps[RP_IDLE].name, "do_syscall_64:idle");
+	assert_string_equal(vfs_rps[RP(iterate_dir, lock)].name,
+			    "iterate_dir:lock");
+	assert_ptr_equal(vfs_rps[RP(iterate_dir, lock)].run, iterate_dir);
+	assert_ptr_equal(vfs_rps[RP(wrap_directory_iterator, up_read)].run,
+			 wrap_directory_iterator);
+}
+
+/* Step thread TID until its call ends, noting where each step resumes. */
+static int walk(struct h *h, int tid, const char **names, int max)
+{
+	int n = 0;
+	names[n++] = vfs_resume_point_name(h->w, tid);
+	while (vfs_has_work(h->w, tid) && n < max) {
+		vfs_step(h->w, tid, NULL);
+		names[n++] = vfs_resume_point_name(h->w, tid);
+	}
+	return n;
+}
+
+static void expect_walk(const char **got, int n, const char *const *want)
+{
+	int i = 0;
+	if (getenv("SHOW_WALK"))
+		for (int k = 0; k < n; k++)
+			printf("# %s\n", got[k]);
+	for (; want[i]; i++) {
+		if (i >= n)
+			fail_msg("step %d: ended, expected %s", i, want[i]);
+		if (strcmp(got[i], want[i]))
+			fail_msg("step %d: %s, expected %s", i, got[i], want[i]);
+	}
+	assert_int_equal(n, i);
+}
+
+/* getdents64 on v6.4 (ext4: ->iterate_shared, no wrapper) and on v6.5
+ * over a filesystem the wrapper serves (ceph has only ->iterate): the
+ * steps of fdget_pos, iterate_dir (and wrap_directory_iterator) and
+ * fdput_pos, in the kernel's order. */
+static void test_getdents_walk(void **state)
+{
+	(void)state;
+	/* v6.4: a directory open once, file_count 1: no f_pos_lock */
+	static const char *const shared[] = {
+		"do_syscall_64:idle", "fdget_pos:enter",
+		"fdget_pos:needs_f_pos_lock", "iterate_dir:enter", "iterate_dir:lock",
+		"iterate_dir:deaddir", "iterate_dir:iterate",
+		"iterate_dir:set_pos", "iterate_dir:unlock",
+		"fdput_pos:unlock", "do_syscall_64:idle", NULL };
+	/* v6.5: a directory with ->iterate_shared (the wrapper's) takes
+	 * f_pos_lock whatever its count (file_needs_f_pos_lock) */
+	static const char *const wrapped[] = {
+		"do_syscall_64:idle", "fdget_pos:enter",
+		"fdget_pos:needs_f_pos_lock", "fdget_pos:lock",
+		"iterate_dir:enter", "iterate_dir:lock",
+		"iterate_dir:deaddir", "wrap_directory_iterator:enter",
+		"wrap_directory_iterator:up_read",
+		"wrap_directory_iterator:down_write",
+		"wrap_directory_iterator:deaddir", "iterate_dir:iterate",
+		"wrap_directory_iterator:downgrade", "iterate_dir:set_pos",
+		"iterate_dir:unlock", "fdput_pos:unlock", "do_syscall_64:idle",
+		NULL };
+	const char *got[64];
+
+	struct h *h = h_new("v6.4");
+	h_mkdir(h, "/d");
+	int t = h_spawn(h, "A", 0);
+	int fd = (int)h_do(h, t, C_OPEN("/d", VO_RDONLY));
+	assert_true(fd >= 0);
+	h_submit(h, t, C_GETDENTS(fd, -1));
+	expect_walk(got, walk(h, t, got, 64), shared);
+	h_free(h);
+
+	h = h_new("v6.5");
+	h_mount(h, "ceph", "/c");
+	t = h_spawn(h, "A", 0);
+	fd = (int)h_do(h, t, C_OPEN("/c", VO_RDONLY));
+	assert_true(fd >= 0);
+	h_submit(h, t, C_GETDENTS(fd, -1));
+	expect_walk(got, walk(h, t, got, 64), wrapped);
+	h_free(h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_getdents_walk),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
