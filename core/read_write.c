@@ -511,19 +511,19 @@ static int64_t write_check(struct vx *x, int64_t pos)
 	return 0;
 }
 
-static void start_write(struct vx *x, int lock_site, int after_site)
+static void start_write(struct vx *x, int lock_rp, int after_rp)
 {
 	struct vfs_frame *f = &x->t->f;
 	fn_enter(x, VFN_vfs_write);
 	f->res = write_check(x, f->pos);
 	if (f->res < 0) {
 		fn_exit(x, VFN_vfs_write, f->res);
-		go(x, after_site);
+		go(x, after_rp);
 		return;
 	}
 	f->inode = x->w->files[f->file].inode;
 	fn_enter(x, VFN_generic_file_write_iter);
-	go(x, lock_site);
+	go(x, lock_rp);
 }
 
 static void lock_for_write(struct vx *x, int next)
