@@ -21,7 +21,6 @@
 
 #define SPLIT_ITEMS 512
 #define SPLIT_MAXDEPTH 24
-#define MAX_WORKERS 64
 
 struct vfs_explore_priv {
 	struct xtable kept;     /* global numbers, increasing */
@@ -224,15 +223,7 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void report(struct xshared *sh, double t0, vfs_explore_progress_fn *fn,
-		   void *ctx)
+static void report(struct xshared *sh, double t0)
 {
 	struct vfs_explore_progress p = { 0 };
 	uint64_t done_execs = 0;
@@ -248,21 +239,13 @@ static void report(struct xshared *sh, double t0, vfs_explore_progress_fn *fn,
 		}
 	int nd = sh->items_done;
 	pthread_mutex_unlock(&sh->mu);
-	p.seconds = now_s() - t0;
-	p.rate = p.seconds > 0 ? (double)p.executions / p.seconds : 0;
 	if (nd > 0)
 		p.estimate = (uint64_t)((double)done_execs / nd * sh->nitems);
 	if (p.estimate && p.estimate < p.executions)
 		p.estimate = p.executions;
 	if (sh->o.max && p.estimate > sh->o.max)
 		p.estimate = sh->o.max;
-	fn(ctx, &p);
-}
-
-static int online_cpus(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : (int)n;
+	xprogress_tell(&sh->o, &p, t0, xnow(), p.executions);
 }
 
 /* Split: the top of the tree, deeper until it has SPLIT_ITEMS leaves. */
@@ -425,7 +408,7 @@ int vfs_explore(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	struct xshared *sh = calloc(1, sizeof *sh);
 	struct wctx wc[MAX_WORKERS];
 	pthread_t th[MAX_WORKERS];
-	double t0 = now_s();
+	double t0 = xnow();
 	int rc = 0, made = 0;
 
 	if (o->stateful) {
@@ -449,7 +432,7 @@ int vfs_explore(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	sh->keep = o->keep ? (int)o->keep : 10000;
 	sh->maxdepth = o->max_depth > 0 ? o->max_depth : 100000;
 	sh->nworkers = o->jobs > 0 ? (o->jobs > MAX_WORKERS ? MAX_WORKERS : o->jobs) :
-		       online_cpus();
+		       xonline_cpus();
 	/* a cap bounds the work, and the executions kept are the first N
 	 * of the uncapped run: the subtrees in order, one at a time */
 	if (o->max)
@@ -468,19 +451,10 @@ int vfs_explore(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	if (sh->nworkers > sh->nitems)
 		sh->nworkers = sh->nitems > 0 ? sh->nitems : 1;
 
-	sigset_t block, old;
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	pthread_sigmask(SIG_BLOCK, &block, &old);
 	sh->running = sh->nworkers;
-	for (made = 0; made < sh->nworkers; made++) {
-		wc[made].sh = sh;
-		wc[made].id = made;
-		wc[made].failed = 0;
-		if (pthread_create(&th[made], NULL, worker, &wc[made]) != 0)
-			break;
-	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	for (int i = 0; i < sh->nworkers; i++)
+		wc[i] = (struct wctx){ .sh = sh, .id = i };
+	made = xpool_start(th, 0, sh->nworkers, worker, wc, sizeof wc[0], false);
 	pthread_mutex_lock(&sh->mu);
 	sh->running -= sh->nworkers - made;     /* those never started */
 	if (!made) {
@@ -502,10 +476,10 @@ int vfs_explore(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 			ts.tv_nsec -= 1000000000;
 		}
 		pthread_cond_timedwait(&sh->cv, &sh->mu, &ts);
-		if (o->progress && sh->running > 0 && now_s() - last >= 0.5) {
+		if (o->progress && sh->running > 0 && xnow() - last >= 0.5) {
 			pthread_mutex_unlock(&sh->mu);
-			report(sh, t0, o->progress, o->progress_ctx);
-			last = now_s();
+			report(sh, t0);
+			last = xnow();
 			pthread_mutex_lock(&sh->mu);
 		}
 	}
@@ -533,7 +507,7 @@ int vfs_explore(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	if (rc < 0)
 		errno = ENOMEM;
 out:
-	r->seconds = now_s() - t0;
+	r->seconds = xnow() - t0;
 	free_items(sh);
 	pthread_mutex_destroy(&sh->mu);
 	pthread_cond_destroy(&sh->cv);

@@ -78,7 +78,7 @@ struct vfs_explore_opts {
 	uint32_t keep;          /* schedules kept: the first KEEP executions and
 				 * the first KEEP violating ones; 0: 10000 */
 	int max_depth;          /* steps per execution; 0: 100000 */
-	/* Stateful search (core/explore_state.c): every distinct state once
+	/* Stateful search (core/explore_stateful*.c): every distinct state once
 	 * instead of every execution; proves the absence of violations,
 	 * counts states and transitions, no executions or outcomes. */
 	int stateful;

@@ -2,7 +2,8 @@
 /*
  * explore_int.h - what explore.c (the coordinator: splitting, workers,
  * merging, the schedule table) and explore_search.c (one subtree's depth
- * first search) share.
+ * first search) share, and what DPOR and the stateful search
+ * (explore_stateful.h) share: the worker pool (explore_pool.c).
  */
 #ifndef VFSIM_EXPLORE_INT_H
 #define VFSIM_EXPLORE_INT_H
@@ -13,6 +14,7 @@
 #include <pthread.h>
 
 #define XMAXT VFS_MAX_THREADS
+#define MAX_WORKERS 64          /* threads of one search at most */
 #define XFP 20                  /* keys one step may touch, then "all" */
 #define XW 0x80000000u          /* key bit: a write */
 
@@ -155,7 +157,22 @@ int xm_event(struct xmovers *m, const struct vfs_world *w,
 int xm_apply(struct xmovers *m);
 void xm_count(const struct xmovers *m, int *visible, int *hidden);
 
-/* explore_state.c: the stateful search (opts.stateful) */
+/* explore_pool.c: the workers and clocks both searches use */
+double xnow(void);              /* seconds, monotonic */
+double xthread_cpu(void);       /* the calling thread's CPU seconds */
+int xonline_cpus(void);         /* 1 .. MAX_WORKERS */
+/* Threads FROM .. TO - 1 into TH, thread i running FN(ARGS + i * SIZE),
+ * with SIGINT (and with TERM SIGTERM) blocked in them; returns the index
+ * of the first that could not be made (TO: all made). */
+int xpool_start(pthread_t *th, int from, int to, void *(*fn)(void *),
+		void *args, size_t size, bool term);
+/* Tell O's progress function P, its seconds and rate (COUNT per second)
+ * set from T0 and the time now, T. */
+void xprogress_tell(const struct vfs_explore_opts *o,
+		    struct vfs_explore_progress *p, double t0, double t,
+		    uint64_t count);
+
+/* explore_stateful_run.c: the stateful search (opts.stateful) */
 int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	       struct vfs_explore_result *r);
 

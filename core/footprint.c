@@ -11,7 +11,7 @@
  *   dpor      core/explore_search.c xsink, the dependencies of DPOR
  *   movers    core/explore_movers.c ev_keys, the locking discipline the
  *             stateful search guesses and checks (its blocks)
- *   stateful  core/explore_state.c, its race check between enabled steps
+ *   stateful  core/explore_stateful.c, its race check between enabled steps
  *
  * The differences are deliberate (each is noted in the table):
  *   - every lock operation is a write for DPOR (two acquisitions of a read

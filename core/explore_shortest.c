@@ -1,0 +1,355 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * explore_shortest.c - the shortest counterexample: the fewest
+ * preemptions, then the fewest steps (plain `explore`, beside the
+ * stateful search, and `explore replay`'s searches).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "explore_stateful.h"
+
+/* ---- the shortest counterexample (opts.first) ----
+ * Step by step from the snapshot, a search in the order of (preemptions,
+ * steps): Dijkstra's, with a step costing no preemption when the thread
+ * that ran last runs on or cannot run, one otherwise.  A state is told
+ * apart by its canonical hash and the thread that ran last.  At each
+ * state searched: a deadlock, a step whose detectors counted a
+ * violation, or two enabled steps that race (as in expand) give a
+ * candidate: the path, completed without preemption (and, for a race,
+ * also with the two racing steps first, one order and the other),
+ * replayed with the race detector's clocks; the candidate's cost is the
+ * preemptions up to the step where the violation is first reported, and
+ * that step.  The search ends when no state left can give a cheaper one. */
+
+struct snode {
+	int32_t parent;
+	uint8_t tid, last;              /* the step's thread; 255: none */
+	uint16_t pre;
+	int32_t steps;
+	uint64_t hash;
+};
+
+struct sheap {
+	uint64_t *key;                  /* (pre << 32 | steps) << 24 ... */
+	int32_t *idx;
+	size_t n, cap;
+};
+
+/* By key, then by node number: the order never depends on the heap's. */
+static inline bool hbefore(uint64_t ka, int32_t ia, uint64_t kb, int32_t ib)
+{
+	return ka < kb || (ka == kb && ia < ib);
+}
+
+static inline void hset(struct sheap *h, size_t i, uint64_t k, int32_t x)
+{
+	h->key[i] = k;
+	h->idx[i] = x;
+}
+
+static int heap_push(struct sheap *h, uint64_t key, int32_t idx)
+{
+	if (h->n == h->cap) {
+		size_t c = h->cap ? h->cap * 2 : 4096;
+		uint64_t *k = realloc(h->key, c * sizeof *k);
+		if (k)
+			h->key = k;
+		int32_t *x = realloc(h->idx, c * sizeof *x);
+		if (x)
+			h->idx = x;
+		if (!k || !x)
+			return -1;
+		h->cap = c;
+	}
+	size_t i = h->n++;
+	while (i > 0 && hbefore(key, idx, h->key[(i - 1) / 2], h->idx[(i - 1) / 2])) {
+		hset(h, i, h->key[(i - 1) / 2], h->idx[(i - 1) / 2]);
+		i = (i - 1) / 2;
+	}
+	hset(h, i, key, idx);
+	return 0;
+}
+
+static int32_t heap_pop(struct sheap *h)
+{
+	int32_t top = h->idx[0];
+	uint64_t k = h->key[--h->n];
+	int32_t x = h->idx[h->n];
+	size_t i = 0;
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= h->n)
+			break;
+		if (c + 1 < h->n && hbefore(h->key[c + 1], h->idx[c + 1], h->key[c], h->idx[c]))
+			c++;
+		if (!hbefore(h->key[c], h->idx[c], k, x))
+			break;
+		hset(h, i, h->key[c], h->idx[c]);
+		i = c;
+	}
+	hset(h, i, k, x);
+	return top;
+}
+
+#define SKEY(pre, steps) ((uint64_t)(pre) << 32 | (uint32_t)(steps))
+
+struct sshort {
+	const struct vfs_world *snap;
+	uint32_t viol;
+	struct vfs_world *ev;           /* candidates are replayed here */
+	uint8_t *sch;                   /* scratch schedule */
+	int capsch;
+	/* the best so far */
+	uint8_t *best;
+	int blen, bpre, bsteps;
+	uint32_t bkinds;
+	bool have;
+	int failed;
+};
+
+/* Replay PREFIX (N steps) and complete it without preemption; keep it
+ * when its violation comes cheaper than the best's. */
+static void candidate(struct sshort *c, const uint8_t *prefix, int n, int maxdepth)
+{
+	struct vfs_world *w = c->ev;
+	if (c->capsch < n + 1024) {
+		int cap = (n + 1024) * 2;
+		uint8_t *p = realloc(c->sch, (size_t)cap);
+		if (!p) {
+			c->failed = 1;
+			return;
+		}
+		c->sch = p;
+		c->capsch = cap;
+	}
+	memcpy(c->sch, prefix, (size_t)n);
+	vfs_world_copy(w, c->snap);
+	int len = 0, pre = 0, vstep = 0, vpre = 0;
+	for (;;) {
+		int t;
+		if (len < n) {
+			t = c->sch[len];
+			if (!vfs_runnable(w, t))
+				return;         /* (cannot happen) */
+		} else {
+			t = len && vfs_runnable(w, c->sch[len - 1]) ? c->sch[len - 1] : -1;
+			for (int i = 0; i < w->nthreads && t < 0; i++)
+				if (vfs_runnable(w, i))
+					t = i;
+			if (t < 0 || len >= maxdepth || len + 1 >= c->capsch)
+				break;
+		}
+		if (len > 0 && c->sch[len - 1] != t && vfs_runnable(w, c->sch[len - 1]))
+			pre++;
+		c->sch[len++] = (uint8_t)t;
+		vfs_step(w, t, NULL);
+		if (!vstep && (xkinds_of(c->snap, w) & c->viol)) {
+			vstep = len;
+			vpre = pre;
+			if (c->have && SKEY(vpre, vstep) >= SKEY(c->bpre, c->bsteps))
+				return;
+		}
+	}
+	if (!vstep && vfs_all_blocked(w) && (c->viol & DK_BIT(DK_DEADLOCK))) {
+		vstep = len;
+		vpre = pre;
+	}
+	if (!vstep || (c->have && SKEY(vpre, vstep) >= SKEY(c->bpre, c->bsteps)))
+		return;
+	uint8_t *b = malloc((size_t)len);
+	if (!b) {
+		c->failed = 1;
+		return;
+	}
+	memcpy(b, c->sch, (size_t)len);
+	free(c->best);
+	c->best = b;
+	c->blen = len;
+	c->bpre = vpre;
+	c->bsteps = vstep;
+	c->bkinds = xkinds_of(c->snap, w);
+	c->have = true;
+}
+
+int xs_shortest(const struct vfs_world *snap, uint32_t viol,
+		    struct sknobs *kn, uint8_t **sched, int *len, int *pre,
+		    int *steps, uint32_t *kinds, uint64_t *visited)
+{
+	struct sshort c = { .snap = snap, .viol = viol ? viol : VX_DEFAULT_VIOLATIONS };
+	struct snode *nd = NULL;
+	size_t nn = 0, capn = 0;
+	struct sheap hp = { 0 };
+	struct xset closed = { 0 };
+	struct sbuf b = { 0 };
+	struct xmovers xm;
+	struct xobs obs[XMAXT];
+	struct vfs_world *W = xs_wnew(), *K[XMAXT] = { 0 };
+	uint8_t *path = NULL;
+	int cappath = 0, dummy = 0, rc = 0;
+	uint32_t fixed = 0;
+	uint64_t polls = 0;
+
+	memset(&xm, 0, sizeof xm);
+	*visited = 0;
+	c.ev = xs_wnew();
+	b.cap = xs_canon_bound(snap, true) * 2;
+	b.p = malloc(b.cap);
+	if (!W || !c.ev || !b.p)
+		goto oom;
+	for (int i = 0; i < snap->nthreads; i++)
+		if (snap->threads[i].state != TS_FREE)
+			fixed |= 1u << i;
+	capn = 4096;
+	if (!(nd = malloc(capn * sizeof *nd)))
+		goto oom;
+	nd[0] = (struct snode){ -1, 255, 255, 0, 0, 0 };
+	nn = 1;
+	if (heap_push(&hp, SKEY(0, 0), 0) < 0)
+		goto oom;
+	while (hp.n && !c.failed) {
+		if (c.have && hp.key[0] >= SKEY(c.bpre, c.bsteps))
+			break;
+		uint64_t limit = __atomic_load_n(&kn->limit, __ATOMIC_RELAXED);
+		int quit = __atomic_load_n(&kn->quit, __ATOMIC_RELAXED);
+		if (*visited >= (limit ? limit : 2000000) ||
+		    ((++polls & 15) == 0 && (quit || (kn->stop && *kn->stop))))
+			break;
+		const uint64_t *pace;
+		while ((pace = __atomic_load_n(&kn->pace, __ATOMIC_ACQUIRE)) &&
+		       !__atomic_load_n(&kn->quit, __ATOMIC_RELAXED) &&
+		       !(kn->stop && *kn->stop) &&
+		       *visited > PACE_BASE + __atomic_load_n(pace, __ATOMIC_RELAXED) /
+				  PACE_DIV) {
+			struct timespec ts = { 0, 1000000 };    /* 1 ms */
+			nanosleep(&ts, NULL);
+		}
+		int32_t x = heap_pop(&hp);
+		struct snode N = nd[x];
+		int seen = x ? xset_add(&closed, N.hash) : 1;
+		if (seen < 0)
+			goto oom;
+		if (!seen)
+			continue;       /* reached before, as cheaply */
+		++*visited;
+		/* the state: the path replayed */
+		if (cappath < N.steps + 2) {
+			cappath = (N.steps + 2) * 2;
+			uint8_t *p = realloc(path, (size_t)cappath);
+			if (!p)
+				goto oom;
+			path = p;
+		}
+		for (int32_t y = x, i = N.steps; y > 0; y = nd[y].parent)
+			path[--i] = nd[y].tid;
+		vfs_world_copy(W, snap);
+		W->det.no_clocks = 1;
+		vfs_explore_replay(W, path, N.steps, NULL);
+		int last = N.last, nrun = 0;
+		int run[XMAXT];
+		for (int t = 0; t < W->nthreads; t++)
+			if (vfs_runnable(W, t))
+				run[nrun++] = t;
+		if (!nrun) {
+			if (vfs_all_blocked(W))
+				candidate(&c, path, N.steps, 100000);
+			continue;
+		}
+		bool lastrun = last != 255 && vfs_runnable(W, last);
+		for (int r = 0; r < nrun; r++) {
+			int t = run[r];
+			struct xobs *o = &obs[r];
+			memset(o, 0, sizeof *o);
+			o->xm = &xm;
+			o->need_hist = &dummy;
+			struct vfs_sink sink = { xs_obs_sink, o };
+			if (!K[r] && !(K[r] = xs_wnew()))
+				goto oom;
+			vfs_world_copy(K[r], W);
+			vfs_step(K[r], t, &sink);
+			int p = N.pre + (lastrun && t != last);
+			path[N.steps] = (uint8_t)t;
+			if (counts_kinds(W, K[r]) & c.viol)
+				candidate(&c, path, N.steps + 1, 100000);
+			int maxpre = __atomic_load_n(&kn->maxpre, __ATOMIC_RELAXED);
+			if (maxpre >= 0 && p > maxpre)
+				continue;
+			if (nn == capn) {
+				struct snode *q = realloc(nd, 2 * capn * sizeof *nd);
+				if (!q)
+					goto oom;
+				nd = q;
+				capn *= 2;
+			}
+			uint64_t h = xs_tree_hash(&b, K[r]);
+			xs_canon(&b, K[r], h, fixed);
+			h = xmix(xs_hash_buf(b.p, b.n) ^ (uint64_t)(t + 1) * 0x9e3779b97f4a7c15ull);
+			if (!h)
+				h = 1;
+			nd[nn] = (struct snode){ x, (uint8_t)t, (uint8_t)t, (uint16_t)p,
+						 N.steps + 1, h };
+			if (heap_push(&hp, SKEY(p, N.steps + 1), (int32_t)nn) < 0)
+				goto oom;
+			nn++;
+		}
+		/* races: two enabled steps, the current thread's first */
+		if (!(c.viol & DK_BIT(DK_RACE)))
+			continue;
+		for (int i = 0; i < nrun; i++)
+			for (int j = i + 1; j < nrun; j++) {
+				if (!xs_steps_race(&obs[i], &obs[j]))
+					continue;
+				int a = run[i], bb = run[j];
+				if (bb == last) {
+					int t = a;
+					a = bb;
+					bb = t;
+				}
+				candidate(&c, path, N.steps, 100000);
+				path[N.steps] = (uint8_t)a;
+				path[N.steps + 1] = (uint8_t)bb;
+				candidate(&c, path, N.steps + 2, 100000);
+				path[N.steps] = (uint8_t)bb;
+				path[N.steps + 1] = (uint8_t)a;
+				candidate(&c, path, N.steps + 2, 100000);
+				i = j = nrun;   /* one pair per state */
+			}
+	}
+	if (c.failed)
+		goto oom;
+	if (c.have) {
+		*sched = c.best;
+		c.best = NULL;
+		*len = c.blen;
+		*pre = c.bpre;
+		*steps = c.bsteps;
+		*kinds = c.bkinds;
+		rc = 1;
+	}
+	goto out;
+oom:
+	rc = -1;
+out:
+	free(c.best);
+	free(c.sch);
+	vfs_world_free(c.ev);
+	vfs_world_free(W);
+	for (int i = 0; i < XMAXT; i++)
+		vfs_world_free(K[i]);
+	free(nd);
+	free(hp.key);
+	free(hp.idx);
+	xset_free(&closed);
+	free(b.p);
+	free(path);
+	return rc;
+}
+
+int vfs_explore_shortest(const struct vfs_world *snap, uint32_t viol,
+			 int maxpre, uint64_t limit, volatile sig_atomic_t *stop,
+			 uint8_t **sched, int *len, int *pre, int *steps,
+			 uint32_t *kinds, uint64_t *visited)
+{
+	struct sknobs kn = { .maxpre = maxpre, .limit = limit, .stop = stop };
+	return xs_shortest(snap, viol, &kn, sched, len, pre, steps, kinds, visited);
+}

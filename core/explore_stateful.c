@@ -1,0 +1,633 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * explore_stateful.c - the stateful search (`explore stateful`): every
+ * distinct state of the world once, as SPIN does, instead of every
+ * execution.  It proves the absence of violations; it does not count
+ * executions or outcomes (the DPOR search does, core/explore_search.c).
+ *
+ * What a state is: explore_state.c; the visited set: explore_visited.c;
+ * the frontier, the rounds and the result: explore_stateful_run.c.
+ *
+ * Violations are properties of transitions and states: a step whose
+ * detector counts grew (duplicate, dead-directory iteration, skipped,
+ * lock order), a state where every live thread with work is blocked
+ * (deadlock), and races (below).  A transition is a function of the
+ * canonical state and the thread, so checking each transition of each
+ * visited state once checks every execution.
+ *
+ * Races: the vector clocks of core/race.c depend on the history, not the
+ * state.  Instead, at each fully expanded state, the steps of every two
+ * enabled threads are compared: same field of one object, at least one
+ * write (with core/race.c's exclusions: atomics, f_count, the fd table,
+ * reads of data and size), and no lock held by both at the accesses with
+ * one of them holding it exclusively.  Both steps are enabled, so either
+ * can run right after the other with nothing in between: nothing orders
+ * them, which is what the vector clocks report.  Conversely the first race
+ * of an execution (in vector-clock happens-before) can be brought next to
+ * its partner by moving the unordered steps after it, so some reachable
+ * state has both enabled; this holds as far as the happens-before of
+ * core/race.c covers every dependency (it ignores the FIFO of lock queues
+ * and atomics, as the DPOR footprints do not).  Steps taken alone by the
+ * reduction touch nothing shared, so every pair is compared at the next
+ * fully expanded state with the same steps.
+ *
+ *
+ * Reduction: at each state, the enabled threads are tried in index order;
+ * the first whose step is local (no lock operation, no access to a field,
+ * no entry handed out, no allocation, no entry into an iterator: no trace
+ * event a detector or DPOR footprint would see) is taken alone, without
+ * branching: it commutes with every step of every other thread and is
+ * invisible to the properties (an ample set of one transition, as SPIN's
+ * partial-order reduction does for local transitions).  The cycle proviso
+ * holds trivially: every call terminates and a step never returns a
+ * thread to an earlier state, so the state graph is acyclic; the search
+ * checks it (a transition back to a state on the depth-first stack is an
+ * error, XCUT_ERROR), exactly with one worker, on each worker's own stack
+ * with more.
+ *
+ * Search: depth first; the successors of a state are made by copying it
+ * and stepping the copy (no copy back: the state of the next level is its
+ * parent's successor buffer).  The choice of the ample set depends on the
+ * state only, so the reduced graph, its number of states and transitions
+ * do not depend on the order of the search or on the number of workers.
+ *
+ * Parallel: a breadth-first top (SPLIT states, whatever jobs is) gives
+ * the frontier; workers take frontier states in order and search below
+ * them depth first, sharing the visited set (shards of open-addressing
+ * tables of hashes, a lock each, grown in place by the worker that fills
+ * one).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "explore_stateful.h"
+
+/* ---- the search ---- */
+
+
+int xs_stopped(struct sworker *s)
+{
+	return __atomic_load_n(&s->st->abort, __ATOMIC_RELAXED) ||
+	       __atomic_load_n(&s->st->xm.violated, __ATOMIC_RELAXED) ||
+	       __atomic_load_n(&s->st->probe_found, __ATOMIC_RELAXED) ||
+	       __atomic_load_n(&s->st->need_hist, __ATOMIC_RELAXED) ||
+	       (s->st->o.stop && *s->st->o.stop);
+}
+
+
+int xs_lv_grow(struct sworker *s, int d)
+{
+	if (d < s->caplv)
+		return 0;
+	int c = s->caplv ? s->caplv * 2 : 64;
+	while (c <= d)
+		c *= 2;
+	struct lvl *n = realloc(s->lv, sizeof *n * (size_t)c);
+	if (!n)
+		return -1;
+	s->lv = n;
+	memset(s->lv + s->caplv, 0, sizeof *n * (size_t)(c - s->caplv));
+	s->caplv = c;
+	return 0;
+}
+
+int xs_path_grow(struct sworker *s, int need)
+{
+	if (need < s->cappath)
+		return 0;
+	int c = s->cappath ? s->cappath * 2 : 4096;
+	while (c <= need)
+		c *= 2;
+	uint8_t *p = realloc(s->path, (size_t)c);
+	if (!p)
+		return -1;
+	s->path = p;
+	s->cappath = c;
+	return 0;
+}
+
+/* The path (PLEN steps, then the threads EXTRA) completed, lowest
+ * runnable thread first: a malloc'd schedule, its length in *LEN, the
+ * kinds it shows in *KINDS.  NULL when out of memory. */
+static uint8_t *complete_path(struct sworker *s, int plen, const uint8_t *extra,
+			      int nx, int *len_out, uint32_t *kinds)
+{
+	struct vfs_world *w = s->scratch;
+	if (!w && !(w = s->scratch = xs_wnew()))
+		return NULL;
+	int pre = plen + nx;
+	size_t cap = (size_t)pre + 1024;
+	uint8_t *sch = malloc(cap);
+	if (!sch)
+		return NULL;
+	memcpy(sch, s->path, (size_t)plen);
+	if (nx)
+		memcpy(sch + plen, extra, (size_t)nx);
+	int len = pre;
+	vfs_world_copy(w, s->st->snap);
+	vfs_explore_replay(w, sch, len, NULL);  /* (it fits: it was run) */
+	for (;;) {
+		int t = -1;
+		for (int i = 0; i < w->nthreads && t < 0; i++)
+			if (vfs_runnable(w, i))
+				t = i;
+		if (t < 0 || len >= s->st->maxdepth)
+			break;
+		if ((size_t)len == cap) {
+			uint8_t *n = realloc(sch, cap * 2);
+			if (!n) {
+				free(sch);
+				return NULL;
+			}
+			sch = n;
+			cap *= 2;
+		}
+		sch[len++] = (uint8_t)t;
+		vfs_step(w, t, NULL);
+	}
+	*len_out = len;
+	*kinds = xkinds_of(s->st->snap, w);
+	s->overflowed |= xoverflowed(s->st->snap, w);
+	return sch;
+}
+
+/* Record a violation found after PLEN steps of the path (then the threads
+ * EXTRA): the schedule is completed, lowest runnable thread first, and
+ * kept when it is the shortest so far, or the first of one of its kinds. */
+void xs_violation(struct sworker *s, int plen, const uint8_t *extra, int nx,
+		      uint32_t kinds)
+{
+	for (int k = 0; k < DK__COUNT; k++)
+		s->kind_n[k] += kinds >> k & 1;
+	s->kinds |= kinds;
+	/* (what is not a violation is counted by kind only: skipped entries
+	 * and lock-order reports unless asked for, a table that filled) */
+	if (!(kinds & s->st->viol))
+		return;
+	s->violating++;
+	if (s->st->o.first)
+		__atomic_store_n(&s->st->abort, ABORT_FIRST, __ATOMIC_RELAXED);
+	int pre = plen + nx;
+	bool best = !s->cex || pre < s->cexpre ||
+		    (pre == s->cexpre && memcmp(s->path, s->cex, (size_t)plen) < 0);
+	bool newkind = false;
+	for (int k = 0; k < DK__COUNT; k++)
+		newkind |= (kinds >> k & 1) && !s->kcex[k];
+	if (!best && !newkind)
+		return;
+	int len;
+	uint32_t got;
+	uint8_t *sch = complete_path(s, plen, extra, nx, &len, &got);
+	if (!sch) {
+		s->failed = 1;
+		return;
+	}
+	for (int k = 0; k < DK__COUNT; k++)
+		if ((kinds >> k & 1) && !s->kcex[k] &&
+		    xsched_dup(&s->kcex[k], sch, len) == 0)
+			s->kcexlen[k] = len;
+	if (!best) {
+		free(sch);
+		return;
+	}
+	free(s->cex);
+	s->cex = sch;
+	s->cexlen = len;
+	s->cexpre = pre;
+	s->cexkinds = got | kinds;
+}
+
+
+
+/* Hash W; TREE: its tree_hash when known (the parent's), else 0. */
+static int hash_state(struct sworker *s, const struct vfs_world *W,
+		      uint64_t tree, uint64_t acc, uint64_t *tr, uint64_t *h)
+{
+	size_t need = xs_canon_bound(W, !tree);
+	if (s->buf.cap < need) {
+		free(s->buf.p);
+		s->buf.cap = need * 2;
+		if (!(s->buf.p = malloc(s->buf.cap)))
+			return -1;
+	}
+	*tr = tree ? tree : xs_tree_hash(&s->buf, W);
+	xs_canon(&s->buf, W, *tr, s->st->fixed);
+	if (s->st->hist)
+		xs_canon_history(&s->buf, W, s->st);
+	*h = xs_hash_buf(s->buf.p, s->buf.n);
+	if (s->st->o.outcomes && acc) {
+		*h = xmix(*h ^ acc);
+		if (!*h)
+			*h = 1;
+	}
+	return 0;
+}
+
+/* Level D's successor I: the last one as expand left it, another made
+ * again into level D + 1's buffer (lv_grow has made room); NULL when out
+ * of memory. */
+struct vfs_world *xs_regen_next(struct sworker *s, int d, int i)
+{
+	const struct lvl *L = &s->lv[d];
+	struct lvl *N = &s->lv[d + 1];
+	if (i == L->n - 1)
+		return L->last;
+	if (!N->buf) {
+		if (!(N->buf = xs_wnew()))
+			return NULL;
+		vfs_world_copy(N->buf, L->state);
+	}
+	xs_fcopy(N->buf, L->state, s->st->fixed, s->st->o.outcomes);
+	for (int q = 0; q < L->nst[i]; q++)
+		vfs_step(N->buf, L->tid[i], NULL);
+	return N->buf;
+}
+
+/* opts.outcomes: a terminal state's outcome H, reached by PLEN steps of
+ * the path: counted, and its path kept when it is new. */
+static int outcome(struct sworker *s, uint64_t h, int plen)
+{
+	struct xst *st = s->st;
+	int rc = 0;
+	if (!h)
+		h = 1;
+	pthread_mutex_lock(&st->omu);
+	int r = xset_add(&st->out, h);
+	uint32_t keep = st->o.keep ? st->o.keep : 10000;
+	if (r < 0) {
+		rc = -1;
+	} else if (r > 0 && (uint32_t)st->nosched < keep) {
+		if (st->nosched == st->caposched) {
+			int c = st->caposched ? st->caposched * 2 : 64;
+			uint8_t **a = realloc(st->osched, sizeof *a * (size_t)c);
+			if (a)
+				st->osched = a;
+			int *l = realloc(st->olen, sizeof *l * (size_t)c);
+			if (l)
+				st->olen = l;
+			if (!a || !l)
+				rc = -1;
+			else
+				st->caposched = c;
+		}
+		if (rc == 0 && xsched_dup(&st->osched[st->nosched], s->path, plen) == 0)
+			st->olen[st->nosched++] = plen;
+	}
+	pthread_mutex_unlock(&st->omu);
+	return rc;
+}
+
+/* The work buffer holds level L's last successor: it is kept there (the
+ * buffer it replaces was a state of the search's last visit below L,
+ * over now). */
+static void keep_last(struct sworker *s, struct lvl *L)
+{
+	struct vfs_world *w = L->last;
+	L->last = s->work;
+	s->work = w;
+}
+
+/* Make the successors of level D's state (the reduced set).  A
+ * transition is a block of thread T (explore_movers.c): its invisible
+ * steps, its first visible step or release, then its releases and
+ * invisible steps up to its next visible step (run, seen, and the block
+ * run again without it), or to the end of its work. */
+int xs_expand(struct sworker *s, int d)
+{
+	struct lvl *L = &s->lv[d];
+	const struct vfs_world *S = L->state;
+	struct vfs_sink sink;
+	int n = 0;
+	L->n = L->next = 0;
+	if (d > s->maxdepth)
+		s->maxdepth = d;
+	if (L->plen >= s->st->maxdepth) {
+		s->cut = XCUT_DEPTH;
+		return 0;
+	}
+	for (int t = 0; t < S->nthreads; t++) {
+		if (!vfs_runnable(S, t))
+			continue;
+		if (!s->work) {
+			if (!(s->work = xs_wnew()))
+				return -1;
+			vfs_world_copy(s->work, S);
+		}
+		struct vfs_world *W = s->work;
+		struct xobs *o = &s->obs[n];
+		o->xm = &s->st->xm;
+		o->open = s->st->open;
+		o->nopen = s->st->hist ? 0 : s->st->nopen;
+		o->need_hist = &s->st->need_hist;
+		o->shared = o->nacc = o->over = 0;
+		sink.fn = xs_obs_sink;
+		sink.ctx = o;
+		xs_fcopy(W, S, s->st->fixed, s->st->o.outcomes);
+		uint64_t acc = L->acc;
+		int k = 0, cut = 0;
+		bool dirty = false, redo = false;
+		for (;;) {
+			int nth = W->nthreads, nf = W->next_file_id,
+			    np = W->next_pid, nfdt = W->nfdt, npr = W->nprocs;
+			uint64_t ni = inode_stamp(W);
+			int pc = vfs_thread_resume_point(W, t, NULL, NULL);
+			/* after the block's visible step, keep a copy before a
+			 * step where a visible one was seen before: it may be
+			 * the next block's */
+			bool saved = false;
+			uint8_t nacc = o->nacc, over = o->over;
+			bool dirty0 = dirty;
+			if (cut && s->nsite[pc]) {
+				if (!s->spare) {
+					if (!(s->spare = xs_wnew()))
+						return -1;
+					vfs_world_copy(s->spare, W);
+				}
+				xs_fcopy(s->spare, W, s->st->fixed, s->st->o.outcomes);
+				saved = true;
+			}
+			o->cls = XM_B;
+			uint64_t acc0 = acc;
+			if (vfs_step(W, t, &sink) && s->st->o.outcomes)
+				acc += xcall_hash(W, t);
+			k++;
+			s->probes++;
+			/* allocations are visible: they number the objects */
+			if (W->nthreads != nth || W->next_file_id != nf ||
+			    inode_stamp(W) != ni || W->next_pid != np ||
+			    W->nfdt != nfdt || W->nprocs != npr)
+				o->cls = XM_N;
+			if (!tree_clean(W, t, ni))
+				dirty = true;
+			if (!cut) {
+				if (o->cls != XM_B) {
+					cut = k;        /* the block's one non-mover */
+					o->shared = 1;
+				}
+			} else if (o->cls == XM_N) {
+				/* the next block's: back to before it */
+				k--;
+				if (saved) {
+					struct vfs_world *tmp = W;
+					W = s->work = s->spare;
+					s->spare = tmp;
+					o->nacc = nacc;
+					o->over = over;
+					dirty = dirty0;
+					acc = acc0;
+				} else {
+					s->nsite[pc] = 1;
+					redo = true;
+				}
+				break;
+			}
+			if (k == MAXBLOCK || L->plen + k >= s->st->maxdepth ||
+			    !vfs_runnable(W, t))
+				break;
+		}
+		if (redo) {
+			xs_fcopy(W, S, s->st->fixed, s->st->o.outcomes);
+			o->nacc = o->over = 0;
+			dirty = false;
+			acc = L->acc;
+			for (int q = 0; q < k; q++) {
+				uint64_t ni = inode_stamp(W);
+				if (vfs_step(W, t, &sink) && s->st->o.outcomes)
+					acc += xcall_hash(W, t);
+				if (!tree_clean(W, t, ni))
+					dirty = true;
+			}
+		}
+		L->ncut[n] = (uint8_t)cut;
+		L->tid[n] = (uint8_t)t;
+		L->nst[n] = (uint8_t)k;
+		L->kinds[n] = (uint8_t)counts_kinds(S, W);
+		s->overflowed |= xoverflowed(S, W);
+		L->sacc[n] = acc;
+		if (hash_state(s, W, dirty ? 0 : L->tree, acc, &L->tr[n], &L->h[n]) < 0)
+			return -1;
+		vt_prefetch(&s->st->vt, L->h[n]);
+		if (!o->shared) {
+			/* invisible all through: taken alone (an ample set of
+			 * one; its steps commute with every other thread's) */
+			if (n) {
+				L->tid[0] = (uint8_t)t;
+				L->nst[0] = L->nst[n];
+				L->ncut[0] = L->ncut[n];
+				L->kinds[0] = L->kinds[n];
+				L->h[0] = L->h[n];
+				L->tr[0] = L->tr[n];
+				L->sacc[0] = L->sacc[n];
+			}
+			L->n = 1;
+			s->local++;
+			s->transitions++;
+			keep_last(s, L);
+			return 0;
+		}
+		n++;
+	}
+	L->n = n;
+	s->transitions += (uint64_t)n;
+	if (n)
+		keep_last(s, L);
+	if (!n) {
+		if (vfs_all_blocked(S))
+			xs_violation(s, L->plen, NULL, 0, DK_BIT(DK_DEADLOCK));
+		if (s->st->o.outcomes && outcome(s, L->acc + xfinal_hash(S), L->plen) < 0)
+			return -1;
+		return 0;
+	}
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++)
+			if (xs_steps_race(&s->obs[i], &s->obs[j])) {
+				/* both blocks up to their visible steps, one
+				 * after the other: those are the racing ones */
+				uint8_t ex[2 * MAXBLOCK];
+				int nx = 0;
+				for (int q = 0; q < L->ncut[i]; q++)
+					ex[nx++] = L->tid[i];
+				for (int q = 0; q < L->ncut[j]; q++)
+					ex[nx++] = L->tid[j];
+				xs_violation(s, L->plen, ex, nx, DK_BIT(DK_RACE));
+				i = n;  /* one per state */
+				break;
+			}
+	return 0;
+}
+
+/* Progress: every worker adds what it did to the shared counters; the
+ * first, which runs in the calling thread, tells at most every 0.5 s. */
+static void report(struct sworker *s)
+{
+	struct xst *st = s->st;
+	__atomic_add_fetch(&st->live_states, s->states - s->told_states,
+			   __ATOMIC_RELAXED);
+	__atomic_add_fetch(&st->live_viol, s->violating - s->told_viol,
+			   __ATOMIC_RELAXED);
+	s->told_states = s->states;
+	s->told_viol = s->violating;
+	if (s->id || !st->o.progress)
+		return;
+	double t = xnow();
+	if (t - st->last_report < 0.5)
+		return;
+	st->last_report = t;
+	struct vfs_explore_progress p = { .stateful = true,
+		.states = __atomic_load_n(&st->live_states, __ATOMIC_RELAXED),
+		.violating = __atomic_load_n(&st->live_viol, __ATOMIC_RELAXED),
+		.round = st->xm.rounds + 1, .depth = s->maxdepth };
+	xprogress_tell(&st->o, &p, st->t0, t, p.states);
+}
+
+/* The path to level D's successor I: PLEN steps, then its block. */
+int xs_path_push(struct sworker *s, const struct lvl *L, int i)
+{
+	if (xs_path_grow(s, L->plen + L->nst[i] + 1) < 0)
+		return -1;
+	memset(s->path + L->plen, L->tid[i], L->nst[i]);
+	return L->plen + L->nst[i];
+}
+
+/* One more state visited; false (and the search stops) past opts.max. */
+bool xs_count_state(struct sworker *s)
+{
+	/* (counted for max, and for the pace of the search beside it) */
+	uint64_t n = s->st->o.max || s->st->o.first ?
+		     __atomic_add_fetch(&s->st->visited, 1, __ATOMIC_RELAXED) : 0;
+	if (s->st->o.max && n > s->st->o.max) {
+		__atomic_store_n(&s->st->abort, ABORT_MAX, __ATOMIC_RELAXED);
+		return false;
+	}
+	s->states++;
+	return true;
+}
+
+uint8_t xs_abort_cut(int abort)
+{
+	switch (abort) {
+	case 0: return XCUT_STOP;
+	case ABORT_FIRST: return XCUT_FOUND;
+	case ABORT_MAX: return XCUT_MAX;
+	case ABORT_ERROR: return XCUT_ERROR;
+	}
+	return XCUT_TABLE;
+}
+
+/* Depth-first from STATE (already in the visited set), at depth BASE
+ * with PATH (PLEN steps) leading to it. */
+static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
+	       uint64_t tree, uint64_t acc, const uint8_t *path, int plen, int base)
+{
+	if (xs_lv_grow(s, base + 1) < 0 || xs_path_grow(s, plen + 1) < 0)
+		return -1;
+	memcpy(s->path, path, (size_t)plen);
+	int d = base;
+	s->lv[d].state = state;
+	s->lv[d].hash = hash;
+	s->lv[d].tree = tree;
+	s->lv[d].acc = acc;
+	s->lv[d].plen = plen;
+	if (xs_expand(s, d) < 0)
+		return -1;
+	uint64_t polls = 0;
+	for (;;) {
+		struct lvl *L = &s->lv[d];
+		if (L->next == L->n) {
+			if (d == base)
+				return 0;
+			d--;
+			continue;
+		}
+		if ((++polls & 255) == 0) {
+			if (xs_stopped(s)) {
+				if (!s->cut)
+					s->cut = xs_abort_cut(__atomic_load_n(
+						&s->st->abort, __ATOMIC_RELAXED));
+				return 0;
+			}
+			report(s);
+		}
+		int i = L->next++;
+		int np = xs_path_push(s, L, i);
+		if (np < 0)
+			return -1;
+		if (L->kinds[i])
+			xs_violation(s, np, NULL, 0, L->kinds[i]);
+		uint64_t tr = L->tr[i], h = L->h[i];
+		int r = vt_insert(&s->st->vt, h);
+		if (r == -2)
+			return -1;
+		if (r < 0) {
+			__atomic_store_n(&s->st->abort, ABORT_FULL, __ATOMIC_RELAXED);
+			s->cut = XCUT_TABLE;
+			return 0;
+		}
+		if (!r) {
+			s->matched++;
+			/* acyclic: never back to a state on the stack */
+			for (int k = base; k <= d; k++)
+				if (s->lv[k].hash == h) {
+					s->cut = XCUT_ERROR;
+					s->failed = 2;
+					return -1;
+				}
+			continue;
+		}
+		if (!xs_count_state(s)) {
+			s->cut = XCUT_MAX;
+			return 0;
+		}
+		if (xs_lv_grow(s, d + 2) < 0)
+			return -1;
+		struct vfs_world *W = xs_regen_next(s, d, i);
+		if (!W)
+			return -1;
+		d++;
+		s->lv[d].state = W;
+		s->lv[d].hash = h;
+		s->lv[d].tree = tr;
+		s->lv[d].acc = s->lv[d - 1].sacc[i];
+		s->lv[d].plen = np;
+		if (xs_expand(s, d) < 0)
+			return -1;
+	}
+}
+
+void xs_worker_free(struct sworker *s)
+{
+	for (int d = 0; d < s->caplv; d++) {
+		vfs_world_free(s->lv[d].buf);
+		vfs_world_free(s->lv[d].last);
+	}
+	vfs_world_free(s->work);
+	free(s->lv);
+	free(s->path);
+	free(s->buf.p);
+	free(s->cex);
+	for (int k = 0; k < DK__COUNT; k++)
+		free(s->kcex[k]);
+	vfs_world_free(s->scratch);
+	vfs_world_free(s->spare);
+}
+void *xs_worker_main(void *arg)
+{
+	struct sworker *s = arg;
+	struct xst *st = s->st;
+	double c0 = xthread_cpu();
+	for (;;) {
+		int i = __atomic_fetch_add(&st->next_item, 1, __ATOMIC_RELAXED);
+		if (i >= st->nitems || xs_stopped(s))
+			break;
+		struct xitem_s *it = &st->items[i];
+		if (dfs(s, it->w, it->hash, it->tree, it->acc, it->path, it->plen,
+			it->depth) < 0) {
+			if (!s->failed)
+				s->failed = 1;
+			__atomic_store_n(&st->abort, ABORT_ERROR, __ATOMIC_RELAXED);
+			break;
+		}
+	}
+	s->cpu += xthread_cpu() - c0;
+	return NULL;
+}
+

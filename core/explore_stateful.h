@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * explore_stateful.h - what the files of the stateful search share
+ * (`explore stateful`, and plain `explore`'s proof):
+ *   explore_state.c          what a state is: its canonical form, its hash,
+ *                            what one step did, the copy of a world
+ *   explore_visited.c        the visited set (sharded, grown in place)
+ *   explore_stateful.c       one worker's search: a state's successors,
+ *                            depth first
+ *   explore_stateful_run.c   the frontier, the rounds of the locking guess,
+ *                            the shortest search beside it, the result
+ *   explore_shortest.c       the shortest counterexample (step by step)
+ *   explore_pool.c           the workers' threads and the clocks, shared
+ *                            with DPOR (explore.c)
+ */
+#ifndef VFSIM_EXPLORE_STATEFUL_H
+#define VFSIM_EXPLORE_STATEFUL_H
+
+#include "explore_int.h"
+#include "internal.h"
+
+#define ABORT_FULL 1
+#define ABORT_ERROR 2
+#define ABORT_FIRST 3           /* opts.first: a violation was found */
+#define ABORT_MAX 4             /* opts.max states were visited */
+#define SPLIT_PER_JOB 8         /* frontier states per worker */
+#define MAXACC 12               /* checked accesses recorded per step */
+
+/* ---- the visited set (explore_visited.c) ---- */
+
+#define VT_SHARD_BITS 6                 /* 64 shards when growing */
+
+struct vshard {
+	pthread_mutex_t mu;             /* (jobs > 1) the slots and n */
+	uint64_t *slot;
+	uint64_t mask;
+	uint64_t n, grow_at;            /* entries; doubled past grow_at */
+} __attribute__((aligned(64)));         /* (a line each: no false sharing) */
+
+struct vtable {
+	struct vshard *sh;
+	int nsh, shift;                 /* shard = h >> shift (nsh > 1) */
+	bool locked;                    /* more than one worker inserts */
+	uint64_t maxmask;               /* a shard's largest mask */
+	uint64_t limit;                 /* entries per shard at most */
+};
+
+int vt_alloc(struct vtable *t, int bits, int maxbits, bool grow, bool locked);
+void vt_free(struct vtable *t);
+void vt_clear(struct vtable *t);
+int vt_insert_in(struct vtable *t, struct vshard *v, uint64_t h);
+
+static inline uint64_t vt_home(uint64_t h)
+{
+	return h ^ (h >> 29);
+}
+
+/* Bring H's home slot into the cache: the search looks it up after the
+ * state's other successors are made.  Without the lock (a worker may be
+ * doubling the shard: a stale address is only a wasted prefetch, which
+ * never faults). */
+static inline void vt_prefetch(const struct vtable *t, uint64_t h)
+{
+	const struct vshard *v = &t->sh[t->nsh > 1 ? h >> t->shift : 0];
+	uintptr_t slot = (uintptr_t)__atomic_load_n(&v->slot, __ATOMIC_RELAXED);
+	uint64_t mask = __atomic_load_n(&v->mask, __ATOMIC_RELAXED);
+	__builtin_prefetch((const void *)(slot + (vt_home(h) & mask) * 8));
+}
+
+/* 1: new, 0: seen, -1: full, -2: out of memory */
+static inline int vt_insert(struct vtable *t, uint64_t h)
+{
+	struct vshard *v = &t->sh[t->nsh > 1 ? h >> t->shift : 0];
+	if (!t->locked)
+		return vt_insert_in(t, v, h);
+	pthread_mutex_lock(&v->mu);
+	int r = vt_insert_in(t, v, h);
+	pthread_mutex_unlock(&v->mu);
+	return r;
+}
+
+/* ---- what a state is (explore_state.c) ---- */
+
+struct sbuf {
+	uint8_t *p;
+	size_t n, cap;
+};
+
+/* A step of a call whose row says it leaves the tree alone (the inodes'
+ * locks apart; core/syscalls.c, VSYS_TREE): its successor keeps its
+ * parent's tree_hash. */
+static inline bool tree_clean(const struct vfs_world *w, int t, uint64_t stamp0)
+{
+	return inode_stamp(w) == stamp0 &&
+	       !(vfs_sys[w->threads[t].rec.call.sys].flags & VSYS_TREE);
+}
+
+/* Races with the snapshot's own accesses (made in the set-up): a shadow
+ * of the race detector, a write or a read, that some other thread is not
+ * yet ordered after is "open".  A search that makes no access conflicting
+ * with an open one runs without clocks; the first that does starts the
+ * search again with them (as a wrong guess of the discipline does), and
+ * the state then holds, per open access, which threads and lock clocks
+ * are ordered after it, and which shadows a write has replaced. */
+struct xopen { uint8_t field, write; int16_t obj; int8_t tid; uint32_t clock; int sh; };
+#define XMAXOPEN 64
+
+struct xacc {
+	uint32_t loc;           /* field, object kind, object */
+	uint8_t write, nl;
+	vfs_lid_t lk[VFS_MAX_HELD];
+	uint8_t lm[VFS_MAX_HELD];
+};
+
+struct xobs {                   /* what the block being run did */
+	struct xmovers *xm;
+	const struct xopen *open;       /* without clocks: the open accesses */
+	int nopen;
+	int *need_hist;
+	uint8_t cls;            /* the step just run: XM_B, XM_L, XM_N */
+	uint8_t shared;         /* the block has a visible step */
+	uint8_t nacc, over;
+	struct xacc acc[MAXACC];
+};
+
+size_t xs_canon_bound(const struct vfs_world *w, bool data);
+uint64_t xs_tree_hash(struct sbuf *b, const struct vfs_world *w);
+int xs_open_accesses(const struct vfs_world *snap, struct xopen *o);
+void xs_canon(struct sbuf *bo, const struct vfs_world *w, uint64_t tree,
+	      uint32_t fixed);
+uint64_t xs_hash_buf(const uint8_t *p, size_t n);
+void xs_obs_sink(void *ctx, const struct vfs_world *w,
+		 const struct vfs_event *ev);
+bool xs_steps_race(const struct xobs *x, const struct xobs *y);
+void xs_fcopy(struct vfs_world *d, const struct vfs_world *s,
+	      uint32_t fixed, bool recs);
+struct vfs_world *xs_wnew(void);
+
+/* The violations a step shows: the detectors' counts that grew from A
+ * to B. */
+static inline uint32_t counts_kinds(const struct vfs_world *a,
+				    const struct vfs_world *b)
+{
+	uint32_t k = 0;
+	if (b->det.counts[DK_DUPLICATE] != a->det.counts[DK_DUPLICATE])
+		k |= DK_BIT(DK_DUPLICATE);
+	if (b->det.counts[DK_DEADDIR] != a->det.counts[DK_DEADDIR])
+		k |= DK_BIT(DK_DEADDIR);
+	if (b->det.counts[DK_SKIPPED] != a->det.counts[DK_SKIPPED])
+		k |= DK_BIT(DK_SKIPPED);
+	if (b->det.counts[DK_LOCKORDER] != a->det.counts[DK_LOCKORDER])
+		k |= DK_BIT(DK_LOCKORDER);
+	if (b->det.counts[DK_RULE] != a->det.counts[DK_RULE])
+		k |= DK_BIT(DK_RULE);
+	/* (only counted with the clocks on: races with the snapshot's
+	 * accesses, or any race the clocks see on this path) */
+	if (!b->det.no_clocks && b->det.counts[DK_RACE] != a->det.counts[DK_RACE])
+		k |= DK_BIT(DK_RACE);
+	if (b->det.overflowed != a->det.overflowed)
+		k |= DK_BIT(DK_OVERFLOW);
+	return k;
+}
+
+/* ---- the search (explore_stateful.c) ---- */
+
+#define MAXBLOCK 255            /* steps in one transition at most */
+
+struct lvl {
+	struct vfs_world *state;        /* this level's state */
+	uint64_t hash;
+	int plen;                       /* steps from the snapshot to it */
+	int n, next;                    /* successors made, next to visit */
+	uint8_t tid[XMAXT];             /* successor i: thread, */
+	uint8_t nst[XMAXT];             /* steps in the transition, */
+	uint8_t ncut[XMAXT];            /* steps up to its visible one, */
+	uint8_t kinds[XMAXT];           /* DK_BIT of the transition, */
+	uint64_t h[XMAXT], tr[XMAXT];   /* hash and tree_hash of the state */
+	uint64_t tree;                  /* tree_hash of this level's state */
+	uint64_t acc;                   /* opts.outcomes: the calls' results */
+	uint64_t sacc[XMAXT];           /* ... of successor i */
+	/* the successors are hashed when made and not kept, but for the
+	 * last one (the search mostly finds the others seen: the first new
+	 * state below a state is mostly its last successor); another is made
+	 * again (its block run again) when the search goes down to it */
+	struct vfs_world *buf;          /* this level's state when remade */
+	struct vfs_world *last;         /* successor n - 1 */
+};
+
+struct xst;
+
+struct sworker {
+	struct xst *st;
+	int id;
+	struct lvl *lv;
+	int caplv;
+	uint8_t *path;                  /* thread per step from the snapshot */
+	int cappath;
+	struct xobs obs[XMAXT];
+	struct sbuf buf;
+	/* counters */
+	uint64_t states, transitions, matched, probes, local, violating;
+	uint64_t kind_n[DK__COUNT];
+	uint32_t kinds;
+	uint32_t overflowed;    /* limits whose tables filled (1u << VL_*) */
+	int maxdepth;
+	uint8_t cut;
+	int failed;
+	/* the best counterexample: shortest prefix, then lowest schedule */
+	uint8_t *cex;
+	int cexlen, cexpre;
+	uint32_t cexkinds;
+	uint8_t *kcex[DK__COUNT];       /* the first of each kind */
+	int kcexlen[DK__COUNT];
+	struct vfs_world *scratch;
+	struct vfs_world *work;         /* where successors are made */
+	struct vfs_world *spare;        /* the copy before a maybe-visible step */
+	uint8_t nsite[SITE__COUNT];     /* sites seen visible after a block's */
+	uint64_t told_states, told_viol;        /* already in the progress */
+	double cpu;                     /* seconds of its thread in worker_main */
+};
+
+struct xitem_s {                        /* a frontier state */
+	struct vfs_world *w;
+	uint64_t hash, tree, acc;
+	int depth;                      /* transitions from the snapshot */
+	int plen;                       /* steps from the snapshot */
+	uint8_t *path;
+};
+
+struct xst {
+	const struct vfs_world *snap;
+	struct vfs_explore_opts o;
+	uint32_t viol;
+	int maxdepth;
+	struct xmovers xm;
+	int jobs;
+	uint32_t fixed;                 /* threads whose pending calls are fixed */
+	bool hist;                      /* clocks on: open accesses matter */
+	int need_hist;                  /* atomic: an access conflicts with one */
+	struct xopen open[XMAXOPEN];
+	int nopen;
+	uint64_t live_states, live_viol;        /* atomic: progress */
+	double t0, last_report;
+	int bits, maxbits;              /* the visited table: 2^bits slots at
+					 * first, 2^maxbits at most */
+	struct vtable vt;
+	struct xitem_s *items;
+	int nitems, capitems;
+	int next_item;                  /* atomic */
+	int abort;                      /* ABORT_FULL (the table), ABORT_ERROR;
+					 * atomic: every worker reads it */
+	int probe_found;                /* atomic: the shortest search found one */
+	uint64_t visited;               /* atomic: states, for opts.max */
+	/* opts.outcomes: the distinct outcomes, one schedule each */
+	pthread_mutex_t omu;
+	struct xset out;
+	uint8_t **osched;
+	int *olen;
+	int nosched, caposched;
+};
+
+void xs_canon_history(struct sbuf *b, const struct vfs_world *w,
+		      const struct xst *st);
+int xs_stopped(struct sworker *s);
+int xs_lv_grow(struct sworker *s, int d);
+int xs_path_grow(struct sworker *s, int need);
+void xs_violation(struct sworker *s, int plen, const uint8_t *extra, int nx,
+		  uint32_t kinds);
+struct vfs_world *xs_regen_next(struct sworker *s, int d, int i);
+int xs_expand(struct sworker *s, int d);
+int xs_path_push(struct sworker *s, const struct lvl *L, int i);
+bool xs_count_state(struct sworker *s);
+uint8_t xs_abort_cut(int abort);
+void xs_worker_free(struct sworker *s);
+void *xs_worker_main(void *arg);
+
+/* ---- the shortest counterexample (explore_shortest.c) ---- */
+
+struct sknobs {                  /* changed while the search runs: every
+				 * access atomic (the other thread's) */
+	int maxpre;                     /* < 0: any */
+	uint64_t limit;                 /* states; 0: 2,000,000 */
+	int quit;                       /* the stateful search is done */
+	volatile sig_atomic_t *stop;
+	/* paced: at most PACE_BASE + states / PACE_DIV states of its own,
+	 * STATES being the stateful search's (a proof then costs little
+	 * more than alone; a violation a preemption or two deep is still
+	 * found early); NULL: not paced */
+	const uint64_t *pace;
+};
+#define PACE_BASE 2000
+#define PACE_DIV 8
+
+int xs_shortest(const struct vfs_world *snap, uint32_t viol,
+		struct sknobs *kn, uint8_t **sched, int *len, int *pre,
+		int *steps, uint32_t *kinds, uint64_t *visited);
+
+#endif

@@ -1,0 +1,528 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * explore_stateful_run.c - one run of the stateful search
+ * (vfs_explore with opts.stateful): the frontier its workers share out,
+ * the rounds of the locking discipline's guess (explore_movers.c), the
+ * shortest search beside it (opts.first), and the result from the
+ * workers' counts.  One worker's search: explore_stateful.c.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "explore_stateful.h"
+
+
+static int add_item(struct xst *st, const struct vfs_world *w, uint64_t h,
+		    uint64_t tree, uint64_t acc, const uint8_t *path, int plen,
+		    int depth)
+{
+	if (st->nitems == st->capitems) {
+		int c = st->capitems ? st->capitems * 2 : 64;
+		struct xitem_s *n = realloc(st->items, sizeof *n * (size_t)c);
+		if (!n)
+			return -1;
+		st->items = n;
+		st->capitems = c;
+	}
+	struct xitem_s *it = &st->items[st->nitems];
+	it->w = xs_wnew();
+	it->path = malloc((size_t)plen + 1);
+	if (!it->w || !it->path) {
+		vfs_world_free(it->w);
+		free(it->path);
+		return -1;
+	}
+	vfs_world_copy(it->w, w);
+	/* races: compared steps (below), and the clocks only for races
+	 * with the snapshot's own accesses */
+	it->w->det.no_clocks = !st->hist;
+	if (plen)
+		memcpy(it->path, path, (size_t)plen);
+	it->plen = plen;
+	it->depth = depth;
+	it->hash = h;
+	it->tree = tree;
+	it->acc = acc;
+	st->nitems++;
+	return 0;
+}
+
+static void free_items(struct xst *st, int from, int to)
+{
+	for (int i = from; i < to; i++) {
+		vfs_world_free(st->items[i].w);
+		free(st->items[i].path);
+	}
+}
+
+/* The frontier: breadth first from the snapshot until it has SPLIT
+ * states (or the graph ends); worker 0's buffers do the expanding. */
+static int top(struct xst *st, struct sworker *s)
+{
+	struct sbuf *b = &s->buf;
+	b->cap = xs_canon_bound(st->snap, true) * 2;
+	if (!(b->p = malloc(b->cap)))
+		return -1;
+	uint64_t t0 = xs_tree_hash(b, st->snap);
+	xs_canon(b, st->snap, t0, st->fixed);
+	if (st->hist)
+		xs_canon_history(b, st->snap, st);
+	uint64_t h = xs_hash_buf(b->p, b->n);
+	if (vt_insert(&st->vt, h) == -2)
+		return -1;
+	if (!xs_count_state(s))
+		return 0;
+	if (add_item(st, st->snap, h, t0, 0, NULL, 0, 0) < 0)
+		return -1;
+	int lo = 0;
+	/* one worker: no frontier (the graph does not depend on it) */
+	int split = st->jobs > 1 ? SPLIT_PER_JOB * st->jobs : 1;
+	while (st->nitems - lo < split && lo < st->nitems) {
+		int hi = st->nitems;
+		for (int k = lo; k < hi; k++) {
+			struct xitem_s *it = &st->items[k];
+			int d = it->depth;
+			if (xs_lv_grow(s, d + 2) < 0 || xs_path_grow(s, it->plen + 1) < 0)
+				return -1;
+			memcpy(s->path, it->path, (size_t)it->plen);
+			s->lv[d].state = it->w;
+			s->lv[d].hash = it->hash;
+			s->lv[d].tree = it->tree;
+			s->lv[d].acc = it->acc;
+			s->lv[d].plen = it->plen;
+			if (xs_expand(s, d) < 0)
+				return -1;
+			struct lvl *L = &s->lv[d];
+			for (int i = 0; i < L->n; i++) {
+				int np = xs_path_push(s, L, i);
+				if (np < 0)
+					return -1;
+				if (L->kinds[i])
+					xs_violation(s, np, NULL, 0, L->kinds[i]);
+				uint64_t tr = L->tr[i], hh = L->h[i];
+				int r = vt_insert(&st->vt, hh);
+				if (r == -2)
+					return -1;
+				if (r < 0) {
+					__atomic_store_n(&st->abort, ABORT_FULL, __ATOMIC_RELAXED);
+					s->cut = XCUT_TABLE;
+					goto keep;
+				}
+				if (!r) {
+					s->matched++;
+					continue;
+				}
+				if (!xs_count_state(s)) {
+					s->cut = XCUT_MAX;
+					goto keep;
+				}
+				struct vfs_world *W = xs_regen_next(s, d, i);
+				/* (add_item moves items: L stays valid) */
+				if (!W || add_item(st, W, hh, tr, L->sacc[i], s->path, np,
+						   d + 1) < 0)
+					return -1;
+			}
+		}
+		/* expanded: no longer part of the frontier */
+		free_items(st, lo, hi);
+		lo = hi;
+	}
+keep:   /* the frontier only (cut short: the level being expanded too) */
+	memmove(st->items, st->items + lo, sizeof *st->items * (size_t)(st->nitems - lo));
+	st->nitems -= lo;
+	return 0;
+}
+
+
+
+/* opts.first: the shortest search runs beside the stateful one from the
+ * start (a violation a few preemptions deep is found there long before a
+ * depth-first search backs up to it).  A counterexample it finds stops
+ * the stateful search; a proof by the stateful search stops it.  Else it
+ * runs to its own end (its limit fixed before it starts), so that what it
+ * finds never depends on which of the two threads ran faster. */
+struct sprobe {
+	struct xst *st;
+	struct sknobs kn;
+	int rc;                         /* vfs_explore_shortest's */
+	uint8_t *sched;
+	int len, pre, steps;
+	uint32_t kinds;
+	uint64_t visited;
+};
+
+static void *probe_main(void *arg)
+{
+	struct sprobe *p = arg;
+	p->rc = xs_shortest(p->st->snap, p->st->viol, &p->kn, &p->sched, &p->len,
+			 &p->pre, &p->steps, &p->kinds, &p->visited);
+	if (p->rc > 0)
+		__atomic_store_n(&p->st->probe_found, 1, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+/* One search of the whole graph with the discipline as it stands. */
+static int round_run(struct xst *st, struct sworker *ws, int jobs, int *made)
+{
+	int rc = 0;
+	*made = 0;
+	if (top(st, &ws[0]) < 0)
+		return -1;
+	if (ws[0].failed)
+		rc = -1;
+	pthread_t th[MAX_WORKERS];
+	int m = 0;
+	if (rc == 0 && jobs > 1 && st->nitems > 1 && !xs_stopped(&ws[0]))
+		m = xpool_start(th, 1, jobs, xs_worker_main, ws, sizeof *ws, false);
+	if (rc == 0)
+		xs_worker_main(&ws[0]);
+	for (int i = 1; i < m; i++)
+		pthread_join(th[i], NULL);
+	*made = m;
+	return rc;
+}
+
+static void round_reset(struct xst *st, struct sworker *ws, int jobs)
+{
+	/* (atomic: the shortest search and the progress line read them) */
+	__atomic_store_n(&st->live_states, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&st->live_viol, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&st->visited, 0, __ATOMIC_RELAXED);
+	xset_free(&st->out);
+	for (int i = 0; i < st->nosched; i++)
+		free(st->osched[i]);
+	st->nosched = 0;
+	free_items(st, 0, st->nitems);
+	st->nitems = 0;
+	st->next_item = 0;
+	for (int i = 0; i < jobs; i++) {
+		struct sworker *s = &ws[i];
+		xs_worker_free(s);
+		memset(s, 0, sizeof *s);
+		s->st = st;
+		s->id = i;
+	}
+	vt_clear(&st->vt);
+}
+
+/* The counterexample of a search with several workers (r, from the
+ * workers' best) and the one of each kind they found, again by the
+ * step-by-step search; 1: all redone, 0: some kept as the workers found
+ * them. */
+static int redo_cex(const struct vfs_world *snap, const struct vfs_explore_opts *o,
+		    uint32_t viol, struct sworker *ws, int jobs,
+		    struct vfs_explore_result *r)
+{
+	int all = 1;
+	for (int k = -1; k < DK__COUNT; k++) {
+		bool found = k < 0 && r->have_cex;
+		for (int i = 0; i < jobs && k >= 0; i++)
+			found |= ws[i].kcex[k] != NULL;
+		if (!found)
+			continue;
+		struct sknobs kn = { .maxpre = k < 0 ? r->cex_preemptions : -1,
+				     .limit = o->max, .stop = o->stop };
+		uint8_t *sch = NULL;
+		int len, pre, steps, rc;
+		uint32_t kinds;
+		uint64_t seen;
+		rc = xs_shortest(snap, k < 0 ? viol : DK_BIT(k), &kn, &sch, &len, &pre,
+			      &steps, &kinds, &seen);
+		if (rc < 0)
+			return -1;
+		if (rc == 0) {
+			all = 0;
+			continue;
+		}
+		if (k < 0) {
+			free(r->cex_schedule);
+			r->cex_schedule = sch;
+			r->cex_len = len;
+			r->cex_kinds = kinds;
+			r->cex_preemptions = pre;
+			r->cex_steps = steps;
+			r->cex_shortest = true;
+			continue;
+		}
+		for (int i = 0; i < jobs; i++) {
+			free(ws[i].kcex[k]);
+			ws[i].kcex[k] = NULL;
+		}
+		ws[0].kcex[k] = sch;
+		ws[0].kcexlen[k] = len;
+	}
+	return all;
+}
+
+int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
+	       struct vfs_explore_result *r)
+{
+	double t0 = xnow();
+	struct xst *st = calloc(1, sizeof *st);
+	int jobs = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (o->first && o->jobs <= 0)
+		jobs--;         /* a CPU for the shortest search beside it */
+	if (jobs < 1)
+		jobs = 1;
+	if (jobs > MAX_WORKERS)
+		jobs = MAX_WORKERS;
+	struct sworker *ws = calloc((size_t)jobs, sizeof *ws);
+	int rc = 0;
+
+	memset(r, 0, sizeof *r);
+	r->stateful = true;
+	if (!st || !ws) {
+		free(st);
+		free(ws);
+		errno = ENOMEM;
+		return -1;
+	}
+	st->snap = snap;
+	st->o = *o;
+	pthread_mutex_init(&st->omu, NULL);
+	st->t0 = st->last_report = t0;
+	st->viol = o->violations ? o->violations : VX_DEFAULT_VIOLATIONS;
+	st->maxdepth = o->max_depth > 0 ? o->max_depth : 100000;
+	/* the visited table: STATE_BITS fixed, or from 2^14 slots, growing
+	 * in place up to 2^30 */
+	st->maxbits = o->state_bits > 0 ? o->state_bits : 30;
+	if (st->maxbits < 10)
+		st->maxbits = 10;
+	if (st->maxbits > 34)
+		st->maxbits = 34;
+	st->bits = o->state_bits > 0 ? st->maxbits : 14;
+	st->nopen = xs_open_accesses(snap, st->open);
+	for (int i = 0; i < snap->nthreads; i++)
+		if (snap->threads[i].state != TS_FREE)
+			st->fixed |= 1u << i;
+	st->jobs = jobs;
+	if (vt_alloc(&st->vt, st->bits, st->maxbits, o->state_bits <= 0,
+		     jobs > 1) < 0) {
+		vt_free(&st->vt);
+		free(st);
+		free(ws);
+		errno = ENOMEM;
+		return -1;
+	}
+	r->violations = st->viol;
+	for (int i = 0; i < jobs; i++) {
+		ws[i].st = st;
+		ws[i].id = i;
+	}
+	/* naive: no discipline, every access visible (the step-by-step
+	 * graph, but for steps with no event at all) */
+	if ((!o->naive && xm_learn(&st->xm, snap, st->maxdepth, o->learn_runs) < 0)) {
+		rc = -1;
+		goto out;
+	}
+	int made;
+	/* (max bounds it too: at most that many states of its own) */
+	struct sprobe probe = { .st = st, .kn = { .maxpre = -1, .limit = o->max,
+						  .stop = o->stop, .pace = &st->visited } };
+	pthread_t pth;
+	bool probing = false;
+	if (o->first)
+		probing = xpool_start(&pth, 0, 1, probe_main, &probe, 0, true) == 1;
+	for (;;) {
+		rc = round_run(st, ws, jobs, &made);
+		if (__atomic_load_n(&st->probe_found, __ATOMIC_RELAXED))
+			break;
+		if (rc < 0 || (o->stop && *o->stop))
+			break;
+		if (st->need_hist && !st->hist && !st->abort) {
+			/* an access conflicts with the set-up's: clocks on */
+			st->hist = true;
+			st->need_hist = 0;
+			st->xm.violated = 0;
+			st->xm.ndemote = 0;
+			round_reset(st, ws, jobs);
+			continue;
+		}
+		if (!st->xm.violated || st->abort)
+			break;
+		/* the guess was wrong somewhere: demote and search again */
+		xm_apply(&st->xm);
+		round_reset(st, ws, jobs);
+	}
+	if (probing) {
+		/* A proof: the probe stops.  Otherwise the probe goes on to
+		 * its own end (a counterexample, or its limit, both fixed
+		 * before it started): stopping it when the stateful search
+		 * stops would make what it found, and so the counterexample
+		 * and the counts printed, depend on which thread ran faster.
+		 * For the same reason it is not bounded by the preemptions
+		 * of the stateful search's counterexample: the states it had
+		 * pushed past that bound before it was told depended on
+		 * timing, and when its own best candidate costs more than
+		 * the bound (a race the clocks of the set-up reveal, say)
+		 * it pops them: "31, 106 or 120 more step by step" in
+		 * explore-stateful-history-race.vfs under load. */
+		bool viol = false, cutshort = st->abort != 0;
+		for (int i = 0; i < jobs; i++) {
+			viol |= ws[i].cex != NULL;
+			cutshort |= ws[i].cut != XCUT_NONE;
+		}
+		if (rc < 0 || (!viol && !cutshort)) {
+			__atomic_store_n(&probe.kn.quit, 1, __ATOMIC_RELAXED);
+		} else {
+			/* a violation, or cut short (max) without one: the
+			 * probe, alone now, to its own end or limit */
+			__atomic_store_n(&probe.kn.pace, NULL, __ATOMIC_RELEASE);
+		}
+		pthread_join(pth, NULL);
+		if (probe.rc < 0)
+			rc = -1;
+	}
+	r->rounds = st->xm.rounds + 1;
+	r->demoted = st->xm.demoted;
+	r->learn_runs = st->xm.learn_runs;
+	xm_count(&st->xm, &r->visible_locs, &r->hidden_locs);
+	/* the workers it was given: how many had started when a search
+	 * stopped early (a violation the probe found during the split)
+	 * depends on timing */
+	r->jobs = jobs;
+	r->subtrees = st->nitems;
+	int best = -1;
+	int cut = XCUT_NONE;
+	for (int i = 0; i < jobs; i++) {
+		struct sworker *s = &ws[i];
+		r->states += s->states;
+		r->transitions += s->transitions;
+		r->matched += s->matched;
+		r->probes += s->probes;
+		r->local_steps += s->local;
+		r->violating += s->violating;
+		if (i < VFS_XWORKERS) {
+			r->worker_states[i] = s->states;
+			r->worker_cpu[i] = s->cpu;
+		}
+		for (int k = 0; k < DK__COUNT; k++)
+			r->kind_execs[k] += s->kind_n[k];
+		r->overflowed |= s->overflowed;
+		if (s->maxdepth > r->state_depth)
+			r->state_depth = s->maxdepth;
+		if (s->failed)
+			rc = -1;
+		if (s->cut && (cut == XCUT_NONE || s->cut == XCUT_ERROR ||
+			       s->cut == XCUT_TABLE))
+			cut = s->cut;
+		if (s->cex && (best < 0 || s->cexpre < ws[best].cexpre ||
+			       (s->cexpre == ws[best].cexpre &&
+				memcmp(s->cex, ws[best].cex, (size_t)s->cexpre) < 0)))
+			best = i;
+	}
+	if (st->abort && (cut == XCUT_NONE || cut == XCUT_STOP))
+		cut = xs_abort_cut(st->abort);
+	if (o->stop && *o->stop && cut == XCUT_NONE)
+		cut = XCUT_STOP;
+	if (probing && probe.rc > 0 && cut == XCUT_STOP)
+		cut = XCUT_FOUND;
+	r->cut = (uint8_t)cut;
+	r->complete = cut == XCUT_NONE && rc == 0;
+	double n = (double)r->states;
+	r->collision_p = n * n / 2.0 / 18446744073709551616.0;
+	if (best >= 0) {
+		struct sworker *s = &ws[best];
+		r->have_cex = true;
+		r->cex_index = 1;
+		r->cex_len = s->cexlen;
+		r->cex_kinds = s->cexkinds;
+		r->cex_schedule = s->cex;
+		s->cex = NULL;
+		r->cex_preemptions = vfs_explore_preemptions(snap, r->cex_schedule,
+							     r->cex_len, st->viol,
+							     &r->cex_steps);
+	}
+	/* Several workers share the visited table: the path by which a
+	 * state is first reached, and so the counterexamples they keep, is
+	 * whichever worker got there first.  The step-by-step search gives
+	 * ones that depend on the input alone (fewest preemptions, fewest
+	 * steps, lowest schedule), here for the counterexample and for each
+	 * kind found; a worker's is kept only where it gives up (limit). */
+	if (!o->first && jobs > 1 && rc == 0 && !(o->stop && *o->stop) &&
+	    redo_cex(snap, o, st->viol, ws, jobs, r) < 0)
+		rc = -1;
+	/* the first of each kind, from the lowest worker that has one */
+	for (int k = 0; k < DK__COUNT; k++)
+		for (int i = 0; i < jobs && !r->kind_sched[k]; i++)
+			if (ws[i].kcex[k]) {
+				r->kind_sched[k] = ws[i].kcex[k];
+				r->kind_len[k] = ws[i].kcexlen[k];
+				ws[i].kcex[k] = NULL;
+			}
+	if (o->outcomes) {
+		r->outcomes = st->out.n;
+		for (size_t j = 0; j < st->out.cap; j++)
+			if (st->out.v[j])
+				r->outcome_digest += xmix(st->out.v[j] ^ 0x6f7574636f6d65ull);
+		r->out_sched = st->osched;
+		r->out_len = st->olen;
+		r->nout_sched = st->nosched;
+		st->osched = NULL;
+		st->olen = NULL;
+		st->nosched = 0;
+	}
+	/* the shortest counterexample, from the probe */
+	if (probing && probe.rc > 0) {
+		free(r->cex_schedule);
+		r->cex_schedule = probe.sched;
+		probe.sched = NULL;
+		r->have_cex = true;
+		r->cex_index = 1;
+		r->cex_len = probe.len;
+		r->cex_preemptions = probe.pre;
+		r->cex_steps = probe.steps;
+		r->cex_kinds = probe.kinds;
+		/* (a search cut short found one, not the shortest) */
+		r->cex_shortest = !(o->stop && *o->stop) &&
+				  probe.visited < (probe.kn.limit ? probe.kn.limit : 2000000);
+		/* the kinds, their schedules ('explore replay KIND') and
+		 * counts are the probe's alone: what the stateful workers had
+		 * found by the time the probe stopped them depends on
+		 * timing */
+		r->violating = 1;
+		for (int k = 0; k < DK__COUNT; k++) {
+			free(r->kind_sched[k]);
+			r->kind_sched[k] = NULL;
+			r->kind_len[k] = 0;
+			r->kind_execs[k] = probe.kinds >> k & 1;
+			if ((probe.kinds >> k & 1) &&
+			    xsched_dup(&r->kind_sched[k], r->cex_schedule, probe.len) == 0)
+				r->kind_len[k] = probe.len;
+		}
+	}
+	if (probing)
+		r->short_nodes = probe.visited;
+	free(probe.sched);
+	if (rc < 0 && ws[0].failed == 2)
+		rc = 0, r->cut = XCUT_ERROR, r->complete = false;
+out:
+	for (int i = 0; i < jobs; i++)
+		if (ws[i].failed == 2) {
+			rc = 0;
+			r->cut = XCUT_ERROR;
+			r->complete = false;
+		}
+	free_items(st, 0, st->nitems);
+	free(st->items);
+	for (int i = 0; i < jobs; i++)
+		xs_worker_free(&ws[i]);
+	free(ws);
+	xset_free(&st->out);
+	for (int i = 0; i < st->nosched; i++)
+		free(st->osched[i]);
+	free(st->osched);
+	free(st->olen);
+	pthread_mutex_destroy(&st->omu);
+	vt_free(&st->vt);
+	xm_free(&st->xm);
+	free(st);
+	r->seconds = xnow() - t0;
+	if (rc < 0) {
+		vfs_explore_result_free(r);
+		errno = ENOMEM;
+	}
+	return rc;
+}

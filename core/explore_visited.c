@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * explore_visited.c - the stateful search's visited set: the 64-bit
+ * hashes of the states seen (explore_state.c), shared by its workers.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "explore_stateful.h"
+
+/* ---- the visited set: 64-bit hashes, grown in place ----
+ * Shards by the hash's top bits, each an open-addressing table of its own
+ * that doubles (rehashed by the worker that fills it, under the shard's
+ * lock) when half full: the search goes on where it was, instead of
+ * starting again in a bigger table.  With one worker nothing else touches
+ * the table and no lock is taken.  A fixed size (opts.state_bits) is one
+ * shard that never grows: full at 7/8, as before. */
+
+
+
+int vt_alloc(struct vtable *t, int bits, int maxbits, bool grow,
+		    bool locked)
+{
+	int sb = grow ? VT_SHARD_BITS : 0;
+	if (bits - sb < 4)
+		sb = bits - 4 > 0 ? bits - 4 : 0;
+	memset(t, 0, sizeof *t);
+	t->nsh = 1 << sb;
+	t->shift = 64 - sb;
+	t->locked = locked;
+	t->maxmask = (1ull << (maxbits - sb)) - 1;
+	t->limit = (t->maxmask + 1) / 8 * 7;
+	t->sh = aligned_alloc(64, sizeof *t->sh * (size_t)t->nsh);
+	if (!t->sh)
+		return -1;
+	memset(t->sh, 0, sizeof *t->sh * (size_t)t->nsh);
+	for (int i = 0; i < t->nsh; i++) {
+		struct vshard *v = &t->sh[i];
+		pthread_mutex_init(&v->mu, NULL);
+		v->mask = (1ull << (bits - sb)) - 1;
+		v->grow_at = v->mask < t->maxmask ? (v->mask + 1) / 2 : t->limit;
+		if (!(v->slot = calloc(v->mask + 1, sizeof *v->slot)))
+			return -1;
+	}
+	return 0;
+}
+
+void vt_free(struct vtable *t)
+{
+	for (int i = 0; t->sh && i < t->nsh; i++) {
+		free(t->sh[i].slot);
+		pthread_mutex_destroy(&t->sh[i].mu);
+	}
+	free(t->sh);
+	t->sh = NULL;
+}
+
+/* Every shard empty again (its size kept). */
+void vt_clear(struct vtable *t)
+{
+	for (int i = 0; i < t->nsh; i++) {
+		memset(t->sh[i].slot, 0, sizeof *t->sh[i].slot * (t->sh[i].mask + 1));
+		t->sh[i].n = 0;
+	}
+}
+
+
+/* Shard V at twice its size: every hash moved to its new home. */
+static int vt_double(struct vtable *t, struct vshard *v)
+{
+	uint64_t m = v->mask * 2 + 1;
+	uint64_t *n = calloc(m + 1, sizeof *n);
+	if (!n)
+		return -1;
+	for (uint64_t i = 0; i <= v->mask; i++) {
+		uint64_t h = v->slot[i];
+		if (!h)
+			continue;
+		uint64_t j = vt_home(h) & m;
+		while (n[j])
+			j = (j + 1) & m;
+		n[j] = h;
+	}
+	free(v->slot);
+	/* (atomic: vt_prefetch reads them without the lock) */
+	__atomic_store_n(&v->slot, n, __ATOMIC_RELAXED);
+	__atomic_store_n(&v->mask, m, __ATOMIC_RELAXED);
+	v->grow_at = m < t->maxmask ? (m + 1) / 2 : t->limit;
+	return 0;
+}
+
+int vt_insert_in(struct vtable *t, struct vshard *v, uint64_t h)
+{
+	uint64_t i = vt_home(h) & v->mask;
+	for (;;) {
+		uint64_t x = v->slot[i];
+		if (x == h)
+			return 0;
+		if (!x)
+			break;
+		i = (i + 1) & v->mask;
+	}
+	if (v->n >= v->grow_at) {
+		if (v->mask >= t->maxmask)
+			return -1;      /* at its largest, 7/8 full */
+		if (vt_double(t, v) < 0)
+			return -2;
+		for (i = vt_home(h) & v->mask; v->slot[i]; i = (i + 1) & v->mask)
+			;
+	}
+	v->slot[i] = h;
+	v->n++;
+	return 1;
+}
+
+
