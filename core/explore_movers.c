@@ -62,7 +62,11 @@ static inline uint32_t klock(vfs_lid_t lid) { return KLOCKBIT | lid; }
 
 static struct xmloc *slot(const struct xmovers *m, uint32_t key)
 {
-	uint32_t i = (key * 0x9e3779b1u) >> 8 & m->mask;
+	/* (the product's high half folded down: a key's field and object
+	 * kind are its top bits, and the low bits of a product never see
+	 * them, so every field of one object had the same home slot) */
+	uint32_t h = key * 0x9e3779b1u;
+	uint32_t i = (h ^ h >> 16) & m->mask;
 	for (;;) {
 		struct xmloc *l = &m->t[i];
 		if (l->key == key || !l->key)
