@@ -174,10 +174,8 @@ static void inode_clear(struct vfs_inode *ino)
 	ino->next_off = 2;
 }
 
-bool world_grow(void **p, int32_t *cap, int32_t need, size_t elem)
+bool world_grow_slow(void **p, int32_t *cap, int32_t need, size_t elem)
 {
-	if (need <= *cap)
-		return true;
 	int64_t n = *cap ? *cap : 16;
 	while (n < need)
 		n *= 2;

@@ -262,7 +262,13 @@ bool thread_holds(const struct vfs_thread *t, vfs_lid_t lid, int *mode);
 
 /* ---- objects (world.c, inode.c, file.c) ---- */
 /* Room for NEED elements of ELEM bytes in *P (capacity *CAP, doubled). */
-bool world_grow(void **p, int32_t *cap, int32_t need, size_t elem);
+bool world_grow_slow(void **p, int32_t *cap, int32_t need, size_t elem);
+/* (inline: every copy of a world asks it of each table, and the table
+ * is nearly always big enough already) */
+static inline bool world_grow(void **p, int32_t *cap, int32_t need, size_t elem)
+{
+	return need <= *cap || world_grow_slow(p, cap, need, elem);
+}
 /* The tail of vfs_world_copy: files, inodes, fd tables (false: no memory). */
 bool world_copy_objects(struct vfs_world *d, const struct vfs_world *s);
 bool world_copy_files(struct vfs_world *d, const struct vfs_world *s);
