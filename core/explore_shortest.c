@@ -28,6 +28,7 @@ struct snode {
 	uint16_t pre;
 	int32_t steps;
 	uint64_t hash;
+	uint64_t tree;                  /* xs_tree_hash of its state */
 };
 
 struct sheap {
@@ -203,7 +204,7 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 	capn = 4096;
 	if (!(nd = malloc(capn * sizeof *nd)))
 		goto oom;
-	nd[0] = (struct snode){ -1, 255, 255, 0, 0, 0 };
+	nd[0] = (struct snode){ -1, 255, 255, 0, 0, 0, xs_tree_hash(&b, snap) };
 	nn = 1;
 	if (heap_push(&hp, SKEY(0, 0), 0) < 0)
 		goto oom;
@@ -266,6 +267,7 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 			if (!K[r] && !(K[r] = xs_wnew()))
 				goto oom;
 			vfs_world_copy(K[r], W);
+			uint64_t ni = inode_stamp(K[r]);
 			vfs_step(K[r], t, &sink);
 			int p = N.pre + (lastrun && t != last);
 			path[N.steps] = (uint8_t)t;
@@ -281,13 +283,17 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 				nd = q;
 				capn *= 2;
 			}
-			uint64_t h = xs_tree_hash(&b, K[r]);
-			xs_canon(&b, K[r], h, fixed);
-			h = xmix(xs_hash_buf(b.p, b.n) ^ (uint64_t)(t + 1) * 0x9e3779b97f4a7c15ull);
+			/* the tree hashed again only when the step may have
+			 * changed it (as the stateful search does) */
+			uint64_t tr = tree_clean(K[r], t, ni) ? N.tree :
+				      xs_tree_hash(&b, K[r]);
+			xs_canon(&b, K[r], tr, fixed);
+			uint64_t h = xmix(xs_hash_buf(b.p, b.n) ^
+					  (uint64_t)(t + 1) * 0x9e3779b97f4a7c15ull);
 			if (!h)
 				h = 1;
 			nd[nn] = (struct snode){ x, (uint8_t)t, (uint8_t)t, (uint16_t)p,
-						 N.steps + 1, h };
+						 N.steps + 1, h, tr };
 			if (heap_push(&hp, SKEY(p, N.steps + 1), (int32_t)nn) < 0)
 				goto oom;
 			nn++;
