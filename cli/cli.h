@@ -16,6 +16,7 @@
 #include "lex.h"
 #include "vfsim.h"
 
+struct define_state;
 enum rec_kind { REC_SETUP, REC_SUBMIT, REC_STEP };
 struct rec {
 	uint8_t kind;
@@ -76,6 +77,8 @@ struct session {
 	int lesson_step;
 	/* SIGINT/SIGTERM off the prompt: the script stops, vfsim exits 130 */
 	volatile sig_atomic_t *stop;
+	/* a definition being read, `define` to `end` (cmd_define.c) */
+	struct define_state *define;
 	char stop_at[256];      /* FILE:LINE of the command it stopped after */
 };
 

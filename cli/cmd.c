@@ -67,8 +67,9 @@ static const struct cmd_entry base_table[] = {
 	  "this kernel), regular; __fget_light (fdget borrows the file, no\n"
 	  "reference) sees table_users (files->count).",
 	  0, -1, 0, 0, c_override },
-	{ "rule", "world", "[lockorder A before B | rank LOCK N]",
-	  "declare a lock-order rule, checked beside lockdep's",
+	{ "rule", "world", "[lockorder A before B | rank LOCK N | write FIELD under LOCK "
+	  "| entries once per pass]",
+	  "declare a lock-order rule or an invariant, checked beside lockdep's",
 	  "'rule lockorder A before B': no thread takes A while holding B.\n"
 	  "'rule rank LOCK N', as Documentation/filesystems/directory-locking.rst\n"
 	  "ranks locks: no thread takes a lock while holding one of the same or a\n"
@@ -81,11 +82,45 @@ static const struct cmd_entry base_table[] = {
 	  "cred_guard_mutex, exec_update_mutex, exec_update_lock; an i_rwsem may\n"
 	  "name the nesting subclass inode_lock_nested gives it (:normal, :parent,\n"
 	  "  :parent2, :nondir2; lockdep's /0 to /3), else any subclass matches.\n"
+	  "'rule write f_pos under f_pos_lock': f_pos of a file only written while\n"
+	  "holding that file's f_pos_lock ('access': read too; an i_rwsem is the\n"
+	  "file's inode's). 'rule entries once per pass': an open directory hands\n"
+	  "out each entry once in one pass.\n"
 	  "Each acquisition is checked while stepping and by 'explore' (the\n"
 	  "violation 'rule'); a broken rule is reported like lockdep's warnings\n"
-	  "('reports rule', 'expect no rule'). 'rule' lists the rules; 'reset',\n"
+	  "('reports rule', 'expect no rule'). 'rule remove RULE' (its words as\n"
+	  "'rule' lists it) or 'rule remove all' takes rules back. 'rule' lists\n"
+	  "the rules; 'reset',\n"
 	  "'kernel', 'back', 'compare', 'explore' and 'save' keep them.",
-	  0, 4, 0, 0, c_rule },
+	  0, 5, 0, 0, c_rule },
+	{ "define", "world", "[syscall NAME [PARAM...] | function NAME]",
+	  "a kernel function or system call of your own, as steps, to 'end'",
+	  "  define syscall getpos FD\n"
+	  "    fdget FD                   # the file FD names (EBADF: none)\n"
+	  "    lock f_pos_lock of file    # mutex_lock\n"
+	  "    read f_pos of file\n"
+	  "    unlock f_pos_lock of file\n"
+	  "    fdput\n"
+	  "    return f_pos\n"
+	  "  end\n"
+	  "  A: getpos 3\n"
+	  "Each line is one atomic step, traced in the definition's name; the race\n"
+	  "detector, lockdep, the rules and explore see its accesses as the kernel's.\n"
+	  "Steps: lock LOCK of OBJ [read|write] [killable] [nested SUBCLASS];\n"
+	  "unlock LOCK of OBJ; downgrade i_rwsem of inode; read FIELD of OBJ;\n"
+	  "write FIELD of OBJ VALUE [+|- VALUE]; fdget FD; fdget_pos FD (the f_pos\n"
+	  "lock when file_needs_f_pos_lock says so); fdput; fdput_pos; emit entries\n"
+	  "of inode from VALUE [max VALUE] (ret: the offset after); call FUNCTION\n"
+	  "(one defined before, 'define function NAME'); return VALUE [if VALUE CMP\n"
+	  "VALUE]. LOCK: f_pos_lock (mutex), f_lock (spinlock), i_rwsem (rwsem; the\n"
+	  "era's i_mutex before v4.7). OBJ: file, inode. FIELD: the file's f_pos,\n"
+	  "cursor, f_count; the inode's size, dir (its entries). VALUE: a number, an\n"
+	  "errno name (EBADF: -9), a parameter, a field read before, ret (what the\n"
+	  "last call returned). Refused at 'end': an unknown lock or field, a lock\n"
+	  "still held or an fdget not put at a return, an unlock of a lock not held,\n"
+	  "a cycle of calls. 'define' lists the definitions; 'reset', 'kernel',\n"
+	  "'back', 'compare', 'explore' and 'save' keep them.",
+	  0, -1, 0, 0, c_define },
 	{ "mount", "world", "FSTYPE PATH [OPTION...]", "mount a new filesystem on a new directory",
 	  "Creates PATH as the root of a new filesystem of type FSTYPE, a built-in\n"
 	  "one or one the script defined ('fs define'). The root '/' is ext4. ceph\n"
@@ -267,6 +302,8 @@ void cmd_table_init(void)
 		for (int sys = SYS_NONE + 1; sys < SYS__COUNT; sys++) {
 			const struct vfs_sysdesc *d = &vfs_sys[sys];
 			bool own = false;       /* a command of its own (mkdir) */
+			if (d->flags & VSYS_SCRIPT)
+				continue;       /* the script's: `define syscall` */
 			for (size_t k = 0; k < NBASE; k++)
 				own |= base_table[k].name && base_table[k].sys == sys;
 			if (own)

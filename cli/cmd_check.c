@@ -144,7 +144,7 @@ COND(cond_ret)
 		vfs_ret_text(r, got, sizeof got);
 		vfs_thread_name(w, w->last_done_tid, th, sizeof th);
 		return failed(s, "ret: expected %s, got %s (from %s's %s)", a[0], got, th,
-			      vfs_sys[w->threads[w->last_done_tid].rec.call.sys].kname);
+			      call_kname(w, &w->threads[w->last_done_tid].rec.call));
 	}
 	return 0;
 }
@@ -163,7 +163,7 @@ COND(cond_read)
 	const struct vfs_callrec *r = &w->threads[w->last_done_tid].rec;
 	if (!(vfs_sys[r->call.sys].flags & VSYS_READS))
 		return failed(s, "read: the most recent call was %s, not a read",
-			      vfs_sys[r->call.sys].kname);
+			      call_kname(w, &r->call));
 	if (r->ret != (int64_t)strlen(a[0]) || strcmp(r->text, a[0])) {
 		char got[32];
 		vfs_ret_text(r->ret, got, sizeof got);
@@ -266,7 +266,7 @@ COND(cond_took)
 		return failed(s, "took: %s has made no call", x.th);
 	if (!took(x.t, x.cls, x.mode))
 		return failed(s, "took: %s's %s did not take %s%s%s", x.th,
-			      vfs_sys[x.t->rec.call.sys].kname, a[1], rest > 2 ? " " : "",
+			      call_kname(s->w, &x.t->rec.call), a[1], rest > 2 ? " " : "",
 			      rest > 2 ? a[2] : "");
 	return 0;
 }
@@ -291,7 +291,7 @@ COND(cond_skipped)
 		return failed(s, "skipped: %s has made no call", x.th);
 	if (!x.t->rec.skipped_fpos)
 		return failed(s, "skipped: %s's %s did not skip f_pos_lock%s", x.th,
-			      vfs_sys[x.t->rec.call.sys].kname,
+			      call_kname(s->w, &x.t->rec.call),
 			      took(x.t, LC_F_POS_LOCK, -1) ? " (it took it)" : "");
 	return 0;
 }

@@ -25,7 +25,7 @@ HANDLER(c_ps)
 		char th[32], call[64] = "";
 		vfs_thread_name(w, i, th, sizeof th);
 		if (vfs_in_call(w, i))
-			snprintf(call, sizeof call, "%s", vfs_sys[t->rec.call.sys].kname);
+			snprintf(call, sizeof call, "%s", call_kname(w, &t->rec.call));
 		if (t->npending)
 			snprintf(call + strlen(call), sizeof call - strlen(call), "%s+%d queued",
 				 *call ? " " : "", t->npending);

@@ -42,9 +42,44 @@ void rule_text_line(const struct vfs_rule *r, char *buf, size_t n)
 	snprintf(buf, n, "rule %s", t);
 }
 
+static int parse_rule(struct session *s, const struct cmd_call *c, struct vfs_rule *rp,
+		      bool adding);
+
+/* `rule remove RULE` (its words as declared) or `rule remove all` */
+static int remove_rule(struct session *s, const struct cmd_call *c)
+{
+	if (c->argc == 2 && !strcmp(c->argv[1], "all")) {
+		while (vfs_nrules(s->w))
+			vfs_rule_remove(s->w, 0);
+		session_log_setup(s, c, "rule");
+		return 0;
+	}
+	if (c->argc < 2)
+		return cli_error_at(s, c->cols[0], "rule: remove RULE (as 'rule' lists "
+				    "it) or remove all");
+	struct cmd_call rest = *c;
+	rest.argc--;
+	rest.argv++;
+	rest.cols++;
+	struct vfs_rule r;
+	if (parse_rule(s, &rest, &r, false) < 0)
+		return -1;
+	for (int i = 0; i < vfs_nrules(s->w); i++)
+		if (!memcmp(vfs_rule_get(s->w, i), &r, sizeof r)) {
+			if (vfs_rule_remove(s->w, i) < 0)
+				return cli_error(s, "rule: out of memory");
+			session_log_setup(s, c, "rule");
+			return 0;
+		}
+	char t[96];
+	vfs_rule_text(&r, t, sizeof t);
+	return cli_error_at(s, c->cols[1], "rule: no rule '%s' to remove ('rule' "
+			    "lists them)", t);
+}
+
 HANDLER(c_rule)
 {
-	struct vfs_rule r = { 0 };
+	struct vfs_rule r;
 	if (!c->argc) {
 		if (!vfs_nrules(s->w))
 			out(s, "no rules (the built-in checks only: 'lockdep')\n");
@@ -55,6 +90,26 @@ HANDLER(c_rule)
 		}
 		return 0;
 	}
+	if (!strcmp(c->argv[0], "remove"))
+		return remove_rule(s, c);
+	if (parse_rule(s, c, &r, true) < 0)
+		return -1;
+	int e = vfs_rule_add(s->w, &r);
+	if (e == -VE_NOSPC)
+		return cli_error(s, "rule: too many rules (at most %d)", VFS_MAX_RULES);
+	if (e < 0)
+		return cli_error(s, "rule: out of memory");
+	session_log_setup(s, c, "rule");
+	return 0;
+}
+
+/* The words of a rule -> *RP (zeroed first: rules compare by memcmp);
+ * ADDING: a lock ranked already is refused. */
+static int parse_rule(struct session *s, const struct cmd_call *c, struct vfs_rule *rp,
+		      bool adding)
+{
+	struct vfs_rule r;
+	memset(&r, 0, sizeof r);
 	if (!strcmp(c->argv[0], "lockorder")) {
 		if (c->argc != 4 || strcmp(c->argv[2], "before"))
 			return cli_error_at(s, c->argc > 2 ? c->cols[2] : c->cols[0],
@@ -78,21 +133,40 @@ HANDLER(c_rule)
 			return cli_error_at(s, c->cols[2], "rule: rank '%s' is not a "
 					    "number from 0 to 1000", c->argv[2]);
 		r.rank = (int16_t)v;
-		for (int i = 0; i < vfs_nrules(s->w); i++) {
+		for (int i = 0; adding && i < vfs_nrules(s->w); i++) {
 			const struct vfs_rule *o = vfs_rule_get(s->w, i);
 			if (o->kind == VRULE_RANK && !memcmp(&o->a, &r.a, sizeof r.a))
 				return cli_error_at(s, c->cols[1], "rule: %s has a rank "
 						    "already (%d)", c->argv[1], o->rank);
 		}
+	} else if (!strcmp(c->argv[0], "write") || !strcmp(c->argv[0], "access")) {
+		/* an invariant over a field: f_pos only written under f_pos_lock */
+		if (c->argc != 4 || strcmp(c->argv[2], "under"))
+			return cli_error_at(s, c->argc > 2 ? c->cols[2] : c->cols[0],
+					    "rule: %s FIELD under LOCK", c->argv[0]);
+		r.kind = VRULE_UNDER;
+		r.reads = c->argv[0][0] == 'a';
+		int f = vfs_field_lookup(c->argv[1]);
+		if (f != FLD_F_POS && f != FLD_CURSOR && f != FLD_DIR && f != FLD_SIZE &&
+		    f != FLD_DATA)
+			return cli_error_at(s, c->cols[1], "rule: '%s' is no field a lock "
+					    "protects (f_pos, cursor, dir, size, data)",
+					    c->argv[1]);
+		r.field = (uint8_t)f;
+		if (lock_word(s, c, 3, &r.a) < 0)
+			return -1;
+	} else if (!strcmp(c->argv[0], "entries")) {
+		/* each entry handed out once per pass of an open directory */
+		if (c->argc != 4 || strcmp(c->argv[1], "once") || strcmp(c->argv[2], "per") ||
+		    strcmp(c->argv[3], "pass"))
+			return cli_error_at(s, c->argc > 1 ? c->cols[1] : c->cols[0],
+					    "rule: entries once per pass");
+		r.kind = VRULE_ONCE;
 	} else {
 		return cli_error_at(s, c->cols[0], "rule: '%s' is no kind of rule "
-				    "(lockorder or rank)", c->argv[0]);
+				    "(lockorder, rank, write, access, entries; remove)",
+				    c->argv[0]);
 	}
-	int e = vfs_rule_add(s->w, &r);
-	if (e == -VE_NOSPC)
-		return cli_error(s, "rule: too many rules (at most %d)", VFS_MAX_RULES);
-	if (e < 0)
-		return cli_error(s, "rule: out of memory");
-	session_log_setup(s, c, "rule");
+	*rp = r;
 	return 0;
 }

@@ -22,18 +22,35 @@ static int build_call(struct session *s, const struct cmd_entry *e,
 	return r < 0 ? cli_error(s, "%s", err) : 0;
 }
 
+/* The kernel's name of the call: its row's, or the definition's. */
+const char *call_kname(const struct vfs_world *w, const struct vfs_call *c)
+{
+	return c->sys == SYS_DEFINED ? vfs_fn_name(vfs_call_fn(w, c)) :
+	       vfs_sys[c->sys].kname;
+}
+
 HANDLER(c_syscall)
 {
 	const struct cmd_entry *e = cmd_find(c->argv[-1]);
-	struct vfs_world *w = s->w;
 	struct vfs_call call;
 	char th[32];
 
-	vfs_thread_name(w, c->tid, th, sizeof th);
-	if (w->threads[c->tid].state == TS_DEAD)
+	vfs_thread_name(s->w, c->tid, th, sizeof th);
+	if (s->w->threads[c->tid].state == TS_DEAD)
 		return cli_error(s, "%s has exited", th);
 	if (build_call(s, e, c, &call) < 0)
 		return -1;
+	return thread_run_call(s, c, &call);
+}
+
+int thread_run_call(struct session *s, const struct cmd_call *c,
+		    struct vfs_call *cp)
+{
+	struct vfs_world *w = s->w;
+	struct vfs_call call = *cp;
+	char th[32];
+
+	vfs_thread_name(w, c->tid, th, sizeof th);
 	int32_t seq = vfs_submit(w, c->tid, &call);
 	if (seq < 0)
 		return cli_error(s, "%s has %d calls pending already: step or run them first",
@@ -43,7 +60,7 @@ HANDLER(c_syscall)
 	if (c->background) {
 		if (s->interactive && !s->quiet)
 			out(s, "%s: %s started (pending; step or run it)\n", th,
-			    vfs_sys[call.sys].kname);
+			    call_kname(w, &call));
 		return 0;
 	}
 	/* Foreground: run this thread until this call returns or it blocks.

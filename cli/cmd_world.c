@@ -257,6 +257,10 @@ HANDLER(c_reset)
 			ov[i] = *vfs_override(s->w, i);
 	struct vfs_rule rules[VFS_MAX_RULES];
 	int nrules = vfs_nrules(s->w);
+	int nkfns = vfs_nkfns(s->w);
+	struct vfs_kfn *kfns = nkfns ? xcalloc((size_t)nkfns, sizeof *kfns) : NULL;
+	for (int i = 0; i < nkfns; i++)
+		kfns[i] = *vfs_kfn_get(s->w, i);
 	for (int i = 0; i < nrules; i++)
 		rules[i] = *vfs_rule_get(s->w, i);
 	session_reset(s, p);
@@ -290,6 +294,9 @@ HANDLER(c_reset)
 		rule_text_line(&rules[i], line, sizeof line);
 		session_exec_line(s, line);
 	}
+	/* the kernel functions and system calls it defined, in their order */
+	define_again(s, kfns, nkfns);
+	free(kfns);
 	(void)sched;
 	return 0;
 }

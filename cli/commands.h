@@ -19,6 +19,18 @@ void rule_text_line(const struct vfs_rule *r, char *buf, size_t n);
 void override_text(int dec, const struct vfs_expr *e, char *buf, size_t n);
 /* cmd_thread.c */
 HANDLER(c_syscall);
+/* queue CALL on C's thread and, without &, run it until it returns or blocks */
+int thread_run_call(struct session *s, const struct cmd_call *c,
+		    struct vfs_call *call);
+const char *call_kname(const struct vfs_world *w, const struct vfs_call *c);
+/* cmd_define.c: `define`, its body lines, and a call of a defined syscall */
+HANDLER(c_define);
+bool define_open(const struct session *s);
+int define_line(struct session *s, struct lex *l, const char *line);
+int define_call_line(struct session *s, struct lex *l);
+void define_forget(struct session *s);
+/* make the N definitions DEFS again, as their lines (reset) */
+void define_again(struct session *s, const struct vfs_kfn *defs, int n);
 /* cmd_run.c */
 HANDLER(c_step); HANDLER(c_run); HANDLER(c_back);
 /* cmd_look.c */

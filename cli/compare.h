@@ -27,6 +27,11 @@ struct script {
 	int ncalls;
 	int kernel_lines;       /* `kernel` lines replaced by the preset */
 	char skipped[256];      /* commands that are not replayed */
+	/* `define` ... `end`: inside a definition (its lines are set-up), and
+	 * the system calls the script defined (a thread's command) */
+	int in_define;
+	char defined[VFS_MAX_KFNS][VFS_KFN_NAME_MAX];
+	int ndefined;
 };
 
 /* The session's log (what `save` would write) as actions; the log's

@@ -137,9 +137,19 @@ static int parse_line(struct session *s, struct script *sc, const char *line,
 		return cli_error(s, "compare: column %d: %s", l.errcol, l.err);
 	if (!l.nwords)
 		return 0;
+	if (sc->in_define) {    /* a step of a definition: made again in both */
+		sc->in_define = strcmp(l.words[0], "end") != 0;
+		add_act(sc, ACT_SETUP)->text = xstrdup(line);
+		return 0;
+	}
 	const struct cmd_entry *e = cmd_find(l.words[0]);
-	if (!e)
+	bool defined = false;   /* a system call the script defined */
+	for (int i = 0; !e && i < sc->ndefined; i++)
+		defined |= !strcmp(sc->defined[i], l.words[0]);
+	if (!e && !(defined && l.thread[0]))
 		return cli_error(s, "compare: unknown command '%s'", l.words[0]);
+	if (!e)
+		e = cmd_find("open");   /* (any thread command: the words are kept) */
 	const char *name = e->name;
 	if (l.thread[0]) {
 		if (!(e->flags & CMD_THREAD))
@@ -204,6 +214,12 @@ static int parse_line(struct session *s, struct script *sc, const char *line,
 	if (!strcmp(name, "back") || !strcmp(name, "explore") || !strcmp(name, "compare")) {
 		note_skipped(sc, name);
 		return 0;
+	}
+	if (!strcmp(name, "define") && l.nwords > 2) {
+		sc->in_define = 1;
+		if (!strcmp(l.words[1], "syscall") && sc->ndefined < VFS_MAX_KFNS)
+			snprintf(sc->defined[sc->ndefined++], VFS_KFN_NAME_MAX, "%s",
+				 l.words[2]);
 	}
 	if (!strcmp(e->group, "world") || !strcmp(name, "sched")) {
 		/* (fs define: a filesystem type is part of both kernels) */

@@ -345,13 +345,26 @@ char **cli_complete(const char *line, int start, int end)
 	}
 	if (!strcmp(e->name, "rule")) {     /* lockorder A before B | rank LOCK N */
 		const char *kind = argi > 0 ? words[first + 1] : "";
+		bool under = !strcmp(kind, "write") || !strcmp(kind, "access");
 		if (argi == 0) {
 			add(&c, "lockorder");
 			add(&c, "rank");
+			add(&c, "write");
+			add(&c, "access");
+			add(&c, "entries");
+			add(&c, "remove");
 		} else if (!strcmp(kind, "lockorder") && argi == 2) {
 			add(&c, "before");
+		} else if (under && argi == 1) {
+			static const char *const f[] = { "f_pos", "cursor", "dir", "size", "data" };
+			for (int i = 0; i < 5; i++)
+				add(&c, f[i]);
+		} else if (under && argi == 2) {
+			add(&c, "under");
+		} else if (!strcmp(kind, "entries") && argi >= 1 && argi <= 3) {
+			add(&c, argi == 1 ? "once" : argi == 2 ? "per" : "pass");
 		} else if ((!strcmp(kind, "lockorder") && (argi == 1 || argi == 3)) ||
-			   (!strcmp(kind, "rank") && argi == 1)) {
+			   (!strcmp(kind, "rank") && argi == 1) || (under && argi == 3)) {
 			for (int i = 0; vfs_lockpat_name(i); i++)
 				add(&c, vfs_lockpat_name(i));
 		}

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "cli.h"
+#include "commands.h"
 #include "explore_cli.h"
 
 #define MAX_SOURCE_DEPTH 16
@@ -103,6 +103,7 @@ void session_free(struct session *s)
 	if (!s)
 		return;
 	explore_cli_forget(s);
+	define_forget(s);
 	log_clear(s);
 	free(s->log);
 	free(s->ev);
@@ -116,6 +117,7 @@ void session_free(struct session *s)
 
 void session_reset(struct session *s, const struct vfs_preset *p)
 {
+	define_forget(s);
 	explore_cli_forget(s);
 	log_clear(s);
 	s->nev = 0;
@@ -363,7 +365,20 @@ int session_exec_line(struct session *s, const char *line)
 		return cli_error(s, "column %d: %s", l.errcol, l.err);
 	if (!l.nwords)
 		return 0;
+	if (s->define) {        /* a line of a definition (cmd_define.c) */
+		int r = define_line(s, &l, line);
+		out_flush(s);
+		return r;
+	}
 	const struct cmd_entry *e = cmd_find(l.words[0]);
+	if (!e && vfs_kfn_lookup(s->w, l.words[0]) >= 0) {
+		/* a system call the script defined */
+		int r = define_call_line(s, &l);
+		detect_tell_overflow(s);
+		session_live_reports(s);
+		out_flush(s);
+		return r;
+	}
 	if (!e) {
 		const char *names[256];
 		return cli_unknown(s, "unknown command", l.words[0], names,
@@ -440,6 +455,7 @@ static int run_lines(struct session *s, FILE *in, const char *name)
 	int nconts = 0, capconts = 0;
 	ssize_t n;
 	int lineno = 0, start = 0, rc = 0;
+	bool defining = s->define != NULL;
 	int ran = 0, shown = 0;         /* lessons N step: commands since the pause */
 	const char *ofile = s->file;
 	int oline = s->line;
@@ -537,6 +553,14 @@ static int run_lines(struct session *s, FILE *in, const char *name)
 		}
 		if (n < 0)
 			break;
+	}
+	if (!defining && s->define && rc == 0 && !s->quit) {
+		/* a definition the file began and did not end */
+		s->file = name;
+		s->line = lineno;
+		cli_error(s, "define: no 'end' before the end of the file");
+		define_forget(s);
+		rc = -1;
 	}
 	free(buf);
 	free(acc);

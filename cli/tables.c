@@ -43,6 +43,8 @@ void cli_print_tables(FILE *f)
 	for (int sys = SYS_NONE + 1; sys < SYS__COUNT; sys++) {
 		const struct vfs_sysdesc *d = &vfs_sys[sys];
 		char syn[128], flags[128] = "";
+		if (d->flags & VSYS_SCRIPT)
+			continue;       /* no command: each definition is one */
 		size_t o = 0;
 		int min, max;
 		vfs_sys_synopsis(sys, syn, sizeof syn);

@@ -142,7 +142,9 @@ typedef int kfn_resolver(const struct vfs_world *w, const struct vfs_thread *t);
 	P(namei_op, unlock_victim,             none,                    inode_unlock_fn,       1, 0) \
 	P(namei_op, unlock_parent,             none,                    inode_unlock_fn,       1, 0) \
 	P(namei_op, unlock_parent2,            none,                    inode_unlock_fn,       1, 0) \
-	P(namei_op, rename_mutex_unlock,       mutex_unlock,            NULL,                  1, 0)
+	P(namei_op, rename_mutex_unlock,       mutex_unlock,            NULL,                  1, 0) \
+	/* a function the script defined: one step of it (core/defined.c) */ \
+	P(defined_step, step,                 none,                    kfn_fn,                1, 0)
 
 enum vfs_rp {
 #define P_ENUM(func, step, fn, res, en, in) RP(func, step),
@@ -175,7 +177,7 @@ kfn_resolver sys_fn_of, iterate_dir_lock_fn, iterate_dir_actor_fn,
 	iterate_dir_unlock_fn, f_op_llseek_fn, llseek_inode_lock_fn,
 	llseek_inode_unlock_fn, inode_lock_fn, inode_unlock_fn, namei_op_fn,
 	namei_vfs_fn, fdget_pos_check_fn, pidfd_exec_lock_fn,
-	pidfd_exec_unlock_fn;
+	pidfd_exec_unlock_fn, kfn_fn;
 
 /* ---- control flow (sched.c) ---- */
 static inline void go(struct vx *x, int rp) { x->t->f.pc = (uint16_t)rp; }
@@ -349,5 +351,33 @@ void lockdep_event(struct vfs_world *w, const struct vfs_event *ev);
 
 #define FDPUT_FPUT 1
 #define FDPUT_POS_UNLOCK 2
+
+
+/* the script's invariants (lockdep.c, beside its lock-order rules): a
+ * read or write against `rule write|access FIELD under LOCK`; a duplicate
+ * entry (WHAT: the duplicate detector's words) against `rule entries once
+ * per pass` */
+void rules_access(struct vfs_world *w, const struct vfs_event *ev);
+void rules_duplicate(struct vfs_world *w, const struct vfs_event *ev,
+		     const char *what);
+
+/* ---- defined.c: the script's kernel functions and system calls ---- */
+/* SYS_DEFINED's entry: the first step of the definition the call names */
+void sys_defined(struct vx *x);
+/* readdir.c: hand out the entries of directory INO (the frame's f.inode,
+ * from its f.file, the getdents having begun at f.pos) from offset POS
+ * on, at most MAX ("." and ".." first): the offset after the last one;
+ * *COUNT how many */
+int64_t emit_entries(struct vx *x, int fn, int ino, int64_t pos, int64_t max,
+		     int64_t *count);
+/* a fatal signal in a defined step's killable wait: true when it gave up
+ * (the call unwinds and returns -EINTR) */
+bool kfn_kill_wait(struct vx *x);
+/* the names of defined functions, past the built-in ones (trace.c) */
+const char *kfn_name(int fn);
+int kfn_name_lookup(const char *name);
+void kfn_call_print(FILE *f, const struct vfs_world *w, const struct vfs_call *c);
+void kfn_call_strace(const struct vfs_world *w, const struct vfs_call *c,
+		     char *buf, size_t n);
 
 #endif

@@ -114,17 +114,24 @@ static void make_link(const struct vfs_world *w, const struct vfs_event *ev,
 	(void)w;
 }
 
-static struct vfs_report *new_report(struct vfs_world *w, int rule)
+/* A report of KIND (lockdep's DK_LOCKORDER, the script's DK_RULE),
+ * counted also past the list's end */
+static struct vfs_report *new_report_of(struct vfs_world *w, int kind, int rule)
 {
-	w->det.counts[DK_LOCKORDER]++;
+	w->det.counts[kind]++;
 	if (w->det.nreports >= VFS_MAX_REPORTS)
 		return NULL;
 	struct vfs_report *r = &w->det.reports[w->det.nreports++];
 	memset(r, 0, sizeof *r);
-	r->kind = DK_LOCKORDER;
+	r->kind = (uint8_t)kind;
 	r->rule = (uint8_t)rule;
 	r->obj = -1;
 	return r;
+}
+
+static struct vfs_report *new_report(struct vfs_world *w, int rule)
+{
+	return new_report_of(w, DK_LOCKORDER, rule);
 }
 
 static void rank_report(struct vfs_world *w, int rule, const struct vfs_link *l)
@@ -338,6 +345,15 @@ void vfs_rule_text(const struct vfs_rule *r, char *buf, size_t n)
 {
 	char a[40], b[40];
 	vfs_lockpat_text(&r->a, a, sizeof a);
+	if (r->kind == VRULE_UNDER) {
+		snprintf(buf, n, "%s %s under %s", r->reads ? "access" : "write",
+			 vfs_field_name(r->field), a);
+		return;
+	}
+	if (r->kind == VRULE_ONCE) {
+		snprintf(buf, n, "entries once per pass");
+		return;
+	}
 	if (r->kind == VRULE_RANK) {
 		snprintf(buf, n, "rank %s %d", a, r->rank);
 		return;
@@ -364,6 +380,18 @@ int vfs_rule_add(struct vfs_world *w, const struct vfs_rule *r)
 	if (!k)
 		return -VE_NOMEM;
 	k->rules[k->nrules++] = *r;
+	return 0;
+}
+
+int vfs_rule_remove(struct vfs_world *w, int i)
+{
+	if (i < 0 || i >= vfs_nrules(w))
+		return -VE_INVAL;
+	struct vfs_kdefs *k = kdefs_mut(w);
+	if (!k)
+		return -VE_NOMEM;
+	memmove(&k->rules[i], &k->rules[i + 1], sizeof k->rules[0] * (size_t)(k->nrules - i - 1));
+	k->nrules--;
 	return 0;
 }
 
@@ -489,6 +517,95 @@ static void check(struct vfs_world *w, const struct vfs_event *ev, bool acquired
 static bool rules_on(const struct vfs_world *w)
 {
 	return vfs_nrules(w) && detect_on(&w->det, DK_RULE);
+}
+
+/* A broken invariant of the script's: one report per rule and kernel
+ * function (and entry), its one line naming the thread, what it did and
+ * the step. */
+static struct vfs_report *invariant_report(struct vfs_world *w, int rule, int a, int b)
+{
+	if (seen(w, LDR__COUNT + rule, a & 0xff, b & 0xff))
+		return NULL;
+	struct vfs_report *r = new_report_of(w, DK_RULE, rule);
+	if (r)
+		r->entry = -1;
+	return r;
+}
+
+/* Whether lock H of thread T covers FIELD of the event's object: the
+ * file's own locks for a file, the inode's i_rwsem for the inode or the
+ * file's inode; a global lock covers everything. */
+static bool covers(const struct vfs_world *w, const struct vfs_held *h,
+		   const struct vfs_event *ev)
+{
+	int idx = VFS_LID_IDX(h->lock);
+	switch (VFS_LID_KIND(h->lock)) {
+	case LID_FILE_POS: case LID_FILE_LOCK:
+		return ev->objkind == VOK_FILE && ev->obj == idx;
+	case LID_INODE:
+		if (ev->objkind == VOK_INODE)
+			return ev->obj == idx;
+		return ev->objkind == VOK_FILE && ev->obj >= 0 &&
+		       w->files[ev->obj].kind == FK_INODE && w->files[ev->obj].inode == idx;
+	default:
+		return true;
+	}
+}
+
+void rules_access(struct vfs_world *w, const struct vfs_event *ev)
+{
+	if (!rules_on(w) || ev->rcu || ev->atomic)
+		return;
+	const struct vfs_thread *t = &w->threads[ev->tid];
+	for (int i = 0; i < vfs_nrules(w); i++) {
+		const struct vfs_rule *ru = &w->kdefs->rules[i];
+		if (ru->kind != VRULE_UNDER || ru->field != ev->field ||
+		    (ev->op == OP_READ && !ru->reads))
+			continue;
+		bool ok = false;
+		for (int k = 0; k < t->nheld && !ok; k++)
+			ok = vfs_lockpat_match(&ru->a, t->held[k].cls, t->held[k].sub) &&
+			     covers(w, &t->held[k], ev);
+		if (ok)
+			continue;
+		struct vfs_report *r = invariant_report(w, i, ev->fn, ev->op);
+		if (!r)
+			continue;
+		char th[32], ob[VFS_PATH_MAX + 16], rt[96], lk[40];
+		vfs_thread_name(w, ev->tid, th, sizeof th);
+		vfs_event_obj_name(w, ev, ob, sizeof ob);
+		vfs_rule_text(ru, rt, sizeof rt);
+		vfs_lockpat_text(&ru->a, lk, sizeof lk);
+		r->obj = ev->obj;
+		r->field = ev->field;
+		r->b.tid = ev->tid;
+		r->b.step = ev->step;
+		r->b.fn = ev->fn;
+		r->b.write = ev->op == OP_WRITE;
+		snprintf(r->text, sizeof r->text, "rule %s: %s %s %s of %s in %s at "
+			 "step %d without holding its %s", rt, th, ev->op == OP_WRITE ?
+			 "writes" : "reads", vfs_field_name(ev->field), ob,
+			 vfs_fn_name(ev->fn), ev->step, lk);
+	}
+}
+
+void rules_duplicate(struct vfs_world *w, const struct vfs_event *ev,
+		     const char *what)
+{
+	if (!rules_on(w))
+		return;
+	for (int i = 0; i < vfs_nrules(w); i++) {
+		if (w->kdefs->rules[i].kind != VRULE_ONCE)
+			continue;
+		struct vfs_report *r = invariant_report(w, i, ev->file, (int)ev->value);
+		if (!r)
+			continue;
+		r->obj = ev->file;
+		r->b.tid = ev->tid;
+		r->b.step = ev->step;
+		r->b.fn = ev->fn;
+		snprintf(r->text, sizeof r->text, "rule entries once per pass: %s", what);
+	}
 }
 
 void lockdep_event(struct vfs_world *w, const struct vfs_event *ev)

@@ -89,6 +89,9 @@ static bool is_namei(int sys)
 static int lock_subclass(const struct vfs_world *w, const struct vfs_thread *t,
 			 vfs_lid_t lid)
 {
+	/* a defined step names its own (lock i_rwsem of inode nested parent) */
+	if (VFS_LID_KIND(lid) == LID_INODE && t->rec.call.sys == SYS_DEFINED)
+		return t->f.ksub;
 	if (VFS_LID_KIND(lid) != LID_INODE || !is_namei(t->rec.call.sys))
 		return LDSUB_NORMAL;
 	int ino = VFS_LID_IDX(lid);

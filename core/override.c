@@ -32,6 +32,17 @@ static const char *const fget_var_help[] = {
 	NULL,
 };
 
+static const char *const iter_vars[] = {
+	[VDV_NATIVE_SHARED] = "native_shared", [VDV_WRAPPER] = "wrapper", NULL,
+};
+static const char *const iter_var_help[] = {
+	[VDV_NATIVE_SHARED] = "the directory's filesystem has its own ->iterate_shared "
+			      "under this kernel (1 or 0)",
+	[VDV_WRAPPER] = "the kernel wraps a legacy ->iterate for a shared call "
+			"(wrap_directory_iterator, 3e3271549670 on; 1 or 0)",
+	NULL,
+};
+
 const struct vfs_decision_desc vfs_decisions[VDEC__COUNT] = {
 	[VDEC_FPOS_LOCK] = { "file_needs_f_pos_lock", fpos_vars, fpos_var_help,
 		"whether fdget_pos takes the file's f_pos_lock (before v6.5 the "
@@ -39,6 +50,11 @@ const struct vfs_decision_desc vfs_decisions[VDEC__COUNT] = {
 	[VDEC_FGET_LIGHT] = { "__fget_light", fget_vars, fget_var_help,
 		"whether fdget and fdget_pos borrow the file (no reference, "
 		"FDPUT_FPUT clear) rather than take a real one" },
+	[VDEC_ITERATE] = { "iterate_dir", iter_vars, iter_var_help,
+		"whether iterate_dir takes the directory's i_rwsem shared and calls "
+		"->iterate_shared (wrapped by wrap_directory_iterator for a "
+		"filesystem without one where the kernel has the wrapper, else its "
+		"->iterate under the shared lock), or exclusive and ->iterate" },
 };
 
 int vfs_decision_lookup(const char *fn)
@@ -64,6 +80,9 @@ const char *vfs_decision_builtin(int dec, const struct vfs_knobs *k)
 {
 	if (dec == VDEC_FGET_LIGHT)
 		return "table_users == 1";      /* every era */
+	if (dec == VDEC_ITERATE)        /* core/readdir.c's iterate_shared() */
+		return k->iterate == ITER_SHARED ? "true" :
+		       k->iterate == ITER_DUAL ? "native_shared" : "false";
 	switch (k->fpos_lock) {
 	case FPOS_ALWAYS: return "atomic_pos";
 	case FPOS_COUNT_OR_DIR: return "atomic_pos && (count > 1 || dir)";

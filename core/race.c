@@ -509,6 +509,7 @@ static void on_emit(struct vfs_world *w, const struct vfs_event *ev)
 				 "duplicate entry '%s' of %s from file#%d in one pass: "
 				 "to %s at step %d and to %s at step %d", name, dn,
 				 w->files[file].id, th1, r->a.step, th2, r->b.step);
+			rules_duplicate(w, ev, r->text + strlen("duplicate "));
 		}
 	} else {
 		p->by[off] = (int8_t)(ev->tid + 1);
@@ -618,6 +619,7 @@ void vfs_detect_event(struct vfs_world *w, const struct vfs_event *ev)
 			on_seek(w, ev);
 		if (clocks)
 			on_access(w, ev);
+		rules_access(w, ev);    /* lockdep.c: the script's invariants */
 		break;
 	case OP_ACQUIRE: case OP_RELEASE: case OP_DOWNGRADE:
 		if (clocks)

@@ -66,6 +66,34 @@ static void emit_entry(struct vx *x, int fn, int ino, int64_t off)
 	emit(x, &ev);
 }
 
+int64_t emit_entries(struct vx *x, int fn, int ino, int64_t pos, int64_t max,
+		     int64_t *count)
+{
+	const struct vfs_world *w = x->w;
+	const struct vfs_inode *dir = &w->inodes[ino];
+	int64_t n = 0;
+	if (pos == 0 && n < max) {
+		emit_entry(x, fn, ino, 0);
+		pos = 1;
+		n++;
+	}
+	if (pos == 1 && n < max) {
+		emit_entry(x, fn, dir->parent >= 0 ? dir->parent : ino, 1);
+		pos = 2;
+		n++;
+	}
+	for (int c = dir->first_child; c >= 0 && n < max;
+	     c = w->inodes[c].next_sibling) {
+		if (w->inodes[c].d_off < pos)
+			continue;
+		emit_entry(x, fn, c, w->inodes[c].d_off);
+		pos = w->inodes[c].d_off + 1;
+		n++;
+	}
+	*count = n;
+	return pos;
+}
+
 /* The filesystem's iterator: hands out entries from ctx->pos on. */
 static void dir_iterate(struct vx *x)
 {
@@ -83,24 +111,7 @@ static void dir_iterate(struct vx *x)
 	access_inode(x, fn, FLD_DIR, f->inode, dir->nchildren, false);
 	/* the private readdir state: htree position, cursor dentry, ... */
 	access_file(x, fn, FLD_CURSOR, f->file, fl->cursor, false, false);
-	if (pos == 0 && n < max) {
-		emit_entry(x, fn, f->inode, 0);
-		pos = 1;
-		n++;
-	}
-	if (pos == 1 && n < max) {
-		emit_entry(x, fn, dir->parent >= 0 ? dir->parent : f->inode, 1);
-		pos = 2;
-		n++;
-	}
-	for (int c = dir->first_child; c >= 0 && n < max;
-	     c = w->inodes[c].next_sibling) {
-		if (w->inodes[c].d_off < pos)
-			continue;
-		emit_entry(x, fn, c, w->inodes[c].d_off);
-		pos = w->inodes[c].d_off + 1;
-		n++;
-	}
+	pos = emit_entries(x, fn, f->inode, pos, max, &n);
 	if (max == 0) {
 		/* the first entry does not fit in the buffer */
 		bool more = pos < 2;
@@ -114,6 +125,34 @@ static void dir_iterate(struct vx *x)
 	f->pos = pos;
 	f->res = n;
 	fn_exit(x, fn, 0);
+}
+
+static int64_t iterate_var(void *ctx, int id)
+{
+	struct vx *x = ctx;
+	return id == VDV_NATIVE_SHARED ? dir_native_shared(x->w, x->t->f.inode) :
+	       x->w->k.iterate == ITER_SHARED;
+}
+
+/* The dispatch: ->iterate_shared under i_rwsem shared, or ->iterate
+ * exclusive; the script's expression where it overrode it (`override
+ * iterate_dir`), noted where it decides otherwise than the kernel. */
+static bool decide_iterate(struct vx *x, int ino)
+{
+	const struct vfs_expr *e = vfs_override(x->w, VDEC_ITERATE);
+	bool kernel = uses_iterate_shared(x->w, ino);
+	if (!e)
+		return kernel;
+	bool shared = vfs_expr_eval(e, iterate_var, x) != 0;
+	if (shared != kernel)
+		note(x, VFN_iterate_dir, shared ? (dir_native_shared(x->w, ino) ||
+		     x->w->k.iterate == ITER_SHARED ? "iterate_dir overridden by "
+		     "the script: ->iterate_shared under i_rwsem shared where the "
+		     "kernel calls ->iterate exclusive" : "iterate_dir overridden by "
+		     "the script: the legacy ->iterate under i_rwsem shared, no "
+		     "wrapper") : "iterate_dir overridden by the script: i_rwsem "
+		     "exclusive where the kernel takes it shared");
+	return shared;
 }
 
 /* iterate_dir's end: its result in the frame, then fdput_pos. */
@@ -146,8 +185,10 @@ void iterate_dir(struct vx *x)
 			return;
 		}
 		f->inode = ino;
-		f->dir_locked = uses_iterate_shared(w, ino) ? M_READ : M_WRITE;
-		f->wrapped = w->k.iterate == ITER_SHARED && !dir_native_shared(w, ino);
+		bool shared = decide_iterate(x, ino);
+		f->dir_locked = shared ? M_READ : M_WRITE;
+		f->wrapped = shared && w->k.iterate == ITER_SHARED &&
+			     !dir_native_shared(w, ino);
 		go(x, RP(iterate_dir, lock));
 		return;
 	}

@@ -52,7 +52,7 @@ void sys_return(struct vx *x, int64_t ret)
 	struct vfs_world *w = x->w;
 	struct vfs_callrec *r = &t->rec;
 
-	fn_exit(x, vfs_sys[r->call.sys].fn, ret);
+	fn_exit(x, vfs_call_fn(w, &r->call), ret);
 	t->nfn = 0;
 	r->ret = ret;
 	r->done = 1;

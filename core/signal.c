@@ -23,6 +23,8 @@ int vfs_kill(struct vfs_world *w, int proc, const struct vfs_sink *sink)
 				interrupted++;
 			} else if (pidfd_getfd_kill_wait(&x)) {
 				interrupted++;
+			} else if (kfn_kill_wait(&x)) {
+				interrupted++;
 			} else {
 				note(&x, t->nfn ? t->fnstack[t->nfn - 1] : VFN_none,
 				     "fatal signal pending: this wait is not killable, "

@@ -68,7 +68,7 @@ int sys_fn_of(const struct vfs_world *w, const struct vfs_thread *t)
 	(void)w;
 	if (!t->npending)
 		return VFN_none;
-	return vfs_sys[t->pending[t->pend_head].sys].fn;
+	return vfs_call_fn(w, &t->pending[t->pend_head]);
 }
 
 /*
@@ -100,7 +100,7 @@ void do_syscall_64(struct vx *x)
 		w->call_started[x->tid] = ++w->call_seq;
 		t->state = TS_RUNNING;
 		t->nfn = 0;
-		fn_enter(x, vfs_sys[r->call.sys].fn);
+		fn_enter(x, vfs_call_fn(x->w, &r->call));
 
 		/* the call's own first step: its row's entry (core/syscalls.c) */
 		const struct vfs_sysdesc *d = &vfs_sys[r->call.sys < SYS__COUNT ?
@@ -221,12 +221,17 @@ const struct vfs_sysdesc vfs_sys[SYS__COUNT] = {
 		.flags = VSYS_READS | VSYS_FPOS, .entry = sys_readv, .nargs = 3,
 		.args = { FD0, ARG("N", VA_COUNT, 1), OPT("N2", VA_COUNT, 2, -1) },
 		.help = "read N, then N2 bytes at f_pos into two buffers, as read does" },
+	/* the script's own (define syscall): its words, name and steps are
+	 * the definition's (core/defined.c); may touch what it names */
+	[SYS_DEFINED] = { .name = "(defined)", .kname = "(defined)", .fn = VFN_none,
+		.flags = VSYS_TREE | VSYS_SCRIPT, .entry = sys_defined,
+		.help = "a system call the script defined" },
 };
 
 int vfs_sys_lookup(const char *name)
 {
 	for (int i = 1; i < SYS__COUNT; i++)
-		if (!strcmp(vfs_sys[i].name, name))
+		if (!(vfs_sys[i].flags & VSYS_SCRIPT) && !strcmp(vfs_sys[i].name, name))
 			return i;
 	return SYS_NONE;
 }
@@ -475,6 +480,10 @@ static bool shown(const struct vfs_sysarg *a, const struct vfs_call *c)
 void vfs_call_print(FILE *f, const struct vfs_world *w, const struct vfs_call *c)
 {
 	const struct vfs_sysdesc *d = &vfs_sys[c->sys];
+	if (c->sys == SYS_DEFINED) {
+		kfn_call_print(f, w, c);
+		return;
+	}
 	fputs(d->name, f);
 	for (int i = 0; i < d->nargs; i++) {
 		const struct vfs_sysarg *a = &d->args[i];
@@ -505,6 +514,10 @@ void vfs_call_strace(const struct vfs_world *w, const struct vfs_call *c,
 {
 	const struct vfs_sysdesc *d = &vfs_sys[c->sys];
 	const char *newproc = NULL;
+	if (c->sys == SYS_DEFINED) {
+		kfn_call_strace(w, c, buf, n);
+		return;
+	}
 	size_t o = (size_t)snprintf(buf, n, "%s(", d->kname);
 	const char *sep = "";
 	for (int i = 0; i < d->nargs && o < n; i++) {

@@ -21,7 +21,10 @@ enum vfs_sys {
 	SYS_NONE, SYS_OPEN, SYS_CLOSE, SYS_DUP, SYS_DUP2, SYS_CLONE, SYS_FORK,
 	SYS_EXIT, SYS_PIDFD_OPEN, SYS_PIDFD_GETFD, SYS_GETDENTS, SYS_LSEEK,
 	SYS_READ, SYS_WRITE, SYS_PREAD, SYS_PWRITE, SYS_MKDIR, SYS_CREAT,
-	SYS_UNLINK, SYS_RMDIR, SYS_RENAME, SYS_READV, SYS__COUNT
+	SYS_UNLINK, SYS_RMDIR, SYS_RENAME, SYS_READV,
+	/* a system call the script defined (core/defined.c): one row whose
+	 * entry runs the definition the call names (vfs_call.def) */
+	SYS_DEFINED, SYS__COUNT
 };
 /* open flags in a[1] */
 #define VO_RDONLY 0
@@ -35,6 +38,7 @@ enum { VSEEK_SET, VSEEK_CUR, VSEEK_END };
 
 struct vfs_call {
 	uint8_t sys;            /* enum vfs_sys */
+	uint8_t def;            /* SYS_DEFINED: its index in the world's kfns */
 	int32_t seq;            /* submission order, for the fifo scheduler */
 	int64_t a[3];           /* numbers: fd, count, offset, whence, flags, pid */
 	/* paths, text, the child's name for fork: handles of strings in the
@@ -79,6 +83,7 @@ enum {
 	VSYS_DIRENTS = 1 << 4,  /* hands out directory entries */
 	VSYS_FPOS    = 1 << 5,  /* goes through fdget_pos (f_pos and its lock) */
 	VSYS_FDS     = 1 << 6,  /* installs or drops descriptors */
+	VSYS_SCRIPT  = 1 << 7,  /* the script's own: no command of the table */
 };
 
 #define VFS_SYS_MAXARGS 3

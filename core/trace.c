@@ -18,7 +18,7 @@ static const char *const fn_names[] = {
 
 const char *vfs_fn_name(int fn)
 {
-	return fn >= 0 && fn < VFN__COUNT ? fn_names[fn] : "?";
+	return fn >= 0 && fn < VFN__COUNT ? fn_names[fn] : kfn_name(fn);
 }
 
 /* NAME's index in NAMES[1..COUNT) (0 is each table's "none"), or 0. */
@@ -32,7 +32,8 @@ static int name_lookup(const char *const *names, int count, const char *name)
 
 int vfs_fn_lookup(const char *name)
 {
-	return name_lookup(fn_names, VFN__COUNT, name);       /* 0: VFN_none */
+	int fn = name_lookup(fn_names, VFN__COUNT, name);       /* 0: VFN_none */
+	return fn ? fn : kfn_name_lookup(name);  /* a function a script defined */
 }
 
 static const char *const op_names[OP__COUNT] = {

@@ -84,11 +84,15 @@ int vfs_knob_set(struct vfs_knobs *k, const struct vfs_knob_desc *d,
  * is read, and its read traced, only when the kernel's code would reach
  * it), comparisons.  Each variable is what the function reads.
  */
-enum vfs_decision { VDEC_FPOS_LOCK, VDEC_FGET_LIGHT, VDEC__COUNT };
+enum vfs_decision { VDEC_FPOS_LOCK, VDEC_FGET_LIGHT, VDEC_ITERATE, VDEC__COUNT };
 /* file_needs_f_pos_lock's variables */
 enum { VDV_ATOMIC_POS, VDV_COUNT, VDV_DIR, VDV_ITERATE_SHARED, VDV_REGULAR };
 /* __fget_light's (true: borrow the file, no reference) */
 enum { VDV_TABLE_USERS };
+/* iterate_dir's dispatch (true: i_rwsem shared and ->iterate_shared, through
+ * wrap_directory_iterator for a filesystem without one where the kernel
+ * has the wrapper; false: i_rwsem exclusive and ->iterate) */
+enum { VDV_NATIVE_SHARED, VDV_WRAPPER };
 enum vfs_xop { XO_CONST, XO_VAR, XO_NOT, XO_AND, XO_OR, XO_LT, XO_LE, XO_GT,
 	       XO_GE, XO_EQ, XO_NE, XO__COUNT };
 #define VFS_EXPR_NODES 32
@@ -170,13 +174,80 @@ struct vfs_lockpat {
 	uint8_t inode;          /* 1: both i_rwsem classes (dir and non-dir) */
 	int8_t sub;             /* LDSUB_*, or -1: any */
 };
-enum vfs_rule_kind { VRULE_ORDER, VRULE_RANK };
+/* ORDER: `lockorder A before B`; RANK: `rank A N`; UNDER: `write FIELD
+ * under A` (`access`: reads too): FIELD of an object only while holding
+ * A of that object (of the file's inode for an i_rwsem); ONCE: `entries
+ * once per pass`, each directory entry handed out once in one pass. */
+enum vfs_rule_kind { VRULE_ORDER, VRULE_RANK, VRULE_UNDER, VRULE_ONCE };
 struct vfs_rule {
 	uint8_t kind;           /* enum vfs_rule_kind */
+	uint8_t field;          /* VRULE_UNDER: enum vfs_field */
+	uint8_t reads;          /* VRULE_UNDER: reads too (`access`) */
 	int16_t rank;           /* VRULE_RANK */
 	struct vfs_lockpat a, b; /* ORDER: a before b; RANK: a */
 };
 #define VFS_MAX_RULES 16
+
+struct vfs_call;
+#define VFS_MAX_KFNS      16    /* functions and system calls a script defines */
+#define VFS_KFN_STEPS     24    /* steps of one (its implicit `return 0` too) */
+#define VFS_KFN_NAME_MAX  24    /* a name, NUL included */
+#define VFS_KFN_PARAM_MAX 12
+#define VFS_KFN_DEPTH     4     /* defined functions nested in one call */
+enum vfs_kstep_op { KS_LOCK, KS_UNLOCK, KS_DOWNGRADE, KS_READ, KS_WRITE,
+		    KS_CALL, KS_FDGET, KS_FDGET_POS, KS_FDPUT, KS_FDPUT_POS,
+		    KS_RETURN,
+		    /* hand out the directory's entries from a position (`emit
+		     * entries of inode from V [max N]`): ret is where it stopped */
+		    KS_EMIT, KS__COUNT };
+enum vfs_kobj { KO_FILE, KO_INODE };    /* fdget's file, its inode */
+enum vfs_klock { KL_F_POS_LOCK, KL_F_LOCK, KL_I_RWSEM, KL__COUNT };
+enum vfs_kval { KV_CONST, KV_PARAM, KV_FIELD, KV_RET };
+enum vfs_kcmp { KC_NONE, KC_LT, KC_LE, KC_GT, KC_GE, KC_EQ, KC_NE };
+struct vfs_kvalue { uint8_t kind; int64_t v; };  /* v: the number, param, field */
+struct vfs_kstep {
+	uint8_t op;             /* enum vfs_kstep_op */
+	uint8_t obj;            /* enum vfs_kobj */
+	uint8_t lock;           /* enum vfs_klock */
+	uint8_t mode;           /* M_EXCL, M_READ, M_WRITE */
+	uint8_t killable;
+	int8_t sub;             /* LDSUB_* it is taken with (i_rwsem) */
+	uint8_t field;          /* enum vfs_field */
+	uint8_t callee;         /* KS_CALL: the index of the defined function */
+	uint8_t arith;          /* 0, '+' or '-': value a ARITH b */
+	uint8_t cmp;            /* KS_RETURN: enum vfs_kcmp, KC_NONE always */
+	struct vfs_kvalue a, b; /* the value (write, return, fdget's FD) */
+	struct vfs_kvalue ca, cb; /* the condition: ca CMP cb */
+};
+struct vfs_kfn {
+	char name[VFS_KFN_NAME_MAX];
+	uint8_t syscall;        /* a system call (a thread's command) */
+	uint8_t nparams, nsteps;
+	uint8_t fn;             /* its kernel function id (vfs_fn_intern) */
+	char params[3][VFS_KFN_PARAM_MAX];  /* VFS_SYS_MAXARGS */
+	struct vfs_kstep step[VFS_KFN_STEPS];
+};
+/* Check F and add it to W's kernel: its index; or -1 with *BAD the step
+ * at fault (-1: the definition as a whole) and the message in ERR. */
+int vfs_kfn_define(struct vfs_world *w, const struct vfs_kfn *f, int *bad,
+		   char *err, size_t nerr);
+int vfs_nkfns(const struct vfs_world *w);
+const struct vfs_kfn *vfs_kfn_get(const struct vfs_world *w, int i);
+int vfs_kfn_lookup(const struct vfs_world *w, const char *name); /* -1: none */
+/* The kernel function id of a defined name (the same for the same name in
+ * every world of the process), or VFN_none when the table is full. */
+int vfs_fn_intern(const char *name);
+/* A call of defined system call K from words (numbers, one a parameter). */
+int vfs_kfn_call_parse(struct vfs_world *w, int k, int argc, char *const *argv,
+		       struct vfs_call *c, char *err, size_t nerr);
+/* The kernel function of a call's frame (a defined one's own). */
+int vfs_call_fn(const struct vfs_world *w, const struct vfs_call *c);
+/* the lock words of a step ("f_pos_lock"), the objects ("file", "inode") */
+extern const char *const vfs_klock_names[KL__COUNT];
+extern const char *const vfs_kobj_names[2];
+/* One step as the line that defines it: "lock i_rwsem of inode read". */
+void vfs_kstep_text(const struct vfs_world *w, const struct vfs_kfn *f,
+		    const struct vfs_kstep *s, char *buf, size_t n);
 
 struct vfs_kdefs {
 	long refs;
@@ -186,6 +257,9 @@ struct vfs_kdefs {
 	int16_t nrules;
 	struct vfs_rule rules[VFS_MAX_RULES];
 	struct vfs_expr overrides[VDEC__COUNT];
+	/* the kernel functions and system calls it defined (core/defined.c) */
+	int16_t nkfns;
+	struct vfs_kfn kfns[VFS_MAX_KFNS];
 	struct vfs_fstype fsdefs[];     /* VFS_MAX_FSDEFS */
 };
 /* Set (E NULL: clear) the override of DEC.  0, -VE_INVAL (not an
@@ -201,6 +275,8 @@ int vfs_override_set(struct vfs_world *w, int dec, const struct vfs_expr *e);
 int vfs_lockpat_parse(const char *s, struct vfs_lockpat *p, int *bad_at);
 void vfs_lockpat_text(const struct vfs_lockpat *p, char *buf, size_t n);
 int vfs_rule_add(struct vfs_world *w, const struct vfs_rule *r);
+/* Remove rule I (`rule remove`): 0, -VE_INVAL, -VE_NOMEM. */
+int vfs_rule_remove(struct vfs_world *w, int i);
 int vfs_nrules(const struct vfs_world *w);
 const struct vfs_rule *vfs_rule_get(const struct vfs_world *w, int i);
 void vfs_rule_text(const struct vfs_rule *r, char *buf, size_t n);

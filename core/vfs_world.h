@@ -150,6 +150,15 @@ struct vfs_frame {
 	uint8_t flavour;        /* lseek: enum vfs_llseek in use */
 	uint8_t pos_get;        /* went through fdget_pos (else fdget) */
 	uint8_t wrapped;        /* readdir through wrap_directory_iterator */
+	/* a defined function or system call (core/defined.c): the functions
+	 * nested (index in kdefs->kfns, next step), the value last read of
+	 * each field, the last call's return, the subclass of a lock */
+	uint8_t kdepth;
+	int8_t ksub;
+	uint8_t kgot;           /* an fdget of the call not yet put */
+	struct { uint8_t fn, pc; } kstack[4];
+	int64_t kret;
+	int64_t kval[8];
 };
 
 struct vfs_thread {

@@ -2,8 +2,10 @@
 # Each decision overridden to the kernel's own expression (issue 15):
 # every lesson, scenario and conformance sample, with `override
 # file_needs_f_pos_lock` set to the current kernel's test after each
-# `kernel` and `set fpos-lock` line (and at the top, for the default v6.5)
-# and `override __fget_light table_users == 1` beside it, gives byte for
+# `kernel` and `set fpos-lock` line (and at the top, for the default v6.5),
+# `override __fget_light table_users == 1` beside it, and `override
+# iterate_dir` set to the era's dispatch after each `kernel` and `set
+# iterate` line, gives byte for
 # byte the same trace (--trace jsonl), the same other output and the same
 # exit status as without them: the expression reads count only where the
 # kernel's code does, and nothing is noted where it agrees.  A wrong
@@ -15,19 +17,28 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
 case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac
 
-# the kernel's own expression under the knobs a -c list sets
+# the kernel's own expression under the knobs a -c list sets (FUNC: the
+# decision, file_needs_f_pos_lock unless given first)
 kernels_expr() {
-    "$vfsim" "$@" -c 'override file_needs_f_pos_lock' |
+    local fn=file_needs_f_pos_lock
+    case $1 in -c) ;; *) fn=$1; shift ;; esac
+    "$vfsim" "$@" -c "override $fn" |
         sed -n 's/^  the kernel.s: *//p'
 }
-declare -A by_preset by_value
+declare -A by_preset by_value it_preset it_value
 for p in $("$vfsim" -c 'kernel list' | sed 's/^..//' | awk '{ print $1 }'); do
     by_preset[$p]=$(kernels_expr -c "kernel $p")
     [ -n "${by_preset[$p]}" ] || fail "no expression for preset $p"
+    it_preset[$p]=$(kernels_expr iterate_dir -c "kernel $p")
+    [ -n "${it_preset[$p]}" ] || fail "no iterate_dir expression for preset $p"
 done
 for v in none count always count-or-dir count-or-iterate; do
     by_value[$v]=$(kernels_expr -c "set fpos-lock $v")
 done
+for v in exclusive dual shared; do
+    it_value[$v]=$(kernels_expr iterate_dir -c "set iterate $v")
+done
+[ "${it_preset[v4.7]}" = native_shared ] || fail "v4.7's iterate_dir: ${it_preset[v4.7]}"
 [ "${by_preset[v6.5]}" = 'atomic_pos && (count > 1 || iterate_shared)' ] ||
     fail "v6.5's expression: ${by_preset[v6.5]}"
 
@@ -36,19 +47,30 @@ with_overrides() {
     awk -v v65="${by_preset[v6.5]}" -v presets="$(for p in "${!by_preset[@]}"; do
             printf '%s=%s\n' "$p" "${by_preset[$p]}"; done)" \
         -v values="$(for v in "${!by_value[@]}"; do
-            printf '%s=%s\n' "$v" "${by_value[$v]}"; done)" '
+            printf '%s=%s\n' "$v" "${by_value[$v]}"; done)" \
+        -v itp="$(for p in "${!it_preset[@]}"; do
+            printf '%s=%s\n' "$p" "${it_preset[$p]}"; done)" \
+        -v itv="$(for v in "${!it_value[@]}"; do
+            printf '%s=%s\n' "$v" "${it_value[$v]}"; done)" '
         BEGIN {
             n = split(presets, a, "\n")
             for (i = 1; i <= n; i++) { k = a[i]; sub(/=.*/, "", k); e = a[i]; sub(/^[^=]*=/, "", e); P[k] = e }
             n = split(values, a, "\n")
             for (i = 1; i <= n; i++) { k = a[i]; sub(/=.*/, "", k); e = a[i]; sub(/^[^=]*=/, "", e); V[k] = e }
+            n = split(itp, a, "\n")
+            for (i = 1; i <= n; i++) { k = a[i]; sub(/=.*/, "", k); e = a[i]; sub(/^[^=]*=/, "", e); IP[k] = e }
+            n = split(itv, a, "\n")
+            for (i = 1; i <= n; i++) { k = a[i]; sub(/=.*/, "", k); e = a[i]; sub(/^[^=]*=/, "", e); IV[k] = e }
             print "override file_needs_f_pos_lock " v65
             print "override __fget_light table_users == 1"
+            print "override iterate_dir " IP["v6.5"]
         }
         /^compare( |$)/ { print "# (compare left out)"; next }
         { print }
         $1 == "kernel" && ($2 in P) { print "override file_needs_f_pos_lock " P[$2]
-                                      print "override __fget_light table_users == 1" }
+                                      print "override __fget_light table_users == 1"
+                                      print "override iterate_dir " IP[$2] }
+        $1 == "set" && $2 == "iterate" && ($3 in IV) { print "override iterate_dir " IV[$3] }
         $1 == "set" && $2 == "fpos-lock" && ($3 in V) { print "override file_needs_f_pos_lock " V[$3] }
     ' "$1"
 }
@@ -91,4 +113,10 @@ printf '%s\n' "$out" | grep -q 'note .*__fget_light overridden by the script: ta
     fail "no note of the __fget_light override: $out"
 printf '%s\n' "$out" | grep -q 'fdget_pos .*write .*f_count file#1 = 2' ||
     fail "no reference taken: $out"
+out=$("$vfsim" --trace text -c 'kernel v6.4' -c 'override iterate_dir false' -c 'mkdir /d' \
+    -c 'spawn A' -c 'A: open /d' -c 'A: getdents 3' 2>&1)
+printf '%s\n' "$out" | grep -q 'note .*iterate_dir overridden by the script: i_rwsem exclusive' ||
+    fail "no note of the iterate_dir override: $out"
+printf '%s\n' "$out" | grep -q 'down_write_killable *acquire .*i_rwsem write' ||
+    fail "no exclusive i_rwsem: $out"
 echo "ok: an override that decides otherwise is noted"

@@ -147,6 +147,51 @@ static void test_fget_light_counts_every_use(void **state)
 	h_free(h);
 }
 
+/* iterate_dir's dispatch: exfat (a legacy ->iterate) under v6.4 called
+ * under i_rwsem shared by "true" (no wrapper: noted), and under v6.5
+ * exclusive again by "native_shared"; the kernel's own expressions */
+static int irwsem_mode(struct h *h, int tid)
+{
+	int mode = -1;
+	for (size_t i = 0; i < h->log.n; i++)
+		if (h->log.ev[i].op == OP_ACQUIRE && h->log.ev[i].tid == tid &&
+		    (h->log.ev[i].cls == LC_I_RWSEM_DIR || h->log.ev[i].cls == LC_I_RWSEM))
+			mode = h->log.ev[i].mode;
+	return mode;
+}
+
+static void test_iterate_dispatch(void **state)
+{
+	(void)state;
+	struct vfs_expr yes = { .n = 1, .root = 0, .node = { { .op = XO_CONST, .v = 1 } } };
+	struct vfs_expr native = { .n = 1, .root = 0,
+		.node = { { .op = XO_VAR, .v = VDV_NATIVE_SHARED } } };
+	const char *presets[] = { "v4.6", "v6.4", "v6.5" };
+	const char *own[] = { "false", "native_shared", "true" };
+	for (int p = 0; p < 3; p++) {
+		struct h *h = h_new(presets[p]);
+		assert_string_equal(vfs_decision_builtin(VDEC_ITERATE, &h->w->k), own[p]);
+		h_mount(h, "exfat", "/x");
+		h_mkdir(h, "/x/d");
+		int A = h_spawn(h, "A", 0);
+		assert_int_equal(h_do(h, A, C_OPEN("/x/d", VO_RDONLY)), 3);
+		if (p == 0) {           /* (i_mutex before v4.7: no shared mode) */
+			h_free(h);
+			continue;
+		}
+		h_clear(h);
+		assert_int_equal(vfs_override_set(h->w, VDEC_ITERATE, p == 1 ? &yes : &native), 0);
+		assert_int_equal(h_do(h, A, C_GETDENTS(3, -1)), 2);
+		assert_int_equal(notes(h), 1);
+		/* v6.4: exfat's own iterator under the shared lock, no wrapper;
+		 * v6.5: exclusive, without wrap_directory_iterator */
+		assert_int_equal(irwsem_mode(h, A), p == 1 ? M_READ : M_WRITE);
+		for (size_t i = 0; i < h->log.n; i++)
+			assert_int_not_equal(h->log.ev[i].fn, VFN_wrap_directory_iterator);
+		h_free(h);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -154,6 +199,7 @@ int main(void)
 		cmocka_unit_test(test_check_refuses),
 		cmocka_unit_test(test_fdget_pos_decides_by_it),
 		cmocka_unit_test(test_fget_light_counts_every_use),
+		cmocka_unit_test_teardown(test_iterate_dispatch, h_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, h_teardown);
 }

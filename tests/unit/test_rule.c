@@ -174,6 +174,104 @@ static void test_too_many(void **state)
 	h_free(h);
 }
 
+/* Add R, the only rule, and check the words `rule` lists it with. */
+static void add_as(struct h *h, const struct vfs_rule *r, const char *text)
+{
+	char t[96];
+	assert_int_equal(vfs_rule_add(h->w, r), 0);
+	vfs_rule_text(vfs_rule_get(h->w, 0), t, sizeof t);
+	assert_string_equal(t, text);
+}
+
+/* rule write f_pos under f_pos_lock: v6.4's count test lets a directory's
+ * owner alone write f_pos unlocked; v6.5 locks every directory, and a
+ * write under the lock keeps the rule on both */
+static void test_invariant_under(void **state)
+{
+	(void)state;
+	const char *presets[] = { "v6.4", "v6.5" };
+	for (int p = 0; p < 2; p++) {
+		struct h *h = h_new(presets[p]);
+		struct vfs_rule r = { .kind = VRULE_UNDER, .field = FLD_F_POS,
+				      .a = pat("f_pos_lock") };
+		add_as(h, &r, "write f_pos under f_pos_lock");
+		int a = h_spawn(h, "A", 0);
+		h_mkdir(h, "/d");
+		h_touch(h, "/d/x");
+		assert_int_equal(h_do(h, a, C_OPEN("/d", VO_DIRECTORY)), 3);
+		assert_int_equal(h_do(h, a, C_GETDENTS(3, -1)), 3);
+		assert_int_equal(nrule(h), p == 0);
+		if (p == 0) {
+			const struct vfs_report *rp = &h->w->det.reports[h->w->det.nreports - 1];
+			assert_int_equal(rp->kind, DK_RULE);
+			assert_int_equal(rp->field, FLD_F_POS);
+			assert_int_equal(rp->b.fn, VFN_iterate_dir);
+			assert_non_null(strstr(rp->text, "without holding its f_pos_lock"));
+		}
+		/* a second file reference: v6.4 locks too, nothing more broken */
+		assert_int_equal(h_do(h, a, C_DUP(3)), 4);
+		assert_int_equal(h_do(h, a, C_LSEEK(3, 0, VSEEK_SET)), 0);
+		assert_int_equal(nrule(h), p == 0);
+		h_free(h);
+	}
+}
+
+/* rule entries once per pass: the duplicate detector's finding, as a
+ * rule; its text */
+static void test_invariant_once(void **state)
+{
+	(void)state;
+	struct h *h = h_new("v6.4");
+	struct vfs_rule r = { .kind = VRULE_ONCE };
+	add_as(h, &r, "entries once per pass");
+	int a = h_spawn(h, "A", 0);
+	h_mkdir(h, "/d");
+	assert_int_equal(h_do(h, a, C_OPEN("/d", VO_DIRECTORY)), 3);
+	assert_int_equal(h_do(h, a, C_GETDENTS(3, -1)), 2);
+	assert_int_equal(h_do(h, a, C_GETDENTS(3, -1)), 0);
+	assert_int_equal(nrule(h), 0);  /* one pass, each entry once */
+	/* a thief's getdents while A's has handed out its entries and not
+	 * yet moved f_pos (v6.4: A skipped the lock): the same entries again */
+	int b = h_spawn(h, "B", 0);
+	assert_int_equal(h_do(h, a, C_LSEEK(3, 0, VSEEK_SET)), 0);
+	assert_int_equal(h_do(h, b, C_PIDFD_OPEN(h_pid(h, a))), 3);
+	h_submit(h, a, C_GETDENTS(3, -1));
+	h_until(h, a, VFN_ext4_readdir);
+	h_step(h, a);
+	assert_int_equal(h_do(h, b, C_PIDFD_GETFD(3, 3)), 4);
+	assert_int_equal(h_do(h, b, C_GETDENTS(4, -1)), 2);
+	int dups = vfs_report_count(h->w, DK_DUPLICATE, FLD_NONE);
+	assert_true(dups > 0);
+	assert_int_equal(nrule(h), dups);
+	int said = 0;
+	for (int i = 0; i < h->w->det.nreports; i++)
+		said += h->w->det.reports[i].kind == DK_RULE &&
+			strstr(h->w->det.reports[i].text, "rule entries once per pass: "
+			       "entry") != NULL;
+	assert_int_equal(said, dups);
+	h_free(h);
+}
+
+/* rule remove: the others stay, in their order; a copy keeps its own */
+static void test_remove(void **state)
+{
+	(void)state;
+	struct h *h = h_new("v6.5");
+	add_rank(h, "s_vfs_rename_mutex", 1);
+	add_order(h, "s_vfs_rename_mutex", "i_rwsem:parent");
+	add_rank(h, "i_rwsem:parent", 2);
+	struct vfs_world *c = vfs_world_dup(h->w);
+	assert_non_null(c);
+	assert_int_equal(vfs_rule_remove(h->w, 1), 0);
+	assert_int_equal(vfs_nrules(h->w), 2);
+	assert_int_equal(vfs_rule_get(h->w, 1)->rank, 2);
+	assert_int_equal(vfs_rule_remove(h->w, 2), -VE_INVAL);
+	assert_int_equal(vfs_nrules(c), 3);
+	assert_int_equal(vfs_rule_get(c, 1)->kind, VRULE_ORDER);
+	vfs_world_free(c);
+	h_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -182,6 +280,9 @@ int main(void)
 		cmocka_unit_test(test_specific_rank_and_order),
 		cmocka_unit_test(test_copies),
 		cmocka_unit_test(test_too_many),
+		cmocka_unit_test_teardown(test_invariant_under, h_teardown),
+		cmocka_unit_test_teardown(test_invariant_once, h_teardown),
+		cmocka_unit_test_teardown(test_remove, h_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

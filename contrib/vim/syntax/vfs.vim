@@ -9,6 +9,10 @@ syn case match
 
 " setting up the world, running, looking, checking, scripts
 syn keyword vfsWorld    kernel set fs override rule mount mkdir touch ls spawn kill reset sched
+" define syscall NAME PARAM... / define function NAME, its steps, end
+syn keyword vfsWorld    define end syscall function
+syn keyword vfsStep     lock unlock downgrade fdget fdget_pos fdput fdput_pos call
+syn keyword vfsStep     of killable nested file inode
 syn keyword vfsRun      step run back explore compare
 syn keyword vfsLook     ps fds files locks where trace stats reports lockdep history
 syn keyword vfsLook     timeline export
@@ -39,6 +43,7 @@ syn match   vfsComment  "#.*$" contains=vfsTodo
 syn keyword vfsTodo     contained TODO FIXME XXX NOTE
 
 hi def link vfsWorld      Statement
+hi def link vfsStep     Statement
 hi def link vfsRun        Statement
 hi def link vfsLook       Statement
 hi def link vfsScript     Statement

@@ -1,0 +1,487 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cmd_define.c - `define syscall NAME PARAM...` / `define function NAME`,
+ * its steps one a line, `end`: a kernel function or system call of the
+ * script's own, run step by step by core/defined.c.
+ *
+ *	define syscall getpos FD
+ *	  fdget_pos FD
+ *	  read f_pos of file
+ *	  fdput_pos
+ *	  return f_pos
+ *	end
+ *	A: getpos 3
+ *
+ * The lines of a definition go to the session's log one by one, as typed
+ * (canonically), so that `back`, `save` and `compare` make it again; a
+ * definition refused is dropped from the log whole.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "commands.h"
+
+struct define_state {
+	struct vfs_kfn f;
+	size_t log_at;          /* where its lines begin in the session's log */
+	int line[VFS_KFN_STEPS], col[VFS_KFN_STEPS]; /* each step's line, word */
+	int def_line;
+	const char *file;
+};
+
+bool define_open(const struct session *s)
+{
+	return s->define != NULL;
+}
+
+void define_forget(struct session *s)
+{
+	free(s->define);
+	s->define = NULL;
+}
+
+#define LOCK_WORDS "f_pos_lock (a mutex), f_lock (a spinlock) or i_rwsem (a rwsem)"
+#define FIELD_WORDS "the file's f_pos, cursor, f_count; the inode's size, dir"
+
+/* The definition is refused: say where, forget it and its lines. */
+static int refuse(struct session *s)
+{
+	struct define_state *d = s->define;
+	if (d && !s->replaying) {
+		while (s->nlog > d->log_at) {
+			struct rec *r = &s->log[--s->nlog];
+			free(r->text);
+		}
+	}
+	define_forget(s);
+	return -1;
+}
+
+/* A line of the body, canonical and indented as a definition is written
+ * (`save`); `end` flush left. */
+static void log_line(struct session *s, struct lex *l)
+{
+	struct cmd_call c = { .argc = l->nwords - 1, .argv = l->words + 1 };
+	size_t n = s->nlog;
+	session_log_setup(s, &c, l->words[0]);
+	if (s->nlog > n && strcmp(l->words[0], "end")) {
+		char *t = s->log[s->nlog - 1].text, *u = xcalloc(1, strlen(t) + 3);
+		memcpy(u, "  ", 2);
+		strcpy(u + 2, t);
+		free(t);
+		s->log[s->nlog - 1].text = u;
+	}
+}
+
+/* A value: a number, an errno name (its negative: the kernel's return),
+ * a parameter, a field's name (the value last read of it), `ret`. */
+static int value_word(struct session *s, const struct vfs_kfn *f, const char *w,
+		      int col, struct vfs_kvalue *v)
+{
+	long long n;
+	const char *e = w[0] == '-' ? w + 1 : w;
+	if (!parse_num(w, &n)) {
+		*v = (struct vfs_kvalue){ KV_CONST, n };
+		return 0;
+	}
+	if (vfs_errno_lookup(e)) {
+		*v = (struct vfs_kvalue){ KV_CONST, -vfs_errno_lookup(e) };
+		return 0;
+	}
+	if (!strcmp(w, "ret")) {
+		*v = (struct vfs_kvalue){ KV_RET, 0 };
+		return 0;
+	}
+	for (int i = 0; i < f->nparams; i++)
+		if (!strcmp(f->params[i], w)) {
+			*v = (struct vfs_kvalue){ KV_PARAM, i };
+			return 0;
+		}
+	int fld = vfs_field_lookup(w);
+	if (fld == FLD_F_POS || fld == FLD_CURSOR || fld == FLD_F_COUNT ||
+	    fld == FLD_SIZE || fld == FLD_DIR) {
+		*v = (struct vfs_kvalue){ KV_FIELD, fld };
+		return 0;
+	}
+	return cli_error_at(s, col, "define: '%s' is no value (a number, an errno "
+			    "name, a parameter, a field read before: f_pos, cursor, "
+			    "f_count, size, dir; or ret)", w);
+}
+
+static int obj_word(struct session *s, struct lex *l, int i, uint8_t *obj)
+{
+	if (i + 1 >= l->nwords || strcmp(l->words[i], "of"))
+		return cli_error_at(s, i < l->nwords ? l->cols[i] : l->cols[i - 1],
+				    "define: %s WHAT of file|inode", l->words[0]);
+	for (int k = 0; k < 2; k++)
+		if (!strcmp(l->words[i + 1], vfs_kobj_names[k])) {
+			*obj = (uint8_t)k;
+			return 0;
+		}
+	return cli_error_at(s, l->cols[i + 1], "define: unknown object '%s' (file: "
+			    "the file fdget found; inode: its inode)", l->words[i + 1]);
+}
+
+static int lock_word(struct session *s, struct lex *l, int i, uint8_t *lock)
+{
+	if (i >= l->nwords)
+		return cli_error_at(s, l->cols[0], "define: %s LOCK of file|inode",
+				    l->words[0]);
+	for (int k = 0; k < KL__COUNT; k++)
+		if (!strcmp(l->words[i], vfs_klock_names[k])) {
+			*lock = (uint8_t)k;
+			return 0;
+		}
+	const char *sug = did_you_mean(l->words[i], vfs_klock_names, KL__COUNT);
+	if (sug)
+		return cli_error_at(s, l->cols[i], "define: unknown lock '%s' (did you "
+				    "mean '%s'?)", l->words[i], sug);
+	return cli_error_at(s, l->cols[i], "define: unknown lock '%s' (" LOCK_WORDS ")",
+			    l->words[i]);
+}
+
+static int field_word(struct session *s, struct lex *l, int i, uint8_t *field)
+{
+	static const char *const names[] = { "f_pos", "cursor", "f_count", "size", "dir" };
+	if (i >= l->nwords)
+		return cli_error_at(s, l->cols[0], "define: %s FIELD of file|inode",
+				    l->words[0]);
+	int fld = vfs_field_lookup(l->words[i]);
+	if (fld == FLD_F_POS || fld == FLD_CURSOR || fld == FLD_F_COUNT ||
+	    fld == FLD_SIZE || fld == FLD_DIR) {
+		*field = (uint8_t)fld;
+		return 0;
+	}
+	const char *sug = did_you_mean(l->words[i], names, 5);
+	if (sug)
+		return cli_error_at(s, l->cols[i], "define: unknown field '%s' (did you "
+				    "mean '%s'?)", l->words[i], sug);
+	return cli_error_at(s, l->cols[i], "define: unknown field '%s' (" FIELD_WORDS ")",
+			    l->words[i]);
+}
+
+static int cmp_word(const char *w)
+{
+	static const char *const ops[] = { "", "<", "<=", ">", ">=", "==", "!=" };
+	for (int i = 1; i < 7; i++)
+		if (!strcmp(w, ops[i]))
+			return i;
+	return KC_NONE;
+}
+
+/* One line of the body: a step into d->f. */
+static int body_step(struct session *s, struct define_state *d, struct lex *l)
+{
+	struct vfs_kfn *f = &d->f;
+	const char *op = l->words[0];
+	struct vfs_kstep st = { .sub = -1 };
+	int n = l->nwords;
+	if (f->nsteps >= VFS_KFN_STEPS - 1)
+		return cli_error_at(s, l->cols[0], "define: too many steps (at most %d)",
+				    VFS_KFN_STEPS - 1);
+	if (!strcmp(op, "lock")) {
+		st.op = KS_LOCK;
+		if (lock_word(s, l, 1, &st.lock) < 0 || obj_word(s, l, 2, &st.obj) < 0)
+			return -1;
+		for (int i = 4; i < n; i++) {
+			const char *w = l->words[i];
+			if (!strcmp(w, "read") || !strcmp(w, "write")) {
+				st.mode = w[0] == 'r' ? M_READ : M_WRITE;
+				if (st.lock != KL_I_RWSEM)
+					return cli_error_at(s, l->cols[i], "define: %s is no "
+							    "rwsem: no %s mode",
+							    vfs_klock_names[st.lock], w);
+			} else if (!strcmp(w, "killable")) {
+				st.killable = 1;
+			} else if (!strcmp(w, "nested") && i + 1 < n) {
+				static const char *const subs[] = { "normal", "parent",
+					"parent2", "nondir2" };
+				int k = 0;
+				while (k < 4 && strcmp(l->words[i + 1], subs[k]))
+					k++;
+				if (k == 4)
+					return cli_error_at(s, l->cols[i + 1], "define: '%s' is "
+							    "no nesting subclass (normal, parent "
+							    "= I_MUTEX_PARENT, parent2, nondir2)",
+							    l->words[i + 1]);
+				if (st.lock != KL_I_RWSEM)
+					return cli_error_at(s, l->cols[i], "define: only an "
+							    "i_rwsem is taken nested");
+				st.sub = (int8_t)k;
+				i++;
+			} else {
+				return cli_error_at(s, l->cols[i], "define: lock ... [read|"
+						    "write] [killable] [nested SUBCLASS], "
+						    "not '%s'", w);
+			}
+		}
+		if (st.lock == KL_I_RWSEM && !st.mode)
+			st.mode = M_WRITE;
+		if (st.lock != KL_I_RWSEM)
+			st.mode = M_EXCL;
+	} else if (!strcmp(op, "unlock") || !strcmp(op, "downgrade")) {
+		st.op = op[0] == 'u' ? KS_UNLOCK : KS_DOWNGRADE;
+		if (lock_word(s, l, 1, &st.lock) < 0 || obj_word(s, l, 2, &st.obj) < 0)
+			return -1;
+		if (n > 4)
+			return cli_error_at(s, l->cols[4], "define: %s LOCK of OBJECT, "
+					    "nothing after", op);
+	} else if (!strcmp(op, "read") || !strcmp(op, "write")) {
+		st.op = op[0] == 'r' ? KS_READ : KS_WRITE;
+		if (field_word(s, l, 1, &st.field) < 0 || obj_word(s, l, 2, &st.obj) < 0)
+			return -1;
+		if (st.op == KS_READ && n > 4)
+			return cli_error_at(s, l->cols[4], "define: read FIELD of OBJECT, "
+					    "nothing after");
+		if (st.op == KS_WRITE) {
+			if (n != 5 && !(n == 7 && (!strcmp(l->words[5], "+") ||
+						   !strcmp(l->words[5], "-"))))
+				return cli_error_at(s, n > 5 ? l->cols[5] : l->cols[0],
+						    "define: write FIELD of OBJECT VALUE "
+						    "[+|- VALUE]");
+			if (value_word(s, f, l->words[4], l->cols[4], &st.a) < 0)
+				return -1;
+			if (n == 7) {
+				st.arith = (uint8_t)l->words[5][0];
+				if (value_word(s, f, l->words[6], l->cols[6], &st.b) < 0)
+					return -1;
+			}
+		}
+	} else if (!strcmp(op, "emit")) {
+		/* emit entries of inode from VALUE [max VALUE] */
+		st.op = KS_EMIT;
+		st.obj = KO_INODE;
+		if ((n != 6 && n != 8) || strcmp(l->words[1], "entries") ||
+		    strcmp(l->words[2], "of") || strcmp(l->words[3], "inode") ||
+		    strcmp(l->words[4], "from") || (n == 8 && strcmp(l->words[6], "max")))
+			return cli_error_at(s, n > 1 ? l->cols[1] : l->cols[0],
+					    "define: emit entries of inode from VALUE "
+					    "[max VALUE]");
+		if (value_word(s, f, l->words[5], l->cols[5], &st.a) < 0)
+			return -1;
+		if (n == 8) {
+			st.arith = 'm';
+			if (value_word(s, f, l->words[7], l->cols[7], &st.b) < 0)
+				return -1;
+		}
+	} else if (!strcmp(op, "call")) {
+		st.op = KS_CALL;
+		if (n != 2)
+			return cli_error_at(s, l->cols[0], "define: call FUNCTION");
+		int k = vfs_kfn_lookup(s->w, l->words[1]);
+		if (k < 0 && !strcmp(l->words[1], f->name))
+			k = vfs_nkfns(s->w);    /* itself: core refuses the cycle */
+		if (k < 0) {
+			int fn = vfs_fn_lookup(l->words[1]);
+			if (fn != VFN_none && fn < VFN__COUNT)
+				return cli_error_at(s, l->cols[1], "define: %s is built in: "
+						    "a step calls fdget, fdget_pos, fdput, "
+						    "fdput_pos or a function defined before",
+						    l->words[1]);
+			return cli_error_at(s, l->cols[1], "define: unknown function '%s' "
+					    "(a function defined before this one)",
+					    l->words[1]);
+		}
+		st.callee = (uint8_t)k;
+	} else if (!strcmp(op, "fdget") || !strcmp(op, "fdget_pos")) {
+		st.op = op[5] ? KS_FDGET_POS : KS_FDGET;
+		if (n != 2)
+			return cli_error_at(s, l->cols[0], "define: %s FD", op);
+		if (value_word(s, f, l->words[1], l->cols[1], &st.a) < 0)
+			return -1;
+	} else if (!strcmp(op, "fdput") || !strcmp(op, "fdput_pos")) {
+		st.op = op[5] ? KS_FDPUT_POS : KS_FDPUT;
+		if (n != 1)
+			return cli_error_at(s, l->cols[1], "define: %s takes nothing (it "
+					    "puts what fdget took)", op);
+	} else if (!strcmp(op, "return")) {
+		st.op = KS_RETURN;
+		if (n != 2 && n != 6)
+			return cli_error_at(s, n > 2 ? l->cols[2] : l->cols[0],
+					    "define: return VALUE [if VALUE CMP VALUE]");
+		if (value_word(s, f, l->words[1], l->cols[1], &st.a) < 0)
+			return -1;
+		if (n == 6) {
+			st.cmp = (uint8_t)cmp_word(l->words[4]);
+			if (strcmp(l->words[2], "if") || !st.cmp)
+				return cli_error_at(s, strcmp(l->words[2], "if") ? l->cols[2] :
+						    l->cols[4], "define: return VALUE if "
+						    "VALUE CMP VALUE (CMP: < <= > >= == !=)");
+			if (value_word(s, f, l->words[3], l->cols[3], &st.ca) < 0 ||
+			    value_word(s, f, l->words[5], l->cols[5], &st.cb) < 0)
+				return -1;
+		}
+	} else {
+		static const char *const words[] = { "lock", "unlock", "downgrade",
+			"read", "write", "call", "fdget", "fdget_pos", "fdput",
+			"fdput_pos", "return", "emit", "end" };
+		const char *sug = did_you_mean(op, words, 13);
+		return cli_error_at(s, l->cols[0], "define: unknown step '%s'%s%s%s", op,
+				    sug ? " (did you mean '" : " (lock, unlock, downgrade, "
+				    "read, write, call, fdget, fdget_pos, fdput, fdput_pos, "
+				    "return, emit; end ends the definition)", sug ? sug : "",
+				    sug ? "'?)" : "");
+	}
+	d->line[f->nsteps] = s->line;
+	d->col[f->nsteps] = l->cols[0];
+	f->step[f->nsteps++] = st;
+	return 0;
+}
+
+static int finish(struct session *s, struct define_state *d)
+{
+	char err[256];
+	int bad;
+	int k = vfs_kfn_define(s->w, &d->f, &bad, err, sizeof err);
+	if (k >= 0) {
+		if (s->interactive && !s->quiet && !s->replaying)
+			out(s, "%s %s defined (%d steps)\n", d->f.syscall ? "system call" :
+			    "function", d->f.name, vfs_kfn_get(s->w, k)->nsteps);
+		define_forget(s);
+		return 0;
+	}
+	int line = s->line;
+	const char *file = s->file;
+	if (bad >= 0 && bad < d->f.nsteps) {
+		s->line = d->line[bad];
+		cli_error_at(s, d->col[bad], "define %s: %s", d->f.name, err);
+	} else if (bad >= 0) {          /* the implicit return at the end */
+		cli_error_at(s, 1, "define %s: at its end: %s", d->f.name, err);
+	} else {
+		s->line = d->def_line;
+		cli_error(s, "define %s: %s", d->f.name, err);
+	}
+	s->line = line;
+	s->file = file;
+	return refuse(s);
+}
+
+int define_line(struct session *s, struct lex *l, const char *line)
+{
+	struct define_state *d = s->define;
+	(void)line;
+	if (l->thread[0])
+		return cli_error(s, "define: a thread's call inside a definition "
+				 "(end it first with 'end')"), refuse(s);
+	log_line(s, l);
+	if (!strcmp(l->words[0], "end")) {
+		if (l->nwords > 1)
+			return cli_error_at(s, l->cols[1], "define: 'end' takes nothing"),
+			       refuse(s);
+		return finish(s, d);
+	}
+	if (!strcmp(l->words[0], "define"))
+		return cli_error_at(s, l->cols[0], "define: %s is not ended ('end' "
+				    "before the next definition)", d->f.name), refuse(s);
+	if (body_step(s, d, l) < 0)
+		return refuse(s);
+	return 0;
+}
+
+/* F as the lines that define it again, each given to LINE. */
+static void define_lines(struct session *s, const struct vfs_kfn *f,
+			 void (*line)(struct session *s, const char *text))
+{
+	char t[192];
+	size_t o = (size_t)snprintf(t, sizeof t, "define %s %s",
+				    f->syscall ? "syscall" : "function", f->name);
+	for (int p = 0; p < f->nparams && o < sizeof t; p++)
+		o += (size_t)snprintf(t + o, sizeof t - o, " %s", f->params[p]);
+	line(s, t);
+	for (int k = 0; k < f->nsteps; k++) {
+		memcpy(t, "  ", 2);
+		vfs_kstep_text(s->w, f, &f->step[k], t + 2, sizeof t - 2);
+		line(s, t);
+	}
+	line(s, "end");
+}
+
+static void print_line(struct session *s, const char *text)
+{
+	out(s, "%s\n", text);
+}
+
+static void exec_line(struct session *s, const char *text)
+{
+	session_exec_line(s, text);
+}
+
+void define_again(struct session *s, const struct vfs_kfn *defs, int n)
+{
+	for (int i = 0; i < n; i++)
+		define_lines(s, &defs[i], exec_line);
+}
+
+HANDLER(c_define)
+{
+	if (!c->argc) {
+		if (!vfs_nkfns(s->w))
+			out(s, "nothing defined ('define syscall NAME PARAM...', then "
+			    "its steps, then 'end')\n");
+		for (int i = 0; i < vfs_nkfns(s->w); i++)
+			define_lines(s, vfs_kfn_get(s->w, i), print_line);
+		return 0;
+	}
+	bool sys = !strcmp(c->argv[0], "syscall");
+	if (!sys && strcmp(c->argv[0], "function"))
+		return cli_error_at(s, c->cols[0], "define: syscall NAME PARAM... or "
+				    "function NAME, not '%s'", c->argv[0]);
+	if (c->argc < 2)
+		return cli_error_at(s, c->cols[0], "define: %s NAME%s", c->argv[0],
+				    sys ? " PARAM..." : "");
+	const char *name = c->argv[1];
+	if (!vfs_valid_name(name) || strlen(name) >= VFS_KFN_NAME_MAX)
+		return cli_error_at(s, c->cols[1], "define: '%s' is no name "
+				    "([A-Za-z][A-Za-z0-9_]*, at most %d characters)", name,
+				    VFS_KFN_NAME_MAX - 1);
+	if (cmd_find(name))
+		return cli_error_at(s, c->cols[1], "define: %s is a command already",
+				    name);
+	if (c->argc - 2 > (sys ? VFS_SYS_MAXARGS : 0))
+		return cli_error_at(s, c->cols[2 + (sys ? VFS_SYS_MAXARGS : 0)],
+				    sys ? "define: at most %d parameters" :
+				    "define: a function takes no parameters (a syscall, "
+				    "at most %d)", VFS_SYS_MAXARGS);
+	struct define_state *d = xcalloc(1, sizeof *d);
+	snprintf(d->f.name, sizeof d->f.name, "%s", name);
+	d->f.syscall = sys;
+	d->f.nparams = (uint8_t)(c->argc - 2);
+	for (int i = 2; i < c->argc; i++) {
+		if (!vfs_valid_name(c->argv[i]) || strlen(c->argv[i]) >= VFS_KFN_PARAM_MAX) {
+			free(d);
+			return cli_error_at(s, c->cols[i], "define: '%s' is no parameter "
+					    "name (at most %d characters)", c->argv[i],
+					    VFS_KFN_PARAM_MAX - 1);
+		}
+		snprintf(d->f.params[i - 2], VFS_KFN_PARAM_MAX, "%s", c->argv[i]);
+	}
+	d->log_at = s->nlog;
+	d->def_line = s->line;
+	s->define = d;
+	session_log_setup(s, c, "define");
+	return 0;
+}
+
+int define_call_line(struct session *s, struct lex *l)
+{
+	int k = vfs_kfn_lookup(s->w, l->words[0]);
+	const struct vfs_kfn *f = vfs_kfn_get(s->w, k);
+	struct cmd_call c = { .argc = l->nwords - 1, .argv = l->words + 1,
+		.cols = l->cols + 1, .tid = -1, .thread = l->thread,
+		.background = l->background };
+	if (!f->syscall)
+		return cli_error(s, "%s is a function the script defined: a step "
+				 "calls it ('call %s'), a thread calls a system call",
+				 f->name, f->name);
+	if (!l->thread[0])
+		return cli_error(s, "'%s' needs a thread: THREAD: %s", f->name, f->name);
+	if (resolve_thread(s, l->thread, &c.tid) < 0)
+		return -1;
+	char th[32], err[256];
+	vfs_thread_name(s->w, c.tid, th, sizeof th);
+	if (s->w->threads[c.tid].state == TS_DEAD)
+		return cli_error(s, "%s has exited", th);
+	struct vfs_call call;
+	if (vfs_kfn_call_parse(s->w, k, c.argc, c.argv, &call, err, sizeof err) < 0)
+		return cli_error(s, "%s", err);
+	return thread_run_call(s, &c, &call);
+}
