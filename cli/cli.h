@@ -130,10 +130,47 @@ void session_reset(struct session *s, const struct vfs_preset *p);
 int session_exec_line(struct session *s, const char *line);
 int session_source(struct session *s, const char *path);
 int session_run_stream(struct session *s, FILE *in, const char *name);
-/* One line of a script with its newline into *buf (grown as needed): its
- * length, -1 at the end of the file, -2 when longer than CLI_MAX_LINE. */
+
+/* script.c: the one reader of command lines (scripts, stdin, compare, the
+ * prompt).  One line of a file with its newline into *buf (grown as
+ * needed): its length, -1 at the end of the file, -2 when longer than
+ * CLI_MAX_LINE. */
 #define CLI_MAX_LINE (64 * 1024)
 ssize_t cli_read_line(char **buf, size_t *cap, FILE *in);
+/* A command being joined from lines that end in `\`: its text (each
+ * backslash a blank) and where each line begins in it. */
+struct line_join {
+	char *text;
+	size_t len;
+	size_t *conts;
+	int nconts, capconts;
+};
+/* Add a line (its newline dropped): 1 when it continues, 0 when the
+ * command is whole, -1 when it grew past CLI_MAX_LINE. */
+int line_join_add(struct line_join *j, const char *part);
+void line_join_reset(struct line_join *j);
+void line_join_free(struct line_join *j);
+enum { SR_TOO_LONG = 1, SR_CONT_TOO_LONG, SR_NUL, SR_READ };
+struct script_reader {
+	FILE *in;
+	const char *name;       /* for FILE:LINE */
+	char *buf;              /* the physical line */
+	size_t cap;
+	int lineno;             /* physical lines read */
+	int start;              /* the line the command (or error) is on */
+	int done;
+	int err, errnum;        /* after -1: SR_*, and errno for SR_READ */
+	size_t col;             /* SR_NUL: its column */
+	struct line_join cmd;   /* the command read */
+};
+void script_reader_init(struct script_reader *r, FILE *in, const char *name);
+/* The next command into r->cmd: 1, 0 at the end, -1 on an error (r->err). */
+int script_reader_next(struct script_reader *r);
+/* Say r's error at its FILE:LINE (cli_error): -1. */
+int script_reader_error(struct session *s, const struct script_reader *r);
+/* Run the command read, its errors at its FILE:LINE and column. */
+int script_reader_exec(struct session *s, const struct script_reader *r);
+void script_reader_free(struct script_reader *r);
 void session_log_setup(struct session *s, const struct cmd_call *c,
 		       const char *name);
 /* WORD quoted so that the lexer reads it back the same (for logs, save) */

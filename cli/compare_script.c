@@ -239,42 +239,21 @@ int compare_from_file(struct session *s, struct script *sc, const char *path, in
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return cli_error(s, "compare: cannot open '%s': %s", path, strerror(errno));
-	char *buf = NULL, *acc = NULL;
-	size_t cap = 0, acclen = 0;
-	int rc = 0, stop = 0;
-	ssize_t n;
-	while (!stop && (n = cli_read_line(&buf, &cap, f)) != -1) {
-		if (n == -2 || acclen > CLI_MAX_LINE) {
+	struct script_reader r;
+	int rc = 0, stop = 0, got;
+	script_reader_init(&r, f, path);
+	while (!stop && (got = script_reader_next(&r)) != 0) {
+		if (got < 0) {
 			rc = cli_error(s, "compare: '%s': a line longer than %d bytes", path,
 				       CLI_MAX_LINE);
 			break;
 		}
-		size_t len = strlen(buf);
-		while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
-			buf[--len] = 0;
-		int more = lex_continues(buf);
-		if (more)       /* the backslash becomes a blank (and acc ends in NUL) */
-			buf[len - 1] = ' ';
-		char *p = realloc(acc, acclen + len + 1);
-		if (!p) {
+		if (parse_line(s, sc, r.cmd.text, depth, &stop) < 0) {
 			rc = -1;
 			break;
 		}
-		acc = p;
-		memcpy(acc + acclen, buf, len + 1);
-		acclen += len;
-		if (more)
-			continue;
-		if (parse_line(s, sc, acc, depth, &stop) < 0) {
-			rc = -1;
-			break;
-		}
-		acclen = 0;
 	}
-	if (!rc && acclen)
-		rc = parse_line(s, sc, acc, depth, &stop);
-	free(buf);
-	free(acc);
+	script_reader_free(&r);
 	fclose(f);
 	return rc;
 }

@@ -286,26 +286,26 @@ static int repl(struct session *s)
 	while (!s->quit) {
 		char prompt[64];
 		snprintf(prompt, sizeof prompt, "vfsim %s> ", vfs_presets[s->w->preset].name);
-		char *line = le_readline(prompt);
-		if (!line)
+		char *part = le_readline(prompt);
+		if (!part)
 			break;
-		while (lex_continues(line)) {
-			char *more = le_readline("... ");
-			if (!more)
+		/* the same joining as a script's (script.c) */
+		struct line_join j = { 0 };
+		int more;
+		while ((more = line_join_add(&j, part)) > 0) {
+			free(part);
+			if (!(part = le_readline("... ")))
 				break;
-			size_t a = strlen(line), b = strlen(more);
-			char *j = malloc(a + b + 1);
-			if (!j) {
-				free(more);
-				break;
-			}
-			memcpy(j, line, a - 1);         /* drop the backslash */
-			j[a - 1] = ' ';
-			memcpy(j + a, more, b + 1);
-			free(line);
-			free(more);
-			line = j;
 		}
+		free(part);
+		if (more < 0) {
+			cli_error(s, "line too long (more than %d bytes with its "
+				  "continuations)", CLI_MAX_LINE);
+			line_join_free(&j);
+			continue;
+		}
+		char *line = j.text ? j.text : xstrdup("");
+		free(j.conts);
 		if (*line) {
 			le_add_history(line);
 			char **nh = realloc(s->hist, sizeof *nh * (s->nhist + 1));

@@ -418,111 +418,33 @@ int session_exec_line(struct session *s, const char *line)
 	return r;
 }
 
-/* A line longer than this is not a command (the lexer takes as much):
- * it is reported rather than read whole (`source /dev/zero`). */
-#define MAX_LINE CLI_MAX_LINE
-
-/* One line of `in` with its newline, NUL-terminated, into *buf: its length
- * in bytes, -1 at the end of the file, -2 when it is longer than MAX_LINE. */
-ssize_t cli_read_line(char **buf, size_t *cap, FILE *in)
-{
-	size_t n = 0;
-	int ch = EOF;
-	if (!*cap) {
-		*cap = 256;
-		*buf = xrealloc(*buf, *cap);
-	}
-	while (n <= MAX_LINE && (ch = getc(in)) != EOF) {
-		if (n + 2 > *cap) {
-			*cap *= 2;
-			*buf = xrealloc(*buf, *cap);
-		}
-		(*buf)[n++] = (char)ch;
-		if (ch == '\n')
-			break;
-	}
-	(*buf)[n] = 0;
-	if (n > MAX_LINE)
-		return -2;
-	return n || ch != EOF ? (ssize_t)n : -1;
-}
-
 static int run_lines(struct session *s, FILE *in, const char *name)
 {
-	char *buf = NULL, *acc = NULL;
-	size_t cap = 0, acclen = 0;
-	size_t *conts = NULL;           /* where each line of acc begins */
-	int nconts = 0, capconts = 0;
-	ssize_t n;
-	int lineno = 0, start = 0, rc = 0;
+	struct script_reader r;
+	int rc = 0, got;
 	bool defining = s->define != NULL;
 	int ran = 0, shown = 0;         /* lessons N step: commands since the pause */
 	const char *ofile = s->file;
 	int oline = s->line;
 
-	for (;;) {
+	script_reader_init(&r, in, name);
+	while (!s->quit && !s->failed) {
 		if (s->stop && *s->stop)
 			break;          /* SIGINT/SIGTERM: main says so and exits */
-		n = s->quit || s->failed ? -1 : cli_read_line(&buf, &cap, in);
-		if (n == -2 || (n >= 0 && strlen(buf) != (size_t)n) ||
-		    (n == -1 && !s->quit && !s->failed && ferror(in))) {
-			int e = errno;
-			s->file = name;
-			s->line = lineno + 1;
-			if (n == -2)
-				cli_error(s, "line too long (more than %d bytes)", MAX_LINE);
-			else if (n >= 0)
-				cli_error(s, "column %zu: a NUL byte (not a text file?)",
-					  strlen(buf) + 1);
-			else
-				cli_error(s, "cannot read '%s': %s", name, errno_text(e));
-			rc = -1;
+		got = script_reader_next(&r);
+		if (got < 0) {
+			rc = script_reader_error(s, &r);
 			break;
 		}
-		if (n < 0 && !acclen)
+		if (!got)
 			break;
-		if (n >= 0) {
-			lineno++;
-			if (!acclen)
-				start = lineno;
-			size_t len = strlen(buf);
-			while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
-				buf[--len] = 0;
-			int more = lex_continues(buf);
-			if (more)       /* the backslash becomes a blank, as at the prompt */
-				buf[len - 1] = ' ';
-			if (acclen + len > MAX_LINE) {
-				s->file = name;
-				s->line = start;
-				cli_error(s, "line too long (more than %d bytes with its "
-					  "continuations)", MAX_LINE);
-				rc = -1;
-				break;
-			}
-			if (!acclen)
-				nconts = 0;
-			if (nconts == capconts) {
-				capconts = capconts ? capconts * 2 : 8;
-				conts = xrealloc(conts, sizeof *conts * (size_t)capconts);
-			}
-			conts[nconts++] = acclen;
-			acc = xrealloc(acc, acclen + len + 1);
-			memcpy(acc + acclen, buf, len + 1);
-			acclen += len;
-			if (more)
-				continue;
-		}
-		s->file = name;
-		s->line = start;
 		if (s->lesson_step && s->depth == s->lesson_step) {
 			/* `lessons N step`: the lesson's comments and commands shown,
 			 * a pause before each comment that follows commands */
-			const char *p = acc + strspn(acc, " \t");
+			const char *p = r.cmd.text + strspn(r.cmd.text, " \t");
 			if (*p == '#' && ran) {
-				if (lesson_pause(s)) {
-					acclen = 0;
+				if (lesson_pause(s))
 					break;
-				}
 				ran = 0;
 				shown = 1;
 			}
@@ -533,38 +455,27 @@ static int run_lines(struct session *s, FILE *in, const char *name)
 			if (*p && *p != '#')
 				ran = shown = 1;
 		}
-		const size_t *ocont = s->cont_at;
-		int oncont = s->ncont;
-		s->cont_at = conts;
-		s->ncont = nconts;
-		int r = session_exec_line(s, acc);
-		s->cont_at = ocont;
-		s->ncont = oncont;
-		acclen = 0;
+		int e = script_reader_exec(s, &r);
 		if (s->stop && *s->stop) {
 			if (!s->stop_at[0])     /* the innermost script's line */
-				snprintf(s->stop_at, sizeof s->stop_at, "%s:%d", name, start);
+				snprintf(s->stop_at, sizeof s->stop_at, "%s:%d", name, r.start);
 			rc = -1;
 			break;
 		}
-		if (r < 0 || s->errors) {
+		if (e < 0 || s->errors) {
 			rc = -1;
 			break;
 		}
-		if (n < 0)
-			break;
 	}
 	if (!defining && s->define && rc == 0 && !s->quit) {
 		/* a definition the file began and did not end */
 		s->file = name;
-		s->line = lineno;
+		s->line = r.lineno;
 		cli_error(s, "define: no 'end' before the end of the file");
 		define_forget(s);
 		rc = -1;
 	}
-	free(buf);
-	free(acc);
-	free(conts);
+	script_reader_free(&r);
 	s->file = ofile;
 	s->line = oline;
 	return rc;
