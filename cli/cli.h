@@ -31,6 +31,9 @@ struct rec {
 
 enum { TRACE_OFF, TRACE_TEXT, TRACE_JSONL };
 
+struct cmd_entry;
+struct cmd_call;
+
 struct session {
 	struct vfs_world *w;
 	/* options */
@@ -80,7 +83,30 @@ struct session {
 	/* a definition being read, `define` to `end` (cmd_define.c) */
 	struct define_state *define;
 	char stop_at[256];      /* FILE:LINE of the command it stopped after */
+	/* a replay watched by `compare` (cmd_compare.c); NULL otherwise */
+	struct session_watch *watch;
 };
+
+/* What a watcher of a session is told as the session runs its lines (the
+ * one path: session_exec_line), so that `compare` sees any command without
+ * knowing it.  With a watch, a step the kernel does not allow (the thread
+ * blocked, or done) is not an error: the scheduler runs instead, or the
+ * command stops, and a note says so; `kernel PRESET` keeps the pinned one. */
+struct session_watch {
+	void *ctx;
+	/* before each command: non-zero leaves it out */
+	int (*command)(void *ctx, struct session *s, const struct cmd_entry *e,
+		       const struct cmd_call *c);
+	void (*event)(void *ctx, struct session *s, const struct vfs_event *ev);
+	void (*result)(void *ctx, struct session *s, int tid); /* a call returned */
+	void (*note)(void *ctx, struct session *s, const char *text);
+	int kernel_lines;       /* `kernel PRESET` lines that kept the pinned one */
+};
+/* Tell the watcher (if any) what a command did instead of what was asked. */
+void session_note(struct session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* "A blocked on /d i_rwsem": the lock a blocked thread waits for. */
+void session_blocked_on(struct session *s, int tid, char *buf, size_t n);
 
 struct cmd_call {
 	int argc;
@@ -98,6 +124,13 @@ struct cmd_call {
 #define CMD_WORLD  0x2
 #define CMD_LOG    0x4
 #define CMD_PAGER  0x8  /* long output: through $PAGER at a terminal's prompt */
+/* `compare` replays every command of a script or log through
+ * session_exec_line but these: CMD_NOREPLAY reads or writes outside the
+ * world (expect, save, export, lessons); CMD_NOREPLAY_SAID would change
+ * the session in a way a replay cannot follow (back, explore, compare),
+ * and compare says it left them out. */
+#define CMD_NOREPLAY      0x10
+#define CMD_NOREPLAY_SAID 0x20
 
 struct cmd_entry {
 	const char *name;
@@ -191,8 +224,10 @@ const char *errno_text(int e);  /* strerror, lower case */
 /* Write PATH atomically through WRITER (cmd_script.c); -1 reported. */
 int write_atomic(struct session *s, const char *what, const char *path,
 		 int (*writer)(struct session *, FILE *, void *), void *ctx);
-/* The log as a script of set-up lines, calls and explicit steps. */
-int session_save(struct session *s, FILE *f);
+/* The log as a script of set-up lines, calls and explicit steps; TYPED:
+ * as it was typed (foreground calls run as such, their own steps left to
+ * them; a thread's steps always with their count), which `compare` replays. */
+int session_save(struct session *s, FILE *f, bool typed);
 
 /* output (session.c) */
 void out(struct session *s, const char *fmt, ...)

@@ -166,7 +166,7 @@ static const struct cmd_entry base_table[] = {
 	  0, 3, 0, 0, c_step },
 	{ "run", "run", "[THREAD]", "run until nothing is runnable", NULL, 0, 1, 0, 0, c_run },
 	{ "back", "run", "[N]", "undo the last N steps (deterministic replay)", NULL,
-	  0, 1, 0, 0, c_back },
+	  0, 1, CMD_NOREPLAY_SAID, 0, c_back },
 	/* ---- looking ---- */
 	{ "ps", "look", "", "processes and threads, with their state", NULL, 0, 0, CMD_PAGER, 0, c_ps },
 	{ "fds", "look", "[PROC]", "descriptor tables", NULL, 0, 1, CMD_PAGER, 0, c_fds },
@@ -204,12 +204,12 @@ static const struct cmd_entry base_table[] = {
 	  "FILE is file#N or PROC:FD; LOCK f_pos_lock, i_rwsem, f_lock, rename_mutex\n"
 	  "or the era's exec lock pidfd_getfd takes: cred_guard_mutex (v5.6),\n"
 	  "exec_update_mutex (v5.7-v5.10), exec_update_lock (v5.11 on, read).",
-	  1, -1, 0, 0, c_expect },
+	  1, -1, CMD_NOREPLAY, 0, c_expect },
 	/* ---- scripts ---- */
 	{ "source", "script", "FILE", "run the commands of FILE", NULL, 1, 1, 0, 0, c_source },
 	{ "echo", "script", "[TEXT...]", "print TEXT", NULL, 0, -1, 0, 0, c_echo },
 	{ "save", "script", "FILE", "write the session as a replayable script", NULL,
-	  1, 1, 0, 0, c_save },
+	  1, 1, CMD_NOREPLAY, 0, c_save },
 	{ "explore", "explore", "[all|dpor|stateful|naive] [max N] [jobs N] | "
 	  "replay WHAT | save FILE | outcomes",
 	  "is any violation reachable? a proof, or the shortest schedule that breaks it",
@@ -232,7 +232,7 @@ static const struct cmd_entry base_table[] = {
 	  "'stopped after N ...: not a proof', and every later 'expect no ...' about\n"
 	  "it fails with that line.  A search longer than 2 s prints its progress;\n"
 	  "Ctrl-C stops it.",
-	  0, 8, 0, 0, c_explore },
+	  0, 8, CMD_NOREPLAY_SAID, 0, c_explore },
 	{ "compare", "explore", "PRESET PRESET [FILE]", "replay the session (or FILE) under two kernels, side by side",
 	  "Replays the calls of this session (its log, as 'save' writes it) or of\n"
 	  "FILE under each preset in a fresh session, and prints call by call the\n"
@@ -243,7 +243,7 @@ static const struct cmd_entry base_table[] = {
 	  "kernel goes to the scheduler instead, and the column says so. Then the\n"
 	  "scheduler runs what is left. The script's 'kernel' lines are replaced by\n"
 	  "the presets; its 'set' lines are kept. Example: compare v6.4 v6.5",
-	  2, 3, 0, 0, c_compare },
+	  2, 3, CMD_NOREPLAY_SAID, 0, c_compare },
 	{ "lessons", "script", "[N|NAME [step]]", "list the workshop's lessons, or load lesson N",
 	  "Lists examples/NN-*.vfs with the first line of each. 'lessons 1' loads\n"
 	  "lesson 1 into a fresh world (as 'source' would). Each lesson's comments\n"
@@ -251,7 +251,7 @@ static const struct cmd_entry base_table[] = {
 	  "what to try next. The directory: $VFSIM_EXAMPLES, the source tree's\n"
 	  "examples/, or $(PREFIX)/share/vfsim/examples. 'lessons N step' runs it\n"
 	  "part by part: each command shown as it runs, Enter for the next part.",
-	  0, 2, CMD_PAGER, 0, c_lessons },
+	  0, 2, CMD_PAGER | CMD_NOREPLAY, 0, c_lessons },
 	/* ---- pictures (cmd_picture.c, timeline.c, export_*.c) ---- */
 	{ "timeline", "picture", "[FROM [TO]]", "the trace as a table: a row per step, a column per thread",
 	  "Each thread's column starts with three narrow lock columns: f_pos_lock (┃),\n"
@@ -268,7 +268,7 @@ static const struct cmd_entry base_table[] = {
 	  "is 1 microsecond. dot: the lock-order graph (dot -Tsvg FILE), inversions\n"
 	  "in red. jsonl: one trace event a line. FILE '-' is the standard output.\n"
 	  "html takes a TITLE for the page (default: the file's name).",
-	  2, -1, 0, 0, c_export },
+	  2, -1, CMD_NOREPLAY, 0, c_export },
 	{ "help", "script", "[COMMAND|CONCEPT]", "list the commands, or explain one (or a lock, a report)",
 	  "'help race', 'help f_pos_lock', 'help i_rwsem', ...: the ideas behind the\n"
 	  "commands. 'apropos WORD' finds the commands and ideas that mention WORD.\n"

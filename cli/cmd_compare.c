@@ -5,20 +5,25 @@
  * each in a fresh session, and print call by call the locks each call took
  * and what it returned, side by side, marking what differs.
  *
- * What is replayed is the *calls*, in their order: a foreground call runs
- * until it returns or blocks, as at the prompt; a pending (&) call is moved
- * on by the same step commands as in the original.  A step that cannot be
- * replayed under the other kernel (the thread is blocked there) is given to
- * the scheduler instead, and the column says so.  After the script, the
- * scheduler runs whatever is still pending, so that every call has a result.
- * The script's own `kernel` lines are replaced by the preset; `set` lines
- * (knob overrides) are kept.
+ * Each replay is the script (FILE, or the session's log written as it was
+ * typed: session_save) run line by line in a fresh session, through
+ * session_exec_line as any script is, so every command (set-up, `fs
+ * define`, `override`, `rule`, any system call) replays without this file
+ * knowing it; only the table's CMD_NOREPLAY commands are left out.  The
+ * replay is watched (struct session_watch): a thread's call is a row, and
+ * the events of the call (locks taken, skipped, waited for) and its result
+ * are its items.  A foreground call runs until it returns or blocks, as at
+ * the prompt; a pending (&) call is moved on by the same step commands.  A
+ * step that cannot be taken under one kernel (the thread is blocked there)
+ * is given to the scheduler instead (cmd_run.c, under a watch), and a row
+ * says so.  After the script, the scheduler runs whatever is still pending,
+ * so that every call has a result.  The script's own `kernel` lines keep the
+ * preset (cmd_world.c, under a watch); `set` lines (knob overrides) are kept.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
-#include "compare.h"
 #include "explore_cli.h"
 
 
@@ -26,30 +31,48 @@
 #define CMP_LABEL      24
 #define CMP_STEP_LIMIT 1000000L
 
-/* What one replay saw of one row (a call, or a step command). */
+/* What one replay saw of one row: a call, or a command that said how it
+ * ran otherwise than asked (a step given to the scheduler). */
 struct cell {
 	char *items;            /* '\n'-separated */
 	size_t len, cap;
 	int done;
 };
 
+enum { ROW_CALL, ROW_NOTE };
+
+struct row {
+	int kind;
+	int line;               /* which command of the replay made it */
+	char *label;
+	char thread[32];        /* ROW_CALL: who calls */
+	int submitted;
+	struct cell cell;
+};
+
 struct replay {
 	const char *preset;
 	struct session *s;
-	struct cell *cells;     /* one per action */
-	int *call_act;          /* call number -> action index */
-	int32_t *seq_call;      /* a call's seq in this world -> call number + 1 */
+	struct session_watch watch;
+	struct row *rows;
+	int nrows, caprows;
+	int nlines;             /* commands run so far */
+	int cur;                /* the row of the call running, or -1 */
+	int note_row;           /* the row of the other command running, or -1 */
+	int cur_line;
+	const char *cur_text;   /* the command running, as written */
+	int32_t seq_base;       /* w->call_seq before the command */
+	int *seq_row;           /* a call's seq -> its row + 1 */
 	int nseq;
-	size_t ev_seen;
 	long after_steps;       /* scheduler steps after the script */
-	int ok;
+	char skipped[256];      /* commands left out (CMD_NOREPLAY_SAID) */
 };
 
 static void cell_add(struct cell *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static void cell_add(struct cell *c, const char *fmt, ...)
 {
-	char buf[256];
+	char buf[VFS_PATH_MAX + 256];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
@@ -65,11 +88,155 @@ static void cell_add(struct cell *c, const char *fmt, ...)
 	c->len += n;
 }
 
-/* ---- replaying under one preset ---- */
+/* ---- watching one replay (struct session_watch) ---- */
 
-static void lock_item(struct replay *rp, const struct vfs_event *ev, char *buf, size_t n)
+static struct row *add_row(struct replay *rp, int kind, char *label)
+{
+	if (rp->nrows == rp->caprows) {
+		rp->caprows = rp->caprows ? rp->caprows * 2 : 32;
+		rp->rows = xrealloc(rp->rows, (size_t)rp->caprows * sizeof *rp->rows);
+	}
+	struct row *r = &rp->rows[rp->nrows++];
+	memset(r, 0, sizeof *r);
+	r->kind = kind;
+	r->line = rp->cur_line;
+	r->label = label;
+	return r;
+}
+
+/* A word of a call as the lexer reads it back: quoted (empty words,
+ * blanks, quotes kept), but each $ret bare, as the script has it. */
+static void put_word_ret(FILE *f, const char *w)
+{
+	const char *p;
+	if (!*w) {
+		fputs("''", f);
+		return;
+	}
+	bool after = false;     /* right after a $ret: "$retx" is not $ret */
+	while (*w) {
+		p = strstr(w, "$ret");
+		size_t n = p ? (size_t)(p - w) : strlen(w);
+		bool bare = n && strcspn(w, " \t\r\n#'\"$&\\") >= n &&
+			    !(after && (w[0] == '_' || (w[0] >= '0' && w[0] <= '9') ||
+					((w[0] | 32) >= 'a' && (w[0] | 32) <= 'z')));
+		after = true;
+		if (bare) {
+			fwrite(w, 1, n, f);
+		} else if (n) {
+			fputc('\'', f);
+			for (size_t i = 0; i < n; i++) {
+				if (w[i] == '\'')
+					fputs("'\"'\"'", f);
+				else
+					fputc(w[i], f);
+			}
+			fputc('\'', f);
+		}
+		if (!p)
+			break;
+		fputs("$ret", f);
+		w = p + 4;
+	}
+}
+
+/* The command as the script wrote it ($ret unexpanded): "A: getdents 3 2 &"
+ * for a call, "(step B 6)" for another. */
+static char *row_label(const struct cmd_call *c, bool call)
+{
+	struct lex l;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return xstrdup("?");
+	if (lex(&l, c->line, "$ret") < 0 || !l.nwords) {
+		fputs(c->line, f);
+	} else {
+		fprintf(f, call ? "%s: " : "(", l.thread);
+		for (int i = 0; i < l.nwords; i++) {
+			if (i)
+				fputc(' ', f);
+			if (call)
+				put_word_ret(f, l.words[i]);
+			else
+				fputs(l.words[i], f);
+		}
+		fputs(call ? (l.background ? " &" : "") : ")", f);
+	}
+	if (fclose(f) != 0 || !text)
+		return xstrdup("?");
+	return text;
+}
+
+static void note_skipped(struct replay *rp, const char *name)
+{
+	char key[40];
+	snprintf(key, sizeof key, " %s,", name);
+	char have[sizeof rp->skipped + 2];
+	snprintf(have, sizeof have, " %s", rp->skipped);
+	if (strstr(have, key))
+		return;
+	size_t o = strlen(rp->skipped);
+	snprintf(rp->skipped + o, sizeof rp->skipped - o, "%s,", name);
+}
+
+/* The calls the command before this one submitted are its row's. */
+static void end_command(struct replay *rp)
 {
 	const struct vfs_world *w = rp->s->w;
+	if (w->call_seq < rp->seq_base)         /* `reset`: numbering anew */
+		memset(rp->seq_row, 0, (size_t)rp->nseq * sizeof *rp->seq_row);
+	if (rp->cur >= 0 && w->call_seq > rp->seq_base) {
+		if (w->call_seq >= rp->nseq) {
+			int nn = w->call_seq * 2 + 16;
+			rp->seq_row = xrealloc(rp->seq_row, (size_t)nn * sizeof *rp->seq_row);
+			memset(rp->seq_row + rp->nseq, 0,
+			       (size_t)(nn - rp->nseq) * sizeof *rp->seq_row);
+			rp->nseq = nn;
+		}
+		for (int32_t q = rp->seq_base + 1; q <= w->call_seq; q++)
+			rp->seq_row[q] = rp->cur + 1;
+		rp->rows[rp->cur].submitted = 1;
+	}
+	rp->cur = rp->note_row = -1;
+	rp->seq_base = w->call_seq;
+}
+
+static int watch_command(void *ctx, struct session *s, const struct cmd_entry *e,
+			 const struct cmd_call *c)
+{
+	struct replay *rp = ctx;
+	end_command(rp);
+	rp->cur_line = ++rp->nlines;
+	rp->cur_text = c->line;
+	s->errors = 0;          /* a command that fails under one kernel: go on */
+	if (e->flags & (CMD_NOREPLAY | CMD_NOREPLAY_SAID)) {
+		if (e->flags & CMD_NOREPLAY_SAID)
+			note_skipped(rp, e->name);
+		return 1;
+	}
+	if (c->thread[0]) {
+		struct row *r = add_row(rp, ROW_CALL, row_label(c, true));
+		snprintf(r->thread, sizeof r->thread, "%s", c->thread);
+		rp->cur = rp->nrows - 1;
+	}
+	return 0;
+}
+
+static int row_of_thread(struct replay *rp, int tid)
+{
+	int32_t seq = rp->s->w->threads[tid].rec.call.seq;
+	if (seq > rp->seq_base)
+		return rp->cur;         /* submitted by the command running */
+	if (seq < 0 || seq >= rp->nseq)
+		return -1;
+	return rp->seq_row[seq] - 1;
+}
+
+static void lock_item(const struct vfs_world *w, const struct vfs_event *ev,
+		      char *buf, size_t n)
+{
 	switch (ev->cls) {
 	case LC_F_POS_LOCK: snprintf(buf, n, "f_pos_lock"); return;
 	case LC_F_LOCK:     snprintf(buf, n, "f_lock"); return;
@@ -82,62 +249,53 @@ static void lock_item(struct replay *rp, const struct vfs_event *ev, char *buf, 
 	}
 }
 
-static int call_of_thread(struct replay *rp, int tid)
+/* An event: an item of the call it belongs to, when it took, skipped,
+ * waited for or downgraded a lock. */
+static void watch_event(void *ctx, struct session *s, const struct vfs_event *ev)
 {
-	const struct vfs_thread *t = &rp->s->w->threads[tid];
-	int32_t seq = t->rec.call.seq;
-	if (seq < 0 || seq >= rp->nseq || !rp->seq_call[seq])
-		return -1;
-	return rp->seq_call[seq] - 1;
-}
-
-/* Turn the events since the last look into items of the calls they belong to. */
-static void absorb_events(struct replay *rp)
-{
-	struct session *s = rp->s;
-	for (; rp->ev_seen < s->nev; rp->ev_seen++) {
-		const struct vfs_event *ev = &s->ev[rp->ev_seen];
-		if (ev->tid < 0 || ev->tid >= s->w->nthreads)
-			continue;
-		int k = call_of_thread(rp, ev->tid);
-		if (k < 0)
-			continue;
-		struct cell *c = &rp->cells[rp->call_act[k]];
-		char it[VFS_PATH_MAX + 48];
-		switch (ev->op) {
-		case OP_SKIP:
-			cell_add(c, "skip f_pos_lock");
-			break;
-		case OP_ACQUIRE:
-			lock_item(rp, ev, it, sizeof it);
-			cell_add(c, "%s", it);
-			break;
-		case OP_BLOCK: {
-			char th[32] = "";
-			lock_item(rp, ev, it, sizeof it);
-			if (ev->other >= 0)
-				vfs_thread_name(s->w, ev->other, th, sizeof th);
-			cell_add(c, "waits: %s%s%s%s", it, *th ? " (" : "", th, *th ? ")" : "");
-			break;
-		}
-		case OP_DOWNGRADE:
-			lock_item(rp, ev, it, sizeof it);
-			cell_add(c, "downgrade to %s", it);
-			break;
-		default:
-			break;
-		}
+	struct replay *rp = ctx;
+	const struct vfs_world *w = s->w;
+	if (ev->tid < 0 || ev->tid >= w->nthreads)
+		return;
+	int k = row_of_thread(rp, ev->tid);
+	if (k < 0)
+		return;
+	struct cell *c = &rp->rows[k].cell;
+	char it[VFS_PATH_MAX + 48];
+	switch (ev->op) {
+	case OP_SKIP:
+		cell_add(c, "skip f_pos_lock");
+		break;
+	case OP_ACQUIRE:
+		lock_item(w, ev, it, sizeof it);
+		cell_add(c, "%s", it);
+		break;
+	case OP_BLOCK: {
+		char th[32] = "";
+		lock_item(w, ev, it, sizeof it);
+		if (ev->other >= 0)
+			vfs_thread_name(w, ev->other, th, sizeof th);
+		cell_add(c, "waits: %s%s%s%s", it, *th ? " (" : "", th, *th ? ")" : "");
+		break;
+	}
+	case OP_DOWNGRADE:
+		lock_item(w, ev, it, sizeof it);
+		cell_add(c, "downgrade to %s", it);
+		break;
+	default:
+		break;
 	}
 }
 
-static void record_result(struct replay *rp, int tid)
+static void watch_result(void *ctx, struct session *s, int tid)
 {
-	const struct vfs_world *w = rp->s->w;
+	struct replay *rp = ctx;
+	const struct vfs_world *w = s->w;
 	const struct vfs_callrec *r = &w->threads[tid].rec;
-	int k = call_of_thread(rp, tid);
+	int k = row_of_thread(rp, tid);
 	if (k < 0)
 		return;
-	struct cell *c = &rp->cells[rp->call_act[k]];
+	struct cell *c = &rp->rows[k].cell;
 	char ret[32], extra[512] = "";
 	vfs_ret_text(r->ret, ret, sizeof ret);
 	if ((vfs_sys[r->call.sys].flags & VSYS_DIRENTS) && r->ret >= 0) {
@@ -150,148 +308,29 @@ static void record_result(struct replay *rp, int tid)
 	c->done = 1;
 }
 
-/* One step of tid (or of the scheduler's choice when tid < 0). */
-static int rstep(struct replay *rp, int tid)
+/* A command ran otherwise than asked: its row says how. */
+static void watch_note(void *ctx, struct session *s, const char *text)
 {
-	bool done;
-	if (tid < 0) {
-		tid = session_sched_step(rp->s, &done);
-		if (tid < 0)
-			return -1;
-	} else {
-		done = session_step(rp->s, tid);
+	struct replay *rp = ctx;
+	(void)s;
+	if (rp->cur >= 0) {
+		cell_add(&rp->rows[rp->cur].cell, "%s", text);
+		return;
 	}
-	absorb_events(rp);
-	if (done)
-		record_result(rp, tid);
-	return tid;
+	if (rp->note_row < 0) {
+		struct cmd_call c = { .line = rp->cur_text ? rp->cur_text : "" };
+		add_row(rp, ROW_NOTE, row_label(&c, false));
+		rp->note_row = rp->nrows - 1;
+	}
+	cell_add(&rp->rows[rp->note_row].cell, "%s", text);
 }
 
-static void why_blocked(struct replay *rp, int tid, char *buf, size_t n)
-{
-	const struct vfs_world *w = rp->s->w;
-	const struct vfs_thread *t = &w->threads[tid];
-	char th[32], ln[VFS_PATH_MAX + 32];
-	vfs_thread_name(w, tid, th, sizeof th);
-	vfs_lock_name(w, t->wait_lock, ln, sizeof ln);
-	snprintf(buf, n, "%s blocked on %s", th, ln);
-}
+/* ---- replaying under one preset ---- */
 
-static void do_call(struct replay *rp, const struct act *a, struct cell *c)
-{
-	struct session *s = rp->s;
-	int tid = vfs_thread_by_name(s->w, a->thread);
-	if (tid < 0 || s->w->threads[tid].state == TS_DEAD) {
-		cell_add(c, "not run: no thread %s", a->thread);
-		return;
-	}
-	int before = s->w->threads[tid].npending;
-	size_t len = strlen(a->text);
-	char *line = xcalloc(len + 3, 1);
-	memcpy(line, a->text, len);
-	memcpy(line + len, " &", 3);
-	int r = session_exec_line(s, line);
-	free(line);
-	if (r < 0 || s->w->threads[tid].npending == before) {
-		cell_add(c, "not run (see the error above)");
-		return;
-	}
-	const struct vfs_thread *t = &s->w->threads[tid];
-	int32_t seq = t->pending[(t->pend_head + t->npending - 1) % VFS_MAX_PENDING].seq;
-	if (seq >= rp->nseq) {
-		int nn = seq * 2 + 16;
-		int32_t *p = realloc(rp->seq_call, (size_t)nn * sizeof *p);
-		if (!p)
-			return;
-		memset(p + rp->nseq, 0, (size_t)(nn - rp->nseq) * sizeof *p);
-		rp->seq_call = p;
-		rp->nseq = nn;
-	}
-	rp->seq_call[seq] = a->call + 1;
-	if (a->bg)
-		return;
-	for (long n = 0; n < CMP_STEP_LIMIT; n++) {
-		t = &s->w->threads[tid];
-		if (t->state == TS_BLOCKED || !vfs_runnable(s->w, tid))
-			return;
-		rstep(rp, tid);
-		t = &s->w->threads[tid];
-		if (t->rec.done && t->rec.call.seq == seq)
-			return;
-	}
-}
-
-static void do_steps(struct replay *rp, const struct act *a, struct cell *c)
-{
-	struct vfs_world *w = rp->s->w;
-	int tid = -1;
-	char why[VFS_PATH_MAX + 64];
-	if (a->kind != ACT_SCHED && a->thread[0]) {
-		tid = vfs_thread_by_name(w, a->thread);
-		if (tid < 0) {
-			cell_add(c, "no thread %s here", a->thread);
-			return;
-		}
-	}
-	switch (a->kind) {
-	case ACT_SCHED:
-		for (long i = 0; i < a->n; i++)
-			if (rstep(rp, -1) < 0)
-				return;         /* everything ran out sooner: nothing to say */
-		return;
-	case ACT_STEP: {
-		long given = 0;
-		for (long i = 0; i < a->n; i++) {
-			if (w->threads[tid].state == TS_BLOCKED) {
-				if (!given++) {
-					why_blocked(rp, tid, why, sizeof why);
-					cell_add(c, "%s: the scheduler ran instead", why);
-				}
-				if (rstep(rp, -1) < 0) {
-					cell_add(c, "nothing runnable");
-					return;
-				}
-			} else if (!vfs_runnable(w, tid)) {
-				cell_add(c, "%s had nothing left: %ld of %ld steps not run",
-					 a->thread, a->n - i, a->n);
-				return;
-			} else {
-				rstep(rp, tid);
-			}
-		}
-		return;
-	}
-	case ACT_UNTIL: {
-		int fn = vfs_fn_lookup(a->fn);
-		for (long n = 0; n < CMP_STEP_LIMIT; n++) {
-			bool enters;
-			if (w->threads[tid].state == TS_BLOCKED) {
-				why_blocked(rp, tid, why, sizeof why);
-				cell_add(c, "%s before %s", why, a->fn);
-				return;
-			}
-			if (!vfs_runnable(w, tid)) {
-				cell_add(c, "%s never entered %s", a->thread, a->fn);
-				return;
-			}
-			if (fn && vfs_next_fn(w, tid, &enters) == fn && enters)
-				return;
-			rstep(rp, tid);
-		}
-		return;
-	}
-	case ACT_RUN:
-		for (long n = 0; n < CMP_STEP_LIMIT; n++) {
-			if (tid >= 0 && !vfs_runnable(w, tid))
-				return;
-			if (rstep(rp, tid) < 0)
-				return;
-		}
-		return;
-	}
-}
-
-static int replay(struct session *parent, struct replay *rp, const struct script *sc)
+/* The script (the session's log written as typed, or FILE) run line by
+ * line in a fresh session under the preset, through session_exec_line as
+ * any script is, watched. */
+static int replay(struct session *parent, struct replay *rp, FILE *in, const char *name)
 {
 	struct session *s = session_new();
 	if (!s)
@@ -301,64 +340,60 @@ static int replay(struct session *parent, struct replay *rp, const struct script
 	s->quiet = 1;
 	s->color = 0;
 	s->interrupted = parent->interrupted;
-	rp->cells = xcalloc((size_t)sc->n, sizeof *rp->cells);
-	rp->call_act = xcalloc((size_t)sc->ncalls, sizeof *rp->call_act);
-	for (int i = 0; i < sc->n; i++)
-		if (sc->a[i].kind == ACT_CALL)
-			rp->call_act[sc->a[i].call] = i;
+	rp->cur = rp->note_row = -1;
 	char kl[64];
 	snprintf(kl, sizeof kl, "kernel %s", rp->preset);
-	char fname[64];
-	snprintf(fname, sizeof fname, "compare, under %s", rp->preset);
-	s->file = fname;
 	if (session_exec_line(s, kl) < 0)
 		return -1;
-	for (int i = 0; i < sc->n; i++) {
-		const struct act *a = &sc->a[i];
-		s->line = i + 1;
-		switch (a->kind) {
-		case ACT_SETUP:
-			if (session_exec_line(s, a->text) < 0)
-				return -1;
-			break;
-		case ACT_CALL:
-			do_call(rp, a, &rp->cells[i]);
-			break;
-		default:
-			do_steps(rp, a, &rp->cells[i]);
+	rp->watch = (struct session_watch){ .ctx = rp, .command = watch_command,
+		.event = watch_event, .result = watch_result, .note = watch_note };
+	s->watch = &rp->watch;
+	char fname[VFS_PATH_MAX + 32];
+	snprintf(fname, sizeof fname, "%s (under %s)", name, rp->preset);
+	struct script_reader r;
+	script_reader_init(&r, in, fname);
+	int got;
+	while (!s->quit && (got = script_reader_next(&r)) != 0) {
+		if (got < 0) {
+			script_reader_error(s, &r);
 			break;
 		}
-		s->errors = 0;
+		script_reader_exec(s, &r);
 	}
+	script_reader_free(&r);
+	end_command(rp);
 	/* every call gets a result: the scheduler runs what is left */
-	while (rp->after_steps < CMP_STEP_LIMIT && rstep(rp, -1) >= 0)
+	bool done;
+	while (rp->after_steps < CMP_STEP_LIMIT && session_sched_step(s, &done) >= 0)
 		rp->after_steps++;
-	for (int i = 0; i < sc->n; i++) {
-		const struct act *a = &sc->a[i];
-		if (a->kind != ACT_CALL || rp->cells[i].done)
+	for (int i = 0; i < rp->nrows; i++) {
+		struct row *row = &rp->rows[i];
+		if (row->kind != ROW_CALL || row->cell.done)
 			continue;
-		int tid = vfs_thread_by_name(s->w, a->thread);
-		if (tid >= 0 && s->w->threads[tid].state == TS_BLOCKED &&
-		    call_of_thread(rp, tid) == a->call) {
+		int tid = vfs_thread_by_name(s->w, row->thread);
+		if (!row->submitted) {
+			cell_add(&row->cell, "not run (see the error above)");
+		} else if (tid >= 0 && s->w->threads[tid].state == TS_BLOCKED &&
+			   row_of_thread(rp, tid) == i) {
 			char why[VFS_PATH_MAX + 64];
-			why_blocked(rp, tid, why, sizeof why);
-			cell_add(&rp->cells[i], "never returns: %s", why);
-		} else if (rp->cells[i].len == 0 || !strstr(rp->cells[i].items, "not run")) {
-			cell_add(&rp->cells[i], "never ran");
+			session_blocked_on(s, tid, why, sizeof why);
+			cell_add(&row->cell, "never returns: %s", why);
+		} else {
+			cell_add(&row->cell, "never ran");
 		}
 	}
-	rp->ok = 1;
+	s->watch = NULL;
 	return 0;
 }
 
-static void replay_free(struct replay *rp, int n)
+static void replay_free(struct replay *rp)
 {
-	if (rp->cells)
-		for (int i = 0; i < n; i++)
-			free(rp->cells[i].items);
-	free(rp->cells);
-	free(rp->call_act);
-	free(rp->seq_call);
+	for (int i = 0; i < rp->nrows; i++) {
+		free(rp->rows[i].label);
+		free(rp->rows[i].cell.items);
+	}
+	free(rp->rows);
+	free(rp->seq_row);
 	session_free(rp->s);
 }
 
@@ -495,6 +530,19 @@ static void summary(struct replay *rp, char *buf, size_t n, int what)
 	}
 }
 
+static void print_rows(struct session *s, const struct row *a, const struct row *b,
+		       int *ndiff)
+{
+	const struct row *r = a ? a : b;
+	const char *l = a && a->cell.items ? a->cell.items : "";
+	const char *rr = b && b->cell.items ? b->cell.items : "";
+	if (r->kind != ROW_CALL && !*l && !*rr)
+		return;
+	int diff = strcmp(l, rr) != 0;
+	*ndiff += diff;
+	print_row(s, diff, r->label, l, rr);
+}
+
 HANDLER(c_compare)
 {
 	const char *names[2] = { c->argv[0], c->argv[1] };
@@ -509,44 +557,58 @@ HANDLER(c_compare)
 					 names[i], sug ? " (did you mean '" : "", sug ? sug : "",
 					 sug ? "'?)" : "");
 		}
-	struct script sc = { 0 };
-	const char *what;
-	if (c->argc > 2) {
-		if (compare_from_file(s, &sc, c->argv[2], 0) < 0) {
-			compare_script_free(&sc);
-			return -1;
-		}
-		what = c->argv[2];
+	/* what both replay: FILE, or this session's log as it was typed */
+	const char *path = c->argc > 2 ? c->argv[2] : NULL;
+	const char *what = path ? path : "this session";
+	char *text = NULL;
+	size_t len = 0;
+	if (path) {
+		FILE *f = fopen(path, "r");
+		if (!f)
+			return cli_error(s, "compare: cannot open '%s': %s", path, strerror(errno));
+		fclose(f);
 	} else {
-		compare_from_log(s, &sc);
-		what = "this session";
+		FILE *f = open_memstream(&text, &len);
+		if (!f || session_save(s, f, true) < 0 || fclose(f) != 0 || !text)
+			return cli_error(s, "compare: out of memory");
 	}
-	if (!sc.ncalls) {
-		compare_script_free(&sc);
-		out(s, "compare: %s has no system calls to compare yet\n", what);
-		return 0;
-	}
-	if (explore_cli_active(s))
-		out(s, "compare: one schedule of the pending calls (the scheduler's), not "
-		    "the explored ones;\n  'explore replay K' first to compare execution K's "
-		    "calls\n");
 	struct replay rp[2] = { { .preset = names[0] }, { .preset = names[1] } };
-	int rc = 0;
-	for (int i = 0; i < 2 && !rc; i++)
-		rc = replay(s, &rp[i], &sc);
+	int rc = 0, ncalls = 0;
+	for (int i = 0; i < 2 && !rc; i++) {
+		FILE *in = path ? fopen(path, "r") : fmemopen(text, len ? len : 1, "r");
+		if (!in) {
+			rc = cli_error(s, "compare: cannot open '%s': %s", what, strerror(errno));
+			break;
+		}
+		rc = replay(s, &rp[i], in, path ? path : "compare");
+		fclose(in);
+		for (int k = 0; !i && k < rp[0].nrows; k++)
+			ncalls += rp[0].rows[k].kind == ROW_CALL;
+		if (!i && !rc && !ncalls) {
+			out(s, "compare: %s has no system calls to compare yet\n", what);
+			replay_free(&rp[0]);
+			free(text);
+			return 0;
+		}
+		if (!i && !rc && explore_cli_active(s))
+			out(s, "compare: one schedule of the pending calls (the scheduler's), "
+			    "not the explored ones;\n  'explore replay K' first to compare "
+			    "execution K's calls\n");
+	}
+	free(text);
 	if (rc < 0) {
 		for (int i = 0; i < 2; i++)
-			replay_free(&rp[i], sc.n);
-		compare_script_free(&sc);
+			replay_free(&rp[i]);
 		return -1;
 	}
 
 	int ndiff = 0;
 	out(s, "compare %s | %s: %s, %d call%s; * marks a difference\n", names[0], names[1],
-	    what, sc.ncalls, sc.ncalls == 1 ? "" : "s");
-	if (sc.kernel_lines)
+	    what, ncalls, ncalls == 1 ? "" : "s");
+	int kl = rp[0].watch.kernel_lines;
+	if (kl)
 		out(s, "(its 'kernel' line%s replaced by each preset; 'set' lines kept)\n",
-		    sc.kernel_lines == 1 ? " is" : "s are");
+		    kl == 1 ? " is" : "s are");
 	char h1[CMP_WIDTH], h2[CMP_WIDTH];
 	snprintf(h1, sizeof h1, "under %s", names[0]);
 	snprintf(h2, sizeof h2, "under %s", names[1]);
@@ -556,36 +618,19 @@ HANDLER(c_compare)
 	memset(rule, '-', (size_t)width - 2);
 	rule[width - 2] = 0;
 	out(s, "  %s\n", rule);
-	for (int i = 0; i < sc.n; i++) {
-		const struct act *a = &sc.a[i];
-		const char *l = rp[0].cells[i].items ? rp[0].cells[i].items : "";
-		const char *r = rp[1].cells[i].items ? rp[1].cells[i].items : "";
-		char label[2 * VFS_PATH_MAX + 64];
-		switch (a->kind) {
-		case ACT_SETUP:
-			continue;
-		case ACT_CALL:
-			snprintf(label, sizeof label, "%s%s", a->text, a->bg ? " &" : "");
-			break;
-		case ACT_STEP:
-			snprintf(label, sizeof label, "(step %s %ld)", a->thread, a->n);
-			break;
-		case ACT_UNTIL:
-			snprintf(label, sizeof label, "(step %s until %s)", a->thread, a->fn);
-			break;
-		case ACT_SCHED:
-			snprintf(label, sizeof label, "(step %ld)", a->n);
-			break;
-		case ACT_RUN:
-			snprintf(label, sizeof label, "(run%s%s)", a->thread[0] ? " " : "",
-				 a->thread);
-			break;
+	/* the rows of both, by the command that made them */
+	for (int i = 0, j = 0; i < rp[0].nrows || j < rp[1].nrows;) {
+		const struct row *a = i < rp[0].nrows ? &rp[0].rows[i] : NULL;
+		const struct row *b = j < rp[1].nrows ? &rp[1].rows[j] : NULL;
+		if (a && b && a->line != b->line) {
+			if (a->line < b->line)
+				b = NULL;
+			else
+				a = NULL;
 		}
-		if (a->kind != ACT_CALL && !*l && !*r)
-			continue;       /* a step replayed as asked, under both */
-		int diff = strcmp(l, r) != 0;
-		ndiff += diff;
-		print_row(s, diff, label, l, r);
+		print_rows(s, a, b, &ndiff);
+		i += a != NULL;
+		j += b != NULL;
 	}
 	out(s, "  %s\n", rule);
 	static const char *const sums[] = { "race", "duplicate entries", "deadlock",
@@ -603,14 +648,13 @@ HANDLER(c_compare)
 		ndiff += diff;
 		print_row(s, diff, sums[k], a, b);
 	}
-	if (sc.skipped[0]) {
-		sc.skipped[strlen(sc.skipped) - 1] = 0;
-		out(s, "not replayed: %s\n", sc.skipped);
+	if (rp[0].skipped[0]) {
+		rp[0].skipped[strlen(rp[0].skipped) - 1] = 0;
+		out(s, "not replayed: %s\n", rp[0].skipped);
 	}
 	out(s, ndiff ? "%d row%s differ%s.\n" : "no difference.\n", ndiff,
 	    ndiff == 1 ? "" : "s", ndiff == 1 ? "s" : "");
 	for (int i = 0; i < 2; i++)
-		replay_free(&rp[i], sc.n);
-	compare_script_free(&sc);
+		replay_free(&rp[i]);
 	return 0;
 }

@@ -80,10 +80,14 @@ static int step_until(struct session *s, int tid, const char *fname)
 	for (long n = 0; n < RUN_LIMIT; n++) {
 		bool enters;
 		if (s->w->threads[tid].state == TS_BLOCKED) {
+			char why[VFS_PATH_MAX + 64];
+			session_blocked_on(s, tid, why, sizeof why);
+			session_note(s, "%s before %s", why, fname);
 			out(s, "%s stopped before %s: ", th, fname);
 			return blocked_msg(s, tid);
 		}
 		if (!vfs_runnable(s->w, tid)) {
+			session_note(s, "%s never entered %s", th, fname);
 			out(s, "%s: its pending calls are done; it never entered %s\n", th, fname);
 			return 0;
 		}
@@ -136,7 +140,7 @@ HANDLER(c_step)
 		return cli_error(s, "step: too many arguments (step [THREAD] [N])");
 	if (n < 0)
 		return cli_error(s, "step: N must not be negative");
-	int last_tid = -1;
+	int last_tid = -1, given = 0;
 	size_t last_ev = s->nev;
 	bool last_done = false;
 	for (long long i = 0; i < n; i++) {
@@ -145,10 +149,30 @@ HANDLER(c_step)
 		if (tid >= 0) {
 			char th[32];
 			vfs_thread_name(s->w, tid, th, sizeof th);
+			if (s->w->threads[tid].state == TS_BLOCKED && s->watch) {
+				/* compare: blocked under this kernel and not the
+				 * other's; the scheduler takes the step */
+				if (!given++) {
+					char why[VFS_PATH_MAX + 64];
+					session_blocked_on(s, tid, why, sizeof why);
+					session_note(s, "%s: the scheduler ran instead", why);
+				}
+				bool done;
+				if (session_sched_step(s, &done) < 0) {
+					session_note(s, "nothing runnable");
+					return 0;
+				}
+				continue;
+			}
 			if (s->w->threads[tid].state == TS_BLOCKED) {
 				char why[256];
 				session_blocked_line(s, tid, why, sizeof why);
 				return cli_error(s, "step: %s cannot run: %s", th, why);
+			}
+			if (!vfs_runnable(s->w, tid) && s->watch) {
+				session_note(s, "%s had nothing left: %lld of %lld steps not run",
+					     th, n - i, n);
+				return 0;
 			}
 			if (!vfs_runnable(s->w, tid))
 				return cli_error(s, "step: %s has nothing to run", th);

@@ -23,22 +23,23 @@ HANDLER(c_echo)
 }
 
 /* "A: getdents 3 2 &": a call of the log as its words (the row's,
- * core/syscalls.c), started with & so that the steps replay as logged */
-static void put_call(FILE *f, const struct vfs_world *w, int tid,
-		     const struct vfs_call *c)
+ * core/syscalls.c), started with & so that the steps replay as logged
+ * (or as it was typed: & only when it was) */
+static void put_call(FILE *f, const struct vfs_world *w, const struct rec *r, bool typed)
 {
 	char th[32];
-	vfs_thread_name(w, tid, th, sizeof th);
+	vfs_thread_name(w, r->tid, th, sizeof th);
 	fprintf(f, "%s: ", th);
-	vfs_call_print(f, w, c);
-	fputs(" &\n", f);
+	vfs_call_print(f, w, &r->call);
+	fputs(typed && r->fg ? "\n" : " &\n", f);
 }
 
 /* Write the log as a script: set-up lines, calls started with &, and the
  * steps as explicit `step THREAD N` (runs of one thread folded). */
-int session_save(struct session *s, FILE *f)
+int session_save(struct session *s, FILE *f, bool typed)
 {
-	fprintf(f, "# vfsim session, saved: replays step for step\n");
+	if (!typed)
+		fprintf(f, "# vfsim session, saved: replays step for step\n");
 	for (size_t i = 0; i < s->nlog; i++) {
 		const struct rec *r = &s->log[i];
 		char th[32];
@@ -47,10 +48,12 @@ int session_save(struct session *s, FILE *f)
 			fprintf(f, "%s\n", r->text);
 			break;
 		case REC_SUBMIT:
-			put_call(f, s->w, r->tid, &r->call);
+			put_call(f, s->w, r, typed);
 			break;
 		case REC_STEP: {
 			size_t j = i;
+			if (typed && r->fg)
+				break;  /* a foreground call's own: it takes them again */
 			if (r->picked) {
 				/* The scheduler's choices stay its choices, so that
 				 * rr and random go on from the same state after the
@@ -58,11 +61,13 @@ int session_save(struct session *s, FILE *f)
 				while (j + 1 < s->nlog && s->log[j + 1].kind == REC_STEP &&
 				       s->log[j + 1].picked)
 					j++;
-				if (j > i)
+				if (typed)
+					fprintf(f, "step %zu", j - i + 1);
+				else if (j > i)
 					fprintf(f, "step %zu   #", j - i + 1);
 				else
 					fprintf(f, "step   #");
-				for (size_t k = i; k <= j; k++) {
+				for (size_t k = i; k <= j && !typed; k++) {
 					vfs_thread_name(s->w, s->log[k].tid, th, sizeof th);
 					fprintf(f, " %s", th);
 				}
@@ -71,10 +76,11 @@ int session_save(struct session *s, FILE *f)
 				break;
 			}
 			while (j + 1 < s->nlog && s->log[j + 1].kind == REC_STEP &&
-			       !s->log[j + 1].picked && s->log[j + 1].tid == r->tid)
+			       !s->log[j + 1].picked && s->log[j + 1].tid == r->tid &&
+			       !(typed && s->log[j + 1].fg))
 				j++;
 			vfs_thread_name(s->w, r->tid, th, sizeof th);
-			if (j > i)
+			if (j > i || typed)
 				fprintf(f, "step %s %zu\n", th, j - i + 1);
 			else
 				fprintf(f, "step %s\n", th);
@@ -225,7 +231,7 @@ int write_atomic(struct session *s, const char *what, const char *path,
 static int save_writer(struct session *s, FILE *f, void *ctx)
 {
 	(void)ctx;
-	return session_save(s, f);
+	return session_save(s, f, false);
 }
 
 HANDLER(c_save)

@@ -358,7 +358,7 @@ struct cex_save {
 static int cex_writer(struct session *s, FILE *f, void *ctx)
 {
 	const struct cex_save *cs = ctx;
-	if (session_save(s, f) < 0)
+	if (session_save(s, f, false) < 0)
 		return -1;
 	fprintf(f, "# explored execution %lld: the steps, thread by thread\n", cs->k);
 	for (int i = 0; i < cs->len;) {

@@ -59,6 +59,8 @@ static void sink_fn(void *ctx, const struct vfs_world *w, const struct vfs_event
 	} else {
 		s->ev_dropped++;
 	}
+	if (s->watch && s->watch->event)
+		s->watch->event(s->watch->ctx, s, ev);
 	if (s->replaying || s->silent || s->trace == TRACE_OFF)
 		return;
 	char buf[512];
@@ -333,10 +335,34 @@ bool session_step(struct session *s, int tid)
 	struct vfs_sink sink = { sink_fn, s };
 	bool done = vfs_step(s->w, tid, &sink);
 	session_log(s, REC_STEP, tid, NULL);
-	if (done)
+	if (done) {
 		session_print_result(s, tid);
+		if (s->watch && s->watch->result)
+			s->watch->result(s->watch->ctx, s, tid);
+	}
 	session_live_reports(s);
 	return done;
+}
+
+void session_note(struct session *s, const char *fmt, ...)
+{
+	if (!s->watch || !s->watch->note)
+		return;
+	char buf[VFS_PATH_MAX + 256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	s->watch->note(s->watch->ctx, s, buf);
+}
+
+void session_blocked_on(struct session *s, int tid, char *buf, size_t n)
+{
+	const struct vfs_world *w = s->w;
+	char th[32], ln[VFS_PATH_MAX + 32];
+	vfs_thread_name(w, tid, th, sizeof th);
+	vfs_lock_name(w, w->threads[tid].wait_lock, ln, sizeof ln);
+	snprintf(buf, n, "%s blocked on %s", th, ln);
 }
 
 int session_kill(struct session *s, int proc)
@@ -387,6 +413,8 @@ int session_exec_line(struct session *s, const char *line)
 	struct cmd_call c = { .argc = l.nwords - 1, .argv = l.words + 1,
 		.cols = l.cols + 1, .tid = -1, .thread = l.thread,
 		.background = l.background, .line = line };
+	if (s->watch && s->watch->command && s->watch->command(s->watch->ctx, s, e, &c))
+		return 0;       /* a replay leaves it out (CMD_NOREPLAY) */
 	if (l.thread[0]) {
 		if (!(e->flags & CMD_THREAD))
 			return cli_error(s, "'%s' is not something a thread does "
