@@ -221,6 +221,19 @@ void session_blocked_line(struct session *s, int tid, char *buf, size_t n);
 int session_interrupted(struct session *s);
 const char *errno_text(int e);  /* strerror, lower case */
 
+/* The formats `export` writes (cmd_picture.c): its synopsis, help,
+ * completion and `vfsim --tables` are made from this table. */
+struct export_format {
+	const char *name;
+	const char *what;       /* "wrote FILE: WHAT" */
+	const char *help;       /* `help export`'s paragraph */
+	bool titled;            /* takes TITLE... after FILE */
+	int (*write)(struct session *s, FILE *f, const char *path, int ntitle,
+		     char *const *title);
+};
+extern const struct export_format export_formats[];
+extern const int export_nformats;
+
 /* Write PATH atomically through WRITER (cmd_script.c); -1 reported. */
 int write_atomic(struct session *s, const char *what, const char *path,
 		 int (*writer)(struct session *, FILE *, void *), void *ctx);

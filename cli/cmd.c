@@ -260,15 +260,9 @@ static const struct cmd_entry base_table[] = {
 	  "function, the lock it waits for, the entries handed out, the syscall's\n"
 	  "result. '!' marks the steps of a detector's report, listed below the\n"
 	  "table. FROM and TO limit the steps shown. 80 columns hold three threads.", 0, 2, CMD_PAGER, 0, c_timeline },
-	{ "export", "picture", "html|chrome|dot|jsonl FILE [TITLE...]", "write the trace for a browser, Perfetto, Graphviz or jq",
-	  "html: one self-contained page, the timeline with threads as lanes, lock\n"
-	  "holds and waits, wake-ups and the detectors' reports (for a projector).\n"
-	  "chrome: Chrome trace event JSON (open in ui.perfetto.dev): calls and kernel\n"
-	  "functions as nested slices, a track per lock, wake-ups as flows; 1 step\n"
-	  "is 1 microsecond. dot: the lock-order graph (dot -Tsvg FILE), inversions\n"
-	  "in red. jsonl: one trace event a line. FILE '-' is the standard output.\n"
-	  "html takes a TITLE for the page (default: the file's name).",
-	  2, -1, CMD_NOREPLAY, 0, c_export },
+	/* (its synopsis and long help: from export_formats, cmd_table_init) */
+	{ "export", "picture", NULL, "write the trace for a browser, Perfetto, Graphviz or jq",
+	  NULL, 2, -1, CMD_NOREPLAY, 0, c_export },
 	{ "help", "script", "[COMMAND|CONCEPT]", "list the commands, or explain one (or a lock, a report)",
 	  "'help race', 'help f_pos_lock', 'help i_rwsem', ...: the ideas behind the\n"
 	  "commands. 'apropos WORD' finds the commands and ideas that mention WORD.\n"
@@ -289,6 +283,25 @@ const struct cmd_entry *cmd_table = table;
 int cmd_count;
 
 /* The table: base_table with the system calls' rows where its marker is. */
+/* export's synopsis and long help, from its formats' table */
+static void export_entry(void)
+{
+	static char syn[256], help[2048];
+	size_t o = 0, h = 0;
+	for (int i = 0; i < export_nformats; i++) {
+		const struct export_format *x = &export_formats[i];
+		o += (size_t)snprintf(syn + o, sizeof syn - o, "%s%s", i ? "|" : "", x->name);
+		h += (size_t)snprintf(help + h, sizeof help - h, "%s: %s.\n", x->name, x->help);
+	}
+	snprintf(syn + o, sizeof syn - o, " FILE [TITLE...]");
+	snprintf(help + h, sizeof help - h, "FILE '-' is the standard output.");
+	for (int i = 0; i < cmd_count; i++)
+		if (table[i].fn == c_export) {
+			table[i].args = syn;
+			table[i].long_help = help;
+		}
+}
+
 void cmd_table_init(void)
 {
 	if (cmd_count)
@@ -316,6 +329,7 @@ void cmd_table_init(void)
 		}
 	}
 	cmd_count = n;
+	export_entry();
 }
 
 /* Short names people type for a command. */

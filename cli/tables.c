@@ -2,8 +2,8 @@
 /*
  * tables.c - the shell's tables as data for the drift tests
  * (tests/cli/tables.sh): `vfsim --tables` prints the command table, the
- * system calls' rows (core/syscalls.c), expect's conditions and the
- * detector kinds (core/kinds.c), one row a
+ * system calls' rows (core/syscalls.c), expect's conditions, the detector
+ * kinds (core/kinds.c) and export's formats, one row a
  * line, fields separated by tabs; `vfsim [-c ...] --complete LINE` prints
  * what Tab offers at the end of LINE, after the scripts and commands ran.
  */
@@ -29,6 +29,7 @@ static const char *const arg_kinds[] = {
  *            fd,count,...)
  * condition  NAME no|- SYNOPSIS KIND|- (the detector kind it speaks of)
  * kind       NAME TITLE MARK|- report|- violation|- (core/kinds.c's rows)
+ * format     NAME title|- WHAT (export's)
  */
 void cli_print_tables(FILE *f)
 {
@@ -69,6 +70,9 @@ void cli_print_tables(FILE *f)
 			vfs_kinds[k].title, vfs_kinds[k].mark ? vfs_kinds[k].mark : "-",
 			k < DK__REPORTS ? "report" : "-",
 			vfs_kinds[k].violation ? "violation" : "-");
+	for (int i = 0; i < export_nformats; i++)
+		fprintf(f, "format\t%s\t%s\t%s\n", export_formats[i].name,
+			export_formats[i].titled ? "title" : "-", export_formats[i].what);
 }
 
 /* What Tab offers for the last word of LINE in S, one a line. */

@@ -20,6 +20,9 @@ trap 'rm -rf "$d"' EXIT
 NO_COLOR=1 "$vfsim" -q --no-pager -c help >"$d/help" 2>&1 || { echo "FAIL: help"; exit 1; }
 NO_COLOR=1 "$vfsim" -q --no-pager -c 'help expect' >"$d/help-expect" 2>&1 ||
     { echo "FAIL: help expect"; exit 1; }
+NO_COLOR=1 "$vfsim" -q --no-pager -c 'help export' >"$d/help-export" 2>&1 ||
+    { echo "FAIL: help export"; exit 1; }
+"$vfsim" --complete 'export ' >"$d/c-export" || { echo "FAIL: vfsim --complete 'export '"; exit 1; }
 "$vfsim" --complete '' >"$d/c-start" &&
 "$vfsim" -q -c 'spawn A' --complete 'A: ' >"$d/c-thread" &&
 "$vfsim" --complete 'expect ' >"$d/c-expect" &&
@@ -53,7 +56,8 @@ cmds = [r for r in rows if r[0] == "command"]
 sysc = [r for r in rows if r[0] == "syscall"]
 conds = [r for r in rows if r[0] == "condition"]
 kinds = [r for r in rows if r[0] == "kind"]
-assert cmds and sysc and conds and kinds, "vfsim --tables printed an empty table"
+fmts = [r for r in rows if r[0] == "format"]
+assert cmds and sysc and conds and kinds and fmts, "vfsim --tables printed an empty table"
 cmd_names = [r[1] for r in cmds]
 thread_cmds = [r[1] for r in cmds if "thread" in r[3].split(",")]
 world_cmds = [r[1] for r in cmds if "world" in r[3].split(",")]
@@ -154,9 +158,19 @@ for r in kinds:
         bad = 1
         print("FAIL: kind '%s' is reported but the pictures have no mark for it" % r[1])
 
+# export's formats (cli/cmd_picture.c): its synopsis, help and completion
+fmt_names = [r[1] for r in fmts]
+same("export's synopsis offers the formats", syn["export"].split()[0].split("|"), fmt_names)
+same("help export describes each format",
+     [w for w in re.findall(r"^([a-z]+): ", open(d + "/help-export").read(), re.M) if w != "usage"], fmt_names)
+same("Tab after 'export ' offers the formats", rd("c-export"), fmt_names)
+vf = re.search(r"^\.It Ic export (.*)$", block(man1, "COMMANDS"), re.M)
+same("vfsim(1)'s export offers the formats",
+     re.findall(r"Cm (\S+)", vf.group(1).split(" Ar ")[0]) if vf else [], fmt_names)
+
 # the fuzzer's dictionary (tests/fuzz/vfsim.dict) has every word of the tables
 dict_words = set(re.findall(r'^"([^"]*)"$', open(top + "/tests/fuzz/vfsim.dict").read(), re.M))
-want = set(cmd_names + sys_names + [r[2] for r in sysc] + cond_names + kind_names)
+want = set(cmd_names + sys_names + [r[2] for r in sysc] + cond_names + kind_names + fmt_names)
 same("the fuzzer's dictionary has the tables' words", dict_words & want, want)
 sys.exit(bad)
 PY
