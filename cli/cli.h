@@ -135,10 +135,10 @@ struct cmd_call {
 struct cmd_entry {
 	const char *name;
 	const char *group;
-	const char *args;       /* synopsis: UPPER placeholders, a|b choices */
+	const char *args;       /* synopsis, the argument schema (argspec.c) */
 	const char *help;       /* one line */
 	const char *long_help;
-	int min_args, max_args; /* -1: no limit */
+	int min_args, max_args; /* what args allows (argspec.c); -1: no limit */
 	unsigned flags;
 	int sys;                /* enum vfs_sys for thread commands */
 	int (*fn)(struct session *, const struct cmd_call *);
@@ -233,6 +233,14 @@ struct export_format {
 };
 extern const struct export_format export_formats[];
 extern const int export_nformats;
+
+/* argspec.c: a command's synopsis is its argument schema.  The fewest and
+ * most words it takes (max -1: no limit); and what may come after WORDS:
+ * OFFER is called with each item that may take the next word ("PATH",
+ * "on|off", "until"). */
+void argspec_counts(const char *syn, int *min, int *max);
+void argspec_next(const char *syn, char *const *words, int nwords,
+		  void (*offer)(void *ctx, const char *item, size_t len), void *ctx);
 
 /* Write PATH atomically through WRITER (cmd_script.c); -1 reported. */
 int write_atomic(struct session *s, const char *what, const char *path,

@@ -12,17 +12,28 @@
 #include "cli.h"
 #include "commands.h"
 
-static const struct cmd_entry base_table[] = {
+/* A command as written here; its argument counts come from its synopsis
+ * (argspec.c), in cmd_table_init. */
+struct cmd_def {
+	const char *name, *group;
+	const char *args;       /* synopsis: the argument schema */
+	const char *help, *long_help;
+	unsigned flags;
+	int sys;
+	int (*fn)(struct session *, const struct cmd_call *);
+};
+
+static const struct cmd_def base_table[] = {
 	/* ---- setting up the world (instant, not traced) ---- */
 	{ "kernel", "world", "[list|PRESET]", "show, list or choose the kernel preset",
 	  "With no argument, shows the preset and any knob overridden. 'kernel list'\n"
 	  "lists the presets, one line each. 'kernel PRESET' chooses one and resets\n"
-	  "every knob to it; the world is kept.", 0, 1, CMD_LOG, 0, c_kernel },
+	  "every knob to it; the world is kept.", CMD_LOG, 0, c_kernel },
 	{ "set", "world", "[KNOB VALUE]", "list the knobs, or override one",
 	  "Knobs are the preset's row: fpos-lock, iterate, wrapper, pidfd-getfd, ...\n"
 	  "Values that build a kernel that never existed (wrapper no-recheck,\n"
 	  "naive-upgrade) say so in the trace when they change what happens.",
-	  0, 2, CMD_LOG, 0, c_set },
+	  CMD_LOG, 0, c_set },
 	{ "fs", "world", "[list|define NAME KEY VALUE...]",
 	  "the filesystem types, or define one from their parts",
 	  "'fs list': for each type, its iterator, whether it has ->iterate_shared\n"
@@ -47,7 +58,7 @@ static const struct cmd_entry base_table[] = {
 	  "  maxbytes N          s_maxbytes: bytes, or MAX_LFS_FILESIZE (the default)\n"
 	  "  since R, until R    the releases that have it, for 'fs list' (5.7)\n"
 	  "A definition is part of the kernel being modelled: 'reset', 'kernel',\n"
-	  "'back', 'compare', 'explore' and 'save' keep it.", 0, -1, CMD_PAGER, 0, c_fs },
+	  "'back', 'compare', 'explore' and 'save' keep it.", CMD_PAGER, 0, c_fs },
 	{ "override", "world", "[FUNC [EXPR...|default]]",
 	  "replace a kernel function's decision by an expression",
 	  "'override FUNC EXPR' replaces the decision of kernel function FUNC by\n"
@@ -66,9 +77,9 @@ static const struct cmd_entry base_table[] = {
 	  "count (file_count), dir, iterate_shared (f_op->iterate_shared under\n"
 	  "this kernel), regular; __fget_light (fdget borrows the file, no\n"
 	  "reference) sees table_users (files->count).",
-	  0, -1, 0, 0, c_override },
-	{ "rule", "world", "[lockorder A before B | rank LOCK N | write FIELD under LOCK "
-	  "| entries once per pass]",
+	  0, 0, c_override },
+	{ "rule", "world", "[lockorder A before B | rank LOCK N | write|access FIELD under LOCK "
+	  "| entries once per pass | remove all|RULE...]",
 	  "declare a lock-order rule or an invariant, checked beside lockdep's",
 	  "'rule lockorder A before B': no thread takes A while holding B.\n"
 	  "'rule rank LOCK N', as Documentation/filesystems/directory-locking.rst\n"
@@ -92,7 +103,7 @@ static const struct cmd_entry base_table[] = {
 	  "'rule' lists it) or 'rule remove all' takes rules back. 'rule' lists\n"
 	  "the rules; 'reset',\n"
 	  "'kernel', 'back', 'compare', 'explore' and 'save' keep them.",
-	  0, 5, 0, 0, c_rule },
+	  0, 0, c_rule },
 	{ "define", "world", "[syscall NAME [PARAM...] | function NAME]",
 	  "a kernel function or system call of your own, as steps, to 'end'",
 	  "  define syscall getpos FD\n"
@@ -120,40 +131,40 @@ static const struct cmd_entry base_table[] = {
 	  "still held or an fdget not put at a return, an unlock of a lock not held,\n"
 	  "a cycle of calls. 'define' lists the definitions; 'reset', 'kernel',\n"
 	  "'back', 'compare', 'explore' and 'save' keep them.",
-	  0, -1, 0, 0, c_define },
-	{ "mount", "world", "FSTYPE PATH [OPTION...]", "mount a new filesystem on a new directory",
+	  0, 0, c_define },
+	{ "mount", "world", "FSTYPE PATH [OPTION]", "mount a new filesystem on a new directory",
 	  "Creates PATH as the root of a new filesystem of type FSTYPE, a built-in\n"
 	  "one or one the script defined ('fs define'). The root '/' is ext4. ceph\n"
 	  "takes the option 'dirstat' (read() on its directories), and so does a\n"
 	  "type defined with 'read ceph_read_dir'.",
-	  2, 3, CMD_LOG, 0, c_mount },
+	  CMD_LOG, 0, c_mount },
 	{ "mkdir", "world", "PATH...", "make directories (as set-up, or as a thread's call)",
 	  "Without a thread, makes the directories at once (parents too), untraced.\n"
 	  "As 'THREAD: mkdir PATH' it is the system call, traced, taking the\n"
-	  "parent's i_rwsem exclusive.", 1, -1, CMD_THREAD | CMD_WORLD | CMD_LOG,
+	  "parent's i_rwsem exclusive.", CMD_THREAD | CMD_WORLD | CMD_LOG,
 	  SYS_MKDIR, c_mkdir },
 	{ "touch", "world", "PATH...", "make empty regular files, untraced", NULL,
-	  1, -1, CMD_LOG, 0, c_touch },
+	  CMD_LOG, 0, c_touch },
 	{ "ls", "world", "[PATH]", "show the tree (entries in directory order)", NULL,
-	  0, 1, CMD_PAGER, 0, c_ls },
+	  CMD_PAGER, 0, c_ls },
 	{ "spawn", "world", "NAME [uid=N]", "a new single-threaded process",
 	  "Pids are given from 100 upward. The process's first thread is NAME (also\n"
 	  "NAME.1); its descriptors 0-2 are taken, so the first open gives 3.",
-	  1, 2, CMD_LOG, 0, c_spawn },
+	  CMD_LOG, 0, c_spawn },
 	{ "kill", "world", "PROC", "SIGKILL: killable waits give up (EINTR), then the threads exit",
 	  "Drops PROC's queued calls and makes each thread exit after its current\n"
 	  "call. A thread asleep in a killable wait (iterate_dir's\n"
 	  "down_read_killable) gives up with EINTR at once; one asleep in a plain\n"
 	  "wait (the v6.5 wrapper's down_write) sleeps on until it gets the lock,\n"
-	  "as the wrapper's comment in fs/readdir.c explains.", 1, 1, CMD_LOG, 0, c_kill },
+	  "as the wrapper's comment in fs/readdir.c explains.", CMD_LOG, 0, c_kill },
 	{ "reset", "world", "", "an empty world; the preset and knobs are kept",
 	  "The kernel being modelled stays as it was: its preset, the knobs 'set'\n"
 	  "overrode and the filesystem types 'fs define' made.",
-	  0, 0, 0, 0, c_reset },
+	  0, 0, c_reset },
 	{ "sched", "run", "[rr|fifo|random SEED]", "how step and run choose a thread",
 	  "rr: round robin, one step each (the default). fifo: the oldest call runs\n"
 	  "until it blocks or returns. random SEED: a reproducible random choice.",
-	  0, 2, CMD_LOG, 0, c_sched },
+	  CMD_LOG, 0, c_sched },
 	/* ---- things a thread does (traced; they take locks) ---- */
 	/* the system calls, one command each, from their rows
 	 * (core/syscalls.c); mkdir above is one of them too */
@@ -163,23 +174,23 @@ static const struct cmd_entry base_table[] = {
 	  "'step' runs one step of the scheduler's choice; 'step A' one of A's;\n"
 	  "'step A 5' five. 'step A until ext4_readdir' runs A until it is about to\n"
 	  "enter that kernel function (or says why it stopped before).",
-	  0, 3, 0, 0, c_step },
-	{ "run", "run", "[THREAD]", "run until nothing is runnable", NULL, 0, 1, 0, 0, c_run },
+	  0, 0, c_step },
+	{ "run", "run", "[THREAD]", "run until nothing is runnable", NULL, 0, 0, c_run },
 	{ "back", "run", "[N]", "undo the last N steps (deterministic replay)", NULL,
-	  0, 1, CMD_NOREPLAY_SAID, 0, c_back },
+	  CMD_NOREPLAY_SAID, 0, c_back },
 	/* ---- looking ---- */
-	{ "ps", "look", "", "processes and threads, with their state", NULL, 0, 0, CMD_PAGER, 0, c_ps },
-	{ "fds", "look", "[PROC]", "descriptor tables", NULL, 0, 1, CMD_PAGER, 0, c_fds },
+	{ "ps", "look", "", "processes and threads, with their state", NULL, CMD_PAGER, 0, c_ps },
+	{ "fds", "look", "[PROC]", "descriptor tables", NULL, CMD_PAGER, 0, c_fds },
 	{ "files", "look", "", "open files: f_pos, f_count, f_mode, locks", NULL,
-	  0, 0, CMD_PAGER, 0, c_files },
+	  CMD_PAGER, 0, c_files },
 	{ "locks", "look", "", "each lock held or waited for: holders, mode, waiters in order",
-	  NULL, 0, 0, CMD_PAGER, 0, c_locks },
+	  NULL, CMD_PAGER, 0, c_locks },
 	{ "where", "look", "[THREAD]", "the kernel call chain of a thread, with the locks it holds",
-	  NULL, 0, 1, CMD_PAGER, 0, c_where },
-	{ "trace", "look", "[on|off|jsonl|show|clear]", "the trace: live, or what happened so far",
-	  NULL, 0, 2, CMD_PAGER, 0, c_trace },
+	  NULL, CMD_PAGER, 0, c_where },
+	{ "trace", "look", "[on|off|jsonl|clear|show [N]]", "the trace: live, or what happened so far",
+	  NULL, CMD_PAGER, 0, c_trace },
 	{ "stats", "look", "", "per lock class: acquisitions, contention, waiting; atomics per call",
-	  NULL, 0, 0, CMD_PAGER, 0, c_stats },
+	  NULL, CMD_PAGER, 0, c_stats },
 	{ "reports", "look", "[race|duplicate|skipped|deaddir|deadlock|lockorder|rule|live on|off]",
 	  "what the detectors found, each report in full",
 	  "Races (vector clocks), duplicate and skipped entries per pass of an open\n"
@@ -190,28 +201,28 @@ static const struct cmd_entry base_table[] = {
 	  "and the script's own rules broken ('rule').\n"
 	  "Each report is also printed as it fires, one line with '!', while\n"
 	  "commands, scripts and lessons run; 'reports live off' stops that.",
-	  0, 2, CMD_PAGER, 0, c_reports },
+	  CMD_PAGER, 0, c_reports },
 	{ "lockdep", "look", "[graph|reports]", "the lock-order graph and its problems",
 	  "The graph: an edge A -> B for every lock key B taken while holding A,\n"
 	  "with the first thread, kernel function and step that did it. Keys are\n"
 	  "lock classes with the kernel's nesting subclass (/1 I_MUTEX_PARENT,\n"
 	  "/2 I_MUTEX_PARENT2, /3 I_MUTEX_NONDIR2). 'lockdep reports' prints each\n"
 	  "lock-order report as lockdep would; 'lockdep graph' the graph alone, and\n"
-	  "plain 'lockdep' the graph and one line per problem.", 0, 1, CMD_PAGER, 0, c_lockdep },
-	{ "history", "look", "", "the commands typed in this session", NULL, 0, 0, CMD_PAGER, 0, c_history },
+	  "plain 'lockdep' the graph and one line per problem.", CMD_PAGER, 0, c_lockdep },
+	{ "history", "look", "", "the commands typed in this session", NULL, CMD_PAGER, 0, c_history },
 	/* ---- checking ---- */
 	{ "expect", "check", "CONDITION...", "fail the script unless CONDITION holds",
 	  "FILE is file#N or PROC:FD; LOCK f_pos_lock, i_rwsem, f_lock, rename_mutex\n"
 	  "or the era's exec lock pidfd_getfd takes: cred_guard_mutex (v5.6),\n"
 	  "exec_update_mutex (v5.7-v5.10), exec_update_lock (v5.11 on, read).",
-	  1, -1, CMD_NOREPLAY, 0, c_expect },
+	  CMD_NOREPLAY, 0, c_expect },
 	/* ---- scripts ---- */
-	{ "source", "script", "FILE", "run the commands of FILE", NULL, 1, 1, 0, 0, c_source },
-	{ "echo", "script", "[TEXT...]", "print TEXT", NULL, 0, -1, 0, 0, c_echo },
+	{ "source", "script", "FILE", "run the commands of FILE", NULL, 0, 0, c_source },
+	{ "echo", "script", "[TEXT...]", "print TEXT", NULL, 0, 0, c_echo },
 	{ "save", "script", "FILE", "write the session as a replayable script", NULL,
-	  1, 1, CMD_NOREPLAY, 0, c_save },
-	{ "explore", "explore", "[all|dpor|stateful|naive] [max N] [jobs N] | "
-	  "replay WHAT | save FILE | outcomes",
+	  CMD_NOREPLAY, 0, c_save },
+	{ "explore", "explore", "[all|dpor|stateful] [naive] [max N] [jobs N] [bound K] | "
+	  "replay WHAT | save FILE [K] | outcomes",
 	  "is any violation reachable? a proof, or the shortest schedule that breaks it",
 	  "Explores every interleaving of the pending calls from here and says which\n"
 	  "engine it used and why.  Plain 'explore' visits each distinct state once\n"
@@ -232,7 +243,7 @@ static const struct cmd_entry base_table[] = {
 	  "'stopped after N ...: not a proof', and every later 'expect no ...' about\n"
 	  "it fails with that line.  A search longer than 2 s prints its progress;\n"
 	  "Ctrl-C stops it.",
-	  0, 8, CMD_NOREPLAY_SAID, 0, c_explore },
+	  CMD_NOREPLAY_SAID, 0, c_explore },
 	{ "compare", "explore", "PRESET PRESET [FILE]", "replay the session (or FILE) under two kernels, side by side",
 	  "Replays the calls of this session (its log, as 'save' writes it) or of\n"
 	  "FILE under each preset in a fresh session, and prints call by call the\n"
@@ -243,7 +254,7 @@ static const struct cmd_entry base_table[] = {
 	  "kernel goes to the scheduler instead, and the column says so. Then the\n"
 	  "scheduler runs what is left. The script's 'kernel' lines are replaced by\n"
 	  "the presets; its 'set' lines are kept. Example: compare v6.4 v6.5",
-	  2, 3, CMD_NOREPLAY_SAID, 0, c_compare },
+	  CMD_NOREPLAY_SAID, 0, c_compare },
 	{ "lessons", "script", "[N|NAME [step]]", "list the workshop's lessons, or load lesson N",
 	  "Lists examples/NN-*.vfs with the first line of each. 'lessons 1' loads\n"
 	  "lesson 1 into a fresh world (as 'source' would). Each lesson's comments\n"
@@ -251,7 +262,7 @@ static const struct cmd_entry base_table[] = {
 	  "what to try next. The directory: $VFSIM_EXAMPLES, the source tree's\n"
 	  "examples/, or $(PREFIX)/share/vfsim/examples. 'lessons N step' runs it\n"
 	  "part by part: each command shown as it runs, Enter for the next part.",
-	  0, 2, CMD_PAGER | CMD_NOREPLAY, 0, c_lessons },
+	  CMD_PAGER | CMD_NOREPLAY, 0, c_lessons },
 	/* ---- pictures (cmd_picture.c, timeline.c, export_*.c) ---- */
 	{ "timeline", "picture", "[FROM [TO]]", "the trace as a table: a row per step, a column per thread",
 	  "Each thread's column starts with three narrow lock columns: f_pos_lock (┃),\n"
@@ -259,21 +270,21 @@ static const struct cmd_entry base_table[] = {
 	  "(│); ░ while it waits for one. Then what it did in that step: the kernel\n"
 	  "function, the lock it waits for, the entries handed out, the syscall's\n"
 	  "result. '!' marks the steps of a detector's report, listed below the\n"
-	  "table. FROM and TO limit the steps shown. 80 columns hold three threads.", 0, 2, CMD_PAGER, 0, c_timeline },
+	  "table. FROM and TO limit the steps shown. 80 columns hold three threads.", CMD_PAGER, 0, c_timeline },
 	/* (its synopsis and long help: from export_formats, cmd_table_init) */
 	{ "export", "picture", NULL, "write the trace for a browser, Perfetto, Graphviz or jq",
-	  NULL, 2, -1, CMD_NOREPLAY, 0, c_export },
+	  NULL, CMD_NOREPLAY, 0, c_export },
 	{ "help", "script", "[COMMAND|CONCEPT]", "list the commands, or explain one (or a lock, a report)",
 	  "'help race', 'help f_pos_lock', 'help i_rwsem', ...: the ideas behind the\n"
 	  "commands. 'apropos WORD' finds the commands and ideas that mention WORD.\n"
-	  "'?' is 'help'.", 0, 1, CMD_PAGER, 0, c_help },
+	  "'?' is 'help'.", CMD_PAGER, 0, c_help },
 	{ "apropos", "script", "WORD", "the commands and ideas that mention WORD", NULL,
-	  1, 1, CMD_PAGER, 0, c_apropos },
+	  CMD_PAGER, 0, c_apropos },
 	{ "pause", "script", "[TEXT...]", "print TEXT and wait for Enter (at a terminal only)",
-	  NULL, 0, -1, 0, 0, c_pause },
-	{ "clear", "script", "", "clear the terminal", NULL, 0, 0, 0, 0, c_clear },
+	  NULL, 0, 0, c_pause },
+	{ "clear", "script", "", "clear the terminal", NULL, 0, 0, c_clear },
 	{ "quit", "script", "", "leave vfsim (also 'q', or Ctrl-D at the prompt)", NULL,
-	  0, 0, 0, 0, c_quit },
+	  0, 0, c_quit },
 };
 #define NBASE (sizeof base_table / sizeof base_table[0])
 
@@ -308,8 +319,10 @@ void cmd_table_init(void)
 		return;
 	int n = 0;
 	for (size_t i = 0; i < NBASE; i++) {
-		if (base_table[i].name) {
-			table[n++] = base_table[i];
+		const struct cmd_def *def = &base_table[i];
+		if (def->name) {
+			table[n++] = (struct cmd_entry){ def->name, def->group, def->args,
+				def->help, def->long_help, 0, 0, def->flags, def->sys, def->fn };
 			continue;
 		}
 		for (int sys = SYS_NONE + 1; sys < SYS__COUNT; sys++) {
@@ -330,6 +343,10 @@ void cmd_table_init(void)
 	}
 	cmd_count = n;
 	export_entry();
+	/* what argument checking allows: what the synopsis says */
+	for (int i = 0; i < n; i++)
+		if (!table[i].sys || table[i].fn != c_syscall)
+			argspec_counts(table[i].args, &table[i].min_args, &table[i].max_args);
 }
 
 /* Short names people type for a command. */
@@ -549,7 +566,7 @@ void cmd_help_list(struct session *s)
 			if (!any++)
 				out(s, "%s%s%s\n", color_on(s, "\033[1m"), groups[g].title,
 				    color_off(s));
-			char syn[96];
+			char syn[256];
 			snprintf(syn, sizeof syn, "%s %s", e->name, e->args);
 			if (strlen(syn) > 34)   /* a long synopsis: its help below */
 				out(s, "  %s\n  %-34s %s\n", syn, "", e->help);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * complete.c - Tab completion, from the command table's synopses and
- * expect's conditions: a placeholder word (PATH, FD, PROC, THREAD, PRESET,
- * KNOB, VALUE, FUNC, FSTYPE, COMMAND, LOCK, MODE, FIELD) says what to
- * offer, and a|b|c offers those words.
+ * complete.c - Tab completion, from the command table's synopses (each
+ * command's argument schema, walked by argspec.c), the system calls' rows
+ * and expect's conditions: a placeholder word (PATH, FD, PROC, THREAD,
+ * PRESET, KNOB, VALUE, FUNC, FSTYPE, COMMAND, LOCK, MODE, FIELD) says what
+ * to offer, and a|b|c offers those words.
  */
 #include <dirent.h>
 #include <stdlib.h>
@@ -133,7 +134,9 @@ static void add_kind(struct cands *c, const char *kind, int tid, char **words, i
 		return;
 	}
 	const char *alt = k;
-	if (!strcmp(alt, "PATH") || !strcmp(alt, "OLD") || !strcmp(alt, "NEW")) {
+	if (k[0] >= 'a' && k[0] <= 'z' && !strchr(k, '=')) {
+		add(c, k);              /* a keyword: itself */
+	} else if (!strcmp(alt, "PATH") || !strcmp(alt, "OLD") || !strcmp(alt, "NEW")) {
 		add_paths(c);
 	} else if (!strcmp(alt, "FD") || !strcmp(alt, "PIDFD")) {
 		add_fds(c, tid);
@@ -183,30 +186,49 @@ static void add_kind(struct cands *c, const char *kind, int tid, char **words, i
 	} else if (!strcmp(alt, "WHAT")) {      /* explore replay: K, KIND or TOKEN */
 		for (int i = 0; i < DK__COUNT; i++)
 			add(c, vfs_kind_name(i));
+	} else if (!strcmp(alt, "LOCKPAT")) {
+		for (int i = 0; vfs_lockpat_name(i); i++)
+			add(c, vfs_lockpat_name(i));
+	} else if (!strcmp(alt, "LESSON")) {
+		char names[100][128];
+		int n = lessons_names(names, 100);
+		for (int i = 0; i < n; i++)
+			add(c, names[i]);
+	} else if (!strcmp(alt, "OPTION")) {
+		add(c, "dirstat");      /* mount's one option */
 	}
 }
 
-/* A synopsis of keywords ("[max N] [jobs N] [stateful] | replay K | save
- * FILE [K]"): after a keyword that takes a value, that value's kind;
- * else every keyword of the synopsis. */
-static void complete_keywords(struct cands *c, const char *syn, const char *prev,
-			      int tid, char **words, int nw)
+/* A placeholder that means something of its own in one command's synopsis
+ * (rule's A and B are lock patterns, lessons' NAME a lesson's). */
+static const struct { const char *cmd, *word, *kind; } own_kinds[] = {
+	{ "rule", "A", "LOCKPAT" }, { "rule", "B", "LOCKPAT" },
+	{ "rule", "LOCK", "LOCKPAT" }, { "lessons", "NAME", "LESSON" },
+};
+
+struct offer_ctx {
+	struct cands *c;
+	const char *cmd;
+	int tid;
+	char **words;
+	int nw;
+};
+
+/* An item of the synopsis that may take the word being completed: its
+ * keywords, or what its placeholders stand for. */
+static void offer_item(void *ctx, const char *item, size_t len)
 {
-	char buf[256];
-	snprintf(buf, sizeof buf, "%s", syn);
-	char *tok[48];
-	int n = 0;
-	for (char *p = strtok(buf, " |[]"); p && n < 48; p = strtok(NULL, " |[]"))
-		tok[n++] = p;
-	for (int i = 0; i + 1 < n; i++)
-		if (!strcmp(tok[i], prev) && tok[i][0] >= 'a' && tok[i][0] <= 'z' &&
-		    tok[i + 1][0] >= 'A' && tok[i + 1][0] <= 'Z') {
-			add_kind(c, tok[i + 1], tid, words, nw);
-			return;
-		}
-	for (int i = 0; i < n; i++)
-		if (tok[i][0] >= 'a' && tok[i][0] <= 'z')
-			add(c, tok[i]);
+	struct offer_ctx *o = ctx;
+	char k[128], one[64];
+	snprintf(k, sizeof k, "%.*s", (int)len, item);
+	for (char *save = NULL, *t = strtok_r(k, "|", &save); t;
+	     t = strtok_r(NULL, "|", &save)) {
+		snprintf(one, sizeof one, "%s", t);
+		for (size_t i = 0; i < sizeof own_kinds / sizeof own_kinds[0]; i++)
+			if (!strcmp(own_kinds[i].cmd, o->cmd) && !strcmp(own_kinds[i].word, one))
+				snprintf(one, sizeof one, "%s", own_kinds[i].kind);
+		add_kind(o->c, one, o->tid, o->words, o->nw);
+	}
 }
 
 /* `expect`: from its table (cmd_check.c), what expect itself accepts: the
@@ -310,92 +332,16 @@ char **cli_complete(const char *line, int start, int end)
 	if (!e)
 		return NULL;
 	int argi = nw - first - 1;      /* index of the argument being completed */
-	/* special shapes */
-	if (!strcmp(e->name, "step")) {
-		if (argi == 0)
-			add_threads(&c, "");
-		else if (argi == 1)
-			add(&c, "until");
-		else if (argi == 2 && !strcmp(words[nw - 1], "until"))
-			add_kind(&c, "FUNC", -1, words, nw);
-		return c.v;
-	}
-	if (!strcmp(e->name, "help")) {
-		add_kind(&c, "COMMAND|CONCEPT", -1, words, nw);
-		return c.v;
-	}
-	if (!strcmp(e->name, "lessons")) {
-		if (argi == 0) {
-			char names[100][128];
-			int n = lessons_names(names, 100);
-			for (int i = 0; i < n; i++)
-				add(&c, names[i]);
-		} else if (argi == 1) {
-			add(&c, "step");
-		}
-		return c.v;
-	}
 	if (e->sys && first) {
 		complete_call(&c, e->sys, argi, tid, words, nw);
-		return c.v;
-	}
-	if (!strcmp(e->name, "explore")) {
-		complete_keywords(&c, e->args, words[nw - 1], tid, words, nw);
-		return c.v;
-	}
-	if (!strcmp(e->name, "rule")) {     /* lockorder A before B | rank LOCK N */
-		const char *kind = argi > 0 ? words[first + 1] : "";
-		bool under = !strcmp(kind, "write") || !strcmp(kind, "access");
-		if (argi == 0) {
-			add(&c, "lockorder");
-			add(&c, "rank");
-			add(&c, "write");
-			add(&c, "access");
-			add(&c, "entries");
-			add(&c, "remove");
-		} else if (!strcmp(kind, "lockorder") && argi == 2) {
-			add(&c, "before");
-		} else if (under && argi == 1) {
-			static const char *const f[] = { "f_pos", "cursor", "dir", "size", "data" };
-			for (int i = 0; i < 5; i++)
-				add(&c, f[i]);
-		} else if (under && argi == 2) {
-			add(&c, "under");
-		} else if (!strcmp(kind, "entries") && argi >= 1 && argi <= 3) {
-			add(&c, argi == 1 ? "once" : argi == 2 ? "per" : "pass");
-		} else if ((!strcmp(kind, "lockorder") && (argi == 1 || argi == 3)) ||
-			   (!strcmp(kind, "rank") && argi == 1) || (under && argi == 3)) {
-			for (int i = 0; vfs_lockpat_name(i); i++)
-				add(&c, vfs_lockpat_name(i));
-		}
-		return c.v;
-	}
-	if (!strcmp(e->name, "source") || !strcmp(e->name, "save")) {
-		add_kind(&c, "FILE", -1, words, nw);
 		return c.v;
 	}
 	if (!strcmp(e->name, "expect")) {
 		complete_expect(&c, words + first + 1, argi, tid, words, nw);
 		return c.v;
 	}
-	/* from the synopsis: the argi-th word, the last one repeating (...) */
-	char syn[256];
-	snprintf(syn, sizeof syn, "%s", e->args);
-	char *parts[16];
-	int np = 0;
-	for (char *tok = strtok(syn, " "); tok && np < 16; tok = strtok(NULL, " "))
-		parts[np++] = tok;
-	if (!np)
-		return NULL;
-	if (argi >= np) {
-		if (!strstr(parts[np - 1], "..."))
-			return NULL;
-		argi = np - 1;
-	}
-	if (!strcmp(e->name, "mount") && argi == 2) {
-		add(&c, "dirstat");
-		return c.v;
-	}
-	add_kind(&c, parts[argi], tid, words, nw);
+	/* the command's schema, its synopsis (argspec.c): what may come next */
+	struct offer_ctx o = { &c, e->name, tid, words, nw };
+	argspec_next(e->args, words + first + 1, argi, offer_item, &o);
 	return c.v;
 }

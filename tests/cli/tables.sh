@@ -23,6 +23,10 @@ NO_COLOR=1 "$vfsim" -q --no-pager -c 'help expect' >"$d/help-expect" 2>&1 ||
 NO_COLOR=1 "$vfsim" -q --no-pager -c 'help export' >"$d/help-export" 2>&1 ||
     { echo "FAIL: help export"; exit 1; }
 "$vfsim" --complete 'export ' >"$d/c-export" || { echo "FAIL: vfsim --complete 'export '"; exit 1; }
+# each command's first argument, by its synopsis (its schema, cli/argspec.c)
+"$vfsim" --tables | awk -F'\t' '$1 == "command" { print $2 }' | while read -r cmd; do
+    printf '%s\t%s\n' "$cmd" "$("$vfsim" -q --complete "$cmd " | tr '\n' ' ')"
+done >"$d/c-first" || { echo "FAIL: vfsim --complete 'CMD '"; exit 1; }
 "$vfsim" --complete '' >"$d/c-start" &&
 "$vfsim" -q -c 'spawn A' --complete 'A: ' >"$d/c-thread" &&
 "$vfsim" --complete 'expect ' >"$d/c-expect" &&
@@ -167,6 +171,81 @@ same("Tab after 'export ' offers the formats", rd("c-export"), fmt_names)
 vf = re.search(r"^\.It Ic export (.*)$", block(man1, "COMMANDS"), re.M)
 same("vfsim(1)'s export offers the formats",
      re.findall(r"Cm (\S+)", vf.group(1).split(" Ar ")[0]) if vf else [], fmt_names)
+
+# a command's synopsis is its argument schema: read here by a second
+# parser, its counts are what argument checking allows (--tables' MIN
+# MAX), and its keywords that may come first are what Tab offers first
+def parse(syn):
+    """ALTS := SEQ {' | ' SEQ}; SEQ := {ITEM}; ITEM := [ALTS] | w{|w}[...]"""
+    toks = re.findall(r"\[|\]| \| |[^\s\[\]]+", syn)
+    pos = 0
+    def alts():
+        nonlocal pos
+        out = [seq()]
+        while pos < len(toks) and toks[pos] == " | ":
+            pos += 1
+            out.append(seq())
+        return ("alt", out)
+    def seq():
+        nonlocal pos
+        items = []
+        while pos < len(toks) and toks[pos] not in ("]", " | "):
+            if toks[pos] == "[":
+                pos += 1
+                items.append(("opt", alts()))
+                pos += 1
+            else:
+                items.append(("word", toks[pos]))
+                pos += 1
+        return ("seq", items)
+    return alts()
+def count(n):
+    k, v = n
+    if k == "word": return (1, -1 if v.endswith("...") or "...|" in v else 1)
+    if k == "opt": return (0, count(v)[1])
+    if k == "seq":
+        lo = hi = 0
+        for i in v:
+            a, b = count(i)
+            lo += a
+            hi = -1 if hi < 0 or b < 0 else hi + b
+        return (lo, hi)
+    cs = [count(i) for i in v]
+    return (min(c[0] for c in cs), -1 if any(c[1] < 0 for c in cs) else max(c[1] for c in cs))
+def first(n):
+    """the words that may come first, and whether n may take none"""
+    k, v = n
+    if k == "word": return ([w.rstrip(".") for w in v.split("|")], False)
+    if k == "opt": return (first(v)[0], True)
+    if k == "seq":
+        out = []
+        for i in v:
+            w, empty = first(i)
+            out += w
+            if not empty: return (out, False)
+        return (out, True)
+    out, empty = [], False
+    for i in v:
+        w, e = first(i)
+        out += w
+        empty |= e
+    return (out, empty)
+offered_first = dict(l.rstrip("\n").split("\t") for l in open(d + "/c-first"))
+for r in cmds:
+    if r[1] in sys_names: continue
+    tree = parse(r[6])
+    lo, hi = count(tree)
+    if (lo, hi) != (int(r[4]), int(r[5])):
+        bad = 1
+        print("FAIL: %s: its synopsis '%s' takes %d..%d words, the check %s..%s" %
+              (r[1], r[6], lo, hi, r[4], r[5]))
+    kw = set(w for w in first(tree)[0] if re.match(r"^[a-z][a-z_0-9]*$", w))
+    got = set(offered_first.get(r[1], "").split())
+    if not kw <= got:
+        bad = 1
+        print("FAIL: Tab after '%s ' does not offer %s" % (r[1], " ".join(sorted(kw - got))))
+print("ok: each command's counts and first keywords are its synopsis's (%d)" %
+      len([r for r in cmds if r[1] not in sys_names]))
 
 # the fuzzer's dictionary (tests/fuzz/vfsim.dict) has every word of the tables
 dict_words = set(re.findall(r'^"([^"]*)"$', open(top + "/tests/fuzz/vfsim.dict").read(), re.M))
