@@ -113,7 +113,77 @@ static void add_fds(struct cands *c, int tid)
 	}
 }
 
-/* Offer what the synopsis word `kind` stands for. */
+/* What a placeholder offers: the names of a list (NAME(i), NULL after
+ * the last), or what a function finds (paths, descriptors, threads...). */
+struct want {
+	int tid;                /* the thread of "T: ...", or -1 */
+	char **words;           /* the words typed before */
+	int nw;
+};
+
+static const char *n_proc(int i) { return i < cs->w->nprocs ? cs->w->procs[i].name : NULL; }
+static const char *n_preset(int i) { return i < vfs_npresets ? vfs_presets[i].name : NULL; }
+static const char *n_func(int i) { return i + 1 < VFN__COUNT ? vfs_fn_name(i + 1) : NULL; }
+static const char *n_knob(int i) { return i < vfs_nknobs ? vfs_knobs[i].name : NULL; }
+static const char *n_fstype(int i)      /* the script's own types too */
+{
+	return i < vfs_world_nfstypes(cs->w) ? vfs_world_fstype(cs->w, i)->name : NULL;
+}
+static const char *n_command(int i) { return i < cmd_count ? cmd_table[i].name : NULL; }
+static const char *n_lock(int i)
+{
+	return LC_NONE + 1 + i < LC__COUNT ? vfs_class_name(LC_NONE + 1 + i) : NULL;
+}
+static const char *n_concept(int i) { return i < nconcepts ? concepts[i].name : NULL; }
+static const char *n_mode(int i) { return M_EXCL + i <= M_WRITE ? vfs_mode_name(M_EXCL + i) : NULL; }
+static const char *n_field(int i)
+{
+	return FLD_NONE + 1 + i < FLD__COUNT ? vfs_field_name(FLD_NONE + 1 + i) : NULL;
+}
+static const char *n_uid(int i) { return i == 0 ? "uid=0" : i == 1 ? "uid=1000" : NULL; }
+static const char *n_option(int i) { return i ? NULL : "dirstat"; }     /* mount's */
+/* explore replay's WHAT: K, a detector kind or a TOKEN; the kinds */
+static const char *n_kind(int i) { return i < DK__COUNT ? vfs_kind_name(i) : NULL; }
+
+static void w_paths(struct cands *c, const struct want *w) { (void)w; add_paths(c); }
+static void w_fds(struct cands *c, const struct want *w) { add_fds(c, w->tid); }
+static void w_threads(struct cands *c, const struct want *w) { (void)w; add_threads(c, ""); }
+static void w_files(struct cands *c, const struct want *w) { (void)w; add_host_files(c); }
+/* a knob's values, after the knob */
+static void w_values(struct cands *c, const struct want *w)
+{
+	const struct vfs_knob_desc *d = w->nw >= 2 ? vfs_knob_lookup(w->words[w->nw - 1]) : NULL;
+	for (int i = 0; d && d->values[i]; i++)
+		add(c, d->values[i]);
+}
+static void w_lessons(struct cands *c, const struct want *w)
+{
+	char names[100][128];
+	int n = lessons_names(names, 100);
+	(void)w;
+	for (int i = 0; i < n; i++)
+		add(c, names[i]);
+}
+
+/* Each placeholder of the synopses (and of expect's conditions); one
+ * without a row (NAME, N, TEXT...) is a new word: nothing to offer. */
+static const struct placeholder {
+	const char *word;
+	const char *(*name)(int i);
+	void (*find)(struct cands *c, const struct want *w);
+} placeholders[] = {
+	{ "PATH", NULL, w_paths }, { "OLD", NULL, w_paths }, { "NEW", NULL, w_paths },
+	{ "FD", NULL, w_fds }, { "PIDFD", NULL, w_fds }, { "THREAD", NULL, w_threads },
+	{ "FILE", NULL, w_files }, { "VALUE", NULL, w_values }, { "LESSON", NULL, w_lessons },
+	{ "PROC", n_proc, NULL }, { "PRESET", n_preset, NULL }, { "KNOB", n_knob, NULL },
+	{ "FUNC", n_func, NULL }, { "FSTYPE", n_fstype, NULL }, { "COMMAND", n_command, NULL },
+	{ "CONCEPT", n_concept, NULL }, { "LOCK", n_lock, NULL }, { "MODE", n_mode, NULL },
+	{ "FIELD", n_field, NULL }, { "LOCKPAT", vfs_lockpat_name, NULL },
+	{ "uid=N", n_uid, NULL }, { "OPTION", n_option, NULL }, { "WHAT", n_kind, NULL },
+};
+
+/* Offer what the synopsis word `kind` stands for: a keyword itself, each
+ * of a|b|c, a placeholder's candidates. */
 static void add_kind(struct cands *c, const char *kind, int tid, char **words, int nw)
 {
 	char k[64];
@@ -123,79 +193,24 @@ static void add_kind(struct cands *c, const char *kind, int tid, char **words, i
 			k[j++] = *p;
 	k[j] = 0;
 	if (strchr(k, '|')) {
-		for (char *tok = strtok(k, "|"); tok; tok = strtok(NULL, "|")) {
-			char t[64];
-			snprintf(t, sizeof t, "%s", tok);
-			if (t[0] >= 'a' && t[0] <= 'z')
-				add(c, t);
-			else
-				add_kind(c, t, tid, words, nw);
-		}
+		for (char *save = NULL, *t = strtok_r(k, "|", &save); t;
+		     t = strtok_r(NULL, "|", &save))
+			add_kind(c, t, tid, words, nw);
 		return;
 	}
-	const char *alt = k;
 	if (k[0] >= 'a' && k[0] <= 'z' && !strchr(k, '=')) {
 		add(c, k);              /* a keyword: itself */
-	} else if (!strcmp(alt, "PATH") || !strcmp(alt, "OLD") || !strcmp(alt, "NEW")) {
-		add_paths(c);
-	} else if (!strcmp(alt, "FD") || !strcmp(alt, "PIDFD")) {
-		add_fds(c, tid);
-	} else if (!strcmp(alt, "NAME")) {
-		;                       /* a new name: nothing to offer */
-	} else if (!strncmp(alt, "uid=", 4)) {
-		add(c, "uid=0");
-		add(c, "uid=1000");
-	} else if (!strcmp(alt, "PROC")) {
-		for (int i = 0; i < cs->w->nprocs; i++)
-			add(c, cs->w->procs[i].name);
-	} else if (!strcmp(alt, "THREAD")) {
-		add_threads(c, "");
-	} else if (!strcmp(alt, "PRESET")) {
-		for (int i = 0; i < vfs_npresets; i++)
-			add(c, vfs_presets[i].name);
-	} else if (!strcmp(alt, "KNOB")) {
-		for (int i = 0; i < vfs_nknobs; i++)
-			add(c, vfs_knobs[i].name);
-	} else if (!strcmp(alt, "VALUE") && nw >= 2) {
-		const struct vfs_knob_desc *d = vfs_knob_lookup(words[nw - 1]);
-		for (int i = 0; d && d->values[i]; i++)
-			add(c, d->values[i]);
-	} else if (!strcmp(alt, "FUNC")) {
-		for (int i = 1; i < VFN__COUNT; i++)
-			add(c, vfs_fn_name(i));
-	} else if (!strcmp(alt, "FSTYPE")) {
-		for (int i = 0; i < vfs_world_nfstypes(cs->w); i++)   /* defined ones too */
-			add(c, vfs_world_fstype(cs->w, i)->name);
-	} else if (!strcmp(alt, "COMMAND")) {
-		for (int i = 0; i < cmd_count; i++)
-			add(c, cmd_table[i].name);
-	} else if (!strcmp(alt, "CONCEPT")) {
-		for (int i = 0; i < nconcepts; i++)
-			add(c, concepts[i].name);
-	} else if (!strcmp(alt, "FILE")) {
-		add_host_files(c);
-	} else if (!strcmp(alt, "LOCK")) {
-		for (int i = LC_NONE + 1; i < LC__COUNT; i++)
-			add(c, vfs_class_name(i));
-	} else if (!strcmp(alt, "MODE")) {
-		for (int i = M_EXCL; i <= M_WRITE; i++)
-			add(c, vfs_mode_name(i));
-	} else if (!strcmp(alt, "FIELD")) {
-		for (int i = FLD_NONE + 1; i < FLD__COUNT; i++)
-			add(c, vfs_field_name(i));
-	} else if (!strcmp(alt, "WHAT")) {      /* explore replay: K, KIND or TOKEN */
-		for (int i = 0; i < DK__COUNT; i++)
-			add(c, vfs_kind_name(i));
-	} else if (!strcmp(alt, "LOCKPAT")) {
-		for (int i = 0; vfs_lockpat_name(i); i++)
-			add(c, vfs_lockpat_name(i));
-	} else if (!strcmp(alt, "LESSON")) {
-		char names[100][128];
-		int n = lessons_names(names, 100);
-		for (int i = 0; i < n; i++)
-			add(c, names[i]);
-	} else if (!strcmp(alt, "OPTION")) {
-		add(c, "dirstat");      /* mount's one option */
+		return;
+	}
+	const struct want w = { tid, words, nw };
+	for (size_t i = 0; i < sizeof placeholders / sizeof placeholders[0]; i++) {
+		const struct placeholder *ph = &placeholders[i];
+		if (strcmp(ph->word, k))
+			continue;
+		if (ph->find)
+			ph->find(c, &w);
+		for (int n = 0; ph->name && ph->name(n); n++)
+			add(c, ph->name(n));
 	}
 }
 
