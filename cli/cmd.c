@@ -554,25 +554,38 @@ static const struct { const char *id, *title; } groups[] = {
 	{ "script", "Scripts" },
 };
 
-void cmd_help_list(struct session *s)
+/* The commands in help's order, group by group; title[i] is the group's
+ * title at its first command, else NULL.  Their number. */
+static int cmd_in_order(const struct cmd_entry **v, const char **title)
 {
+	int n = 0;
 	cmd_table_init();
 	for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
-		int any = 0;
-		for (int i = 0; i < cmd_count; i++) {
-			const struct cmd_entry *e = &cmd_table[i];
-			if (strcmp(e->group, groups[g].id))
-				continue;
-			if (!any++)
-				out(s, "%s%s%s\n", color_on(s, "\033[1m"), groups[g].title,
-				    color_off(s));
-			char syn[256];
-			snprintf(syn, sizeof syn, "%s %s", e->name, e->args);
-			if (strlen(syn) > 34)   /* a long synopsis: its help below */
-				out(s, "  %s\n  %-34s %s\n", syn, "", e->help);
-			else
-				out(s, "  %-34s %s\n", syn, e->help);
-		}
+		const char *t = groups[g].title;
+		for (int i = 0; i < cmd_count; i++)
+			if (!strcmp(cmd_table[i].group, groups[g].id)) {
+				v[n] = &cmd_table[i];
+				title[n++] = t;
+				t = NULL;
+			}
+	}
+	return n;
+}
+
+void cmd_help_list(struct session *s)
+{
+	const struct cmd_entry *v[NBASE + SYS__COUNT];
+	const char *title[NBASE + SYS__COUNT];
+	int n = cmd_in_order(v, title);
+	for (int i = 0; i < n; i++) {
+		if (title[i])
+			out(s, "%s%s%s\n", color_on(s, "\033[1m"), title[i], color_off(s));
+		char syn[256];
+		snprintf(syn, sizeof syn, "%s %s", v[i]->name, v[i]->args);
+		if (strlen(syn) > 34)   /* a long synopsis: its help below */
+			out(s, "  %s\n  %-34s %s\n", syn, "", v[i]->help);
+		else
+			out(s, "  %-34s %s\n", syn, v[i]->help);
 	}
 	out(s, "'help COMMAND' says more; 'help race', 'help f_pos_lock', ... explain the\n"
 	       "ideas, 'apropos WORD' finds them. The workshop's lessons: 'lessons' lists\n"
@@ -582,23 +595,21 @@ void cmd_help_list(struct session *s)
 /* The man page's command list, from the table. */
 void cmd_print_mdoc(FILE *f)
 {
-	cmd_table_init();
-	for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
-		int any = 0;
-		for (int i = 0; i < cmd_count; i++) {
-			const struct cmd_entry *e = &cmd_table[i];
-			if (strcmp(e->group, groups[g].id))
-				continue;
-			if (!any++) {
-				mdoc_title(f, groups[g].title);
-				fputs(".Bl -tag -width Ds\n", f);
-			}
-			fprintf(f, ".It Ic %s", e->name);
-			mdoc_args(f, e->args);          /* mdoc.c */
-			fputc('\n', f);
-			mdoc_sentence(f, e->help);
+	const struct cmd_entry *v[NBASE + SYS__COUNT];
+	const char *title[NBASE + SYS__COUNT];
+	int n = cmd_in_order(v, title);
+	for (int i = 0; i < n; i++) {
+		if (title[i]) {
+			if (i)
+				fputs(".El\n", f);
+			mdoc_title(f, title[i]);
+			fputs(".Bl -tag -width Ds\n", f);
 		}
-		if (any)
-			fputs(".El\n", f);
+		fprintf(f, ".It Ic %s", v[i]->name);
+		mdoc_args(f, v[i]->args);       /* mdoc.c */
+		fputc('\n', f);
+		mdoc_sentence(f, v[i]->help);
 	}
+	if (n)
+		fputs(".El\n", f);
 }

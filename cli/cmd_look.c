@@ -90,22 +90,30 @@ static void show_fds(struct session *s, int p)
 		out(s, "  no descriptor open beyond 0-2\n");
 }
 
-HANDLER(c_fds)
+/* ONE (>= 0) shown, or each of the N, or NONE said when there is none. */
+static int one_or_each(struct session *s, int one, int n,
+		       void (*show)(struct session *, int), const char *none)
 {
-	if (c->argc) {
-		int proc, pid;
-		if (resolve_proc(s, c->argv[0], &proc, &pid) < 0)
-			return -1;
-		if (proc < 0)
-			return cli_error(s, "fds: no process with pid %d", pid);
-		show_fds(s, proc);
+	if (one >= 0) {
+		show(s, one);
 		return 0;
 	}
-	for (int p = 0; p < s->w->nprocs; p++)
-		show_fds(s, p);
-	if (!s->w->nprocs)
-		out(s, "no process yet, so no descriptor ('spawn NAME' makes one)\n");
+	for (int i = 0; i < n; i++)
+		show(s, i);
+	if (!n)
+		out(s, "%s\n", none);
 	return 0;
+}
+
+HANDLER(c_fds)
+{
+	int proc = -1, pid = 0;
+	if (c->argc && resolve_proc(s, c->argv[0], &proc, &pid) < 0)
+		return -1;
+	if (c->argc && proc < 0)
+		return cli_error(s, "fds: no process with pid %d", pid);
+	return one_or_each(s, proc, s->w->nprocs, show_fds,
+			   "no process yet, so no descriptor ('spawn NAME' makes one)");
 }
 
 HANDLER(c_files)
@@ -256,18 +264,11 @@ static void where_one(struct session *s, int tid)
 
 HANDLER(c_where)
 {
-	if (c->argc) {
-		int tid;
-		if (resolve_thread(s, c->argv[0], &tid) < 0)
-			return -1;
-		where_one(s, tid);
-		return 0;
-	}
-	for (int i = 0; i < s->w->nthreads; i++)
-		where_one(s, i);
-	if (!s->w->nthreads)
-		out(s, "no thread yet, so nothing runs ('spawn NAME' makes one)\n");
-	return 0;
+	int tid = -1;
+	if (c->argc && resolve_thread(s, c->argv[0], &tid) < 0)
+		return -1;
+	return one_or_each(s, tid, s->w->nthreads, where_one,
+			   "no thread yet, so nothing runs ('spawn NAME' makes one)");
 }
 
 HANDLER(c_trace)

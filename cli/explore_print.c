@@ -16,6 +16,23 @@ static void print_kinds(struct session *s, const struct vfs_explore_result *r)
 	out(s, "\n");
 }
 
+/* "no violation in NONE", or how many WHAT and of which kinds: whether
+ * there were any.  (A search refused for its size says nothing here: the
+ * caller says why.) */
+static bool say_violations(struct session *s, const struct vfs_explore_result *r,
+			   const char *none, const char *what)
+{
+	if (!r->violating) {
+		if (!r->kind_execs[DK_OVERFLOW])
+			out(s, "no violation in %s\n", none);
+		return false;
+	}
+	out(s, "%s%llu %s:%s", color_on(s, "\033[1;31m"), (unsigned long long)r->violating,
+	    what, color_off(s));
+	print_kinds(s, r);
+	return true;
+}
+
 
 /* Plain explore: is any violation reachable?  A proof, or the shortest
  * counterexample with its schedule token. */
@@ -79,15 +96,9 @@ void explore_print_stateful(struct session *s, const struct xstate *x, int engin
 	if (engine == ENG_ALL)
 		out(s, "%llu distinct outcome%s ('explore outcomes' lists them)\n",
 		    (unsigned long long)r->outcomes, r->outcomes == 1 ? "" : "s");
-	if (!r->violating) {
-		if (r->kind_execs[DK_OVERFLOW])
-			return;         /* (refused by the caller) */
-		out(s, "no violation in any %sstate\n", r->complete ? "reachable " : "explored ");
+	if (!say_violations(s, r, r->complete ? "any reachable state" : "any explored state",
+			    "violating transitions or states"))
 		return;
-	}
-	out(s, "%s%llu violating transitions or states:%s", color_on(s, "\033[1;31m"),
-	    (unsigned long long)r->violating, color_off(s));
-	print_kinds(s, r);
 	if (r->have_cex && r->jobs > 1 && !r->cex_shortest) {
 		/* (the step-by-step search gave up: the path a worker kept
 		 * depends on which worker reached each state first) */
@@ -112,15 +123,9 @@ void explore_print_dpor(struct session *s, const struct xstate *x,
 	    cuts[r->cut < 6 ? r->cut : 5], r->complete || r->cut != XCUT_BOUND ? "" : " by preemptions",
 	    r->jobs, r->jobs == 1 ? "" : "s", (unsigned long long)r->outcomes,
 	    r->outcomes == 1 ? "" : "s");
-	if (!r->violating) {
-		if (r->kind_execs[DK_OVERFLOW])
-			return;         /* (refused by the caller) */
-		out(s, "no violation in %s execution\n", r->complete ? "any" : "any explored");
+	if (!say_violations(s, r, r->complete ? "any execution" : "any explored execution",
+			    r->violating == 1 ? "violating execution" : "violating executions"))
 		return;
-	}
-	out(s, "%s%llu violating execution%s:%s", color_on(s, "\033[1;31m"),
-	    (unsigned long long)r->violating, r->violating == 1 ? "" : "s", color_off(s));
-	print_kinds(s, r);
 	if (r->have_cex) {
 		out(s, "first counterexample: execution %llu, %d preemption%s "
 		    "('explore replay %llu' to step through it)\n",

@@ -64,6 +64,31 @@ static double row_y(const struct hw *h, int32_t step)
 	return TOP + (double)(step - h->from) * ROWH;
 }
 
+/* Whether a span of KIND of thread tid shows in the window, and its steps
+ * there [*a, *b]. */
+static bool span_shown(const struct hw *h, const struct pic_span *sp, int kind, int tid,
+		       int32_t *a, int32_t *b)
+{
+	if (sp->kind != kind || sp->tid != tid || sp->step1 < h->from || sp->step0 > h->to)
+		return false;
+	*a = sp->step0 < h->from ? h->from : sp->step0;
+	*b = sp->step1 > h->to ? h->to : sp->step1;
+	return true;
+}
+
+/* The next span of KIND of tid that shows in the window, from *i on (0 to
+ * begin), and its steps there; NULL after the last. */
+static const struct pic_span *next_shown(const struct hw *h, const struct pic *p, size_t *i,
+					 int kind, int tid, int32_t *a, int32_t *b)
+{
+	while (*i < p->nspans) {
+		const struct pic_span *sp = &p->spans[(*i)++];
+		if (span_shown(h, sp, kind, tid, a, b))
+			return sp;
+	}
+	return NULL;
+}
+
 static double lane_x(const struct hw *h, int tid)
 {
 	return STEPW + (double)h->lane_of[tid] * LANEW;
@@ -77,6 +102,13 @@ static void tip(FILE *f, const char *text)
 	fputs("\"><title>", f);
 	pic_html_escape(f, text);
 	fputs("</title>", f);
+}
+
+/* The end of a <rect ...: its tip, and the element closed. */
+static void rect_end(FILE *f, const char *text)
+{
+	tip(f, text);
+	fputs("</rect>\n", f);
 }
 
 /* A JSON string that is safe inside <script>. */
@@ -215,14 +247,10 @@ static void lane(struct hw *h, int tid)
 		"</tspan></text>\n", p->w->procs[vt->proc].pid, vt->tid);
 	fprintf(f, "<g clip-path=\"url(#clip-%d)\">\n", tid);
 
+	const struct pic_span *sp;
+	int32_t a, b;
 	/* kernel functions, outermost first */
-	for (size_t i = 0; i < p->nspans; i++) {
-		const struct pic_span *sp = &p->spans[i];
-		if (sp->kind != PS_FN || sp->tid != tid || sp->step1 < h->from ||
-		    sp->step0 > h->to)
-			continue;
-		int32_t a = sp->step0 < h->from ? h->from : sp->step0;
-		int32_t b = sp->step1 > h->to ? h->to : sp->step1;
+	for (size_t i = 0; (sp = next_shown(h, p, &i, PS_FN, tid, &a, &b));) {
 		static const char *const fill[] = { "#ffffff", "#eeeeee", "#e0e0e0",
 			"#d2d2d2", "#c6c6c6", "#bababa" };
 		int d = sp->depth;
@@ -241,17 +269,10 @@ static void lane(struct hw *h, int tid)
 			row_y(h, a) + 2, fw - d * INDENT, row_y(h, b + 1) - row_y(h, a) - 4,
 			fill[d < 5 ? d : 5], d ? "#555" : "#000", d ? "1.5" : "2.5",
 			sp->open ? " stroke-dasharray=\"8 5\"" : "");
-		tip(f, t);
-		fputs("</rect>\n", f);
+		rect_end(f, t);
 	}
 	/* waits: hatched over the functions, and in the lock column */
-	for (size_t i = 0; i < p->nspans; i++) {
-		const struct pic_span *sp = &p->spans[i];
-		if (sp->kind != PS_WAIT || sp->tid != tid || sp->step1 < h->from ||
-		    sp->step0 > h->to)
-			continue;
-		int32_t a = sp->step0 < h->from ? h->from : sp->step0;
-		int32_t b = sp->step1 > h->to ? h->to : sp->step1;
+	for (size_t i = 0; (sp = next_shown(h, p, &i, PS_WAIT, tid, &a, &b));) {
 		char other[32] = "";
 		if (sp->other >= 0)
 			pic_thread_name(p, sp->other, other, sizeof other);
@@ -264,29 +285,20 @@ static void lane(struct hw *h, int tid)
 			"height=\"%.0f\" fill=\"url(#%s)\" fill-opacity=\"0.4\" stroke=\"#7a0060\" "
 			"stroke-width=\"2.5\" stroke-dasharray=\"6 4\"", fx + 4, y, fw - 8, hh,
 			hatch_of(sp->cls));
-		tip(f, t);
-		fputs("</rect>\n", f);
+		rect_end(f, t);
 		int col = pic_lock_col(sp->cls);
 		fprintf(f, "<rect class=\"wait-bar\" x=\"%.0f\" y=\"%.0f\" width=\"%d\" "
 			"height=\"%.0f\" fill=\"url(#%s)\" stroke=\"#7a0060\" stroke-width=\"2\"",
 			x0 + LOCKX + col * (LOCKW + LOCKGAP), y, LOCKW, hh, hatch_of(sp->cls));
-		tip(f, t);
-		fputs("</rect>\n", f);
+		rect_end(f, t);
 	}
 	/* lock holds */
-	for (size_t i = 0; i < p->nspans; i++) {
-		const struct pic_span *sp = &p->spans[i];
-		if (sp->kind != PS_HOLD || sp->tid != tid || sp->step1 < h->from ||
-		    sp->step0 > h->to)
-			continue;
-		int32_t a = sp->step0 < h->from ? h->from : sp->step0;
-		int32_t b = sp->step1 > h->to ? h->to : sp->step1;
+	for (size_t i = 0; (sp = next_shown(h, p, &i, PS_HOLD, tid, &a, &b));) {
 		int col = pic_lock_col(sp->cls);
 		/* a second lock of the column held at once (rename, rmdir: parent
 		 * and victim) is drawn narrower, inside the first */
 		int inner = 0;
-		for (size_t j = 0; j < i; j++) {
-			const struct pic_span *o = &p->spans[j];
+		for (const struct pic_span *o = p->spans; o < sp; o++) {
 			if (o->kind == PS_HOLD && o->tid == tid && pic_lock_col(o->cls) == col &&
 			    o->ev1 > sp->ev0)
 				inner++;
@@ -309,8 +321,7 @@ static void lane(struct hw *h, int tid)
 			vfs_mode_name(sp->mode), x0 + LOCKX + col * (LOCKW + LOCKGAP) + inner * 5,
 			y + inner * 4, LOCKW - inner * 10, hh - inner * 8,
 			lock_color(sp->cls, sp->mode));
-		tip(f, t);
-		fputs("</rect>\n", f);
+		rect_end(f, t);
 	}
 	/* a label per step */
 	for (int32_t k = h->from; k <= h->to; k++) {

@@ -334,21 +334,17 @@ static int vfsim_main(int argc, char **argv)
 	enum { OPT_CHECK = 256, OPT_TRACE, OPT_COLOR, OPT_VERSION, OPT_HELP, OPT_MDOC,
 	       OPT_TAP, OPT_WIDTH, OPT_NO_PAGER, OPT_CONDS_MDOC, OPT_TABLES,
 	       OPT_COMPLETE };
+	/* the options usage() describes, and hidden ones for the tests and the
+	 * man pages (commands-mdoc, conditions-mdoc, tables, complete) */
+	enum { NO = no_argument, ARG = required_argument };
 	static const struct option longs[] = {
-		{ "check", no_argument, NULL, OPT_CHECK },
-		{ "trace", required_argument, NULL, OPT_TRACE },
-		{ "color", required_argument, NULL, OPT_COLOR },
-		{ "colour", required_argument, NULL, OPT_COLOR },
-		{ "version", no_argument, NULL, OPT_VERSION },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ "commands-mdoc", no_argument, NULL, OPT_MDOC },
-		{ "conditions-mdoc", no_argument, NULL, OPT_CONDS_MDOC },
-		{ "tables", no_argument, NULL, OPT_TABLES },
-		{ "complete", required_argument, NULL, OPT_COMPLETE },
-		{ "tap", no_argument, NULL, OPT_TAP },
-		{ "width", required_argument, NULL, OPT_WIDTH },
-		{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
-		{ NULL, 0, NULL, 0 },
+		{ "check", NO, NULL, OPT_CHECK }, { "tap", NO, NULL, OPT_TAP },
+		{ "trace", ARG, NULL, OPT_TRACE }, { "width", ARG, NULL, OPT_WIDTH },
+		{ "color", ARG, NULL, OPT_COLOR }, { "colour", ARG, NULL, OPT_COLOR },
+		{ "no-pager", NO, NULL, OPT_NO_PAGER }, { "version", NO, NULL, OPT_VERSION },
+		{ "help", NO, NULL, OPT_HELP }, { "commands-mdoc", NO, NULL, OPT_MDOC },
+		{ "conditions-mdoc", NO, NULL, OPT_CONDS_MDOC }, { "tables", NO, NULL, OPT_TABLES },
+		{ "complete", ARG, NULL, OPT_COMPLETE }, { NULL, 0, NULL, 0 },
 	};
 	int ch;
 	o.cmds = calloc((size_t)argc + 1, sizeof *o.cmds);
