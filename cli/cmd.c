@@ -245,15 +245,17 @@ static const struct cmd_def base_table[] = {
 	  "Ctrl-C stops it.",
 	  CMD_NOREPLAY_SAID, 0, c_explore },
 	{ "compare", "explore", "PRESET PRESET [FILE]", "replay the session (or FILE) under two kernels, side by side",
-	  "Replays the calls of this session (its log, as 'save' writes it) or of\n"
-	  "FILE under each preset in a fresh session, and prints call by call the\n"
-	  "locks taken (acquisitions with class and mode, skips of f_pos_lock, waits)\n"
-	  "and the results side by side; * marks what differs. Foreground calls run\n"
-	  "until they return or block; pending (&) calls follow the same step\n"
-	  "commands where they can: a step of a thread that is blocked under one\n"
-	  "kernel goes to the scheduler instead, and the column says so. Then the\n"
-	  "scheduler runs what is left. The script's 'kernel' lines are replaced by\n"
-	  "the presets; its 'set' lines are kept. Example: compare v6.4 v6.5",
+	  "Runs this session (its log, as it was typed) or FILE line by line under\n"
+	  "each preset in a fresh session, as a script runs (expect, save, export and\n"
+	  "lessons left out; back, explore and compare too, and said), and prints\n"
+	  "call by call the locks taken (acquisitions with class and mode, skips of\n"
+	  "f_pos_lock, waits) and the results side by side; * marks what differs.\n"
+	  "Foreground calls run until they return or block; pending (&) calls follow\n"
+	  "the same step commands where they can: a step of a thread that is blocked\n"
+	  "under one kernel goes to the scheduler instead, and the column says so.\n"
+	  "Then the scheduler runs what is left. The script's 'kernel' lines are\n"
+	  "replaced by the presets; its 'set' lines are kept. Example: compare v6.4\n"
+	  "v6.5",
 	  CMD_NOREPLAY_SAID, 0, c_compare },
 	{ "lessons", "script", "[N|NAME [step]]", "list the workshop's lessons, or load lesson N",
 	  "Lists examples/NN-*.vfs with the first line of each. 'lessons 1' loads\n"
