@@ -398,7 +398,17 @@ int session_exec_line(struct session *s, const char *line)
 	}
 	const struct cmd_entry *e = cmd_find(l.words[0]);
 	if (!e && vfs_kfn_lookup(s->w, l.words[0]) >= 0) {
-		/* a system call the script defined */
+		/* a system call the script defined: a thread's call, which a
+		 * watching compare shows on a row of its own */
+		static const struct cmd_entry defined_call = {
+			.name = "define", .group = "thread", .args = "",
+			.max_args = -1, .flags = CMD_THREAD };
+		struct cmd_call dc = { .argc = l.nwords - 1, .argv = l.words + 1,
+			.cols = l.cols + 1, .tid = -1, .thread = l.thread,
+			.background = l.background, .line = line };
+		if (s->watch && s->watch->command &&
+		    s->watch->command(s->watch->ctx, s, &defined_call, &dc))
+			return 0;
 		int r = define_call_line(s, &l);
 		detect_tell_overflow(s);
 		session_live_reports(s);
