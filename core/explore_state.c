@@ -199,7 +199,7 @@ void xs_canon(struct sbuf *bo, const struct vfs_world *w, uint64_t tree,
 		const void *frame;
 		size_t fsize;
 		int pc = vfs_thread_resume_point(w, i, &frame, &fsize);
-		if (pc != SITE_IDLE) {
+		if (pc != RP_IDLE) {
 			/* the call in progress: its arguments and its locals
 			 * (the frame is cleared whole when a call starts) */
 			put(b, frame, fsize);

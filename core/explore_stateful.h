@@ -214,7 +214,7 @@ struct sworker {
 	struct vfs_world *scratch;
 	struct vfs_world *work;         /* where successors are made */
 	struct vfs_world *spare;        /* the copy before a maybe-visible step */
-	uint8_t nsite[SITE__COUNT];     /* sites seen visible after a block's */
+	uint8_t nsite[RP__COUNT];       /* resume points seen visible after a block's */
 	uint64_t told_states, told_viol;        /* already in the progress */
 	double cpu;                     /* seconds of its thread in worker_main */
 };

@@ -154,9 +154,6 @@ enum vfs_rp {
 };
 /* between calls: the thread is in user space */
 #define RP_IDLE RP(do_syscall_64, idle)
-/* the explorer's names (core/explore_state.c) */
-#define SITE_IDLE RP_IDLE
-#define SITE__COUNT RP__COUNT
 
 struct vfs_rp_desc {
 	const char *name;       /* "iterate_dir:lock" */
@@ -357,6 +354,13 @@ void lockdep_event(struct vfs_world *w, const struct vfs_event *ev);
  * read or write against `rule write|access FIELD under LOCK`; a duplicate
  * entry (WHAT: the duplicate detector's words) against `rule entries once
  * per pass` */
+/* lockdep.c, for rules.c */
+bool lockdep_seen(struct vfs_world *w, int rule, int from, int to);
+struct vfs_report *lockdep_new_report(struct vfs_world *w, int kind, int rule);
+/* rules.c: the script's rules, for lockdep.c and the detectors */
+bool rules_on(const struct vfs_world *w);
+void rules_check(struct vfs_world *w, const struct vfs_link *l, int wcls,
+		 int wsub, const struct vfs_held *h);
 void rules_access(struct vfs_world *w, const struct vfs_event *ev);
 void rules_duplicate(struct vfs_world *w, const struct vfs_event *ev,
 		     const char *what);

@@ -83,7 +83,9 @@ static int held_key(const struct vfs_held *h)
 	return h->cls * 4 + h->sub;
 }
 
-static bool seen(struct vfs_world *w, int rule, int from, int to)
+/* Whether (RULE, FROM, TO) was reported before; remembered if not.
+ * (rules.c: the script's rules, past LDR__COUNT) */
+bool lockdep_seen(struct vfs_world *w, int rule, int from, int to)
 {
 	struct vfs_lockdep *ld = &w->det.ld;
 	uint32_t k = (uint32_t)rule << 16 | (uint32_t)from << 8 | (uint32_t)to;
@@ -116,7 +118,7 @@ static void make_link(const struct vfs_world *w, const struct vfs_event *ev,
 
 /* A report of KIND (lockdep's DK_LOCKORDER, the script's DK_RULE),
  * counted also past the list's end */
-static struct vfs_report *new_report_of(struct vfs_world *w, int kind, int rule)
+struct vfs_report *lockdep_new_report(struct vfs_world *w, int kind, int rule)
 {
 	w->det.counts[kind]++;
 	if (w->det.nreports >= VFS_MAX_REPORTS)
@@ -131,12 +133,12 @@ static struct vfs_report *new_report_of(struct vfs_world *w, int kind, int rule)
 
 static struct vfs_report *new_report(struct vfs_world *w, int rule)
 {
-	return new_report_of(w, DK_LOCKORDER, rule);
+	return lockdep_new_report(w, DK_LOCKORDER, rule);
 }
 
 static void rank_report(struct vfs_world *w, int rule, const struct vfs_link *l)
 {
-	if (seen(w, rule, l->held_key, l->want_key))
+	if (lockdep_seen(w, rule, l->held_key, l->want_key))
 		return;
 	struct vfs_report *r = new_report(w, rule);
 	if (!r)
@@ -209,7 +211,7 @@ static void add_edge(struct vfs_world *w, const struct vfs_link *l)
 		detect_overflow(w, VL_LINKS);
 		n = VFS_MAX_LINKS - 1;
 	}
-	if (n > 0 && !seen(w, LDR_CYCLE, l->held_key, l->want_key)) {
+	if (n > 0 && !lockdep_seen(w, LDR_CYCLE, l->held_key, l->want_key)) {
 		struct vfs_report *r = new_report(w, LDR_CYCLE);
 		if (r) {
 			char th[32];
@@ -255,213 +257,6 @@ static bool holds_class(const struct vfs_thread *t, int cls)
 	return false;
 }
 
-/* ---- the script's rules (`rule`) ---- */
-
-static const struct { const char *name; int cls; bool inode; } pat_classes[] = {
-	{ "s_vfs_rename_mutex", LC_RENAME_MUTEX, false },
-	{ "rename_mutex", LC_RENAME_MUTEX, false },     /* (as traces name it) */
-	{ "f_pos_lock", LC_F_POS_LOCK, false },
-	{ "i_rwsem", LC_NONE, true },
-	{ "i_mutex", LC_NONE, true },                   /* (before v4.7) */
-	{ "i_rwsem_dir", LC_I_RWSEM_DIR, false },
-	{ "i_rwsem_nondir", LC_I_RWSEM, false },
-	{ "f_lock", LC_F_LOCK, false },
-	{ "cred_guard_mutex", LC_CRED_GUARD_MUTEX, false },
-	{ "exec_update_mutex", LC_EXEC_UPDATE_MUTEX, false },
-	{ "exec_update_lock", LC_EXEC_UPDATE_LOCK, false },
-};
-/* include/linux/fs.h's enum inode_i_mutex_lock_class, as far as vfsim's
- * paths annotate (LDSUB_*) */
-static const char *const sub_names[] = { "normal", "parent", "parent2", "nondir2" };
-
-int vfs_lockpat_parse(const char *s, struct vfs_lockpat *p, int *bad_at)
-{
-	const char *colon = strchr(s, ':');
-	size_t len = colon ? (size_t)(colon - s) : strlen(s);
-	memset(p, 0, sizeof *p);
-	p->sub = -1;        /* any subclass */
-	*bad_at = 0;
-	size_t i;
-	for (i = 0; i < sizeof pat_classes / sizeof pat_classes[0]; i++)
-		if (strlen(pat_classes[i].name) == len &&
-		    !strncmp(pat_classes[i].name, s, len))
-			break;
-	if (i == sizeof pat_classes / sizeof pat_classes[0])
-		return -1;
-	p->cls = (uint8_t)pat_classes[i].cls;
-	p->inode = pat_classes[i].inode;
-	if (!colon)
-		return 0;
-	*bad_at = (int)len + 1;
-	const char *sub = colon + 1;
-	bool inode = p->inode || p->cls == LC_I_RWSEM_DIR || p->cls == LC_I_RWSEM;
-	if (!inode)     /* only inode_lock_nested annotates a subclass */
-		return -1;
-	for (int k = 0; k < 4; k++)
-		if (!strcmp(sub, sub_names[k]) ||
-		    (sub[0] == '0' + k && !sub[1])) {
-			p->sub = (int8_t)k;
-			return 0;
-		}
-	return -1;
-}
-
-void vfs_lockpat_text(const struct vfs_lockpat *p, char *buf, size_t n)
-{
-	const char *name = "?";
-	for (size_t i = 0; i < sizeof pat_classes / sizeof pat_classes[0]; i++)
-		if (pat_classes[i].cls == p->cls && pat_classes[i].inode == p->inode) {
-			name = pat_classes[i].name;
-			break;
-		}
-	if (p->sub >= 0 && p->sub < 4)
-		snprintf(buf, n, "%s:%s", name, sub_names[p->sub]);
-	else
-		snprintf(buf, n, "%s", name);
-}
-
-const char *vfs_lockpat_name(int i)
-{
-	static char subs[4][24];
-	int nc = (int)(sizeof pat_classes / sizeof pat_classes[0]);
-	if (i >= 0 && i < nc)
-		return pat_classes[i].name;
-	i -= nc;
-	if (i < 0 || i >= 4)
-		return NULL;
-	if (!subs[i][0])
-		snprintf(subs[i], sizeof subs[i], "i_rwsem:%s", sub_names[i]);
-	return subs[i];
-}
-
-bool vfs_lockpat_match(const struct vfs_lockpat *p, int cls, int sub)
-{
-	bool cls_ok = p->inode ? cls == LC_I_RWSEM_DIR || cls == LC_I_RWSEM :
-		      cls == p->cls;
-	return cls_ok && (p->sub < 0 || p->sub == sub);
-}
-
-void vfs_rule_text(const struct vfs_rule *r, char *buf, size_t n)
-{
-	char a[40], b[40];
-	vfs_lockpat_text(&r->a, a, sizeof a);
-	if (r->kind == VRULE_UNDER) {
-		snprintf(buf, n, "%s %s under %s", r->reads ? "access" : "write",
-			 vfs_field_name(r->field), a);
-		return;
-	}
-	if (r->kind == VRULE_ONCE) {
-		snprintf(buf, n, "entries once per pass");
-		return;
-	}
-	if (r->kind == VRULE_RANK) {
-		snprintf(buf, n, "rank %s %d", a, r->rank);
-		return;
-	}
-	vfs_lockpat_text(&r->b, b, sizeof b);
-	snprintf(buf, n, "lockorder %s before %s", a, b);
-}
-
-int vfs_nrules(const struct vfs_world *w)
-{
-	return w->kdefs ? w->kdefs->nrules : 0;
-}
-
-const struct vfs_rule *vfs_rule_get(const struct vfs_world *w, int i)
-{
-	return i >= 0 && i < vfs_nrules(w) ? &w->kdefs->rules[i] : NULL;
-}
-
-int vfs_rule_add(struct vfs_world *w, const struct vfs_rule *r)
-{
-	if (vfs_nrules(w) >= VFS_MAX_RULES)
-		return -VE_NOSPC;
-	struct vfs_kdefs *k = kdefs_mut(w);
-	if (!k)
-		return -VE_NOMEM;
-	k->rules[k->nrules++] = *r;
-	return 0;
-}
-
-int vfs_rule_remove(struct vfs_world *w, int i)
-{
-	if (i < 0 || i >= vfs_nrules(w))
-		return -VE_INVAL;
-	struct vfs_kdefs *k = kdefs_mut(w);
-	if (!k)
-		return -VE_NOMEM;
-	memmove(&k->rules[i], &k->rules[i + 1], sizeof k->rules[0] * (size_t)(k->nrules - i - 1));
-	k->nrules--;
-	return 0;
-}
-
-/* The rank a lock has under W's rules: the most specific rank rule that
- * names it (its subclass over its class alone), -1 if none; *which its
- * index. */
-static int rank_of(const struct vfs_world *w, int cls, int sub, int *which)
-{
-	int best = -1, spec = -1;
-	for (int i = 0; i < vfs_nrules(w); i++) {
-		const struct vfs_rule *r = &w->kdefs->rules[i];
-		if (r->kind != VRULE_RANK || !vfs_lockpat_match(&r->a, cls, sub))
-			continue;
-		int sp = (r->a.sub >= 0) * 2 + !r->a.inode;
-		if (sp > spec) {
-			spec = sp;
-			best = i;
-		}
-	}
-	*which = best;
-	return best >= 0 ? w->kdefs->rules[best].rank : -1;
-}
-
-static void rule_report(struct vfs_world *w, int rule, const struct vfs_link *l,
-			int held_rule)
-{
-	/* (ids past the built-in ones: one report per rule and key pair) */
-	if (seen(w, LDR__COUNT + rule, l->held_key, l->want_key))
-		return;
-	w->det.counts[DK_RULE]++;
-	if (w->det.nreports >= VFS_MAX_REPORTS)
-		return;
-	struct vfs_report *r = &w->det.reports[w->det.nreports++];
-	memset(r, 0, sizeof *r);
-	r->kind = DK_RULE;
-	r->rule = (uint8_t)rule;
-	r->entry = held_rule;
-	r->obj = -1;
-	r->nlinks = 1;
-	r->link[0] = *l;
-	r->b.tid = l->tid;
-	r->b.step = l->step;
-	char th[32], a[VFS_PATH_MAX + 32], b[VFS_PATH_MAX + 32], rt[96];
-	vfs_thread_name(w, l->tid, th, sizeof th);
-	vfs_lock_name(w, l->want, b, sizeof b);
-	vfs_lock_name(w, l->held, a, sizeof a);
-	vfs_rule_text(&w->kdefs->rules[rule], rt, sizeof rt);
-	snprintf(r->text, sizeof r->text, "rule %s: %s takes %s in %s at step %d "
-		 "while holding %s", rt, th, b, vfs_fn_name(l->fn), l->step, a);
-}
-
-/* Every rule of the script against one acquisition and one held lock:
- * ORDER forbids taking its `a` under its `b`; ranks forbid taking a lock
- * under one of the same or a higher rank (two locks of one rank: the rank
- * does not say which comes first, lockdep's recursive-locking case). */
-static void check_rules(struct vfs_world *w, const struct vfs_link *l, int wcls,
-			int wsub, const struct vfs_held *h)
-{
-	for (int i = 0; i < vfs_nrules(w); i++) {
-		const struct vfs_rule *r = &w->kdefs->rules[i];
-		if (r->kind == VRULE_ORDER && vfs_lockpat_match(&r->a, wcls, wsub) &&
-		    vfs_lockpat_match(&r->b, h->cls, h->sub))
-			rule_report(w, i, l, -1);
-	}
-	int wr, hr;
-	int wrank = rank_of(w, wcls, wsub, &wr), hrank = rank_of(w, h->cls, h->sub, &hr);
-	if (wr >= 0 && hr >= 0 && wrank <= hrank)
-		rule_report(w, wr, l, hr);
-}
-
 static void check(struct vfs_world *w, const struct vfs_event *ev, bool acquired,
 		  bool builtin, bool rules)
 {
@@ -481,7 +276,7 @@ static void check(struct vfs_world *w, const struct vfs_event *ev, bool acquired
 		struct vfs_link l;
 		make_link(w, ev, h, hkey, wkey, &l);
 		if (rules && h->lock != ev->lock)
-			check_rules(w, &l, wcls, ev->subclass, h);
+			rules_check(w, &l, wcls, ev->subclass, h);
 		if (!builtin)
 			continue;
 		int hcls = h->cls;
@@ -511,100 +306,6 @@ static void check(struct vfs_world *w, const struct vfs_event *ev, bool acquired
 			rank_report(w, LDR_RECURSIVE, &l);
 		if (h->lock != ev->lock)
 			add_edge(w, &l);
-	}
-}
-
-static bool rules_on(const struct vfs_world *w)
-{
-	return vfs_nrules(w) && detect_on(&w->det, DK_RULE);
-}
-
-/* A broken invariant of the script's: one report per rule and kernel
- * function (and entry), its one line naming the thread, what it did and
- * the step. */
-static struct vfs_report *invariant_report(struct vfs_world *w, int rule, int a, int b)
-{
-	if (seen(w, LDR__COUNT + rule, a & 0xff, b & 0xff))
-		return NULL;
-	struct vfs_report *r = new_report_of(w, DK_RULE, rule);
-	if (r)
-		r->entry = -1;
-	return r;
-}
-
-/* Whether lock H of thread T covers FIELD of the event's object: the
- * file's own locks for a file, the inode's i_rwsem for the inode or the
- * file's inode; a global lock covers everything. */
-static bool covers(const struct vfs_world *w, const struct vfs_held *h,
-		   const struct vfs_event *ev)
-{
-	int idx = VFS_LID_IDX(h->lock);
-	switch (VFS_LID_KIND(h->lock)) {
-	case LID_FILE_POS: case LID_FILE_LOCK:
-		return ev->objkind == VOK_FILE && ev->obj == idx;
-	case LID_INODE:
-		if (ev->objkind == VOK_INODE)
-			return ev->obj == idx;
-		return ev->objkind == VOK_FILE && ev->obj >= 0 &&
-		       w->files[ev->obj].kind == FK_INODE && w->files[ev->obj].inode == idx;
-	default:
-		return true;
-	}
-}
-
-void rules_access(struct vfs_world *w, const struct vfs_event *ev)
-{
-	if (!rules_on(w) || ev->rcu || ev->atomic)
-		return;
-	const struct vfs_thread *t = &w->threads[ev->tid];
-	for (int i = 0; i < vfs_nrules(w); i++) {
-		const struct vfs_rule *ru = &w->kdefs->rules[i];
-		if (ru->kind != VRULE_UNDER || ru->field != ev->field ||
-		    (ev->op == OP_READ && !ru->reads))
-			continue;
-		bool ok = false;
-		for (int k = 0; k < t->nheld && !ok; k++)
-			ok = vfs_lockpat_match(&ru->a, t->held[k].cls, t->held[k].sub) &&
-			     covers(w, &t->held[k], ev);
-		if (ok)
-			continue;
-		struct vfs_report *r = invariant_report(w, i, ev->fn, ev->op);
-		if (!r)
-			continue;
-		char th[32], ob[VFS_PATH_MAX + 16], rt[96], lk[40];
-		vfs_thread_name(w, ev->tid, th, sizeof th);
-		vfs_event_obj_name(w, ev, ob, sizeof ob);
-		vfs_rule_text(ru, rt, sizeof rt);
-		vfs_lockpat_text(&ru->a, lk, sizeof lk);
-		r->obj = ev->obj;
-		r->field = ev->field;
-		r->b.tid = ev->tid;
-		r->b.step = ev->step;
-		r->b.fn = ev->fn;
-		r->b.write = ev->op == OP_WRITE;
-		snprintf(r->text, sizeof r->text, "rule %s: %s %s %s of %s in %s at "
-			 "step %d without holding its %s", rt, th, ev->op == OP_WRITE ?
-			 "writes" : "reads", vfs_field_name(ev->field), ob,
-			 vfs_fn_name(ev->fn), ev->step, lk);
-	}
-}
-
-void rules_duplicate(struct vfs_world *w, const struct vfs_event *ev,
-		     const char *what)
-{
-	if (!rules_on(w))
-		return;
-	for (int i = 0; i < vfs_nrules(w); i++) {
-		if (w->kdefs->rules[i].kind != VRULE_ONCE)
-			continue;
-		struct vfs_report *r = invariant_report(w, i, ev->file, (int)ev->value);
-		if (!r)
-			continue;
-		r->obj = ev->file;
-		r->b.tid = ev->tid;
-		r->b.step = ev->step;
-		r->b.fn = ev->fn;
-		snprintf(r->text, sizeof r->text, "rule entries once per pass: %s", what);
 	}
 }
 

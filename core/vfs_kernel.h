@@ -265,7 +265,7 @@ struct vfs_kdefs {
 /* Set (E NULL: clear) the override of DEC.  0, -VE_INVAL (not an
  * expression: vfs_expr_check), -VE_NOMEM. */
 int vfs_override_set(struct vfs_world *w, int dec, const struct vfs_expr *e);
-/* Lock-order rules (core/lockdep.c).  vfs_lockpat_parse: a lock as
+/* Lock-order rules (core/rules.c).  vfs_lockpat_parse: a lock as
  * lockdep and vfsim print it, CLASS[:SUBCLASS] (s_vfs_rename_mutex,
  * f_pos_lock, i_rwsem, i_rwsem_dir, i_rwsem_nondir, f_lock, the exec
  * locks; subclass normal, parent, parent2, nondir2 or 0-3); 0, or -1 and
