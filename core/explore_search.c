@@ -515,14 +515,13 @@ static void pop(struct xsearch *s, int d)
 static int add_item(struct xsearch *s, int d)
 {
 	struct xshared *sh = s->sh;
-	if (sh->nitems == sh->capitems) {
-		int c = sh->capitems ? sh->capitems * 2 : 64;
-		struct xitem *n = realloc(sh->items, sizeof *n * (size_t)c);
-		if (!n)
-			return -1;
-		sh->items = n;
-		sh->capitems = c;
-	}
+	size_t cap = (size_t)sh->capitems;
+	struct xitem *n = grow_array(sh->items, &cap, (size_t)sh->nitems + 1,
+				     sizeof *n, 64);
+	if (!n)
+		return -1;
+	sh->items = n;
+	sh->capitems = (int)cap;
 	struct xitem *it = &sh->items[sh->nitems];
 	memset(it, 0, sizeof *it);
 	it->plen = d;

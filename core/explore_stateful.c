@@ -76,32 +76,25 @@ int xs_stopped(struct sworker *s)
 
 int xs_lv_grow(struct sworker *s, int d)
 {
-	if (d < s->caplv)
-		return 0;
-	int c = s->caplv ? s->caplv * 2 : 64;
-	while (c <= d)
-		c *= 2;
-	struct lvl *n = realloc(s->lv, sizeof *n * (size_t)c);
+	size_t cap = (size_t)s->caplv;
+	struct lvl *n = grow_array(s->lv, &cap, (size_t)d + 1, sizeof *n, 64);
 	if (!n)
 		return -1;
+	/* (a level's buffers start empty) */
+	memset(n + s->caplv, 0, sizeof *n * (cap - (size_t)s->caplv));
 	s->lv = n;
-	memset(s->lv + s->caplv, 0, sizeof *n * (size_t)(c - s->caplv));
-	s->caplv = c;
+	s->caplv = (int)cap;
 	return 0;
 }
 
 int xs_path_grow(struct sworker *s, int need)
 {
-	if (need < s->cappath)
-		return 0;
-	int c = s->cappath ? s->cappath * 2 : 4096;
-	while (c <= need)
-		c *= 2;
-	uint8_t *p = realloc(s->path, (size_t)c);
+	size_t cap = (size_t)s->cappath;
+	uint8_t *p = grow_array(s->path, &cap, (size_t)need + 1, 1, 4096);
 	if (!p)
 		return -1;
 	s->path = p;
-	s->cappath = c;
+	s->cappath = (int)cap;
 	return 0;
 }
 

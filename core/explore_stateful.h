@@ -18,6 +18,7 @@
 
 #include "explore_int.h"
 #include "internal.h"
+#include "grow.h"
 
 #define ABORT_FULL 1
 #define ABORT_ERROR 2
