@@ -252,9 +252,9 @@ void cli_vmessage(struct session *s, const char *label, const char *fmt, va_list
 {
 	out_flush(s);
 	fflush(stdout);
-	char where[300] = "";
+	char line[24] = "";     /* FILE:LINE: whatever FILE's length */
 	if (s->file)
-		snprintf(where, sizeof where, "%s:%d: ", s->file, s->line);
+		snprintf(line, sizeof line, ":%d: ", s->line);
 	/* one clear line on the terminal, whatever the typed words held;
 	 * one write (stderr is unbuffered), so that lines from two
 	 * processes sharing a terminal or a log do not interleave */
@@ -262,7 +262,7 @@ void cli_vmessage(struct session *s, const char *label, const char *fmt, va_list
 	char esc[1024];
 	size_t n;
 	char *e = shown(msg, false, esc, sizeof esc, &n);
-	fprintf(stderr, "%s%s%s%s%s%s\n", where,
+	fprintf(stderr, "%s%s%s%s%s%s%s\n", s->file ? s->file : "", line,
 		label && s->color ? "\033[1;31m" : "", label ? label : "",
 		label && s->color ? "\033[0m" : "", label ? " " : "",
 		e ? e : msg);
