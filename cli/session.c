@@ -384,6 +384,12 @@ int session_sched_step(struct session *s, bool *done)
 
 /* ---- lines, files, streams ---- */
 
+/* What a watcher is told a script's own system call is (it has no row
+ * of the command table: the script made it) */
+static const struct cmd_entry defined_call = {
+	.name = "define", .group = "thread", .args = "", .max_args = -1,
+	.flags = CMD_THREAD };
+
 int session_exec_line(struct session *s, const char *line)
 {
 	struct lex l;
@@ -397,25 +403,10 @@ int session_exec_line(struct session *s, const char *line)
 		return r;
 	}
 	const struct cmd_entry *e = cmd_find(l.words[0]);
-	if (!e && vfs_kfn_lookup(s->w, l.words[0]) >= 0) {
-		/* a system call the script defined: a thread's call, which a
-		 * watching compare shows on a row of its own */
-		static const struct cmd_entry defined_call = {
-			.name = "define", .group = "thread", .args = "",
-			.max_args = -1, .flags = CMD_THREAD };
-		struct cmd_call dc = { .argc = l.nwords - 1, .argv = l.words + 1,
-			.cols = l.cols + 1, .tid = -1, .thread = l.thread,
-			.background = l.background, .line = line };
-		if (s->watch && s->watch->command &&
-		    s->watch->command(s->watch->ctx, s, &defined_call, &dc))
-			return 0;
-		int r = define_call_line(s, &l);
-		detect_tell_overflow(s);
-		session_live_reports(s);
-		out_flush(s);
-		return r;
-	}
-	if (!e) {
+	/* a system call the script defined: a thread's call (a watching
+	 * compare shows it on a row of its own), run by cmd_define.c */
+	bool defined = !e && vfs_kfn_lookup(s->w, l.words[0]) >= 0;
+	if (!e && !defined) {
 		const char *names[256];
 		return cli_unknown(s, "unknown command", l.words[0], names,
 				   cmd_names(names, 256), "try 'help'");
@@ -423,8 +414,16 @@ int session_exec_line(struct session *s, const char *line)
 	struct cmd_call c = { .argc = l.nwords - 1, .argv = l.words + 1,
 		.cols = l.cols + 1, .tid = -1, .thread = l.thread,
 		.background = l.background, .line = line };
-	if (s->watch && s->watch->command && s->watch->command(s->watch->ctx, s, e, &c))
+	if (s->watch && s->watch->command &&
+	    s->watch->command(s->watch->ctx, s, defined ? &defined_call : e, &c))
 		return 0;       /* a replay leaves it out (CMD_NOREPLAY) */
+	if (defined) {
+		int r = define_call_line(s, &l);
+		detect_tell_overflow(s);
+		session_live_reports(s);
+		out_flush(s);
+		return r;
+	}
 	if (l.thread[0]) {
 		if (!(e->flags & CMD_THREAD))
 			return cli_error(s, "'%s' is not something a thread does "
