@@ -23,6 +23,12 @@ void lock_init(struct vfs_lock *l, int kind)
 	l->wait_head = l->wait_tail = -1;
 }
 
+/* The bit of rec.took for a lock of class CLS taken in MODE. */
+static uint64_t took_bit(int cls, int mode)
+{
+	return UINT64_C(1) << (cls * 4 + mode);
+}
+
 const struct vfs_lock *lock_cptr(const struct vfs_world *w, vfs_lid_t lid)
 {
 	int idx = VFS_LID_IDX(lid);
@@ -150,7 +156,7 @@ static void grant(struct vfs_world *w, const struct vfs_sink *sink, int tid,
 	} else {
 		detect_overflow(w, VL_HELD);
 	}
-	t->rec.took |= UINT64_C(1) << (cls * 4 + mode);
+	t->rec.took |= took_bit(cls, mode);
 	w->stats.acquire[cls]++;
 	count_atomic(w, t);
 	lock_event(w, sink, tid, OP_ACQUIRE, fn, lid, mode, -1);
@@ -350,4 +356,91 @@ void lock_downgrade(struct vx *x, int fn, vfs_lid_t lid)
 	/* rwsem_downgrade_write: wake the readers at the head, if any */
 	if (l->wait_head >= 0 && w->threads[l->wait_head].wait_mode == M_READ)
 		wake_waiters(w, x->sink, lid);
+}
+
+/* ---- what views read of the locks (vfs_lock.h) ---- */
+bool vfs_lock_next(const struct vfs_world *w, vfs_lid_t *lid)
+{
+	int kind = *lid ? VFS_LID_KIND(*lid) : 0, idx = *lid ? VFS_LID_IDX(*lid) : -1;
+	switch (kind) {
+	case 0:
+	case LID_FILE_LOCK:
+		for (idx++; idx < w->nfiles; idx++)
+			if (w->files[idx].kind != FK_NONE) {
+				*lid = VFS_LID(LID_FILE_POS, idx);
+				return true;
+			}
+		idx = -1;
+		/* fall through */
+	case LID_INODE:
+		if (++idx < w->ninodes) {
+			*lid = VFS_LID(LID_INODE, idx);
+			return true;
+		}
+		*lid = VFS_LID(LID_RENAME, 0);
+		return true;
+	case LID_FILE_POS:
+		*lid = VFS_LID(LID_FILE_LOCK, idx);
+		return true;
+	case LID_RENAME:
+		idx = -1;
+		/* fall through */
+	case LID_EXEC:
+		if (++idx < w->nprocs) {
+			*lid = VFS_LID(LID_EXEC, idx);
+			return true;
+		}
+		return false;
+	default:
+		return false;
+	}
+}
+
+bool vfs_lock_busy(const struct vfs_world *w, vfs_lid_t lid)
+{
+	const struct vfs_lock *l = lock_cptr(w, lid);
+	return l->owner >= 0 || l->nreaders > 0 || l->wait_head >= 0;
+}
+
+int vfs_lock_owner(const struct vfs_world *w, vfs_lid_t lid)
+{
+	return lock_cptr(w, lid)->owner;
+}
+
+int vfs_lock_waiter(const struct vfs_world *w, vfs_lid_t lid, int i, int *mode)
+{
+	int c = lock_cptr(w, lid)->wait_head;
+	for (; c >= 0 && i > 0; i--)
+		c = w->threads[c].wait_next;
+	if (c >= 0 && mode)
+		*mode = w->threads[c].wait_mode;
+	return c;
+}
+
+vfs_lid_t vfs_file_pos_lock(int file)
+{
+	return VFS_LID(LID_FILE_POS, file);
+}
+
+bool vfs_lock_of_file(vfs_lid_t lid)
+{
+	return VFS_LID_KIND(lid) == LID_FILE_POS || VFS_LID_KIND(lid) == LID_FILE_LOCK;
+}
+
+bool vfs_call_took(const struct vfs_world *w, int tid, int cls, int mode)
+{
+	uint64_t m = w->threads[tid].rec.took;
+	int classes[2] = { cls, cls == LC_I_RWSEM_DIR ? LC_I_RWSEM : cls };
+	for (int i = 0; i < 2; i++) {
+		int c = classes[i];
+		if (mode < 0) {
+			if (m & (UINT64_C(0xf) << (c * 4)))
+				return true;
+		} else if (m & took_bit(c, mode)) {
+			return true;
+		} else if (mode == M_WRITE && (m & took_bit(c, M_EXCL))) {
+			return true;    /* i_mutex: exclusive is "write" */
+		}
+	}
+	return false;
 }

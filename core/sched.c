@@ -95,6 +95,40 @@ bool vfs_in_call(const struct vfs_world *w, int tid)
 	return w->threads[tid].f.pc != RP_IDLE;
 }
 
+int vfs_thread_npending(const struct vfs_world *w, int tid)
+{
+	return w->threads[tid].npending;
+}
+
+int vfs_thread_nframes(const struct vfs_world *w, int tid)
+{
+	return w->threads[tid].nfn;
+}
+
+int vfs_thread_frame_fn(const struct vfs_world *w, int tid, int i)
+{
+	return w->threads[tid].fnstack[i];
+}
+
+bool vfs_thread_held(const struct vfs_world *w, int tid, int i,
+		     struct vfs_held_lock *h)
+{
+	const struct vfs_thread *t = &w->threads[tid];
+	if (i < 0 || i >= t->nheld)
+		return false;
+	const struct vfs_held *e = &t->held[i];
+	h->lock = e->lock;
+	h->mode = e->mode;
+	h->fn = e->fn;
+	h->returned = !(e->frame < t->nfn && t->fnstack[e->frame] == e->fn);
+	h->frame = e->frame;
+	if (h->returned) {
+		int f = (e->frame < t->nfn ? e->frame : t->nfn) - 1;
+		h->frame = f < 0 ? 0 : f;
+	}
+	return true;
+}
+
 bool vfs_runnable(const struct vfs_world *w, int tid)
 {
 	return vfs_has_work(w, tid) && w->threads[tid].state != TS_BLOCKED;

@@ -6,6 +6,7 @@
 #ifndef VFSIM_VFS_LOCK_H
 #define VFSIM_VFS_LOCK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* ---- locks (core/locking.c) ------------------------------------------------ */
@@ -35,5 +36,26 @@ struct vfs_lock {
 	int8_t wait_head;       /* FIFO of waiting threads (t->wait_next) */
 	int8_t wait_tail;
 };
+
+/* ---- reading the world's locks (core/locking.c): views call these and
+ * never decode a lock id or a lock's fields ---------------------------- */
+struct vfs_world;
+/* The world's locks one after another, in the order `locks` lists them
+ * (each open file's f_pos_lock and f_lock, each inode's i_rwsem,
+ * s_vfs_rename_mutex, each process's exec lock): start with *LID = 0;
+ * false after the last. */
+bool vfs_lock_next(const struct vfs_world *w, vfs_lid_t *lid);
+/* Somebody holds it or waits for it. */
+bool vfs_lock_busy(const struct vfs_world *w, vfs_lid_t lid);
+/* Its exclusive holder's tid, or -1. */
+int vfs_lock_owner(const struct vfs_world *w, vfs_lid_t lid);
+/* The I-th thread (0: the first) in its queue of waiters and in *MODE the
+ * mode it waits for; -1 past the last. */
+int vfs_lock_waiter(const struct vfs_world *w, vfs_lid_t lid, int i, int *mode);
+/* File index FILE's f_pos_lock. */
+vfs_lid_t vfs_file_pos_lock(int file);
+/* One of an open file's locks (f_pos_lock, f_lock): its id names the file
+ * by a slot that a later file may reuse. */
+bool vfs_lock_of_file(vfs_lid_t lid);
 
 #endif

@@ -312,6 +312,10 @@ int vfs_fd_file(const struct vfs_world *w, int proc, int fd);
 enum { VFD_FREE = -1, VFD_RESERVED = -2 /* an open in progress */,
        VFD_STDIO = -3 /* 0-2: taken, as stdio would be (no file modelled) */ };
 int vfs_fd_slot(const struct vfs_world *w, int fdt, int fd, bool *cloexec);
+/* PROC's fd table: its index for vfs_fd_slot, *NFDS (one past its highest
+ * slot used) and *SHARED (the threads sharing it, files->count); -1 when
+ * the process has exited. */
+int vfs_proc_fdtable(const struct vfs_world *w, int proc, int *nfds, int *shared);
 /* The world's filesystem types: the built-in rows, then the defined ones
  * (index vfs_nfstypes + i).  NULL / -1 when there is no such type. */
 int vfs_world_nfstypes(const struct vfs_world *w);
@@ -337,6 +341,29 @@ bool vfs_runnable(const struct vfs_world *w, int tid);
 bool vfs_has_work(const struct vfs_world *w, int tid);
 /* A call has begun and not finished (queued calls aside). */
 bool vfs_in_call(const struct vfs_world *w, int tid);
+/* Calls queued on TID that have not begun. */
+int vfs_thread_npending(const struct vfs_world *w, int tid);
+/* The kernel functions TID is inside: how many, and frame I's VFN_* (0 is
+ * the outermost, the system call's own). */
+int vfs_thread_nframes(const struct vfs_world *w, int tid);
+int vfs_thread_frame_fn(const struct vfs_world *w, int tid, int i);
+/* A lock a thread holds: the kernel function it was taken in (FN) and the
+ * frame it belongs to: where it was taken or, when that function has
+ * returned holding it (fdget_pos returns holding f_pos_lock), the deepest
+ * live frame above it (RETURNED). */
+struct vfs_held_lock {
+	vfs_lid_t lock;
+	int mode;               /* enum vfs_mode */
+	int fn, frame;
+	bool returned;
+};
+/* The I-th lock TID holds (0: the first taken), or false past the last. */
+bool vfs_thread_held(const struct vfs_world *w, int tid, int i,
+		     struct vfs_held_lock *h);
+/* TID's most recent call took a lock of class CLS in MODE (-1: any mode);
+ * i_rwsem_dir matches an i_rwsem too, and write an exclusive one (i_mutex)
+ * (core/locking.c). */
+bool vfs_call_took(const struct vfs_world *w, int tid, int cls, int mode);
 /* Run one atomic step of tid (must be runnable). Returns true if the step
  * completed a call. */
 bool vfs_step(struct vfs_world *w, int tid, const struct vfs_sink *sink);

@@ -723,3 +723,13 @@ int vfs_fd_slot(const struct vfs_world *w, int fdt, int fd, bool *cloexec)
 	return v == 0 ? VFD_FREE : v == FD_RESERVED ? VFD_RESERVED
 		: v == FD_STDIO ? VFD_STDIO : (int)v - 1;
 }
+
+int vfs_proc_fdtable(const struct vfs_world *w, int proc, int *nfds, int *shared)
+{
+	int t = w->procs[proc].fdt;
+	if (t >= 0) {
+		*nfds = w->fdt[t].nfds;
+		*shared = w->fdt[t].count;
+	}
+	return t;
+}

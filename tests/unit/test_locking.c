@@ -352,6 +352,84 @@ static void test_exec_mutex_killable(void **state)
 	h_free(h);
 }
 
+/* What the shell's views read of the locks and of a thread (`locks`,
+ * `where`, `fds`, `ps`, `expect took`) comes through accessors, which
+ * must say what the layouts hold: a reader A inside ext4_readdir, a
+ * writer B queued behind it, A's next call queued. */
+static void test_view_accessors(void **state)
+{
+	(void)state;
+	struct h *h = h_new("v6.5");
+	h_mkdir(h, "/d");
+	int A = h_spawn(h, "A", 0), B = h_spawn(h, "B", 0);
+	assert_int_equal(h_do(h, A, C_OPEN("/d", VO_RDONLY)), 3);
+	int d = vfs_path_lookup(h->w, "/d");
+	vfs_lid_t lid = VFS_LID(LID_INODE, d), fpos = vfs_file_pos_lock(h_file(h, A, 3));
+	h_submit(h, A, C_GETDENTS(3, 10));
+	h_until(h, A, VFN_ext4_readdir);
+	assert_true(h_do(h, B, C_MKDIR("/d/x")) == H_BLOCKED);
+	h_submit(h, A, C_LSEEK(3, 0, 0));
+
+	/* the lock: busy, no exclusive owner, B waits for write */
+	assert_true(vfs_lock_busy(h->w, lid));
+	assert_int_equal(vfs_lock_owner(h->w, lid), -1);
+	int mode = -1;
+	assert_int_equal(vfs_lock_waiter(h->w, lid, 0, &mode), B);
+	assert_int_equal(mode, M_WRITE);
+	assert_int_equal(vfs_lock_waiter(h->w, lid, 1, &mode), -1);
+	assert_int_equal(vfs_lock_owner(h->w, fpos), A);
+	assert_true(vfs_lock_of_file(fpos));
+	assert_false(vfs_lock_of_file(lid));
+
+	/* every lock once: 2 per open file, 1 per inode, the rename mutex, 1
+	 * per process; the inode's and the file's among them */
+	int n = 0, seen_i = 0, seen_f = 0;
+	for (vfs_lid_t l = 0; vfs_lock_next(h->w, &l); n++) {
+		seen_i += l == lid;
+		seen_f += l == fpos;
+	}
+	assert_int_equal(n, 2 * 1 + h->w->ninodes + 1 + h->w->nprocs);
+	assert_int_equal(seen_i, 1);
+	assert_int_equal(seen_f, 1);
+	assert_false(vfs_lock_busy(h->w, VFS_LID(LID_RENAME, 0)));
+
+	/* A's locks: f_pos_lock from fdget_pos, which returned; i_rwsem read,
+	 * taken in the frame it belongs to */
+	struct vfs_held_lock hl;
+	int k, got_f = 0, got_i = 0;
+	for (k = 0; vfs_thread_held(h->w, A, k, &hl); k++) {
+		assert_true(hl.frame >= 0 && hl.frame < vfs_thread_nframes(h->w, A));
+		if (hl.lock == fpos) {
+			got_f = 1;
+			assert_true(hl.returned);
+			assert_int_equal(hl.fn, VFN_fdget_pos);
+		} else if (hl.lock == lid) {
+			got_i = 1;
+			assert_false(hl.returned);
+			assert_int_equal(hl.mode, M_READ);
+			assert_int_equal(vfs_thread_frame_fn(h->w, A, hl.frame), hl.fn);
+		}
+	}
+	assert_int_equal(k, 2);
+	assert_true(got_f && got_i);
+	assert_int_equal(vfs_thread_frame_fn(h->w, A, 0), VFN_getdents64);
+	assert_false(vfs_thread_held(h->w, B, 0, &hl));
+
+	/* the queue, the call record, the fd table */
+	assert_int_equal(vfs_thread_npending(h->w, A), 1);
+	assert_int_equal(vfs_thread_npending(h->w, B), 0);
+	assert_true(vfs_call_took(h->w, A, LC_I_RWSEM_DIR, M_READ));
+	assert_true(vfs_call_took(h->w, A, LC_I_RWSEM_DIR, -1));
+	assert_false(vfs_call_took(h->w, A, LC_I_RWSEM_DIR, M_WRITE));
+	assert_true(vfs_call_took(h->w, A, LC_F_POS_LOCK, -1));
+	assert_false(vfs_call_took(h->w, A, LC_RENAME_MUTEX, -1));
+	int nfds = 0, shared = 0;
+	assert_true(vfs_proc_fdtable(h->w, h->w->threads[A].proc, &nfds, &shared) >= 0);
+	assert_int_equal(nfds, 4);
+	assert_int_equal(shared, 1);
+	h_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -360,6 +438,7 @@ int main(void)
 		cmocka_unit_test(test_mutex_handoff),
 		cmocka_unit_test(test_exec_update_lock),
 		cmocka_unit_test(test_exec_mutex_killable),
+		cmocka_unit_test(test_view_accessors),
 	};
 	return cmocka_run_group_tests(tests, NULL, h_teardown);
 }
