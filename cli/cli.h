@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 #include "lex.h"
-#include "vfsim.h"
+#include "vfs_world.h"
 
 struct define_state;
 enum rec_kind { REC_SETUP, REC_SUBMIT, REC_STEP };

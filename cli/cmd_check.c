@@ -33,24 +33,6 @@ static int lock_cls_arg(struct session *s, const char *name, int *cls)
 	return 0;
 }
 
-static bool took(const struct vfs_thread *t, int cls, int mode)
-{
-	uint64_t m = t->rec.took;
-	int classes[2] = { cls, cls == LC_I_RWSEM_DIR ? LC_I_RWSEM : cls };
-	for (int i = 0; i < 2; i++) {
-		int c = classes[i];
-		if (mode < 0) {
-			if (m & (UINT64_C(0xf) << (c * 4)))
-				return true;
-		} else if (m & (UINT64_C(1) << (c * 4 + mode))) {
-			return true;
-		} else if (mode == M_WRITE && (m & (UINT64_C(1) << (c * 4 + M_EXCL)))) {
-			return true;    /* i_mutex: exclusive is "write" */
-		}
-	}
-	return false;
-}
-
 /* A verdict on KIND the detectors cannot give: a table of theirs filled
  * (core/vfs_limits.h) and the detector deciding it went off.  -1 with the
  * message (exit status 2 in a script), or 0. */
@@ -264,7 +246,7 @@ COND(cond_took)
 		return cli_error(s, "expect took THREAD LOCK [MODE]");
 	if (!x.t->rec.started)
 		return failed(s, "took: %s has made no call", x.th);
-	if (!took(x.t, x.cls, x.mode))
+	if (!vfs_call_took(s->w, x.tid, x.cls, x.mode))
 		return failed(s, "took: %s's %s did not take %s%s%s", x.th,
 			      call_kname(s->w, &x.t->rec.call), a[1], rest > 2 ? " " : "",
 			      rest > 2 ? a[2] : "");
@@ -292,7 +274,7 @@ COND(cond_skipped)
 	if (!x.t->rec.skipped_fpos)
 		return failed(s, "skipped: %s's %s did not skip f_pos_lock%s", x.th,
 			      call_kname(s->w, &x.t->rec.call),
-			      took(x.t, LC_F_POS_LOCK, -1) ? " (it took it)" : "");
+			      vfs_call_took(s->w, x.tid, LC_F_POS_LOCK, -1) ? " (it took it)" : "");
 	return 0;
 }
 

@@ -26,9 +26,10 @@ HANDLER(c_ps)
 		vfs_thread_name(w, i, th, sizeof th);
 		if (vfs_in_call(w, i))
 			snprintf(call, sizeof call, "%s", call_kname(w, &t->rec.call));
-		if (t->npending)
+		int queued = vfs_thread_npending(w, i);
+		if (queued)
 			snprintf(call + strlen(call), sizeof call - strlen(call), "%s+%d queued",
-				 *call ? " " : "", t->npending);
+				 *call ? " " : "", queued);
 		char line[192];
 		size_t n = (size_t)snprintf(line, sizeof line, "%-8s %-6d %-5d %-8d %-10s %s",
 					    th, w->procs[t->proc].pid, w->procs[t->proc].uid,
@@ -62,16 +63,16 @@ static void describe_file(const struct vfs_world *w, int f, char *buf, size_t n)
 static void show_fds(struct session *s, int p)
 {
 	const struct vfs_world *w = s->w;
-	int t = w->procs[p].fdt;
+	int nfds = 0, shared = 0, t = vfs_proc_fdtable(w, p, &nfds, &shared);
 	out(s, "%s (pid %d)%s\n", w->procs[p].name, w->procs[p].pid,
 	    t < 0 ? ": exited, no descriptors" : "");
 	if (t < 0)
 		return;
-	int shared = w->fdt[t].count, shown = 0;
+	int shown = 0;
 	if (shared > 1)
 		out(s, "  table shared by %d threads (files->count %d): lookups take references\n",
 		    shared, shared);
-	for (int fd = 0; fd < w->fdt[t].nfds; fd++) {
+	for (int fd = 0; fd < nfds; fd++) {
 		bool cloexec;
 		int fi = vfs_fd_slot(w, t, fd, &cloexec);
 		if (fi == VFD_FREE || fi == VFD_STDIO)
@@ -133,9 +134,10 @@ HANDLER(c_files)
 			 fl->f_mode & FMODE_READ ? "READ" : "",
 			 fl->f_mode & FMODE_WRITE ? (fl->f_mode & FMODE_READ ? "|WRITE" : "WRITE") : "",
 			 fl->f_mode & FMODE_ATOMIC_POS ? "|ATOMIC_POS" : "");
-		if (fl->f_pos_lock.owner >= 0) {
+		int owner = vfs_lock_owner(w, vfs_file_pos_lock(f));
+		if (owner >= 0) {
 			char th[32];
-			vfs_thread_name(w, fl->f_pos_lock.owner, th, sizeof th);
+			vfs_thread_name(w, owner, th, sizeof th);
 			snprintf(lk, sizeof lk, "held by %s", th);
 		}
 		out(s, "%-8s %-22s %6lld %7d %-22s %s\n", id, d, (long long)fl->f_pos,
@@ -144,35 +146,34 @@ HANDLER(c_files)
 	return 0;
 }
 
-static int show_lock(struct session *s, vfs_lid_t lid, const struct vfs_lock *l)
+static int show_lock(struct session *s, vfs_lid_t lid)
 {
 	const struct vfs_world *w = s->w;
-	if (l->owner < 0 && l->nreaders == 0 && l->wait_head < 0)
+	if (!vfs_lock_busy(w, lid))
 		return 0;
 	char ln[VFS_PATH_MAX + 32], buf[512];
 	size_t o = 0;
 	vfs_lock_name(w, lid, ln, sizeof ln);
 	o += (size_t)snprintf(buf, sizeof buf, "%-28s", ln);
 	for (int i = 0; i < w->nthreads; i++) {
-		int mode;
-		const struct vfs_thread *t = &w->threads[i];
-		for (int h = 0; h < t->nheld && o < sizeof buf; h++) {
-			if (t->held[h].lock != lid)
+		struct vfs_held_lock h;
+		for (int k = 0; o < sizeof buf && vfs_thread_held(w, i, k, &h); k++) {
+			if (h.lock != lid)
 				continue;
-			mode = t->held[h].mode;
 			char th[32];
 			vfs_thread_name(w, i, th, sizeof th);
 			o += (size_t)snprintf(buf + o, sizeof buf - o, " held by %s (%s)", th,
-					      vfs_mode_name(mode));
+					      vfs_mode_name(h.mode));
 		}
 	}
-	if (l->wait_head >= 0 && o < sizeof buf) {
+	int mode;
+	if (vfs_lock_waiter(w, lid, 0, NULL) >= 0 && o < sizeof buf) {
 		o += (size_t)snprintf(buf + o, sizeof buf - o, "; waiting:");
-		for (int c = l->wait_head; c >= 0 && o < sizeof buf; c = w->threads[c].wait_next) {
+		for (int k = 0, c; o < sizeof buf && (c = vfs_lock_waiter(w, lid, k, &mode)) >= 0; k++) {
 			char th[32];
 			vfs_thread_name(w, c, th, sizeof th);
 			o += (size_t)snprintf(buf + o, sizeof buf - o, " %s (%s)", th,
-					      vfs_mode_name(w->threads[c].wait_mode));
+					      vfs_mode_name(mode));
 		}
 	}
 	out(s, "%s\n", buf);
@@ -184,17 +185,8 @@ HANDLER(c_locks)
 	(void)c;
 	const struct vfs_world *w = s->w;
 	int shown = 0;
-	for (int f = 0; f < w->nfiles; f++) {
-		if (w->files[f].kind == FK_NONE)
-			continue;
-		shown += show_lock(s, VFS_LID(LID_FILE_POS, f), &w->files[f].f_pos_lock);
-		shown += show_lock(s, VFS_LID(LID_FILE_LOCK, f), &w->files[f].f_lock);
-	}
-	for (int i = 0; i < w->ninodes; i++)
-		shown += show_lock(s, VFS_LID(LID_INODE, i), &w->ilocks[i]);
-	shown += show_lock(s, VFS_LID(LID_RENAME, 0), &w->rename_mutex);
-	for (int p = 0; p < w->nprocs; p++)
-		shown += show_lock(s, VFS_LID(LID_EXEC, p), &w->procs[p].exec_lock);
+	for (vfs_lid_t lid = 0; vfs_lock_next(w, &lid); )
+		shown += show_lock(s, lid);
 	if (!shown)
 		out(s, "no lock is held and nobody waits for one\n");
 	for (int i = 0; i < w->nthreads; i++)
@@ -206,26 +198,14 @@ HANDLER(c_locks)
 	return 0;
 }
 
-/* The frame a held lock belongs to: where it was taken, or, when that
- * function has returned (fdget_pos returns holding f_pos_lock), the
- * deepest live frame above it. */
-static int held_frame(const struct vfs_thread *t, const struct vfs_held *h,
-		      bool *returned)
-{
-	*returned = !(h->frame < t->nfn && t->fnstack[h->frame] == h->fn);
-	if (!*returned)
-		return h->frame;
-	int f = (h->frame < t->nfn ? h->frame : t->nfn) - 1;
-	return f < 0 ? 0 : f;
-}
-
 static void where_one(struct session *s, int tid)
 {
 	const struct vfs_world *w = s->w;
 	const struct vfs_thread *t = &w->threads[tid];
 	char th[32], call[256] = "";
 	vfs_thread_name(w, tid, th, sizeof th);
-	if (!t->nfn) {
+	int nframes = vfs_thread_nframes(w, tid);
+	if (!nframes) {
 		bool en;
 		int fn = vfs_next_fn(w, tid, &en);
 		out(s, "%s: %s%s%s\n", th, state_name(w, tid),
@@ -235,20 +215,20 @@ static void where_one(struct session *s, int tid)
 	vfs_call_strace(w, &t->rec.call, call, sizeof call);
 	out(s, "%s (%s): %s, since step %d\n", th, state_name(w, tid), call,
 	    t->rec.start_step);
-	for (int i = t->nfn - 1; i >= 0; i--) {
-		out(s, "  #%d %s\n", t->nfn - 1 - i, vfs_fn_name(t->fnstack[i]));
-		for (int h = 0; h < t->nheld; h++) {
-			bool ret;
-			if (held_frame(t, &t->held[h], &ret) != i)
+	for (int i = nframes - 1; i >= 0; i--) {
+		out(s, "  #%d %s\n", nframes - 1 - i, vfs_fn_name(vfs_thread_frame_fn(w, tid, i)));
+		struct vfs_held_lock h;
+		for (int k = 0; vfs_thread_held(w, tid, k, &h); k++) {
+			if (h.frame != i)
 				continue;
 			char ln[VFS_PATH_MAX + 32];
-			vfs_lock_name(w, t->held[h].lock, ln, sizeof ln);
-			if (ret)
+			vfs_lock_name(w, h.lock, ln, sizeof ln);
+			if (h.returned)
 				out(s, "       holds %s (%s), taken in %s, which returned\n", ln,
-				    vfs_mode_name(t->held[h].mode), vfs_fn_name(t->held[h].fn));
+				    vfs_mode_name(h.mode), vfs_fn_name(h.fn));
 			else
 				out(s, "       holds %s (%s), taken here\n", ln,
-				    vfs_mode_name(t->held[h].mode));
+				    vfs_mode_name(h.mode));
 		}
 	}
 	bool en;

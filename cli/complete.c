@@ -100,11 +100,11 @@ static void add_fds(struct cands *c, int tid)
 	if (tid < 0)
 		return;
 	const struct vfs_world *w = cs->w;
-	int t = w->procs[w->threads[tid].proc].fdt;
+	int nfds = 0, shared, t = vfs_proc_fdtable(w, w->threads[tid].proc, &nfds, &shared);
 	if (t < 0)
 		return;
 	char buf[16];
-	for (int fd = 3; fd < w->fdt[t].nfds; fd++) {
+	for (int fd = 3; fd < nfds; fd++) {
 		int v = vfs_fd_slot(w, t, fd, NULL);
 		if (v != VFD_FREE && v != VFD_RESERVED) {
 			snprintf(buf, sizeof buf, "%d", fd);

@@ -7,7 +7,6 @@
  * cli/explore_cex.c.  The engine is core's (core/explore.h); these files
  * only ask and format.
  */
-#include "vfsim.h"
 #include "explore.h"
 #include <errno.h>
 #include <signal.h>

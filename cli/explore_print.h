@@ -7,7 +7,6 @@
  */
 #ifndef VFSIM_CLI_EXPLORE_PRINT_H
 #define VFSIM_CLI_EXPLORE_PRINT_H
-#include "vfsim.h"
 #include "explore.h"
 #include "cli.h"
 

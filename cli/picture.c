@@ -76,8 +76,7 @@ static size_t add_span(struct pic *p, size_t *cap, const struct pic_span *sp)
 
 static int lock_index(struct pic *p, int *cap, const struct vfs_event *ev)
 {
-	int32_t fid = VFS_LID_KIND(ev->lock) == LID_FILE_POS ||
-		VFS_LID_KIND(ev->lock) == LID_FILE_LOCK ? ev->file_id : 0;
+	int32_t fid = vfs_lock_of_file(ev->lock) ? ev->file_id : 0;
 	for (int i = 0; i < p->nlocks; i++)
 		if (p->locks[i].lock == ev->lock && p->locks[i].file_id == fid)
 			return i;

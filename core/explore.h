@@ -31,7 +31,7 @@
 #define VFSIM_EXPLORE_H
 
 #include <signal.h>
-#include "vfsim.h"
+#include "vfs_world.h"
 
 /*
  * What can go wrong in an execution: the detector kinds (enum vfs_kind,
