@@ -2,17 +2,19 @@
 /*
  * argspec.c - a command's argument schema is its synopsis, read by one
  * parser: `help` prints it, argument checking takes the counts it allows
- * (cmd_table_init), completion asks it what may come next (complete.c).
+ * (cmd_table_init) and the words it takes (argspec_match), completion asks
+ * it what may come next (complete.c).
  *
  *   SYN   := ALTS
  *   ALTS  := SEQ { " | " SEQ }         alternatives
  *   SEQ   := { ITEM }
- *   ITEM  := "[" ALTS "]"              optional
+ *   ITEM  := "[" ALTS "]" ["..."]      optional, "..." any number of times
  *          | WORD { "|" WORD } ["..."] one word of a choice, "..." repeats
  *
  * A WORD in lower case is itself (a keyword: "until", "rdonly"); in upper
  * case (or NAME=VALUE) it stands for a word of a kind (THREAD, PATH, N).
  */
+#include <stdio.h>
 #include <string.h>
 #include "cli.h"
 
@@ -27,6 +29,7 @@ struct walk {
 	void (*offer)(void *ctx, const char *item, size_t len);
 	void *ctx;
 	const char *err;
+	int far;                /* the most words an item took so far */
 };
 
 static const char *skip_blanks(const char *p)
@@ -95,8 +98,14 @@ static posset walk_seq(struct walk *w, const char *p, const char *end, posset in
 	for (p = skip_blanks(p); p < end && cur; p = skip_blanks(p)) {
 		if (*p == '[') {
 			const char *g = group_end(p);
-			cur |= walk_alts(w, p + 1, g, cur);
-			p = g + (*g == ']');
+			bool rep = *g && !strncmp(g + 1, "...", 3);
+			posset from = cur;
+			do {            /* "[...]...": the group again, while it takes more */
+				posset got = walk_alts(w, p + 1, g, from);
+				from = rep ? got & ~cur : 0;
+				cur |= got;
+			} while (from);
+			p = g + (*g == ']') + (rep ? 3 : 0);
 			continue;
 		}
 		const char *q = p;
@@ -117,8 +126,11 @@ static posset walk_seq(struct walk *w, const char *p, const char *end, posset in
 				if (i == w->nwords && w->offer)
 					w->offer(w->ctx, p, (size_t)(q - p));
 				if (i < w->nwords && i + 1 < AS_MAXPOS &&
-				    item_takes(p, q, w->words[i], &rep))
+				    item_takes(p, q, w->words[i], &rep)) {
 					got |= 1ULL << (i + 1);
+					if (i + 1 > w->far)
+						w->far = i + 1;
+				}
 			}
 			from = rep ? got & ~next : 0;
 			next |= got;
@@ -145,7 +157,7 @@ void argspec_next(const char *syn, char *const *words, int nwords,
 		  void (*offer)(void *ctx, const char *item, size_t len), void *ctx)
 {
 	struct walk w = { syn, words, nwords < AS_MAXPOS ? nwords : AS_MAXPOS - 1,
-			  offer, ctx, NULL };
+			  offer, ctx, NULL, 0 };
 	walk_alts(&w, syn, syn + strlen(syn), 1);
 }
 
@@ -164,6 +176,10 @@ static void counts(const char *p, const char *end, int *min, int *max)
 				counts(s + 1, g, &imin, &imax);
 				imin = 0;
 				s = g + (*g == ']');
+				if (!strncmp(s, "...", 3)) {    /* repeats */
+					imax = imax ? -1 : 0;
+					s += 3;
+				}
 			} else {
 				const char *q = s;
 				while (q < e && *q != ' ' && *q != '[')
@@ -192,4 +208,51 @@ static void counts(const char *p, const char *end, int *min, int *max)
 void argspec_counts(const char *syn, int *min, int *max)
 {
 	counts(syn, syn + strlen(syn), min, max);
+}
+
+/* How many of WORDS the sequences [p, end) take: -1 all of them (a whole
+ * sequence), else the most words that some sequence took before one it
+ * could not (or the words ran out). */
+static int match_in(const char *p, const char *end, char *const *words, int nwords)
+{
+	if (nwords >= AS_MAXPOS)
+		return AS_MAXPOS - 1;
+	struct walk w = { p, words, nwords, NULL, NULL, NULL, 0 };
+	posset at = walk_alts(&w, p, end, 1);
+	return at & 1ULL << nwords ? -1 : w.far;
+}
+
+int argspec_match(const char *syn, char *const *words, int nwords,
+		  char *alt, size_t altn)
+{
+	const char *end = syn + strlen(syn);
+	int far = match_in(syn, end, words, nwords);
+	if (far < 0)
+		return -1;
+	/* the alternative that went furthest: of the synopsis, or of the
+	 * group that is all of it ("[list|PRESET]") */
+	const char *p = skip_blanks(syn), *e = end;
+	if (*p == '[' && group_end(p) == e - 1) {
+		p++;
+		e--;
+	}
+	int best = -1;
+	for (;;) {
+		const char *ae = alt_end(p, e);
+		int f = match_in(p, ae, words, nwords);
+		if (f > best) {
+			best = f;
+			snprintf(alt, altn, "%.*s", (int)(ae - p), p);
+		}
+		if (ae >= e)
+			break;
+		p = ae + 3;
+	}
+	return far;
+}
+
+const char *argspec_alt(const char *syn)
+{
+	const char *e = alt_end(syn, syn + strlen(syn));
+	return *e ? e : NULL;
 }

@@ -149,6 +149,17 @@ extern const struct cmd_entry *cmd_table;
 extern int cmd_count;
 void cmd_table_init(void);
 const struct cmd_entry *cmd_find(const char *name);
+/* The words of C against a synopsis: the counts it allows (MIN, MAX, -1
+ * no limit; "missing"/"too many arguments (usage: PREFIX NAME SYN)"), then
+ * its keywords ("rule: lockorder A before B" at the word that does not
+ * fit); a first word no alternative takes is left to the handler.  -1
+ * said, or 0. */
+int cmd_check_words(struct session *s, const char *name, const char *syn,
+		    int min, int max, const char *prefix, const struct cmd_call *c);
+/* ... against entry E's synopsis, or, for a thread's call of a command
+ * that is a system call too (mkdir), the call's row. */
+int cmd_check_args(struct session *s, const struct cmd_entry *e,
+		   const struct cmd_call *c);
 
 /* session.c: allocation that exits (status 2) when memory runs out */
 void *xrealloc(void *p, size_t n);
@@ -241,6 +252,14 @@ extern const int export_nformats;
 void argspec_counts(const char *syn, int *min, int *max);
 void argspec_next(const char *syn, char *const *words, int nwords,
 		  void (*offer)(void *ctx, const char *item, size_t len), void *ctx);
+/* Whether SYN takes WORDS: -1 when it does, else the index of the first
+ * word it cannot take (NWORDS: words are missing), with in ALT the
+ * alternative of SYN that took the most ("lockorder A before B"). */
+int argspec_match(const char *syn, char *const *words, int nwords,
+		  char *alt, size_t altn);
+/* Where SYN's first alternative ends (its " | " outside brackets), or NULL
+ * when it has one. */
+const char *argspec_alt(const char *syn);
 
 /* Write PATH atomically through WRITER (cmd_script.c); -1 reported. */
 int write_atomic(struct session *s, const char *what, const char *path,

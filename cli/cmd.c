@@ -29,12 +29,12 @@ static const struct cmd_def base_table[] = {
 	  "With no argument, shows the preset and any knob overridden. 'kernel list'\n"
 	  "lists the presets, one line each. 'kernel PRESET' chooses one and resets\n"
 	  "every knob to it; the world is kept.", CMD_LOG, 0, c_kernel },
-	{ "set", "world", "[KNOB VALUE]", "list the knobs, or override one",
+	{ "set", "world", "[KNOB [VALUE]]", "list the knobs, or override one",
 	  "Knobs are the preset's row: fpos-lock, iterate, wrapper, pidfd-getfd, ...\n"
 	  "Values that build a kernel that never existed (wrapper no-recheck,\n"
 	  "naive-upgrade) say so in the trace when they change what happens.",
 	  CMD_LOG, 0, c_set },
-	{ "fs", "world", "[list|define NAME KEY VALUE...]",
+	{ "fs", "world", "[list | define NAME KEY VALUE...]",
 	  "the filesystem types, or define one from their parts",
 	  "'fs list': for each type, its iterator, whether it has ->iterate_shared\n"
 	  "natively or the legacy ->iterate (wrapped from v6.5), its directory\n"
@@ -161,7 +161,7 @@ static const struct cmd_def base_table[] = {
 	  "The kernel being modelled stays as it was: its preset, the knobs 'set'\n"
 	  "overrode and the filesystem types 'fs define' made.",
 	  0, 0, c_reset },
-	{ "sched", "run", "[rr|fifo|random SEED]", "how step and run choose a thread",
+	{ "sched", "run", "[rr | fifo | random SEED]", "how step and run choose a thread",
 	  "rr: round robin, one step each (the default). fifo: the oldest call runs\n"
 	  "until it blocks or returns. random SEED: a reproducible random choice.",
 	  CMD_LOG, 0, c_sched },
@@ -191,7 +191,7 @@ static const struct cmd_def base_table[] = {
 	  NULL, CMD_PAGER, 0, c_trace },
 	{ "stats", "look", "", "per lock class: acquisitions, contention, waiting; atomics per call",
 	  NULL, CMD_PAGER, 0, c_stats },
-	{ "reports", "look", "[race|duplicate|skipped|deaddir|deadlock|lockorder|rule|live on|off]",
+	{ "reports", "look", "[race|duplicate|skipped|deaddir|deadlock|lockorder|rule | live [on|off]]",
 	  "what the detectors found, each report in full",
 	  "Races (vector clocks), duplicate and skipped entries per pass of an open\n"
 	  "directory, iteration of a dead directory, deadlocks (the wait-for cycle,\n"
@@ -221,8 +221,8 @@ static const struct cmd_def base_table[] = {
 	{ "echo", "script", "[TEXT...]", "print TEXT", NULL, 0, 0, c_echo },
 	{ "save", "script", "FILE", "write the session as a replayable script", NULL,
 	  CMD_NOREPLAY, 0, c_save },
-	{ "explore", "explore", "[all|dpor|stateful] [naive] [max N] [jobs N] [bound K] | "
-	  "replay WHAT | save FILE [K] | outcomes",
+	{ "explore", "explore", "[all|dpor|stateful|naive | max N | jobs N | bound K]... | "
+	  "replay WHAT... | save FILE [K] | outcomes",
 	  "is any violation reachable? a proof, or the shortest schedule that breaks it",
 	  "Explores every interleaving of the pending calls from here and says which\n"
 	  "engine it used and why.  Plain 'explore' visits each distinct state once\n"
@@ -349,6 +349,45 @@ void cmd_table_init(void)
 	for (int i = 0; i < n; i++)
 		if (!table[i].sys || table[i].fn != c_syscall)
 			argspec_counts(table[i].args, &table[i].min_args, &table[i].max_args);
+}
+
+int cmd_check_words(struct session *s, const char *name, const char *syn,
+		    int min, int max, const char *prefix, const struct cmd_call *c)
+{
+	if (c->argc < min || (max >= 0 && c->argc > max))
+		return cli_error(s, "%s: %s arguments (usage: %s%s %s)", name,
+				 c->argc < min ? "missing" : "too many", prefix, name, syn);
+	char alt[256];
+	int bad = argspec_match(syn, c->argv, c->argc, alt, sizeof alt);
+	/* a first word no alternative takes is the handler's to name (its
+	 * table of keywords, and what the user may have meant) */
+	if (bad <= 0)
+		return 0;
+	return cli_error_at(s, c->cols[bad < c->argc ? bad : c->argc - 1], "%s: %s",
+			    name, alt);
+}
+
+int cmd_check_args(struct session *s, const struct cmd_entry *e,
+		   const struct cmd_call *c)
+{
+	if (c->tid >= 0 && e->sys && e->fn != c_syscall) {
+		/* a command of its own that is a system call too (mkdir):
+		 * as a thread's call it takes what the call's row says */
+		char syn[256];
+		int min, max;
+		vfs_sys_synopsis(e->sys, syn, sizeof syn);
+		vfs_sys_nwords(e->sys, &min, &max);
+		return cmd_check_words(s, e->name, syn, min, max, "THREAD: ", c);
+	}
+	if (e->fn == c_syscall) {       /* the row's schema: vfs_call_parse */
+		if (c->argc < e->min_args || (e->max_args >= 0 && c->argc > e->max_args))
+			return cli_error(s, "%s: %s arguments (usage: THREAD: %s %s)",
+					 e->name, c->argc < e->min_args ? "missing" : "too many",
+					 e->name, e->args);
+		return 0;
+	}
+	return cmd_check_words(s, e->name, e->args, e->min_args, e->max_args,
+			       e->flags & CMD_THREAD ? "THREAD: " : "", c);
 }
 
 /* Short names people type for a command. */

@@ -250,7 +250,7 @@ static void print_usage(struct session *s, const struct cmd_entry *e)
 	const char *p = e->args;
 	int first = 1;
 	do {
-		const char *bar = strstr(p, " | ");
+		const char *bar = argspec_alt(p);
 		int n = bar ? (int)(bar - p) : (int)strlen(p);
 		out(s, "%s%s%s%s%.*s\n", first ? "usage: " : "       ", pre, e->name,
 		    n ? " " : "", n, p);

@@ -437,10 +437,8 @@ int session_exec_line(struct session *s, const char *line)
 		return cli_error(s, "'%s' needs a thread: THREAD: %s %s", e->name,
 				 e->name, e->args);
 	}
-	if (c.argc < e->min_args || (e->max_args >= 0 && c.argc > e->max_args))
-		return cli_error(s, "%s: %s arguments (usage: %s%s %s)", e->name,
-				 c.argc < e->min_args ? "missing" : "too many",
-				 e->flags & CMD_THREAD ? "THREAD: " : "", e->name, e->args);
+	if (cmd_check_args(s, e, &c) < 0)
+		return -1;
 	int r = e->fn(s, &c);
 	detect_tell_overflow(s);        /* cmd_detect.c: a detector went off */
 	if (r == 0 && (e->flags & CMD_LOG) && c.tid < 0)

@@ -33,6 +33,12 @@ done >"$d/c-first" || { echo "FAIL: vfsim --complete 'CMD '"; exit 1; }
 "$vfsim" --complete 'expect no ' >"$d/c-expect-no" &&
 "$vfsim" --complete 'reports ' >"$d/c-reports" &&
 "$vfsim" --complete 'explore replay ' >"$d/c-replay" || { echo "FAIL: vfsim --complete"; exit 1; }
+# `help NAME` of every command, in one session: its usage lines
+hargs=()
+while read -r cmd; do hargs+=(-c "help $cmd"); done < <("$vfsim" --tables |
+    awk -F'\t' '$1 == "command" { print $2 }')
+NO_COLOR=1 "$vfsim" -q --no-pager "${hargs[@]}" >"$d/help-each" 2>&1 ||
+    { echo "FAIL: help COMMAND"; exit 1; }
 # a call's first argument, by its row: a descriptor is offered the open ones
 "$vfsim" --tables | awk -F'\t' '$1 == "syscall" { print $2 }' | while read -r call; do
     printf '%s\t%s\n' "$call" "$("$vfsim" -q -c 'mkdir /d' -c 'spawn A' -c 'A: open /d' \
@@ -80,6 +86,31 @@ for r in sysc:
 # help: "  NAME SYNOPSIS   one line"
 help_names = [m.group(1) for m in (re.match(r"^  ([a-z_0-9]+)\b", l) for l in open(d + "/help")) if m]
 same("help lists the commands", help_names, cmd_names)
+
+# each command's synopsis, as help lists it ("  NAME SYNOPSIS  one line", the
+# one line below when the synopsis is long) and as `help NAME` gives it (a
+# usage line per alternative), is the table's: what checking and Tab read
+for l in open(d + "/help"):
+    m = re.match(r"^  ([a-z_0-9]+)(?: (.*?))?(?:  +\S.*)?$", l.rstrip("\n"))
+    if m and m.group(1) in syn and (m.group(2) or "").strip() != syn[m.group(1)]:
+        bad = 1
+        print("FAIL: help lists %s with '%s', the table says '%s'" %
+              (m.group(1), (m.group(2) or "").strip(), syn[m.group(1)]))
+usages, cur = {}, None
+for l in open(d + "/help-each"):
+    m = re.match(r"^(usage:|      ) (THREAD: )?([a-z_0-9]+)(?: (.*))?$", l.rstrip("\n"))
+    if not m or (m.group(1) != "usage:" and cur != m.group(3)):
+        cur = None
+        continue
+    cur = m.group(3)
+    if m.group(1) == "usage:":
+        usages[cur] = []
+    usages[cur].append(m.group(4) or "")
+for n in cmd_names:
+    got = " | ".join(usages.get(n, ["(no usage line)"]))
+    if got != syn[n]:
+        bad = 1
+        print("FAIL: help %s gives the usage '%s', the table says '%s'" % (n, got, syn[n]))
 
 # help expect: "  [no]NAME ARGS   help" below "Conditions"
 lines = open(d + "/help-expect").read().split("\n")
@@ -176,7 +207,7 @@ same("vfsim(1)'s export offers the formats",
 # parser, its counts are what argument checking allows (--tables' MIN
 # MAX), and its keywords that may come first are what Tab offers first
 def parse(syn):
-    """ALTS := SEQ {' | ' SEQ}; SEQ := {ITEM}; ITEM := [ALTS] | w{|w}[...]"""
+    """ALTS := SEQ {' | ' SEQ}; SEQ := {ITEM}; ITEM := [ALTS][...] | w{|w}[...]"""
     toks = re.findall(r"\[|\]| \| |[^\s\[\]]+", syn)
     pos = 0
     def alts():
@@ -192,8 +223,11 @@ def parse(syn):
         while pos < len(toks) and toks[pos] not in ("]", " | "):
             if toks[pos] == "[":
                 pos += 1
-                items.append(("opt", alts()))
+                group = alts()
                 pos += 1
+                rep = pos < len(toks) and toks[pos] == "..."   # [...]...: repeats
+                pos += rep
+                items.append(("optrep" if rep else "opt", group))
             else:
                 items.append(("word", toks[pos]))
                 pos += 1
@@ -203,6 +237,7 @@ def count(n):
     k, v = n
     if k == "word": return (1, -1 if v.endswith("...") or "...|" in v else 1)
     if k == "opt": return (0, count(v)[1])
+    if k == "optrep": return (0, -1 if count(v)[1] else 0)
     if k == "seq":
         lo = hi = 0
         for i in v:
@@ -216,7 +251,7 @@ def first(n):
     """the words that may come first, and whether n may take none"""
     k, v = n
     if k == "word": return ([w.rstrip(".") for w in v.split("|")], False)
-    if k == "opt": return (first(v)[0], True)
+    if k in ("opt", "optrep"): return (first(v)[0], True)
     if k == "seq":
         out = []
         for i in v:
