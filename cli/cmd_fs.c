@@ -294,11 +294,8 @@ void fs_define_text(const struct vfs_fstype *ft, char *buf, size_t n)
 
 HANDLER(c_fs)
 {
-	if (!c->argc || !strcmp(c->argv[0], "list")) {
-		if (c->argc > 1)
-			return cli_error_at(s, c->cols[1], "fs list: too many arguments");
+	if (!c->argc || !strcmp(c->argv[0], "list"))
 		return fs_list(s);
-	}
 	if (!strcmp(c->argv[0], "define"))
 		return fs_define(s, c);
 	return cli_error_at(s, c->cols[0], "fs: expected 'list' or 'define NAME KEY "

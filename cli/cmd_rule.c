@@ -54,15 +54,15 @@ static int remove_rule(struct session *s, const struct cmd_call *c)
 		session_log_setup(s, c, "rule");
 		return 0;
 	}
-	if (c->argc < 2)
-		return cli_error_at(s, c->cols[0], "rule: remove RULE (as 'rule' lists "
-				    "it) or remove all");
 	struct cmd_call rest = *c;
 	rest.argc--;
 	rest.argv++;
 	rest.cols++;
+	/* the rule's words, checked as `rule` checks them: by its synopsis */
+	const struct cmd_entry *e = cmd_find("rule");
 	struct vfs_rule r;
-	if (parse_rule(s, &rest, &r, false) < 0)
+	if (cmd_check_words(s, e->name, e->args, e->min_args, e->max_args, "", &rest) < 0 ||
+	    parse_rule(s, &rest, &r, false) < 0)
 		return -1;
 	for (int i = 0; i < vfs_nrules(s->w); i++)
 		if (!memcmp(vfs_rule_get(s->w, i), &r, sizeof r)) {
@@ -110,10 +110,8 @@ static int parse_rule(struct session *s, const struct cmd_call *c, struct vfs_ru
 {
 	struct vfs_rule r;
 	memset(&r, 0, sizeof r);
+	/* the words' number and keywords: the synopsis (cmd_check_words) */
 	if (!strcmp(c->argv[0], "lockorder")) {
-		if (c->argc != 4 || strcmp(c->argv[2], "before"))
-			return cli_error_at(s, c->argc > 2 ? c->cols[2] : c->cols[0],
-					    "rule: lockorder A before B");
 		r.kind = VRULE_ORDER;
 		if (lock_word(s, c, 1, &r.a) < 0 || lock_word(s, c, 3, &r.b) < 0)
 			return -1;
@@ -122,8 +120,6 @@ static int parse_rule(struct session *s, const struct cmd_call *c, struct vfs_ru
 					    "before itself ('rule rank' orders locks of "
 					    "one class by subclass)");
 	} else if (!strcmp(c->argv[0], "rank")) {
-		if (c->argc != 3)
-			return cli_error_at(s, c->cols[0], "rule: rank LOCK N");
 		r.kind = VRULE_RANK;
 		if (lock_word(s, c, 1, &r.a) < 0)
 			return -1;
@@ -141,9 +137,6 @@ static int parse_rule(struct session *s, const struct cmd_call *c, struct vfs_ru
 		}
 	} else if (!strcmp(c->argv[0], "write") || !strcmp(c->argv[0], "access")) {
 		/* an invariant over a field: f_pos only written under f_pos_lock */
-		if (c->argc != 4 || strcmp(c->argv[2], "under"))
-			return cli_error_at(s, c->argc > 2 ? c->cols[2] : c->cols[0],
-					    "rule: %s FIELD under LOCK", c->argv[0]);
 		r.kind = VRULE_UNDER;
 		r.reads = c->argv[0][0] == 'a';
 		int f = vfs_field_lookup(c->argv[1]);
@@ -157,10 +150,6 @@ static int parse_rule(struct session *s, const struct cmd_call *c, struct vfs_ru
 			return -1;
 	} else if (!strcmp(c->argv[0], "entries")) {
 		/* each entry handed out once per pass of an open directory */
-		if (c->argc != 4 || strcmp(c->argv[1], "once") || strcmp(c->argv[2], "per") ||
-		    strcmp(c->argv[3], "pass"))
-			return cli_error_at(s, c->argc > 1 ? c->cols[1] : c->cols[0],
-					    "rule: entries once per pass");
 		r.kind = VRULE_ONCE;
 	} else {
 		return cli_error_at(s, c->cols[0], "rule: '%s' is no kind of rule "

@@ -130,7 +130,7 @@ HANDLER(c_step)
 	if (ai < c->argc && !strcmp(c->argv[ai], "until")) {
 		if (tid < 0)
 			return cli_error(s, "step until: name the thread (step THREAD until FUNC)");
-		if (ai + 2 != c->argc)
+		if (ai + 2 != c->argc)  /* (a thread named "until": the schema took it for N) */
 			return cli_error(s, "step THREAD until FUNC: one function name");
 		return step_until(s, tid, c->argv[ai + 1]);
 	}

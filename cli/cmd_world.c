@@ -172,11 +172,8 @@ static int setup_paths(struct session *s, const struct cmd_call *c, bool dir)
 
 HANDLER(c_mkdir)
 {
-	if (c->tid >= 0) {
-		if (c->argc != 1)
-			return cli_error(s, "THREAD: mkdir takes one PATH");
+	if (c->tid >= 0)        /* one PATH: the row's (cmd_check_args) */
 		return c_syscall(s, c);
-	}
 	return setup_paths(s, c, true);
 }
 
@@ -305,28 +302,30 @@ HANDLER(c_reset)
 	return 0;
 }
 
+/* The schedulers `sched` names, by enum vfs_sched; random takes a SEED. */
+static const char *const sched_names[] = { "rr", "fifo", "random" };
+
 HANDLER(c_sched)
 {
 	if (c->argc == 0) {
-		static const char *const n[] = { "rr", "fifo", "random" };
-		out(s, "%s\n", n[s->w->sched]);
+		out(s, "%s\n", sched_names[s->w->sched]);
 		return 0;
 	}
-	if (!strcmp(c->argv[0], "rr") && c->argc == 1)
-		s->w->sched = VSCHED_RR;
-	else if (!strcmp(c->argv[0], "fifo") && c->argc == 1)
-		s->w->sched = VSCHED_FIFO;
-	else if (!strcmp(c->argv[0], "random")) {
+	int k = 0;
+	while (k < (int)(sizeof sched_names / sizeof *sched_names) &&
+	       strcmp(c->argv[0], sched_names[k]))
+		k++;
+	if (k == VSCHED_RANDOM) {       /* its SEED: the schema (cmd_check_args) */
 		long long seed;
-		if (c->argc != 2 || parse_num(c->argv[1], &seed) < 0)
+		if (parse_num(c->argv[1], &seed) < 0)
 			return cli_error(s, "sched random needs a SEED (a number)");
-		s->w->sched = VSCHED_RANDOM;
 		s->w->rng = (uint64_t)seed * 0x9e3779b97f4a7c15ull + 0x2545f4914f6cdd1dull;
 		if (!s->w->rng)
 			s->w->rng = 1;
-	} else {
+	} else if (k > VSCHED_RANDOM) {
 		return cli_error(s, "sched: expected rr, fifo or random SEED");
 	}
+	s->w->sched = (uint8_t)k;
 	return 0;
 }
 

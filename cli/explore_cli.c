@@ -526,7 +526,7 @@ HANDLER(c_explore)
 	if (!x)
 		return cli_error(s, "explore %s: run explore first", c->argv[0]);
 	if (!strcmp(c->argv[0], "outcomes"))
-		return c->argc > 1 ? cli_error(s, "usage: explore outcomes") : list_outcomes(s, x);
+		return list_outcomes(s, x);
 	if (x->nlog != s->nlog && (!x->replay_len || x->replay_nlog != s->nlog))
 		return cli_error(s, "explore %s: the world has changed since explore; run it again",
 				 c->argv[0]);

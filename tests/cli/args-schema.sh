@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# A command's words are checked by its synopsis, its argument schema
+# (cli/argspec.c, issue 14), before its handler runs: a keyword the
+# synopsis does not have where it says one comes, words missing or left
+# over, are answered "NAME: ALTERNATIVE" at the word that does not fit, for
+# every command alike; and a form the synopsis allows is not refused.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/cli/lib/tmpdir.bash"
+case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac
+n=0
+# refused LINE MESSAGE: LINE (after `spawn A`) stops the script with MESSAGE
+refused() {
+    printf 'spawn A\n%s\necho not reached\n' "$1" >s.vfs
+    out=$(NO_COLOR=1 "$vfsim" s.vfs 2>&1 </dev/null); rc=$?
+    [ "$rc" -eq 2 ] || fail "'$1': exit status $rc, expected 2 ($out)"
+    [ "$out" = "s.vfs:2: $2" ] || fail "'$1': got '$out', expected 's.vfs:2: $2'"
+    n=$((n + 1))
+}
+# taken LINE: the synopsis allows LINE; it runs
+taken() {
+    printf 'spawn A\nmkdir /d\nA: open /d\nA: getdents 3 1 &\n%s\necho done\n' "$1" >s.vfs
+    out=$(NO_COLOR=1 "$vfsim" s.vfs 2>&1 </dev/null)
+    case $out in *done) ;; *) fail "'$1' was refused: $out" ;; esac
+    n=$((n + 1))
+}
+refused 'rule lockorder f_pos_lock after i_rwsem' 'column 27: rule: lockorder A before B'
+refused 'rule lockorder f_pos_lock' 'column 16: rule: lockorder A before B'
+refused 'rule rank f_pos_lock 1 2' 'column 24: rule: rank LOCK N'
+refused 'rule entries once per' 'column 19: rule: entries once per pass'
+refused 'rule remove' 'column 6: rule: remove all|RULE...'
+refused 'rule remove lockorder f_pos_lock after i_rwsem' 'column 34: rule: lockorder A before B'
+refused 'fs list x' 'column 9: fs: list'
+refused 'sched random' 'column 7: sched: random SEED'
+refused 'sched rr 1' 'column 10: sched: rr'
+refused 'reports race x' 'column 14: reports: race|duplicate|skipped|deaddir|deadlock|lockorder|rule'
+refused 'reports live maybe' 'column 14: reports: live [on|off]'
+refused 'explore save' 'column 9: explore: save FILE [K]'
+refused 'explore outcomes 1' 'column 18: explore: outcomes'
+refused 'kernel list v6.5' 'kernel: too many arguments (usage: kernel [list|PRESET])'
+refused 'A: mkdir /x /y' 'mkdir: too many arguments (usage: THREAD: mkdir PATH)'
+taken 'set fpos-lock'
+taken 'reports live'
+taken 'reports live off'
+taken 'sched fifo'
+taken 'sched random 7'
+taken 'fs list'
+taken 'rule lockorder f_pos_lock before i_rwsem'
+taken 'explore jobs 1 max 5 stateful'
+taken 'mkdir /x /y'
+echo "ok: $n lines checked by their command's synopsis"
