@@ -225,10 +225,11 @@ static int thread_lock_args(struct session *s, const char *k, int rest, char **a
 	if (rest > 1 && lock_cls_arg(s, a[1], &x->cls) < 0)
 		return -1;
 	if (rest > 2) {
-		if (!strcmp(a[2], "read")) x->mode = M_READ;
-		else if (!strcmp(a[2], "write")) x->mode = M_WRITE;
-		else if (!strcmp(a[2], "excl")) x->mode = M_EXCL;
-		else
+		/* the modes by the names every view prints them with */
+		x->mode = M_EXCL;
+		while (x->mode <= M_WRITE && strcmp(a[2], vfs_mode_name(x->mode)))
+			x->mode++;
+		if (x->mode > M_WRITE)
 			return cli_error(s, "expect %s: mode is read, write or excl", k);
 	}
 	x->t = &s->w->threads[x->tid];

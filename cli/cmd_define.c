@@ -168,6 +168,19 @@ static int cmp_word(const char *w)
 	return KC_NONE;
 }
 
+/* Word A of line L is the step's value a; a line of LONG words ends
+ * "OP VALUE": then ARITH and its last word, value b ("+ 1", "max 8"). */
+static int value_words(struct session *s, const struct vfs_kfn *f, const struct lex *l,
+		       int a, int lng, uint8_t arith, struct vfs_kstep *st)
+{
+	if (value_word(s, f, l->words[a], l->cols[a], &st->a) < 0)
+		return -1;
+	if (l->nwords != lng)
+		return 0;
+	st->arith = arith;
+	return value_word(s, f, l->words[lng - 1], l->cols[lng - 1], &st->b);
+}
+
 /* One line of the body: a step into d->f. */
 static int body_step(struct session *s, struct define_state *d, struct lex *l)
 {
@@ -238,13 +251,8 @@ static int body_step(struct session *s, struct define_state *d, struct lex *l)
 				return cli_error_at(s, n > 5 ? l->cols[5] : l->cols[0],
 						    "define: write FIELD of OBJECT VALUE "
 						    "[+|- VALUE]");
-			if (value_word(s, f, l->words[4], l->cols[4], &st.a) < 0)
+			if (value_words(s, f, l, 4, 7, (uint8_t)l->words[n - 2][0], &st) < 0)
 				return -1;
-			if (n == 7) {
-				st.arith = (uint8_t)l->words[5][0];
-				if (value_word(s, f, l->words[6], l->cols[6], &st.b) < 0)
-					return -1;
-			}
 		}
 	} else if (!strcmp(op, "emit")) {
 		/* emit entries of inode from VALUE [max VALUE] */
@@ -256,13 +264,8 @@ static int body_step(struct session *s, struct define_state *d, struct lex *l)
 			return cli_error_at(s, n > 1 ? l->cols[1] : l->cols[0],
 					    "define: emit entries of inode from VALUE "
 					    "[max VALUE]");
-		if (value_word(s, f, l->words[5], l->cols[5], &st.a) < 0)
+		if (value_words(s, f, l, 5, 8, 'm', &st) < 0)
 			return -1;
-		if (n == 8) {
-			st.arith = 'm';
-			if (value_word(s, f, l->words[7], l->cols[7], &st.b) < 0)
-				return -1;
-		}
 	} else if (!strcmp(op, "call")) {
 		st.op = KS_CALL;
 		if (n != 2)

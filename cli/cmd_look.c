@@ -251,20 +251,27 @@ HANDLER(c_where)
 			   "no thread yet, so nothing runs ('spawn NAME' makes one)");
 }
 
+/* `trace`'s words: a mode of the live trace, or what to do with the kept one */
+enum { TW_CLEAR = -1, TW_SHOW = -2, TW_NONE = -3 };
+static const struct { const char *word; int what; } trace_words[] = {
+	{ "on", TRACE_TEXT }, { "text", TRACE_TEXT }, { "jsonl", TRACE_JSONL },
+	{ "off", TRACE_OFF }, { "clear", TW_CLEAR }, { "show", TW_SHOW },
+};
+
 HANDLER(c_trace)
 {
 	const char *a = c->argc ? c->argv[0] : "show";
-	if (!strcmp(a, "on") || !strcmp(a, "text")) {
-		s->trace = TRACE_TEXT;
-	} else if (!strcmp(a, "jsonl")) {
-		s->trace = TRACE_JSONL;
-		if (!isatty(1))
+	int what = TW_NONE;
+	for (size_t i = 0; i < sizeof trace_words / sizeof *trace_words; i++)
+		if (!strcmp(a, trace_words[i].word))
+			what = trace_words[i].what;
+	if (what >= 0) {
+		s->trace = what;
+		if (what == TRACE_JSONL && !isatty(1))
 			s->human_err = 1;       /* stdout: JSON lines from now on */
-	} else if (!strcmp(a, "off")) {
-		s->trace = TRACE_OFF;
-	} else if (!strcmp(a, "clear")) {
+	} else if (what == TW_CLEAR) {
 		s->nev = 0;
-	} else if (!strcmp(a, "show")) {
+	} else if (what == TW_SHOW) {
 		long long last = 0;
 		if (c->argc > 1 && (parse_num(c->argv[1], &last) < 0 || last < 0))
 			return cli_error(s, "trace show [N]: N must be a count of events");

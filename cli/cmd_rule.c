@@ -103,6 +103,13 @@ HANDLER(c_rule)
 	return 0;
 }
 
+/* The kinds of rule by their first word. */
+static const struct { const char *word; uint8_t kind; } rule_kinds[] = {
+	{ "lockorder", VRULE_ORDER }, { "rank", VRULE_RANK },
+	{ "write", VRULE_UNDER }, { "access", VRULE_UNDER }, { "entries", VRULE_ONCE },
+};
+#define NRULE_KINDS (int)(sizeof rule_kinds / sizeof rule_kinds[0])
+
 /* The words of a rule -> *RP (zeroed first: rules compare by memcmp);
  * ADDING: a lock ranked already is refused. */
 static int parse_rule(struct session *s, const struct cmd_call *c, struct vfs_rule *rp,
@@ -111,16 +118,29 @@ static int parse_rule(struct session *s, const struct cmd_call *c, struct vfs_ru
 	struct vfs_rule r;
 	memset(&r, 0, sizeof r);
 	/* the words' number and keywords: the synopsis (cmd_check_words) */
-	if (!strcmp(c->argv[0], "lockorder")) {
-		r.kind = VRULE_ORDER;
+	int k = 0;
+	while (k < NRULE_KINDS && strcmp(c->argv[0], rule_kinds[k].word))
+		k++;
+	if (k == NRULE_KINDS) {
+		char kinds[128];
+		size_t o = 0;
+		for (int i = 0; i < NRULE_KINDS; i++)
+			o += (size_t)snprintf(kinds + o, sizeof kinds - o, "%s%s", i ? ", " : "",
+					      rule_kinds[i].word);
+		return cli_error_at(s, c->cols[0], "rule: '%s' is no kind of rule "
+				    "(%s; remove)", c->argv[0], kinds);
+	}
+	r.kind = rule_kinds[k].kind;
+	switch (r.kind) {
+	case VRULE_ORDER:
 		if (lock_word(s, c, 1, &r.a) < 0 || lock_word(s, c, 3, &r.b) < 0)
 			return -1;
 		if (!memcmp(&r.a, &r.b, sizeof r.a))
 			return cli_error_at(s, c->cols[3], "rule: a lock cannot come "
 					    "before itself ('rule rank' orders locks of "
 					    "one class by subclass)");
-	} else if (!strcmp(c->argv[0], "rank")) {
-		r.kind = VRULE_RANK;
+		break;
+	case VRULE_RANK:
 		if (lock_word(s, c, 1, &r.a) < 0)
 			return -1;
 		char *end;
@@ -135,9 +155,9 @@ static int parse_rule(struct session *s, const struct cmd_call *c, struct vfs_ru
 				return cli_error_at(s, c->cols[1], "rule: %s has a rank "
 						    "already (%d)", c->argv[1], o->rank);
 		}
-	} else if (!strcmp(c->argv[0], "write") || !strcmp(c->argv[0], "access")) {
+		break;
+	case VRULE_UNDER: {
 		/* an invariant over a field: f_pos only written under f_pos_lock */
-		r.kind = VRULE_UNDER;
 		r.reads = c->argv[0][0] == 'a';
 		int f = vfs_field_lookup(c->argv[1]);
 		if (f != FLD_F_POS && f != FLD_CURSOR && f != FLD_DIR && f != FLD_SIZE &&
@@ -148,13 +168,10 @@ static int parse_rule(struct session *s, const struct cmd_call *c, struct vfs_ru
 		r.field = (uint8_t)f;
 		if (lock_word(s, c, 3, &r.a) < 0)
 			return -1;
-	} else if (!strcmp(c->argv[0], "entries")) {
-		/* each entry handed out once per pass of an open directory */
-		r.kind = VRULE_ONCE;
-	} else {
-		return cli_error_at(s, c->cols[0], "rule: '%s' is no kind of rule "
-				    "(lockorder, rank, write, access, entries; remove)",
-				    c->argv[0]);
+		break;
+	}
+	default:        /* VRULE_ONCE: each entry once per pass of an open directory */
+		break;
 	}
 	*rp = r;
 	return 0;

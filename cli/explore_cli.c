@@ -168,6 +168,14 @@ static void on_stop(int sig)
 
 static const char *const engine_names[] = { "stateful", "dpor", "naive", "bound", "all" };
 
+/* explore's options that take a number N, and the most N may be */
+enum { XNUM_MAX, XNUM_JOBS, XNUM_BOUND, XNUM__COUNT };
+static const struct { const char *name; long long most; const char *unit; } xnums[] = {
+	[XNUM_MAX] = { "max", LLONG_MAX, "" },
+	[XNUM_JOBS] = { "jobs", 64, "" },
+	[XNUM_BOUND] = { "bound", 1000, " preemptions" },
+};
+
 static int run_explore(struct session *s, const struct cmd_call *c)
 {
 	struct vfs_explore_opts o;
@@ -192,28 +200,26 @@ static int run_explore(struct session *s, const struct cmd_call *c)
 			engine = e;
 			continue;
 		}
-		if (!strcmp(a, "max") || !strcmp(a, "jobs") || !strcmp(a, "bound")) {
-			if (i + 1 >= c->argc)
-				return cli_error(s, "explore %s: needs a number", a);
+		int k = 0;
+		while (k < XNUM__COUNT && strcmp(a, xnums[k].name))
+			k++;
+		if (k < XNUM__COUNT) {  /* its N: the synopsis (cmd_check_args) */
 			const char *n = c->argv[++i];
 			if (parse_num(n, &v) < 0 || v < 0)
 				return cli_error(s, "explore %s: '%s' is not a number from 0 "
 						 "to %lld", a, n, LLONG_MAX);
-			if (!strcmp(a, "max")) {
-				if (!v)
-					return cli_error(s, "explore max 0: no execution would run "
-							 "(leave max out for no limit)");
+			if (k == XNUM_MAX && !v)
+				return cli_error(s, "explore max 0: no execution would run "
+						 "(leave max out for no limit)");
+			if (v > xnums[k].most)
+				return cli_error(s, "explore %s %s: at most %lld%s", a, n,
+						 xnums[k].most, xnums[k].unit);
+			if (k == XNUM_MAX)
 				o.max = (uint64_t)v;
-			} else if (!strcmp(a, "jobs")) {
-				if (v > 64)
-					return cli_error(s, "explore jobs %s: at most 64", n);
+			else if (k == XNUM_JOBS)
 				o.jobs = (int)v;
-			} else {
-				if (v > 1000)
-					return cli_error(s, "explore bound %s: at most 1000 "
-							 "preemptions", n);
+			else
 				o.bound = (int)v;
-			}
 			continue;
 		}
 		return cli_error(s, "explore: unknown option '%s' (all, stateful, dpor, naive, "
