@@ -120,7 +120,7 @@ static posset walk_seq(struct walk *w, const char *p, const char *end, posset in
 		posset next = 0, from = cur;
 		while (from) {
 			posset got = 0;
-			for (int i = 0; i < AS_MAXPOS; i++) {
+			for (int i = 0; i <= w->nwords; i++) {   /* (no bit past nwords) */
 				if (!(from & 1ULL << i))
 					continue;
 				if (i == w->nwords && w->offer)
@@ -255,4 +255,23 @@ const char *argspec_alt(const char *syn)
 {
 	const char *e = alt_end(syn, syn + strlen(syn));
 	return *e ? e : NULL;
+}
+
+bool argspec_counts_decide(const char *syn)
+{
+	if (strstr(syn, " | "))
+		return false;
+	for (const char *p = syn; *p; ) {
+		while (*p == ' ' || *p == '[' || *p == ']' || *p == '.')
+			p++;
+		const char *q = p;
+		while (*q && *q != ' ' && *q != '[' && *q != ']')
+			q++;
+		if (q > p && !((p[0] >= 'A' && p[0] <= 'Z') || memchr(p, '=', (size_t)(q - p))))
+			return false;   /* a keyword */
+		if (q > p && memchr(p, '|', (size_t)(q - p)))
+			return false;   /* a choice */
+		p = q;
+	}
+	return true;
 }

@@ -257,6 +257,9 @@ void argspec_next(const char *syn, char *const *words, int nwords,
  * alternative of SYN that took the most ("lockorder A before B"). */
 int argspec_match(const char *syn, char *const *words, int nwords,
 		  char *alt, size_t altn);
+/* SYN has no keyword, choice or alternative: its counts say all it takes
+ * (every word is a placeholder's). */
+bool argspec_counts_decide(const char *syn);
 /* Where SYN's first alternative ends (its " | " outside brackets), or NULL
  * when it has one. */
 const char *argspec_alt(const char *syn);

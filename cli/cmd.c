@@ -357,6 +357,8 @@ int cmd_check_words(struct session *s, const char *name, const char *syn,
 	if (c->argc < min || (max >= 0 && c->argc > max))
 		return cli_error(s, "%s: %s arguments (usage: %s%s %s)", name,
 				 c->argc < min ? "missing" : "too many", prefix, name, syn);
+	if (argspec_counts_decide(syn))
+		return 0;
 	char alt[256];
 	int bad = argspec_match(syn, c->argv, c->argc, alt, sizeof alt);
 	/* a first word no alternative takes is the handler's to name (its
