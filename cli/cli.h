@@ -326,10 +326,14 @@ struct expect_cond {
 		    int rest, char **a);
 	int report;             /* the detector's kind (DK_*) it speaks of,
 				 * whose row has its words for a message; -1 */
+	const char *no_args;    /* the synopsis after "no", when not ARGS */
 };
 extern const struct expect_cond expect_conds[];
 extern const int expect_ncond;
 const struct expect_cond *expect_cond_find(const char *name);
+/* The synopsis of EC's words, after "no" when NEG: what checks them
+ * (c_expect) and what completion offers. */
+const char *expect_cond_args(const struct expect_cond *ec, bool neg);
 void expect_print_mdoc(FILE *f);
 
 /* concepts `help WORD` and `apropos` explain (concepts.c) */

@@ -355,8 +355,9 @@ int cmd_check_words(struct session *s, const char *name, const char *syn,
 		    int min, int max, const char *prefix, const struct cmd_call *c)
 {
 	if (c->argc < min || (max >= 0 && c->argc > max))
-		return cli_error(s, "%s: %s arguments (usage: %s%s %s)", name,
-				 c->argc < min ? "missing" : "too many", prefix, name, syn);
+		return cli_error(s, "%s: %s arguments (usage: %s%s%s%s)", name,
+				 c->argc < min ? "missing" : "too many", prefix, name,
+				 *syn ? " " : "", syn);
 	if (argspec_counts_decide(syn))
 		return 0;
 	char alt[256];

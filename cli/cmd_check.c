@@ -105,9 +105,7 @@ static int want_count(struct session *s, int kind, const char *what, bool want,
 COND(cond_ret)
 {
 	const struct vfs_world *w = s->w;
-	(void)ec; (void)neg;
-	if (rest != 1)
-		return cli_error(s, "expect ret VALUE");
+	(void)ec; (void)neg; (void)rest;
 	if (w->last_done_tid < 0)
 		return failed(s, "ret %s: no system call has completed", a[0]);
 	int64_t r = w->threads[w->last_done_tid].rec.ret;
@@ -134,9 +132,7 @@ COND(cond_ret)
 COND(cond_read)
 {
 	const struct vfs_world *w = s->w;
-	(void)ec; (void)neg;
-	if (rest != 1)
-		return cli_error(s, "expect read TEXT");
+	(void)ec; (void)neg; (void)rest;
 	if (strlen(a[0]) > VFS_TEXT_MAX)
 		return cli_error(s, "expect read: at most %d bytes are kept to compare, "
 				 "not %zu", VFS_TEXT_MAX, strlen(a[0]));
@@ -192,9 +188,7 @@ COND(cond_file_num)
 	const char *k = ec->name;
 	long long v;
 	int f;
-	(void)neg;
-	if (rest != 2)
-		return cli_error(s, "expect %s FILE N", k);
+	(void)neg; (void)rest;
 	if (parse_num(a[1], &v) < 0)
 		return cli_error(s, "expect %s: N must be a number, not '%s'", k, a[1]);
 	if (resolve_file(s, a[0], &f) < 0)
@@ -217,9 +211,6 @@ static int thread_lock_args(struct session *s, const char *k, int rest, char **a
 {
 	x->cls = 0;
 	x->mode = -1;
-	if (rest < 1 || rest > 3)
-		return cli_error(s, "expect %s THREAD%s", k, !strcmp(k, "skipped") ?
-				 " f_pos_lock" : " LOCK [MODE]");
 	if (resolve_thread(s, a[0], &x->tid) < 0)
 		return -1;
 	if (rest > 1 && lock_cls_arg(s, a[1], &x->cls) < 0)
@@ -243,8 +234,6 @@ COND(cond_took)
 	(void)neg;
 	if (thread_lock_args(s, ec->name, rest, a, &x) < 0)
 		return -1;
-	if (rest < 2)
-		return cli_error(s, "expect took THREAD LOCK [MODE]");
 	if (!x.t->rec.started)
 		return failed(s, "took: %s has made no call", x.th);
 	if (!vfs_call_took(s->w, x.tid, x.cls, x.mode))
@@ -265,11 +254,6 @@ COND(cond_skipped)
 				  FLD_NONE);
 	if (thread_lock_args(s, ec->name, rest, a, &x) < 0)
 		return -1;
-	if (neg)
-		return cli_error(s, "expect no skipped takes no THREAD "
-				 "(it speaks of skipped entries)");
-	if (rest != 2 || x.cls != LC_F_POS_LOCK)
-		return cli_error(s, "expect skipped THREAD f_pos_lock");
 	if (!x.t->rec.started)
 		return failed(s, "skipped: %s has made no call", x.th);
 	if (!x.t->rec.skipped_fpos)
@@ -301,8 +285,6 @@ COND(cond_race)
 {
 	int field = FLD_NONE;
 	(void)ec;
-	if (rest > 1)
-		return cli_error(s, "expect race [FIELD] / expect no race [FIELD]");
 	if (rest) {
 		field = vfs_field_lookup(a[0]);
 		if (!field)
@@ -317,9 +299,7 @@ COND(cond_race)
 COND(cond_deadlock)
 {
 	const struct vfs_world *w = s->w;
-	(void)ec; (void)a;
-	if (rest)
-		return cli_error(s, "expect %sdeadlock takes no argument", neg ? "no " : "");
+	(void)ec; (void)a; (void)rest;
 	if (explore_cli_active(s))
 		return want_count(s, DK_DEADLOCK, vfs_kinds[DK_DEADLOCK].what, !neg,
 				  FLD_NONE);
@@ -347,48 +327,50 @@ COND(cond_deadlock)
 /* duplicate, lockorder, deaddir: a detector's report, no argument */
 COND(cond_report)
 {
-	(void)a;
-	if (rest)
-		return cli_error(s, "expect %s%s takes no argument", neg ? "no " : "",
-				 ec->name);
+	(void)a; (void)rest;
 	return want_count(s, ec->report, vfs_kinds[ec->report].what, !neg, FLD_NONE);
 }
 
-/* The conditions: `expect` checks its words against this table and runs
- * the row's evaluator; `help expect`, Tab completion (the arguments'
+/* The conditions: `expect` checks its words against this table (the
+ * row's synopsis: cmd_check_words) and runs the row's evaluator; `help expect`, Tab completion (the arguments'
  * placeholders say what to offer) and vfsim(5)'s list (`vfsim
  * --conditions-mdoc`) read it. */
 const struct expect_cond expect_conds[] = {
 	{ "ret", "VALUE", "the last completed call returned VALUE (a number or errno name)",
-	  0, cond_ret, -1 },
-	{ "entries", "NAME...", "the last completed getdents returned these names, in order",
-	  0, cond_entries, -1 },
+	  0, cond_ret, -1, NULL },
+	{ "entries", "[NAME...]", "the last completed getdents returned these names, in order",
+	  0, cond_entries, -1, NULL },
 	{ "read", "TEXT", "the last completed call was a read that returned TEXT", 0,
-	  cond_read, -1 },
+	  cond_read, -1, NULL },
 	{ "fpos", "FILE N", "the file's f_pos is N (FILE: file#N or PROC:FD)", 0,
-	  cond_file_num, -1 },
+	  cond_file_num, -1, NULL },
 	{ "count", "FILE N", "the file's reference count (f_count) is N", 0,
-	  cond_file_num, -1 },
+	  cond_file_num, -1, NULL },
 	{ "took", "THREAD LOCK [MODE]", "THREAD's last call took LOCK (MODE read, write or excl)",
-	  0, cond_took, -1 },
+	  0, cond_took, -1, NULL },
 	{ "skipped", "THREAD f_pos_lock", "THREAD's last call passed fdget_pos without the lock ('no skipped': no\n"
 	  "                                 entry skipped in a directory pass)", 1,
-	  cond_skipped, DK_SKIPPED },
+	  cond_skipped, DK_SKIPPED, "" },
 	{ "blocked", "THREAD [LOCK]", "THREAD waits, for LOCK if given", 0, cond_blocked,
-	  -1 },
+	  -1, NULL },
 	{ "race", "[FIELD]", "an unordered conflicting access (FIELD: f_pos, cursor, dir, size, data)",
-	  1, cond_race, DK_RACE },
+	  1, cond_race, DK_RACE, NULL },
 	{ "duplicate", "", "an open directory handed out one entry twice in a pass", 1,
-	  cond_report, DK_DUPLICATE },
+	  cond_report, DK_DUPLICATE, NULL },
 	{ "deadlock", "", "every live thread is blocked in a cycle (or was)", 1,
-	  cond_deadlock, DK_DEADLOCK },
+	  cond_deadlock, DK_DEADLOCK, NULL },
 	{ "lockorder", "", "a lock-order problem (see 'lockdep'; a vfsim extension)", 1,
-	  cond_report, DK_LOCKORDER },
-	{ "deaddir", "", "an rmdir'ed directory was iterated", 1, cond_report, DK_DEADDIR },
+	  cond_report, DK_LOCKORDER, NULL },
+	{ "deaddir", "", "an rmdir'ed directory was iterated", 1, cond_report, DK_DEADDIR, NULL },
 	{ "rule", "", "a lock-order rule the script declared ('rule') is broken", 1,
-	  cond_report, DK_RULE },
+	  cond_report, DK_RULE, NULL },
 };
 const int expect_ncond = (int)(sizeof expect_conds / sizeof expect_conds[0]);
+
+const char *expect_cond_args(const struct expect_cond *ec, bool neg)
+{
+	return neg && ec->no_args ? ec->no_args : ec->args;
+}
 
 const struct expect_cond *expect_cond_find(const char *name)
 {
@@ -421,8 +403,22 @@ HANDLER(c_expect)
 			return cli_error(s, "expect no %s: 'no' goes with %s", k, list);
 	}
 	const struct expect_cond *ec = expect_cond_find(k);
-	if (ec)
-		return ec->eval(s, ec, neg, c->argc - ai, c->argv + ai);
+	if (ec) {
+		/* the condition's words, by its synopsis: "expect took THREAD
+		 * LOCK [MODE]" is a command of its own */
+		struct cmd_call rest = *c;
+		rest.argc -= ai;
+		rest.argv += ai;
+		rest.cols += ai;
+		char name[64];
+		const char *syn = expect_cond_args(ec, neg);
+		int min, max;
+		snprintf(name, sizeof name, "expect %s%s", neg ? "no " : "", ec->name);
+		argspec_counts(syn, &min, &max);
+		if (cmd_check_words(s, name, syn, min, max, "", &rest) < 0)
+			return -1;
+		return ec->eval(s, ec, neg, rest.argc, rest.argv);
+	}
 	const char *conds[32];
 	int n = 0;
 	for (int i = 0; i < expect_ncond && n < 31; i++)

@@ -246,6 +246,14 @@ static void offer_item(void *ctx, const char *item, size_t len)
 	}
 }
 
+/* An item of a condition's synopsis: as a command's, but its FILE is
+ * file#N or PROC:FD, not a host file. */
+static void offer_cond(void *ctx, const char *item, size_t len)
+{
+	if (!(len == 4 && !strncmp(item, "FILE", 4)))
+		offer_item(ctx, item, len);
+}
+
 /* `expect`: from its table (cmd_check.c), what expect itself accepts: the
  * conditions (those that take 'no' after it), then what the placeholders
  * of the condition's synopsis stand for.  ARGS: the words after "expect";
@@ -265,20 +273,10 @@ static void complete_expect(struct cands *c, char **args, int argi, int tid,
 	const struct expect_cond *ec = expect_cond_find(args[neg]);
 	if (!ec)
 		return;
-	char syn[128], *parts[8] = { NULL };
-	int np = 0, k = argi - neg - 1;
-	snprintf(syn, sizeof syn, "%s", ec->args);
-	for (char *tok = strtok(syn, " "); tok && np < 8; tok = strtok(NULL, " "))
-		parts[np++] = tok;
-	if (!np || (k >= np && !strstr(parts[np - 1], "...")))
-		return;
-	const char *part = parts[k < np ? k : np - 1];
-	if (part[0] >= 'a' && part[0] <= 'z')
-		add(c, part);           /* a literal: skipped THREAD f_pos_lock */
-	else if (strstr(part, "FILE"))
-		;                       /* file#N or PROC:FD, not a host file */
-	else
-		add_kind(c, part, tid, words, nw);
+	/* the condition's synopsis, walked as a command's is (argspec.c) */
+	struct offer_ctx o = { c, "expect", tid, words, nw };
+	argspec_next(expect_cond_args(ec, neg), args + neg + 1, argi - neg - 1,
+		     offer_cond, &o);
 }
 
 /* A system call's argument ARGI, by its row's schema (core/syscalls.c):

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A command's words are checked by its synopsis, its argument schema
-# (cli/argspec.c, issue 14), before its handler runs: a keyword the
+# (cli/argspec.c, issue 14), before its handler runs (and an expect
+# condition's by the condition's row): a keyword the
 # synopsis does not have where it says one comes, words missing or left
 # over, are answered "NAME: ALTERNATIVE" at the word that does not fit, for
 # every command alike; and a form the synopsis allows is not refused.
@@ -38,6 +39,11 @@ refused 'explore save' 'column 9: explore: save FILE [K]'
 refused 'explore outcomes 1' 'column 18: explore: outcomes'
 refused 'kernel list v6.5' 'kernel: too many arguments (usage: kernel [list|PRESET])'
 refused 'A: mkdir /x /y' 'mkdir: too many arguments (usage: THREAD: mkdir PATH)'
+refused 'expect took A' 'expect took: missing arguments (usage: expect took THREAD LOCK [MODE])'
+refused 'expect skipped A i_rwsem' 'column 18: expect skipped: THREAD f_pos_lock'
+refused 'expect no skipped A' 'expect no skipped: too many arguments (usage: expect no skipped)'
+refused 'expect deadlock now' 'expect deadlock: too many arguments (usage: expect deadlock)'
+refused 'expect no race f_pos cursor' 'expect no race: too many arguments (usage: expect no race [FIELD])'
 taken 'set fpos-lock'
 taken 'reports live'
 taken 'reports live off'
@@ -47,4 +53,6 @@ taken 'fs list'
 taken 'rule lockorder f_pos_lock before i_rwsem'
 taken 'explore jobs 1 max 5 stateful'
 taken 'mkdir /x /y'
+taken 'expect no deadlock'
+taken 'expect no skipped'
 echo "ok: $n lines checked by their command's synopsis"
