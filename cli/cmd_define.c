@@ -181,18 +181,72 @@ static int value_words(struct session *s, const struct vfs_kfn *f, const struct 
 	return value_word(s, f, l->words[lng - 1], l->cols[lng - 1], &st->b);
 }
 
+/* The steps a body is made of: the word, the synopsis of the line (its
+ * words are checked by it, as a command's), the step. */
+static const struct step_kind {
+	const char *syn;
+	uint8_t op;
+} step_kinds[] = {
+	{ "lock LOCK of OBJECT [read|write|killable | nested SUBCLASS]...", KS_LOCK },
+	{ "unlock LOCK of OBJECT", KS_UNLOCK },
+	{ "downgrade LOCK of OBJECT", KS_DOWNGRADE },
+	{ "read FIELD of OBJECT", KS_READ },
+	{ "write FIELD of OBJECT VALUE [+|- VALUE]", KS_WRITE },
+	{ "call FUNCTION", KS_CALL },
+	{ "fdget FD", KS_FDGET },
+	{ "fdget_pos FD", KS_FDGET_POS },
+	{ "fdput", KS_FDPUT },
+	{ "fdput_pos", KS_FDPUT_POS },
+	{ "return VALUE [if VALUE CMP VALUE]", KS_RETURN },
+	{ "emit entries of inode from VALUE [max VALUE]", KS_EMIT },
+};
+#define NSTEP_KINDS (int)(sizeof step_kinds / sizeof step_kinds[0])
+
+/* The step kind whose word begins line L, or -1 said. */
+static int step_kind(struct session *s, struct lex *l)
+{
+	const char *op = l->words[0];
+	const char *words[NSTEP_KINDS + 1];
+	char names[NSTEP_KINDS][16], list[256];
+	size_t o = 0, len = strlen(op);
+	for (int k = 0; k < NSTEP_KINDS; k++) {
+		const char *syn = step_kinds[k].syn;
+		size_t wl = strcspn(syn, " ");
+		if (wl == len && !strncmp(syn, op, len))
+			return k;
+		snprintf(names[k], sizeof names[k], "%.*s", (int)wl, syn);
+		words[k] = names[k];
+		o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", k ? ", " : "", names[k]);
+	}
+	words[NSTEP_KINDS] = "end";
+	const char *sug = did_you_mean(op, words, NSTEP_KINDS + 1);
+	if (sug)
+		return cli_error_at(s, l->cols[0], "define: unknown step '%s' (did you "
+				    "mean '%s'?)", op, sug);
+	return cli_error_at(s, l->cols[0], "define: unknown step '%s' (%s; end ends "
+			    "the definition)", op, list);
+}
+
 /* One line of the body: a step into d->f. */
 static int body_step(struct session *s, struct define_state *d, struct lex *l)
 {
 	struct vfs_kfn *f = &d->f;
-	const char *op = l->words[0];
 	struct vfs_kstep st = { .sub = -1 };
 	int n = l->nwords;
 	if (f->nsteps >= VFS_KFN_STEPS - 1)
 		return cli_error_at(s, l->cols[0], "define: too many steps (at most %d)",
 				    VFS_KFN_STEPS - 1);
-	if (!strcmp(op, "lock")) {
-		st.op = KS_LOCK;
+	int k = step_kind(s, l);
+	if (k < 0)
+		return -1;
+	/* its words: by the step's synopsis ("define: return VALUE [if VALUE
+	 * CMP VALUE]" at the word that does not fit) */
+	struct cmd_call line = { .argc = n, .argv = l->words, .cols = l->cols, .tid = -1 };
+	if (cmd_check_words(s, "define", step_kinds[k].syn, 0, -1, "", &line) < 0)
+		return -1;
+	st.op = step_kinds[k].op;
+	switch (st.op) {
+	case KS_LOCK:
 		if (lock_word(s, l, 1, &st.lock) < 0 || obj_word(s, l, 2, &st.obj) < 0)
 			return -1;
 		for (int i = 4; i < n; i++) {
@@ -205,13 +259,13 @@ static int body_step(struct session *s, struct define_state *d, struct lex *l)
 							    vfs_klock_names[st.lock], w);
 			} else if (!strcmp(w, "killable")) {
 				st.killable = 1;
-			} else if (!strcmp(w, "nested") && i + 1 < n) {
+			} else {        /* nested SUBCLASS */
 				static const char *const subs[] = { "normal", "parent",
 					"parent2", "nondir2" };
-				int k = 0;
-				while (k < 4 && strcmp(l->words[i + 1], subs[k]))
-					k++;
-				if (k == 4)
+				int sub = 0;
+				while (sub < 4 && strcmp(l->words[i + 1], subs[sub]))
+					sub++;
+				if (sub == 4)
 					return cli_error_at(s, l->cols[i + 1], "define: '%s' is "
 							    "no nesting subclass (normal, parent "
 							    "= I_MUTEX_PARENT, parent2, nondir2)",
@@ -219,57 +273,34 @@ static int body_step(struct session *s, struct define_state *d, struct lex *l)
 				if (st.lock != KL_I_RWSEM)
 					return cli_error_at(s, l->cols[i], "define: only an "
 							    "i_rwsem is taken nested");
-				st.sub = (int8_t)k;
+				st.sub = (int8_t)sub;
 				i++;
-			} else {
-				return cli_error_at(s, l->cols[i], "define: lock ... [read|"
-						    "write] [killable] [nested SUBCLASS], "
-						    "not '%s'", w);
 			}
 		}
 		if (st.lock == KL_I_RWSEM && !st.mode)
 			st.mode = M_WRITE;
 		if (st.lock != KL_I_RWSEM)
 			st.mode = M_EXCL;
-	} else if (!strcmp(op, "unlock") || !strcmp(op, "downgrade")) {
-		st.op = op[0] == 'u' ? KS_UNLOCK : KS_DOWNGRADE;
+		break;
+	case KS_UNLOCK:
+	case KS_DOWNGRADE:
 		if (lock_word(s, l, 1, &st.lock) < 0 || obj_word(s, l, 2, &st.obj) < 0)
 			return -1;
-		if (n > 4)
-			return cli_error_at(s, l->cols[4], "define: %s LOCK of OBJECT, "
-					    "nothing after", op);
-	} else if (!strcmp(op, "read") || !strcmp(op, "write")) {
-		st.op = op[0] == 'r' ? KS_READ : KS_WRITE;
+		break;
+	case KS_READ:
+	case KS_WRITE:
 		if (field_word(s, l, 1, &st.field) < 0 || obj_word(s, l, 2, &st.obj) < 0)
 			return -1;
-		if (st.op == KS_READ && n > 4)
-			return cli_error_at(s, l->cols[4], "define: read FIELD of OBJECT, "
-					    "nothing after");
-		if (st.op == KS_WRITE) {
-			if (n != 5 && !(n == 7 && (!strcmp(l->words[5], "+") ||
-						   !strcmp(l->words[5], "-"))))
-				return cli_error_at(s, n > 5 ? l->cols[5] : l->cols[0],
-						    "define: write FIELD of OBJECT VALUE "
-						    "[+|- VALUE]");
-			if (value_words(s, f, l, 4, 7, (uint8_t)l->words[n - 2][0], &st) < 0)
-				return -1;
-		}
-	} else if (!strcmp(op, "emit")) {
-		/* emit entries of inode from VALUE [max VALUE] */
-		st.op = KS_EMIT;
+		if (st.op == KS_WRITE &&
+		    value_words(s, f, l, 4, 7, (uint8_t)l->words[n - 2][0], &st) < 0)
+			return -1;
+		break;
+	case KS_EMIT:
 		st.obj = KO_INODE;
-		if ((n != 6 && n != 8) || strcmp(l->words[1], "entries") ||
-		    strcmp(l->words[2], "of") || strcmp(l->words[3], "inode") ||
-		    strcmp(l->words[4], "from") || (n == 8 && strcmp(l->words[6], "max")))
-			return cli_error_at(s, n > 1 ? l->cols[1] : l->cols[0],
-					    "define: emit entries of inode from VALUE "
-					    "[max VALUE]");
 		if (value_words(s, f, l, 5, 8, 'm', &st) < 0)
 			return -1;
-	} else if (!strcmp(op, "call")) {
-		st.op = KS_CALL;
-		if (n != 2)
-			return cli_error_at(s, l->cols[0], "define: call FUNCTION");
+		break;
+	case KS_CALL: {
 		int k = vfs_kfn_lookup(s->w, l->words[1]);
 		if (k < 0 && !strcmp(l->words[1], f->name))
 			k = vfs_nkfns(s->w);    /* itself: core refuses the cycle */
@@ -285,44 +316,28 @@ static int body_step(struct session *s, struct define_state *d, struct lex *l)
 					    l->words[1]);
 		}
 		st.callee = (uint8_t)k;
-	} else if (!strcmp(op, "fdget") || !strcmp(op, "fdget_pos")) {
-		st.op = op[5] ? KS_FDGET_POS : KS_FDGET;
-		if (n != 2)
-			return cli_error_at(s, l->cols[0], "define: %s FD", op);
+		break;
+	}
+	case KS_FDGET:
+	case KS_FDGET_POS:
 		if (value_word(s, f, l->words[1], l->cols[1], &st.a) < 0)
 			return -1;
-	} else if (!strcmp(op, "fdput") || !strcmp(op, "fdput_pos")) {
-		st.op = op[5] ? KS_FDPUT_POS : KS_FDPUT;
-		if (n != 1)
-			return cli_error_at(s, l->cols[1], "define: %s takes nothing (it "
-					    "puts what fdget took)", op);
-	} else if (!strcmp(op, "return")) {
-		st.op = KS_RETURN;
-		if (n != 2 && n != 6)
-			return cli_error_at(s, n > 2 ? l->cols[2] : l->cols[0],
-					    "define: return VALUE [if VALUE CMP VALUE]");
+		break;
+	case KS_RETURN:
 		if (value_word(s, f, l->words[1], l->cols[1], &st.a) < 0)
 			return -1;
 		if (n == 6) {
 			st.cmp = (uint8_t)cmp_word(l->words[4]);
-			if (strcmp(l->words[2], "if") || !st.cmp)
-				return cli_error_at(s, strcmp(l->words[2], "if") ? l->cols[2] :
-						    l->cols[4], "define: return VALUE if "
+			if (!st.cmp)
+				return cli_error_at(s, l->cols[4], "define: return VALUE if "
 						    "VALUE CMP VALUE (CMP: < <= > >= == !=)");
 			if (value_word(s, f, l->words[3], l->cols[3], &st.ca) < 0 ||
 			    value_word(s, f, l->words[5], l->cols[5], &st.cb) < 0)
 				return -1;
 		}
-	} else {
-		static const char *const words[] = { "lock", "unlock", "downgrade",
-			"read", "write", "call", "fdget", "fdget_pos", "fdput",
-			"fdput_pos", "return", "emit", "end" };
-		const char *sug = did_you_mean(op, words, 13);
-		return cli_error_at(s, l->cols[0], "define: unknown step '%s'%s%s%s", op,
-				    sug ? " (did you mean '" : " (lock, unlock, downgrade, "
-				    "read, write, call, fdget, fdget_pos, fdput, fdput_pos, "
-				    "return, emit; end ends the definition)", sug ? sug : "",
-				    sug ? "'?)" : "");
+		break;
+	default:        /* fdput, fdput_pos: what fdget took */
+		break;
 	}
 	d->line[f->nsteps] = s->line;
 	d->col[f->nsteps] = l->cols[0];
@@ -428,9 +443,7 @@ HANDLER(c_define)
 	if (!sys && strcmp(c->argv[0], "function"))
 		return cli_error_at(s, c->cols[0], "define: syscall NAME PARAM... or "
 				    "function NAME, not '%s'", c->argv[0]);
-	if (c->argc < 2)
-		return cli_error_at(s, c->cols[0], "define: %s NAME%s", c->argv[0],
-				    sys ? " PARAM..." : "");
+	/* NAME after the keyword, no PARAM after a function's: the synopsis */
 	const char *name = c->argv[1];
 	if (!vfs_valid_name(name) || strlen(name) >= VFS_KFN_NAME_MAX)
 		return cli_error_at(s, c->cols[1], "define: '%s' is no name "
@@ -439,11 +452,9 @@ HANDLER(c_define)
 	if (cmd_find(name))
 		return cli_error_at(s, c->cols[1], "define: %s is a command already",
 				    name);
-	if (c->argc - 2 > (sys ? VFS_SYS_MAXARGS : 0))
-		return cli_error_at(s, c->cols[2 + (sys ? VFS_SYS_MAXARGS : 0)],
-				    sys ? "define: at most %d parameters" :
-				    "define: a function takes no parameters (a syscall, "
-				    "at most %d)", VFS_SYS_MAXARGS);
+	if (c->argc - 2 > VFS_SYS_MAXARGS)
+		return cli_error_at(s, c->cols[2 + VFS_SYS_MAXARGS],
+				    "define: at most %d parameters", VFS_SYS_MAXARGS);
 	struct define_state *d = xcalloc(1, sizeof *d);
 	snprintf(d->f.name, sizeof d->f.name, "%s", name);
 	d->f.syscall = sys;

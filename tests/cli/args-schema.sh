@@ -17,6 +17,14 @@ refused() {
     [ "$out" = "s.vfs:2: $2" ] || fail "'$1': got '$out', expected 's.vfs:2: $2'"
     n=$((n + 1))
 }
+# refused_step STEP MESSAGE: a step of `define`'s body, by its row's synopsis
+refused_step() {
+    printf 'define syscall s FD\n%s\nend\n' "$1" >s.vfs
+    out=$(NO_COLOR=1 "$vfsim" s.vfs 2>&1 </dev/null); rc=$?
+    [ "$rc" -eq 2 ] || fail "'$1': exit status $rc, expected 2 ($out)"
+    [ "$out" = "s.vfs:2: $2" ] || fail "'$1': got '$out', expected 's.vfs:2: $2'"
+    n=$((n + 1))
+}
 # taken LINE: the synopsis allows LINE; it runs
 taken() {
     printf 'spawn A\nmkdir /d\nA: open /d\nA: getdents 3 1 &\n%s\necho done\n' "$1" >s.vfs
@@ -44,6 +52,10 @@ refused 'expect skipped A i_rwsem' 'column 18: expect skipped: THREAD f_pos_lock
 refused 'expect no skipped A' 'expect no skipped: too many arguments (usage: expect no skipped)'
 refused 'expect deadlock now' 'expect deadlock: too many arguments (usage: expect deadlock)'
 refused 'expect no race f_pos cursor' 'expect no race: too many arguments (usage: expect no race [FIELD])'
+refused_step 'write f_pos of file 1 * 2' 'column 23: define: write FIELD of OBJECT VALUE [+|- VALUE]'
+refused_step 'emit entries of file from 0' 'column 17: define: emit entries of inode from VALUE [max VALUE]'
+refused_step 'fdput 3' 'column 7: define: fdput'
+refused_step 'return 0 when 1 == 1' 'column 10: define: return VALUE [if VALUE CMP VALUE]'
 taken 'set fpos-lock'
 taken 'reports live'
 taken 'reports live off'
