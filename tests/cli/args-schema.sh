@@ -9,22 +9,18 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
 case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac
 n=0
-# refused LINE MESSAGE: LINE (after `spawn A`) stops the script with MESSAGE
-refused() {
-    printf 'spawn A\n%s\necho not reached\n' "$1" >s.vfs
+# stops SCRIPT LINE MESSAGE: SCRIPT stops at its line 2, LINE, with MESSAGE
+stops() {
+    printf '%s\n' "$1" >s.vfs
     out=$(NO_COLOR=1 "$vfsim" s.vfs 2>&1 </dev/null); rc=$?
-    [ "$rc" -eq 2 ] || fail "'$1': exit status $rc, expected 2 ($out)"
-    [ "$out" = "s.vfs:2: $2" ] || fail "'$1': got '$out', expected 's.vfs:2: $2'"
+    [ "$rc" -eq 2 ] || fail "'$2': exit status $rc, expected 2 ($out)"
+    [ "$out" = "s.vfs:2: $3" ] || fail "'$2': got '$out', expected 's.vfs:2: $3'"
     n=$((n + 1))
 }
+# refused LINE MESSAGE: a command line (after `spawn A`)
+refused() { stops "$(printf 'spawn A\n%s\necho not reached' "$1")" "$1" "$2"; }
 # refused_step STEP MESSAGE: a step of `define`'s body, by its row's synopsis
-refused_step() {
-    printf 'define syscall s FD\n%s\nend\n' "$1" >s.vfs
-    out=$(NO_COLOR=1 "$vfsim" s.vfs 2>&1 </dev/null); rc=$?
-    [ "$rc" -eq 2 ] || fail "'$1': exit status $rc, expected 2 ($out)"
-    [ "$out" = "s.vfs:2: $2" ] || fail "'$1': got '$out', expected 's.vfs:2: $2'"
-    n=$((n + 1))
-}
+refused_step() { stops "$(printf 'define syscall s FD\n%s\nend' "$1")" "$1" "$2"; }
 # taken LINE: the synopsis allows LINE; it runs
 taken() {
     printf 'spawn A\nmkdir /d\nA: open /d\nA: getdents 3 1 &\n%s\necho done\n' "$1" >s.vfs
