@@ -366,8 +366,13 @@ int cmd_check_words(struct session *s, const char *name, const char *syn,
 	 * table of keywords, and what the user may have meant) */
 	if (bad <= 0)
 		return 0;
-	return cli_error_at(s, c->cols[bad < c->argc ? bad : c->argc - 1], "%s: %s",
-			    name, alt);
+	/* say what does not fit: the word where the synopsis parts from the
+	 * line, or that the line ends before it does */
+	if (bad < c->argc)
+		return cli_error_at(s, c->cols[bad], "%s: unexpected '%s' (usage: %s)",
+				    name, c->argv[bad], alt);
+	return cli_error_at(s, c->cols[c->argc - 1], "%s: missing words after '%s' "
+			    "(usage: %s)", name, c->argv[c->argc - 1], alt);
 }
 
 int cmd_check_args(struct session *s, const struct cmd_entry *e,

@@ -3,7 +3,8 @@
 # (cli/argspec.c, issue 14), before its handler runs (and an expect
 # condition's by the condition's row): a keyword the
 # synopsis does not have where it says one comes, words missing or left
-# over, are answered "NAME: ALTERNATIVE" at the word that does not fit, for
+# over, are answered "NAME: unexpected 'WORD' (usage: ALTERNATIVE)" or
+# "NAME: missing words after 'WORD' (usage: ...)" at that word, for
 # every command alike; and a form the synopsis allows is not refused.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
@@ -28,30 +29,30 @@ taken() {
     case $out in *done) ;; *) fail "'$1' was refused: $out" ;; esac
     n=$((n + 1))
 }
-refused 'rule lockorder f_pos_lock after i_rwsem' 'column 27: rule: lockorder A before B'
-refused 'rule lockorder f_pos_lock' 'column 16: rule: lockorder A before B'
-refused 'rule rank f_pos_lock 1 2' 'column 24: rule: rank LOCK N'
-refused 'rule entries once per' 'column 19: rule: entries once per pass'
-refused 'rule remove' 'column 6: rule: remove all|RULE...'
-refused 'rule remove lockorder f_pos_lock after i_rwsem' 'column 34: rule: lockorder A before B'
-refused 'fs list x' 'column 9: fs: list'
-refused 'sched random' 'column 7: sched: random SEED'
-refused 'sched rr 1' 'column 10: sched: rr'
-refused 'reports race x' 'column 14: reports: race|duplicate|skipped|deaddir|deadlock|lockorder|rule'
-refused 'reports live maybe' 'column 14: reports: live [on|off]'
-refused 'explore save' 'column 9: explore: save FILE [K]'
-refused 'explore outcomes 1' 'column 18: explore: outcomes'
+refused 'rule lockorder f_pos_lock after i_rwsem' "column 27: rule: unexpected 'after' (usage: lockorder A before B)"
+refused 'rule lockorder f_pos_lock' "column 16: rule: missing words after 'f_pos_lock' (usage: lockorder A before B)"
+refused 'rule rank f_pos_lock 1 2' "column 24: rule: unexpected '2' (usage: rank LOCK N)"
+refused 'rule entries once per' "column 19: rule: missing words after 'per' (usage: entries once per pass)"
+refused 'rule remove' "column 6: rule: missing words after 'remove' (usage: remove all|RULE...)"
+refused 'rule remove lockorder f_pos_lock after i_rwsem' "column 34: rule: unexpected 'after' (usage: lockorder A before B)"
+refused 'fs list x' "column 9: fs: unexpected 'x' (usage: list)"
+refused 'sched random' "column 7: sched: missing words after 'random' (usage: random SEED)"
+refused 'sched rr 1' "column 10: sched: unexpected '1' (usage: rr)"
+refused 'reports race x' "column 14: reports: unexpected 'x' (usage: race|duplicate|skipped|deaddir|deadlock|lockorder|rule)"
+refused 'reports live maybe' "column 14: reports: unexpected 'maybe' (usage: live [on|off])"
+refused 'explore save' "column 9: explore: missing words after 'save' (usage: save FILE [K])"
+refused 'explore outcomes 1' "column 18: explore: unexpected '1' (usage: outcomes)"
 refused 'kernel list v6.5' 'kernel: too many arguments (usage: kernel [list|PRESET])'
 refused 'A: mkdir /x /y' 'mkdir: too many arguments (usage: THREAD: mkdir PATH)'
 refused 'expect took A' 'expect took: missing arguments (usage: expect took THREAD LOCK [MODE])'
-refused 'expect skipped A i_rwsem' 'column 18: expect skipped: THREAD f_pos_lock'
+refused 'expect skipped A i_rwsem' "column 18: expect skipped: unexpected 'i_rwsem' (usage: THREAD f_pos_lock)"
 refused 'expect no skipped A' 'expect no skipped: too many arguments (usage: expect no skipped)'
 refused 'expect deadlock now' 'expect deadlock: too many arguments (usage: expect deadlock)'
 refused 'expect no race f_pos cursor' 'expect no race: too many arguments (usage: expect no race [FIELD])'
-refused_step 'write f_pos of file 1 * 2' 'column 23: define: write FIELD of OBJECT VALUE [+|- VALUE]'
-refused_step 'emit entries of file from 0' 'column 17: define: emit entries of inode from VALUE [max VALUE]'
-refused_step 'fdput 3' 'column 7: define: fdput'
-refused_step 'return 0 when 1 == 1' 'column 10: define: return VALUE [if VALUE CMP VALUE]'
+refused_step 'write f_pos of file 1 * 2' "column 23: define: unexpected '*' (usage: write FIELD of OBJECT VALUE [+|- VALUE])"
+refused_step 'emit entries of file from 0' "column 17: define: unexpected 'file' (usage: emit entries of inode from VALUE [max VALUE])"
+refused_step 'fdput 3' "column 7: define: unexpected '3' (usage: fdput)"
+refused_step 'return 0 when 1 == 1' "column 10: define: unexpected 'when' (usage: return VALUE [if VALUE CMP VALUE])"
 taken 'set fpos-lock'
 taken 'reports live'
 taken 'reports live off'
