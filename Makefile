@@ -116,7 +116,7 @@ FORCE:
 
 all: $(BUILD)/vfsim
 asan: $(asan_DIR)/vfsim
-tsan: $(tsan_DIR)/vfsim $(tsan_DIR)/tests/test_explore
+tsan: $(tsan_DIR)/vfsim $(tsan_DIR)/tests/test_explore $(tsan_DIR)/tests/test_visited
 libedit: $(libedit_DIR)/vfsim
 none: $(none_DIR)/vfsim
 variants: $(foreach v,$(VARIANTS),$($(v)_DIR)/vfsim)

@@ -547,7 +547,7 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 		if (L->kinds[i])
 			xs_violation(s, np, NULL, 0, L->kinds[i]);
 		uint64_t tr = L->tr[i], h = L->h[i];
-		int r = vt_insert(&s->st->vt, h);
+		int r = vt_insert(&s->st->vt, h, s->id);
 		if (r == -2)
 			return -1;
 		if (r < 0) {

@@ -32,11 +32,18 @@
 #define VT_SHARD_BITS 6                 /* 64 shards when growing */
 
 struct vshard {
-	pthread_mutex_t mu;             /* (jobs > 1) the slots and n */
+	pthread_mutex_t mu;             /* (jobs > 1) held while it doubles */
 	uint64_t *slot;
 	uint64_t mask;
 	uint64_t n, grow_at;            /* entries; doubled past grow_at */
+	int resizing;                   /* (jobs > 1) atomic: being doubled */
 } __attribute__((aligned(64)));         /* (a line each: no false sharing) */
+
+struct vbusy {                          /* a worker's insert under way */
+	int shard;                      /* atomic: its shard + 1, or 0 */
+	char pad[60];                   /* (a line each: written by its
+					 * worker only) */
+};
 
 struct vtable {
 	struct vshard *sh;
@@ -44,12 +51,14 @@ struct vtable {
 	bool locked;                    /* more than one worker inserts */
 	uint64_t maxmask;               /* a shard's largest mask */
 	uint64_t limit;                 /* entries per shard at most */
+	struct vbusy busy[MAX_WORKERS];
 };
 
 int vt_alloc(struct vtable *t, int bits, int maxbits, bool grow, bool locked);
 void vt_free(struct vtable *t);
 void vt_clear(struct vtable *t);
 int vt_insert_in(struct vtable *t, struct vshard *v, uint64_t h);
+int vt_insert_cas(struct vtable *t, struct vshard *v, uint64_t h, int wid);
 
 static inline uint64_t vt_home(uint64_t h)
 {
@@ -68,16 +77,15 @@ static inline void vt_prefetch(const struct vtable *t, uint64_t h)
 	__builtin_prefetch((const void *)(slot + (vt_home(h) & mask) * 8));
 }
 
-/* 1: new, 0: seen, -1: full, -2: out of memory */
-static inline int vt_insert(struct vtable *t, uint64_t h)
+/* Worker WID inserts H: 1: new, 0: seen, -1: full, -2: out of memory.
+ * Several workers insert by compare-and-swap into the slot, the shard's
+ * mutex only to double it (explore_visited.c). */
+static inline int vt_insert(struct vtable *t, uint64_t h, int wid)
 {
 	struct vshard *v = &t->sh[t->nsh > 1 ? h >> t->shift : 0];
 	if (!t->locked)
 		return vt_insert_in(t, v, h);
-	pthread_mutex_lock(&v->mu);
-	int r = vt_insert_in(t, v, h);
-	pthread_mutex_unlock(&v->mu);
-	return r;
+	return vt_insert_cas(t, v, h, wid);
 }
 
 /* ---- what a state is (explore_state.c) ---- */

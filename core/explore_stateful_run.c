@@ -69,7 +69,7 @@ static int top(struct xst *st, struct sworker *s)
 	if (st->hist)
 		xs_canon_history(b, st->snap, st);
 	uint64_t h = xs_hash_buf(b->p, b->n);
-	if (vt_insert(&st->vt, h) == -2)
+	if (vt_insert(&st->vt, h, s->id) == -2)
 		return -1;
 	if (!xs_count_state(s))
 		return 0;
@@ -101,7 +101,7 @@ static int top(struct xst *st, struct sworker *s)
 				if (L->kinds[i])
 					xs_violation(s, np, NULL, 0, L->kinds[i]);
 				uint64_t tr = L->tr[i], hh = L->h[i];
-				int r = vt_insert(&st->vt, hh);
+				int r = vt_insert(&st->vt, hh, s->id);
 				if (r == -2)
 					return -1;
 				if (r < 0) {

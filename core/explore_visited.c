@@ -3,6 +3,7 @@
  * explore_visited.c - the stateful search's visited set: the 64-bit
  * hashes of the states seen (explore_state.c), shared by its workers.
  */
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include "explore_stateful.h"
@@ -12,7 +13,8 @@
  * that doubles (rehashed by the worker that fills it, under the shard's
  * lock) when half full: the search goes on where it was, instead of
  * starting again in a bigger table.  With one worker nothing else touches
- * the table and no lock is taken.  A fixed size (opts.state_bits) is one
+ * the table and no lock is taken; with several, an insert claims its slot
+ * by compare-and-swap and takes no lock (vt_insert_cas).  A fixed size (opts.state_bits) is one
  * shard that never grows: full at 7/8, as before. */
 
 
@@ -84,7 +86,8 @@ static int vt_double(struct vtable *t, struct vshard *v)
 	/* (atomic: vt_prefetch reads them without the lock) */
 	__atomic_store_n(&v->slot, n, __ATOMIC_RELAXED);
 	__atomic_store_n(&v->mask, m, __ATOMIC_RELAXED);
-	v->grow_at = m < t->maxmask ? (m + 1) / 2 : t->limit;
+	__atomic_store_n(&v->grow_at, m < t->maxmask ? (m + 1) / 2 : t->limit,
+			 __ATOMIC_RELAXED);
 	return 0;
 }
 
@@ -113,3 +116,77 @@ int vt_insert_in(struct vtable *t, struct vshard *v, uint64_t h)
 }
 
 
+
+/* Several workers (t->locked): each insert announces its shard in the
+ * worker's own line of t->busy and claims an empty slot by
+ * compare-and-swap; the worker that fills the shard doubles it under the
+ * mutex, with `resizing` set, once no insert is under way in it.  Either
+ * the inserter sees `resizing` or the doubler sees its announcement
+ * (both sequentially consistent), so no insert lands in a table being
+ * moved, and a hash is new to exactly one worker. */
+static int vt_grow_shared(struct vtable *t, struct vshard *v)
+{
+	int rc = 0, idx = (int)(v - t->sh) + 1;
+	pthread_mutex_lock(&v->mu);
+	if (__atomic_load_n(&v->n, __ATOMIC_RELAXED) >= v->grow_at &&
+	    v->mask < t->maxmask) {
+		__atomic_store_n(&v->resizing, 1, __ATOMIC_SEQ_CST);
+		for (int w = 0; w < MAX_WORKERS; w++)
+			while (__atomic_load_n(&t->busy[w].shard, __ATOMIC_SEQ_CST) == idx)
+				sched_yield();
+		rc = vt_double(t, v);
+		__atomic_store_n(&v->resizing, 0, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&v->mu);
+	return rc;
+}
+
+int vt_insert_cas(struct vtable *t, struct vshard *v, uint64_t h, int wid)
+{
+	int idx = (int)(v - t->sh) + 1;
+	int *busy = &t->busy[wid].shard;
+	for (;;) {
+		__atomic_store_n(busy, idx, __ATOMIC_SEQ_CST);
+		if (!__atomic_load_n(&v->resizing, __ATOMIC_SEQ_CST))
+			break;
+		/* being doubled: wait for it to end */
+		__atomic_store_n(busy, 0, __ATOMIC_RELEASE);
+		pthread_mutex_lock(&v->mu);
+		pthread_mutex_unlock(&v->mu);
+	}
+	uint64_t *slot = __atomic_load_n(&v->slot, __ATOMIC_RELAXED);
+	uint64_t mask = __atomic_load_n(&v->mask, __ATOMIC_RELAXED);
+	uint64_t i = vt_home(h) & mask;
+	int r = 1;
+	for (;;) {
+		uint64_t x = __atomic_load_n(&slot[i], __ATOMIC_RELAXED);
+		if (x == h) {
+			r = 0;
+			break;
+		}
+		if (!x) {
+			if (__atomic_load_n(&v->n, __ATOMIC_RELAXED) >= t->limit &&
+			    mask >= t->maxmask) {
+				r = -1;         /* at its largest, 7/8 full */
+				break;
+			}
+			if (__atomic_compare_exchange_n(&slot[i], &x, h, false,
+							__ATOMIC_RELAXED,
+							__ATOMIC_RELAXED))
+				break;
+			if (x == h) {           /* another worker's, just now */
+				r = 0;
+				break;
+			}
+		}
+		i = (i + 1) & mask;
+	}
+	__atomic_store_n(busy, 0, __ATOMIC_RELEASE);
+	if (r == 1 &&
+	    __atomic_add_fetch(&v->n, 1, __ATOMIC_RELAXED) >=
+	    __atomic_load_n(&v->grow_at, __ATOMIC_RELAXED) &&
+	    __atomic_load_n(&v->mask, __ATOMIC_RELAXED) < t->maxmask &&
+	    vt_grow_shared(t, v) < 0)
+		return -2;
+	return r;
+}

@@ -113,13 +113,19 @@ tsan_inputs=$(ls tests/scenarios/explore-*.vfs tests/tsan/*.vfs 2>/dev/null)
 tsan_pid=
 if [ -f tests/unit/test_explore.c ] || [ -n "$tsan_inputs" ]; then
     stage tsan-build
-    if build tsan build/tsan/vfsim build/tsan/tests/test_explore; then
+    if build tsan build/tsan/vfsim build/tsan/tests/test_explore \
+            build/tsan/tests/test_visited; then
         built[tsan]=build/tsan/vfsim
         export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
-        # (its own time box: 4-5 minutes alone on 2 cores, more beside the rest)
+        # (its own time box: 4-5 minutes alone on 2 cores, more beside the
+        # rest; then the visited set's two inserting threads, seconds)
         ( CMOCKA_MESSAGE_OUTPUT=TAP timeout -k 5 "${TSAN_TIMEOUT:-1200}" \
               build/tsan/tests/test_explore >"$tmp/tsan-unit" 2>&1
-          echo $? >"$tmp/tsan-unit.rc" ) &
+          rc=$?
+          CMOCKA_MESSAGE_OUTPUT=TAP timeout -k 5 300 \
+              build/tsan/tests/test_visited >>"$tmp/tsan-unit" 2>&1 ||
+              [ "$rc" -ne 0 ] || rc=1
+          echo "$rc" >"$tmp/tsan-unit.rc" ) &
         tsan_pid=$!
     fi
 fi
@@ -373,10 +379,10 @@ if [ -n "${built[tsan]:-}" ]; then
         rc=$(cat "$tmp/tsan-unit.rc" 2>/dev/null || echo 1)
         n=$(grep -c '^ok ' "$tmp/tsan-unit")
         if [ "$rc" -eq 0 ] && [ "$n" -gt 0 ] && ! grep -q 'ThreadSanitizer' "$tmp/tsan-unit"; then
-            pass "tsan/unit/test_explore ($n cases)"
+            pass "tsan/unit/test_explore, test_visited ($n cases)"
         else
             grep -vE '^ok [0-9]+ - ' "$tmp/tsan-unit" | head -n 40 | indent
-            fail "tsan/unit/test_explore (exit $rc)"
+            fail "tsan/unit/test_explore, test_visited (exit $rc)"
         fi
     fi
 fi

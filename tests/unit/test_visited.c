@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_visited.c - the stateful search's visited set
+ * (core/explore_visited.c) with several workers: inserts claim a slot by
+ * compare-and-swap, a shard doubles while the others insert; every hash
+ * must be new to exactly one worker and found afterwards.
+ */
+#include <pthread.h>
+#include "harness.h"
+#include "explore_stateful.h"
+
+#define NHASH 60000
+
+static uint64_t hash_of(uint64_t i)     /* splitmix64: never 0 here */
+{
+	uint64_t z = i + 0x9e3779b97f4a7c15ull;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	return z ? z : 1;
+}
+
+struct inserter {
+	struct vtable *t;
+	int wid;
+	int news, errors;
+};
+
+static void *insert_all(void *arg)
+{
+	struct inserter *in = arg;
+	/* the two workers meet in the middle: each hash is tried by both */
+	for (int k = 0; k < NHASH; k++) {
+		int i = in->wid ? NHASH - 1 - k : k;
+		int r = vt_insert(in->t, hash_of((uint64_t)i), in->wid);
+		if (r == 1)
+			in->news++;
+		else if (r < 0)
+			in->errors++;
+	}
+	return NULL;
+}
+
+static void test_two_workers_grow(void **state)
+{
+	(void)state;
+	struct vtable t;
+	/* small shards, grown many times while both insert */
+	assert_int_equal(vt_alloc(&t, 8, 24, true, true), 0);
+	struct inserter in[2] = { { &t, 0, 0, 0 }, { &t, 1, 0, 0 } };
+	pthread_t th;
+	assert_int_equal(pthread_create(&th, NULL, insert_all, &in[1]), 0);
+	insert_all(&in[0]);
+	pthread_join(th, NULL);
+	assert_int_equal(in[0].errors + in[1].errors, 0);
+	assert_int_equal(in[0].news + in[1].news, NHASH);
+	uint64_t n = 0;
+	for (int i = 0; i < t.nsh; i++)
+		n += t.sh[i].n;
+	assert_int_equal(n, NHASH);
+	for (int i = 0; i < NHASH; i++)
+		assert_int_equal(vt_insert(&t, hash_of((uint64_t)i), 0), 0);
+	assert_int_equal(vt_insert(&t, hash_of(NHASH), 1), 1);
+	vt_free(&t);
+}
+
+/* A table of a fixed size (opts.state_bits) says full at 7/8, shared or
+ * not, and keeps what it holds. */
+static void test_fixed_full(void **state)
+{
+	(void)state;
+	for (int locked = 0; locked < 2; locked++) {
+		struct vtable t;
+		assert_int_equal(vt_alloc(&t, 8, 8, false, locked), 0);
+		int news = 0, full = 0;
+		for (int i = 0; i < 256; i++) {
+			int r = vt_insert(&t, hash_of((uint64_t)i), 0);
+			news += r == 1;
+			full += r == -1;
+		}
+		assert_int_equal(news, 224);
+		assert_int_equal(full, 32);
+		assert_int_equal(vt_insert(&t, hash_of(0), 1), 0);
+		vt_free(&t);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_two_workers_grow),
+		cmocka_unit_test(test_fixed_full),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
