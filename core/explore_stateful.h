@@ -24,7 +24,7 @@
 #define ABORT_ERROR 2
 #define ABORT_FIRST 3           /* opts.first: a violation was found */
 #define ABORT_MAX 4             /* opts.max states were visited */
-#define SPLIT_PER_JOB 8         /* frontier states per worker */
+#define SPLIT_PER_JOB 32        /* frontier states per worker */
 #define MAXACC 12               /* checked accesses recorded per step */
 
 /* ---- the visited set (explore_visited.c) ---- */
