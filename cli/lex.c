@@ -28,10 +28,12 @@ int lex_continues(const char *line)
 	return !q && n && line[n - 1] == '\\';
 }
 
-/* "$ret" here, and not the start of a longer name such as $retry */
+/* "$ret" here, and not the start of a longer name such as $retry (the
+ * '$' first: this runs at every character of every line, and under the
+ * fuzzer each strncmp is also recorded) */
 static int is_ret(const char *p)
 {
-	return !strncmp(p, "$ret", 4) &&
+	return *p == '$' && !strncmp(p, "$ret", 4) &&
 	       !(p[4] == '_' || (p[4] >= 'a' && p[4] <= 'z') ||
 		 (p[4] >= 'A' && p[4] <= 'Z') || (p[4] >= '0' && p[4] <= '9'));
 }
