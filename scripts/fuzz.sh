@@ -2,9 +2,10 @@
 # fuzz.sh [SECONDS] [-- LIBFUZZER-OPTIONS...] (make fuzz FUZZ_SECONDS=N): build tests/fuzz/fuzz_session.c
 # with libFuzzer + ASan + UBSan (clang) and run it for SECONDS (default 60)
 # on a seed corpus made from the project's scripts.  Not part of `make check`.
+# fuzz.sh build: build it only (tests/cli/fuzz-harness.sh).
 #
 #   build/fuzz/fuzz_session      the fuzzer (-DVFSIM_FUZZ: `run` capped at a
-#                                small step budget, explore at max 200)
+#                                small step budget, every search bounded)
 #   build/fuzz/corpus/           the working corpus (kept between runs)
 #   build/fuzz/artifacts/        crash-*, timeout-*, leak-*, oom-* inputs
 #   build/fuzz/logs/             the output of each run (fuzz-DATE.log)
@@ -16,6 +17,7 @@
 #   FUZZ_EXPLORE=1  let `explore` lines run the explore engines (slow)
 #   FUZZ_MAX_LEN=N  the longest input in bytes (default 2048)
 #   FUZZ_ENTROPIC=1 libFuzzer's entropic schedule (slower per input)
+#   FUZZ_NOCMP=GLOBS the sources built without trace-cmp (see below)
 # libFuzzer stops at the first crash; for a long unattended run that goes on
 # past crashes: scripts/fuzz.sh 1200 -- -fork=1 -ignore_crashes=1 -ignore_timeouts=1
 set -eu
@@ -33,25 +35,46 @@ mkdir -p "$out/obj" "$out/corpus" "$out/artifacts"
 flags="-std=c11 -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined
        -fno-sanitize-recover=undefined -DVFSIM_FUZZ -DVFSIM_LINEEDIT_NONE
        -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Icore -Icli -pthread"
+# libFuzzer's comparison tracing (trace-cmp: every compare's operands
+# recorded, so that it can guess the words and numbers an input should
+# hold) was a third of a run, most of it in loops that compare bytes of
+# every line against constants: the lexer, the script reader, the
+# command lookup and "did you mean", the output and the pictures, and
+# the simulated kernel's loops.  Those files keep their edge counters (the
+# coverage the fuzzer steers by) without trace-cmp; the commands' own
+# argument checks (cli/cmd_*.c, ...) keep it, and the words themselves are
+# in the dictionary and reach libFuzzer through strcmp's hook anyway.
+# FUZZ_NOCMP: the files (globs) built without trace-cmp ('' for none).
+nocmp=${FUZZ_NOCMP-core/* cli/lex.c cli/script.c cli/cmd.c cli/output.c cli/picture.c cli/timeline.c}
+cmp_flags() {
+    local - g
+    set -f
+    for g in $nocmp; do
+        # shellcheck disable=SC2254
+        case $1 in $g) echo -fno-sanitize-coverage=trace-cmp; return ;; esac
+    done
+}
 objs=()
 for src in core/*.c cli/*.c; do
     case $src in cli/main.c) continue ;; esac
     obj=$out/obj/$(echo "$src" | tr / _).o
-    # shellcheck disable=SC2086
+    # shellcheck disable=SC2086,SC2046
     if [ ! -e "$obj" ] || [ "$src" -nt "$obj" ] || [ -n "$(find core cli -name '*.h' -newer "$obj" | head -n 1)" ] \
-       || [ scripts/fuzz.sh -nt "$obj" ]; then
+       || [ scripts/fuzz.sh -nt "$obj" ] || [ "$(cat "$out/obj/.nocmp" 2>/dev/null)" != "$nocmp" ]; then
         # the explore engines' loops without coverage counters: what the
         # fuzzer looks for is in the shell and the simulated kernel, and
         # the counters made a capped explore most of the time of a run
         case $src in
         core/explore*.c) $CC ${flags/fuzzer-no-link,/} -c -o "$obj" "$src" ;;
-        *)               $CC $flags -c -o "$obj" "$src" ;;
+        *)               $CC $flags $(cmp_flags "$src") -c -o "$obj" "$src" ;;
         esac
     fi
     objs+=("$obj")
 done
+echo "$nocmp" >"$out/obj/.nocmp"
 # shellcheck disable=SC2086
 $CC $flags -fsanitize=fuzzer -o "$out/fuzz_session" tests/fuzz/fuzz_session.c "${objs[@]}" -lm
+[ "$secs" = build ] && exit 0
 
 # seeds: every script of the project, and the regression inputs
 for f in tests/scenarios/*.vfs examples/*.vfs tests/golden/*.vfs ../shared/conformance/*.vfs \
@@ -65,11 +88,11 @@ done
 export VFSIM_FUZZ_EXPLORE=${FUZZ_EXPLORE:-0}
 # ASan tuned for many short runs: no 0xbe fill of each new block (it only
 # makes an uninitialised read repeatable; MSan is the tool for those and
-# the fill was 8% of a run), an 8 MiB quarantine instead of 256 (a freed
-# block is still poisoned for the thousands of frees after it, and old
-# blocks no longer go back to the kernel one munmap at a time), and five
+# the fill was 8% of a run), a 2 MiB quarantine instead of 256 (an input
+# allocates about 0.9 MB, so a freed block is still poisoned for the rest
+# of its input and the next ones; 8 MiB cost 5-10% more CPU), and five
 # frames of allocation stack kept instead of thirty.
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1:max_malloc_fill_size=0:quarantine_size_mb=8:malloc_context_size=5}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1:max_malloc_fill_size=0:quarantine_size_mb=2:malloc_context_size=5}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 jobs=${JOBS:-1}
 # FUZZ_MAX_LEN: the longest input (2,048 bytes: a script of 60 to 100
@@ -83,8 +106,11 @@ max_len=${FUZZ_MAX_LEN:-2048}
 # was a quarter of a run; the plain schedule ran 780-790 inputs per
 # CPU-second against 580-640 (60 s each, alternating, same corpus).
 entropic=${FUZZ_ENTROPIC:-0}
-extra=()
-[ "$jobs" -gt 1 ] && extra=(-jobs="$jobs" -workers="$jobs")
+# -reload: how often a job lists the corpus directory for what the other
+# jobs found (libFuzzer's default: every second, a stat of each of some
+# 10,000 files by the end of a long run); never with one job.
+extra=(-reload=0)
+[ "$jobs" -gt 1 ] && extra=(-jobs="$jobs" -workers="$jobs" -reload=10)
 # from build/fuzz: libFuzzer writes its per-job logs (fuzz-N.log) where it
 # runs; its own output is kept in build/fuzz/logs/ too
 mkdir -p "$out/logs"
