@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * fuzz_session.c - libFuzzer harness: each input is a script, fed line by
- * line to a fresh session as if typed at the prompt (a bad line gets its
- * message and the session goes on), output silenced.  scripts/fuzz.sh
- * builds and runs it; it is not part of `make check`.
+ * fuzz_session.c - libFuzzer harness: each input is a script, read by the
+ * one script reader (cli/script.c: lines joined over a trailing `\`, a NUL
+ * byte reported) and run command by command in a fresh session, where a
+ * bad line gets its message and the session goes on, output silenced.
+ * scripts/fuzz.sh builds and runs it; it is not part of `make check`
+ * (tests/cli/fuzz-harness.sh checks it when clang is there).
  *
  * Guards (so that the fuzzer finds bugs, not legitimately slow inputs or
  * writes outside its sandbox):
@@ -11,12 +13,18 @@
  *    VFSIM_FUZZ_RUN_LIMIT steps (cmd_run.c), `explore` is capped at
  *    20 executions, 2^10 states, depth 2000, about 0.25 s and one job,
  *    whatever the engine (explore_cli.c);
+ *  - `explore` lines are skipped (but `explore replay` and `explore save`)
+ *    unless VFSIM_FUZZ_EXPLORE=1;
+ *  - an input replays at most FUZZ_REPLAY_RECS records of its session in
+ *    at most FUZZ_REPLAYS `back`, `compare` and `source` lines, and runs
+ *    one lesson (below);
  *  - every file name given to source, save, explore save, compare and
  *    export is rewritten to a short plain name in a private temporary
  *    directory, emptied before each input (so `save x` then `source x`
  *    still meet within an input, and never across inputs); the process
  *    stays where it was started (libFuzzer's logs land there);
  *  - `step N` / `back N` keep their numbers; lines over 8 KiB are dropped.
+ * VFSIM_FUZZ_VERBOSE=1 says at exit how many lines each guard took.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -83,20 +91,110 @@ static int file_arg(const struct lex *l)
  */
 static int fuzz_explore;
 
+/*
+ * Commands whose cost is not the line's own: `back`, `compare` and
+ * `source` (of a session the input saved) replay the session so far, so
+ * an input of N of them after M steps cost N x M (the fuzzer's long inputs
+ * were quadratic: a corpus of inputs with a dozen `compare` lines after
+ * hundreds of steps); `lessons N` runs a whole lesson.  An input replays
+ * at most FUZZ_REPLAY_RECS records of its log in all (`compare` replays
+ * it twice) in at most FUZZ_REPLAYS commands, and runs one lesson; the
+ * lines past that are skipped (counted: VFSIM_FUZZ_VERBOSE=1), the rest
+ * still run.  (A `run` is at most 2,000 steps, so one replay after one
+ * long run still fits.)
+ */
+#define FUZZ_REPLAYS 4
+#define FUZZ_REPLAY_RECS 2500
+static size_t replays, replayed, lessons;
+
+/* what was skipped, for VFSIM_FUZZ_VERBOSE=1 (tests/cli/fuzz-harness.sh) */
+static int verbose;
+static struct { long lines, lexed, explore, replays, lessons, rewritten; } seen;
+
+/* A and B the same word (the harness's own compare: libc's strcmp is
+ * intercepted and fed to libFuzzer's tables, for words the input never
+ * decides) */
+static int same(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
+/* The command word of LINE into W (the word after "THREAD:", if any),
+ * without lexing it: only for lines with no quote, backslash or `$`, whose
+ * words are their blank-separated runs as they stand. */
+static void command_word(const char *line, char *w, size_t n)
+{
+	const char *p = line;
+	for (int k = 0; k < 2; k++) {
+		p += strspn(p, " \t\r\n");
+		size_t len = strcspn(p, " \t\r\n");
+		if (k == 0 && len > 1 && p[len - 1] == ':') {
+			p += len;       /* A: ... */
+			continue;
+		}
+		if (len >= n || *p == '#')
+			len = 0;
+		memcpy(w, p, len);
+		w[len] = 0;
+		return;
+	}
+	w[0] = 0;
+}
+
+/* The commands the harness looks at: those that name a file, explore,
+ * the replays and lessons.  (A line of another command runs as it is,
+ * lexed once, by the session.) */
+static int watched(const char *c)
+{
+	static const char *const words[] = { "source", "save", "export", "compare",
+		"explore", "back", "lessons" };
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (same(c, words[i]))
+			return 1;
+	return 0;
+}
+
 /* The line to run, rewritten if it names a file; NULL to skip it. */
-static char *filter(const char *line, char *out, size_t n)
+static char *filter(const struct session *s, const char *line, char *out, size_t n)
 {
 	static struct lex l;
+	seen.lines++;
 	if (strlen(line) > 8192)
 		return NULL;
+	if (!strpbrk(line, "'\"\\$")) {
+		char w[16];
+		command_word(line, w, sizeof w);
+		if (!watched(w))
+			return (char *)line;
+	}
+	seen.lexed++;
 	if (lex(&l, line, "0") < 0 || !l.nwords)
 		return (char *)line;    /* fails in the session too */
-	if (!fuzz_explore && !strcmp(l.words[0], "explore") &&
-	    !(l.nwords > 1 && (!strcmp(l.words[1], "replay") || !strcmp(l.words[1], "save"))))
+	const char *c = l.words[0];
+	if (!fuzz_explore && same(c, "explore") &&
+	    !(l.nwords > 1 && (same(l.words[1], "replay") || same(l.words[1], "save")))) {
+		seen.explore++;
 		return NULL;
+	}
+	if (same(c, "back") || same(c, "compare") || same(c, "source")) {
+		size_t cost = (same(c, "compare") ? 2 : 1) * s->nlog;
+		if (replays >= FUZZ_REPLAYS || replayed + cost > FUZZ_REPLAY_RECS) {
+			seen.replays++;
+			return NULL;
+		}
+		replays++;
+		replayed += cost;
+	}
+	if (same(c, "lessons") && l.nwords > 1 && lessons++) {
+		seen.lessons++;
+		return NULL;
+	}
 	int fa = file_arg(&l);
 	if (fa < 0)
 		return (char *)line;
+	seen.rewritten++;
 	size_t o = 0;
 	if (l.thread[0])
 		o += (size_t)snprintf(out + o, n - o, "%s: ", "A");
@@ -134,6 +232,15 @@ static void cleanup(void)
 	rmdir(tmpdir);
 }
 
+/* VFSIM_FUZZ_VERBOSE=1: what the harness did with the lines, at exit */
+static void tell(void)
+{
+	fprintf(stderr, "fuzz_session: %ld lines, %ld lexed by the harness, skipped: "
+		"%ld explore, %ld replays, %ld lessons; %ld file names rewritten\n",
+		seen.lines, seen.lexed, seen.explore, seen.replays, seen.lessons,
+		seen.rewritten);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -141,6 +248,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	const char *fx = getenv("VFSIM_FUZZ_EXPLORE");
 	fuzz_explore = fx && *fx && strcmp(fx, "0");
+	const char *v = getenv("VFSIM_FUZZ_VERBOSE");
+	verbose = v && *v && strcmp(v, "0");
 	snprintf(tmpdir, sizeof tmpdir, "%s/vfsim-fuzz.XXXXXX",
 		 access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
 	if (!mkdtemp(tmpdir)) {
@@ -148,6 +257,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		exit(1);
 	}
 	atexit(cleanup);
+	if (verbose)
+		atexit(tell);
 	if (!freopen("/dev/null", "w", stdout))
 		exit(1);
 	return 0;
@@ -156,16 +267,17 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (size > 64 * 1024)
-		return 0;
-	char *buf = malloc(size + 1);
-	char *acc = malloc(size + 2);
 	static char out[16384];
-	if (!buf || !acc)
+	if (size > 64 * 1024 || !size)
+		return 0;
+	/* the input read as a script is, by the one reader (cli/script.c):
+	 * lines joined over a trailing backslash, a NUL byte or an overlong
+	 * line reported as at the prompt, where the session goes on */
+	FILE *in = fmemopen((void *)data, size, "r");
+	if (!in)
 		abort();
-	memcpy(buf, data, size);
-	buf[size] = 0;
 	empty_tmpdir();
+	replays = replayed = lessons = 0;
 	/* A session per input, freed at its end: everything an input
 	 * allocates is freed before it returns, so libFuzzer's malloc/free
 	 * count balances and it runs an input a second time (under LSan)
@@ -182,34 +294,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s->quit = 0;
 	s->depth = 0;
 	s->replaying = 0;
-	s->line = 0;
-	s->file = NULL;         /* the prompt: errors do not end the session */
-	size_t alen = 0;
-	char *p = buf;
-	while (p && !s->quit) {
-		char *nl = memchr(p, '\n', (size_t)(buf + size - p));
-		if (nl)
-			*nl = 0;
-		size_t len = strlen(p);   /* a NUL byte ends the line, as getline+strlen */
-		while (len && (p[len - 1] == '\r'))
-			p[--len] = 0;
-		int more = lex_continues(p);
-		if (more)
-			p[len - 1] = ' ';
-		memcpy(acc + alen, p, len + 1);
-		alen += len;
-		p = nl ? nl + 1 : NULL;
-		if (more && p)
-			continue;
-		alen = 0;
-		const char *line = filter(acc, out, sizeof out);
-		if (line)
-			session_exec_line(s, line);
-		s->errors = 0;          /* as at the prompt */
+	struct script_reader r;
+	script_reader_init(&r, in, "fuzz");
+	int got;
+	while (!s->quit && (got = script_reader_next(&r)) != 0) {
+		if (got < 0) {
+			script_reader_error(s, &r);
+			if (r.err == SR_READ || r.err == SR_TOO_LONG)
+				break;  /* (fmemopen: neither happens under 64 KiB) */
+		} else {
+			const char *line = filter(s, r.cmd.text, out, sizeof out);
+			if (line == r.cmd.text) {
+				script_reader_exec(s, &r);
+			} else if (line) {
+				/* rewritten: one line, its words where they were not */
+				s->file = r.name;
+				s->line = r.start;
+				session_exec_line(s, line);
+			}
+		}
+		s->errors = 0;          /* as at the prompt: the session goes on */
 		s->failed = 0;
 	}
+	script_reader_free(&r);
+	fclose(in);
 	session_free(s);
-	free(buf);
-	free(acc);
 	return 0;
 }
