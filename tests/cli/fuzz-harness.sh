@@ -44,6 +44,11 @@ ls "$out".* 2>/dev/null && fail "a file was written outside the harness's direct
 } >replays.vfs
 expect replays.vfs "23 lines, 14 lexed by the harness, skipped: 2 explore, 4 replays, 1 lessons; 0 file names rewritten"
 
+# one compare an input (two fresh sessions each), the back after it runs
+printf '%s\n' 'touch /f' 'spawn A' 'A: open /f' 'compare v6.4 v6.5' \
+    'compare v6.4 v6.5' back >compare.vfs
+expect compare.vfs "6 lines, 3 lexed by the harness, skipped: 0 explore, 1 replays, 0 lessons; 1 file names rewritten"
+
 # the replays' log budget (FUZZ_REPLAY_RECS): after 200 calls (about
 # 1,600 records) a back still runs, a compare (which replays twice) not
 for last in back 'compare v6.4 v6.5'; do

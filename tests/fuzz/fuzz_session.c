@@ -16,8 +16,8 @@
  *  - `explore` lines are skipped (but `explore replay` and `explore save`)
  *    unless VFSIM_FUZZ_EXPLORE=1;
  *  - an input replays at most FUZZ_REPLAY_RECS records of its session in
- *    at most FUZZ_REPLAYS `back`, `compare` and `source` lines, and runs
- *    one lesson (below);
+ *    at most FUZZ_REPLAYS `back`, `compare` and `source` lines, one
+ *    `compare`, and runs one lesson (below);
  *  - every file name given to source, save, explore save, compare and
  *    export is rewritten to a short plain name in a private temporary
  *    directory, emptied before each input (so `save x` then `source x`
@@ -27,6 +27,7 @@
  * VFSIM_FUZZ_VERBOSE=1 says at exit how many lines each guard took.
  */
 #include <dirent.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -98,14 +99,15 @@ static int fuzz_explore;
  * were quadratic: a corpus of inputs with a dozen `compare` lines after
  * hundreds of steps); `lessons N` runs a whole lesson.  An input replays
  * at most FUZZ_REPLAY_RECS records of its log in all (`compare` replays
- * it twice) in at most FUZZ_REPLAYS commands, and runs one lesson; the
- * lines past that are skipped (counted: VFSIM_FUZZ_VERBOSE=1), the rest
- * still run.  (A `run` is at most 2,000 steps, so one replay after one
- * long run still fits.)
+ * it twice) in at most FUZZ_REPLAYS commands, one of them a `compare`
+ * (two fresh sessions each: still 18% of a run with four), and runs one
+ * lesson; the lines past that are skipped (counted: VFSIM_FUZZ_VERBOSE=1),
+ * the rest still run.  (A `run` is at most 2,000 steps, so one replay
+ * after one long run still fits.)
  */
 #define FUZZ_REPLAYS 4
 #define FUZZ_REPLAY_RECS 2500
-static size_t replays, replayed, lessons;
+static size_t replays, replayed, compares, lessons;
 
 /* what was skipped, for VFSIM_FUZZ_VERBOSE=1 (tests/cli/fuzz-harness.sh) */
 static int verbose;
@@ -179,12 +181,15 @@ static char *filter(const struct session *s, const char *line, char *out, size_t
 		return NULL;
 	}
 	if (same(c, "back") || same(c, "compare") || same(c, "source")) {
-		size_t cost = (same(c, "compare") ? 2 : 1) * s->nlog;
-		if (replays >= FUZZ_REPLAYS || replayed + cost > FUZZ_REPLAY_RECS) {
+		bool cmp = same(c, "compare");
+		size_t cost = (cmp ? 2 : 1) * s->nlog;
+		if (replays >= FUZZ_REPLAYS || replayed + cost > FUZZ_REPLAY_RECS ||
+		    (cmp && compares)) {
 			seen.replays++;
 			return NULL;
 		}
 		replays++;
+		compares += cmp;
 		replayed += cost;
 	}
 	if (same(c, "lessons") && l.nwords > 1 && lessons++) {
@@ -277,7 +282,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!in)
 		abort();
 	empty_tmpdir();
-	replays = replayed = lessons = 0;
+	replays = replayed = compares = lessons = 0;
 	/* A session per input, freed at its end: everything an input
 	 * allocates is freed before it returns, so libFuzzer's malloc/free
 	 * count balances and it runs an input a second time (under LSan)
