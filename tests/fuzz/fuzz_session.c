@@ -11,8 +11,8 @@
  * writes outside its sandbox):
  *  - built with -DVFSIM_FUZZ: `run` and `step THREAD until` stop after
  *    VFSIM_FUZZ_RUN_LIMIT steps (cmd_run.c), `explore` is capped at
- *    20 executions, 2^10 states, depth 2000, about 0.25 s and one job,
- *    whatever the engine (explore_cli.c);
+ *    20 executions, 2^10 states, depth 2000, its first progress report
+ *    (0.5 s) and one job, whatever the engine (explore_cli.c);
  *  - `explore` lines are skipped (but `explore replay` and `explore save`)
  *    unless VFSIM_FUZZ_EXPLORE=1;
  *  - an input replays at most FUZZ_REPLAY_RECS records of its session in
