@@ -22,10 +22,10 @@
 #include <stdlib.h>
 #include "internal.h"
 
-_Static_assert(sizeof ((struct vfs_frame *)0)->kval / sizeof (int64_t) == FLD__COUNT,
+_Static_assert(sizeof ((struct vfs_frame *)0)->kfn.kval / sizeof (int64_t) == FLD__COUNT,
 	       "a defined call keeps the value last read of each field");
-_Static_assert(sizeof ((struct vfs_frame *)0)->kstack /
-	       sizeof ((struct vfs_frame *)0)->kstack[0] == VFS_KFN_DEPTH,
+_Static_assert(sizeof ((struct vfs_frame *)0)->kfn.kstack /
+	       sizeof ((struct vfs_frame *)0)->kfn.kstack[0] == VFS_KFN_DEPTH,
 	       "the frame nests VFS_KFN_DEPTH defined functions");
 _Static_assert(VFS_KFN_STEPS <= 255 && VFS_MAX_KFNS <= 255, "uint8_t indices");
 
@@ -374,7 +374,7 @@ int vfs_kfn_define(struct vfs_world *w, const struct vfs_kfn *in, int *bad,
 static const struct vfs_kfn *cur_kfn(const struct vfs_world *w,
 				     const struct vfs_frame *f)
 {
-	return &w->kdefs->kfns[f->kstack[f->kdepth - 1].fn];
+	return &w->kdefs->kfns[f->kfn.kstack[f->kfn.kdepth - 1].fn];
 }
 
 static int file_of(const struct vfs_world *w, const struct vfs_frame *f)
@@ -426,10 +426,10 @@ static int unlock_fn(const struct vfs_world *w, const struct vfs_thread *t,
 int kfn_fn(const struct vfs_world *w, const struct vfs_thread *t)
 {
 	const struct vfs_frame *f = &t->f;
-	if (!f->kdepth || !w->kdefs)
+	if (!f->kfn.kdepth || !w->kdefs)
 		return VFN_none;
 	const struct vfs_kfn *k = cur_kfn(w, f);
-	const struct vfs_kstep *s = &k->step[f->kstack[f->kdepth - 1].pc];
+	const struct vfs_kstep *s = &k->step[f->kfn.kstack[f->kfn.kdepth - 1].pc];
 	switch (s->op) {
 	case KS_LOCK:      return lock_fn(w, s);
 	case KS_UNLOCK:    return unlock_fn(w, t, s);
@@ -447,8 +447,8 @@ static int64_t value(const struct vfs_thread *t, const struct vfs_kvalue *v)
 {
 	switch (v->kind) {
 	case KV_PARAM: return t->rec.call.a[v->v];
-	case KV_FIELD: return t->f.kval[v->v];
-	case KV_RET:   return t->f.kret;
+	case KV_FIELD: return t->f.kfn.kval[v->v];
+	case KV_RET:   return t->f.kfn.kret;
 	default:       return v->v;
 	}
 }
@@ -470,13 +470,13 @@ static bool holds(int64_t a, int cmp, int64_t b)
 static void kfn_return(struct vx *x, int64_t v)
 {
 	struct vfs_frame *f = &x->t->f;
-	if (f->kdepth > 1) {
+	if (f->kfn.kdepth > 1) {
 		fn_exit(x, cur_kfn(x->w, f)->fn, v);
-		f->kdepth--;
-		f->kret = v;
+		f->kfn.kdepth--;
+		f->kfn.kret = v;
 		return;
 	}
-	f->kdepth = 0;
+	f->kfn.kdepth = 0;
 	sys_return(x, v);
 }
 
@@ -497,7 +497,7 @@ static void kfn_emit(struct vx *x, int fn, int file, int ino, int64_t from,
 	access_inode(x, fn, FLD_DIR, ino, dir->nchildren, false);
 	if (dir->type == IT_DIR)
 		pos = emit_entries(x, fn, ino, pos, max, &n);
-	f->kret = pos;
+	f->kfn.kret = pos;
 }
 
 void sys_defined(struct vx *x)
@@ -507,9 +507,9 @@ void sys_defined(struct vx *x)
 		sys_return(x, -VE_NOSYS);
 		return;
 	}
-	f->kdepth = 1;
-	f->kstack[0].fn = cur_call(x)->def;
-	f->kstack[0].pc = 0;
+	f->kfn.kdepth = 1;
+	f->kfn.kstack[0].fn = cur_call(x)->def;
+	f->kfn.kstack[0].pc = 0;
 	go(x, RP(defined_step, step));
 }
 
@@ -525,7 +525,7 @@ void defined_step(struct vx *x)
 	struct vfs_world *w = x->w;
 	struct vfs_frame *f = &x->t->f;
 	const struct vfs_kfn *k = cur_kfn(w, f);
-	uint8_t *pc = &f->kstack[f->kdepth - 1].pc;
+	uint8_t *pc = &f->kfn.kstack[f->kfn.kdepth - 1].pc;
 	const struct vfs_kstep *s = &k->step[*pc];
 	int fn = k->fn;
 
@@ -549,7 +549,7 @@ void defined_step(struct vx *x)
 		/* the step's own lock: what the script says this code protects */
 		int mode = s->lock != KL_I_RWSEM ? M_EXCL : s->mode == M_READ ?
 			   M_READ : M_WRITE;
-		f->ksub = s->sub < 0 ? LDSUB_NORMAL : s->sub;
+		f->kfn.ksub = s->sub < 0 ? LDSUB_NORMAL : s->sub;
 		lock_acquire(x, lock_fn(w, s), lid_of(w, f, s), mode);
 		break;
 	}
@@ -573,7 +573,7 @@ void defined_step(struct vx *x)
 			v = s->field == FLD_SIZE ? in->size : in->nchildren;
 			access_inode(x, fn, s->field, ino, v, false);
 		}
-		f->kval[s->field] = v;
+		f->kfn.kval[s->field] = v;
 		break;
 	}
 	case KS_WRITE: {
@@ -595,35 +595,35 @@ void defined_step(struct vx *x)
 			in->size = v;
 			access_inode(x, fn, s->field, ino, v, true);
 		}
-		f->kval[s->field] = v;
+		f->kfn.kval[s->field] = v;
 		break;
 	}
 	case KS_CALL:
-		f->kstack[f->kdepth].fn = s->callee;
-		f->kstack[f->kdepth].pc = 0;
-		f->kdepth++;
+		f->kfn.kstack[f->kfn.kdepth].fn = s->callee;
+		f->kfn.kstack[f->kfn.kdepth].pc = 0;
+		f->kfn.kdepth++;
 		fn_enter(x, w->kdefs->kfns[s->callee].fn);
 		break;
 	case KS_FDGET:
 		f->fd = (int32_t)value(x->t, &s->a);
 		f->pos_get = 0;
-		f->kgot = 1;
+		f->kfn.kgot = 1;
 		call_sub(x, RP(fdget, enter), RP(defined_step, step));
 		sub_now(x);
 		break;
 	case KS_FDGET_POS:
 		f->fd = (int32_t)value(x->t, &s->a);
-		f->kgot = 1;
+		f->kfn.kgot = 1;
 		get_pos_sub(x, RP(defined_step, step));
 		sub_now(x);
 		break;
 	case KS_FDPUT:
-		f->kgot = 0;
+		f->kfn.kgot = 0;
 		call_sub(x, RP(fdput, enter), RP(defined_step, step));
 		sub_now(x);
 		break;
 	case KS_FDPUT_POS:
-		f->kgot = 0;
+		f->kfn.kgot = 0;
 		put_pos_sub(x, RP(defined_step, step));
 		sub_now(x);
 		break;
@@ -650,7 +650,7 @@ bool kfn_kill_wait(struct vx *x)
 {
 	struct vfs_thread *t = x->t;
 	struct vfs_frame *f = &t->f;
-	if (f->pc != RP(defined_step, step) || !f->kdepth || !lock_wait_abort(x))
+	if (f->pc != RP(defined_step, step) || !f->kfn.kdepth || !lock_wait_abort(x))
 		return false;
 	while (t->nheld) {
 		const struct vfs_held *h = &t->held[t->nheld - 1];
@@ -659,10 +659,10 @@ bool kfn_kill_wait(struct vx *x)
 			 (h->mode == M_READ ? VFN_up_read : VFN_up_write) : VFN_mutex_unlock;
 		lock_release(x, fn, h->lock);
 	}
-	if (f->kgot && (f->fdput_flags & FDPUT_FPUT) && f->file >= 0)
+	if (f->kfn.kgot && (f->fdput_flags & FDPUT_FPUT) && f->file >= 0)
 		file_put(x, f->pos_get ? VFN_fdput_pos : VFN_fdput, f->file);
-	f->kgot = 0;
-	while (f->kdepth > 1)
+	f->kfn.kgot = 0;
+	while (f->kfn.kdepth > 1)
 		kfn_return(x, -VE_INTR);
 	kfn_return(x, -VE_INTR);
 	return true;

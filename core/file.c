@@ -494,7 +494,7 @@ void do_dup2(struct vx *x)
 		fd_set_file(x->w, proc, nfd, f->file);
 		fn_exit(x, VFN_do_dup2, nfd);
 		if (old >= 0) {
-			f->victim = (int32_t)old;
+			f->dup2.tofree = (int32_t)old;
 			go(x, RP(do_dup2, filp_close));
 			return;
 		}
@@ -502,7 +502,7 @@ void do_dup2(struct vx *x)
 		return;
 	}
 	case RP(do_dup2, filp_close):
-		put_in(x, VFN_filp_close, f->victim);
+		put_in(x, VFN_filp_close, f->dup2.tofree);
 		sys_return(x, cur_call(x)->a[1]);
 		return;
 	}

@@ -97,17 +97,20 @@ static int lock_subclass(const struct vfs_world *w, const struct vfs_thread *t,
 {
 	/* a defined step names its own (lock i_rwsem of inode nested parent) */
 	if (VFS_LID_KIND(lid) == LID_INODE && t->rec.call.sys == SYS_DEFINED)
-		return t->f.ksub;
+		return t->f.kfn.ksub;
 	if (VFS_LID_KIND(lid) != LID_INODE || !is_namei(t->rec.call.sys))
 		return LDSUB_NORMAL;
 	int ino = VFS_LID_IDX(lid);
-	bool plain = t->rec.call.sys == SYS_RENAME && t->f.parent2 >= 0 &&
-		     !t->f.locked_rename && w->k.rename_lock == RENLOCK_NO_MUTEX;
-	if (ino == t->f.parent)
+	if (t->rec.call.sys == SYS_CREAT)       /* open_last_lookups' dir */
+		return ino == t->f.open.dir ? LDSUB_PARENT : LDSUB_NORMAL;
+	const struct vfs_namei_locals *nd = &t->f.namei;
+	bool plain = t->rec.call.sys == SYS_RENAME && nd->parent2 >= 0 &&
+		     !nd->locked_rename && w->k.rename_lock == RENLOCK_NO_MUTEX;
+	if (ino == nd->parent)
 		return plain ? LDSUB_NORMAL : LDSUB_PARENT;
-	if (ino == t->f.parent2)
+	if (ino == nd->parent2)
 		return plain ? LDSUB_NORMAL : LDSUB_PARENT2;
-	if (t->rec.call.sys != SYS_CREAT && ino == t->f.newproc && t->f.locked_victim)
+	if (ino == nd->inode2 && nd->locked_victim)
 		return LDSUB_NONDIR2;
 	return LDSUB_NORMAL;
 }

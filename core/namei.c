@@ -96,17 +96,17 @@ static void namei_lookup(struct vx *x)
 		namei_fail(x, e);
 		return;
 	}
-	f->parent = p1;
+	f->namei.parent = p1;
 	/* lock_rename locks these very inodes; the names are looked up in
 	 * them afterwards, even if they were moved meanwhile */
-	f->sparent = p1;
-	f->dparent = (int32_t)(p2 >= 0 ? p2 : p1);
+	f->namei.old_dir = p1;
+	f->namei.new_dir = (int32_t)(p2 >= 0 ? p2 : p1);
 	if (c->sys == SYS_RENAME && p2 != p1 &&
 	    w->k.rename_lock == RENLOCK_NO_MUTEX) {
 		/* deliberately wrong: no s_vfs_rename_mutex, no ancestor
 		 * order, no nesting annotation: the two parents in the
 		 * order the arguments name them */
-		f->parent2 = p2;
+		f->namei.parent2 = p2;
 		note(x, namei_op_fn(w, x->t), "rename-lock no-mutex: both "
 		     "parents locked in argument order without "
 		     "s_vfs_rename_mutex (deliberately wrong)");
@@ -117,7 +117,7 @@ static void namei_lookup(struct vx *x)
 		/* lock_rename: which parent first is decided only once
 		 * s_vfs_rename_mutex is held (namei_op:lock_parent): until then
 		 * another rename may move one under the other */
-		f->parent = -1;
+		f->namei.parent = -1;
 		fn_enter(x, VFN_lock_rename);
 		go(x, RP(namei_op, rename_mutex));
 		return;
@@ -135,14 +135,14 @@ static void namei_lookup(struct vx *x)
 static void order_parents(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
-	int p1 = f->dparent, p2 = f->sparent;
+	int p1 = f->namei.new_dir, p2 = f->namei.old_dir;
 	if (inode_is_ancestor(x->w, p2, p1)) {
-		f->parent = p2;
-		f->parent2 = p1;
+		f->namei.parent = p2;
+		f->namei.parent2 = p1;
 		return;
 	}
-	f->parent = p1;
-	f->parent2 = p2;
+	f->namei.parent = p1;
+	f->namei.parent2 = p2;
 	if (!inode_is_ancestor(x->w, p1, p2))
 		note(x, VFN_lock_rename, "unrelated parents: the code locks the "
 		     "target's parent first (lock_rename(new_path.dentry, "
@@ -168,11 +168,11 @@ static void namei_lookup_victim(struct vx *x)
 	if (c->sys == SYS_RENAME && x->t->nfn &&
 	    x->t->fnstack[x->t->nfn - 1] == VFN_lock_rename)
 		fn_exit(x, VFN_lock_rename, 0);
-	sp = f->parent;
-	dp = f->parent2 < 0 ? f->parent : f->parent2;
+	sp = f->namei.parent;
+	dp = f->namei.parent2 < 0 ? f->namei.parent : f->namei.parent2;
 	if (c->sys == SYS_RENAME) {
-		sp = f->sparent;
-		dp = f->dparent;
+		sp = f->namei.old_dir;
+		dp = f->namei.new_dir;
 	}
 	last_of(vfs_call_str(w, c, 0), name);
 	access_inode(x, namei_op_fn(w, x->t), FLD_DIR, sp, w->inodes[sp].nchildren,
@@ -182,7 +182,7 @@ static void namei_lookup_victim(struct vx *x)
 		return;
 	}
 	int v = inode_child(w, sp, name);
-	f->victim = v;
+	f->namei.dentry = v;
 	switch (c->sys) {
 	case SYS_MKDIR:
 		if (v >= 0) {
@@ -237,7 +237,7 @@ static void namei_lookup_victim(struct vx *x)
 			namei_unwind(x, -VE_NOTEMPTY);
 			return;
 		}
-		f->victim2 = t;
+		f->namei.new_dentry = t;
 		break;
 	}
 	}
@@ -254,36 +254,36 @@ static void namei_vfs_op(struct vx *x)
 
 	fn_enter(x, fn);
 	if (c->sys == SYS_MKDIR) {
-		int r = inode_alloc(w, f->parent, last_of(vfs_call_str(w, c, 0), name), IT_DIR);
+		int r = inode_alloc(w, f->namei.parent, last_of(vfs_call_str(w, c, 0), name), IT_DIR);
 		if (r >= 0)
-			access_dir_change(x, fn, f->parent, r);
+			access_dir_change(x, fn, f->namei.parent, r);
 		fn_exit(x, fn, r < 0 ? r : 0);
 		namei_unwind(x, r < 0 ? r : 0);
 		return;
 	}
 	/* the victims: rename locks non-directories in address order,
 	 * or the directory it replaces; unlink and rmdir the victim */
-	int a = f->victim, b = -1;
+	int a = f->namei.dentry, b = -1;
 	if (c->sys == SYS_RENAME) {
-		bool sdir = w->inodes[f->victim].type == IT_DIR;
+		bool sdir = w->inodes[f->namei.dentry].type == IT_DIR;
 		/* the moved directory itself: locked on every rename since
 		 * v6.5 (28eceeda130f, lock_two_inodes), only when its parent
 		 * changes since v6.7 (lock_old_subdir, I_MUTEX_CHILD) */
 		bool lock_src = sdir && w->k.era >= VFS_ERA(6, 5) &&
-				(w->k.era < VFS_ERA(6, 7) || f->sparent != f->dparent);
+				(w->k.era < VFS_ERA(6, 7) || f->namei.old_dir != f->namei.new_dir);
 		if (sdir && !lock_src) {
-			a = f->victim2;
+			a = f->namei.new_dentry;
 		} else if (sdir && w->k.era >= VFS_ERA(6, 7)) {
-			a = f->victim;          /* source first, then target */
-			b = f->victim2;
-		} else if (f->victim2 >= 0) {
+			a = f->namei.dentry;          /* source first, then target */
+			b = f->namei.new_dentry;
+		} else if (f->namei.new_dentry >= 0) {
 			/* lock_two_nondirectories, lock_two_inodes: by address */
-			a = f->victim < f->victim2 ? f->victim : f->victim2;
-			b = f->victim < f->victim2 ? f->victim2 : f->victim;
+			a = f->namei.dentry < f->namei.new_dentry ? f->namei.dentry : f->namei.new_dentry;
+			b = f->namei.dentry < f->namei.new_dentry ? f->namei.new_dentry : f->namei.dentry;
 		}
 	}
 	f->inode = a;  /* first victim lock */
-	f->newproc = b;/* second victim lock */
+	f->namei.inode2 = b;/* second victim lock */
 	go(x, a >= 0 ? RP(namei_op, lock_victim) : RP(namei_op, vfs_op_locked));
 }
 
@@ -305,11 +305,11 @@ static void namei_vfs_op_locked(struct vx *x)
 
 	switch (c->sys) {
 	case SYS_UNLINK:
-		inode_unlink_entry(w, f->victim);
-		access_dir_change(x, fn, f->parent, f->victim);
+		inode_unlink_entry(w, f->namei.dentry);
+		access_dir_change(x, fn, f->namei.parent, f->namei.dentry);
 		break;
 	case SYS_RMDIR: {
-		const struct vfs_inode *v = &w->inodes[f->victim];
+		const struct vfs_inode *v = &w->inodes[f->namei.dentry];
 		if (v->is_mountpoint) {
 			res = -VE_BUSY;
 		} else if (v->nchildren) {
@@ -317,40 +317,40 @@ static void namei_vfs_op_locked(struct vx *x)
 		} else {
 			/* S_DEAD under the victim's lock: getdents that
 			 * comes later sees IS_DEADDIR and says ENOENT */
-			inode_mut(w, f->victim)->dead = 1;
-			access_inode(x, fn, FLD_DIR, f->victim, 0, true);
-			inode_unlink_entry(w, f->victim);
-			access_dir_change(x, fn, f->parent, f->victim);
+			inode_mut(w, f->namei.dentry)->dead = 1;
+			access_inode(x, fn, FLD_DIR, f->namei.dentry, 0, true);
+			inode_unlink_entry(w, f->namei.dentry);
+			access_dir_change(x, fn, f->namei.parent, f->namei.dentry);
 		}
 		break;
 	}
 	case SYS_RENAME: {
 		char name2[VFS_NAME_MAX];
-		int sp = f->sparent, dp = f->dparent;
+		int sp = f->namei.old_dir, dp = f->namei.new_dir;
 		/* the filesystem's ->rename tests emptiness now, with the
 		 * target locked (simple_rename, ext4_rename): a name made in
 		 * it since the lookup makes this ENOTEMPTY */
-		if (f->victim2 >= 0 && w->inodes[f->victim2].type == IT_DIR &&
-		    w->inodes[f->victim2].nchildren) {
+		if (f->namei.new_dentry >= 0 && w->inodes[f->namei.new_dentry].type == IT_DIR &&
+		    w->inodes[f->namei.new_dentry].nchildren) {
 			res = -VE_NOTEMPTY;
 			break;
 		}
-		if (f->victim2 >= 0) {
-			if (w->inodes[f->victim2].type == IT_DIR)
-				inode_mut(w, f->victim2)->dead = 1;
-			inode_unlink_entry(w, f->victim2);
+		if (f->namei.new_dentry >= 0) {
+			if (w->inodes[f->namei.new_dentry].type == IT_DIR)
+				inode_mut(w, f->namei.new_dentry)->dead = 1;
+			inode_unlink_entry(w, f->namei.new_dentry);
 		}
-		move_entry(w, f->victim, dp, last_of(vfs_call_str(w, c, 1), name2));
-		access_dir_change(x, fn, sp, f->victim);
+		move_entry(w, f->namei.dentry, dp, last_of(vfs_call_str(w, c, 1), name2));
+		access_dir_change(x, fn, sp, f->namei.dentry);
 		if (dp != sp)
-			access_dir_change(x, fn, dp, f->victim);
+			access_dir_change(x, fn, dp, f->namei.dentry);
 		break;
 	}
 	}
 	f->res = res;
-	if (f->locked_victim2) {
+	if (f->namei.locked_victim2) {
 		go(x, RP(namei_op, unlock_victim2));
-	} else if (f->locked_victim) {
+	} else if (f->namei.locked_victim) {
 		go(x, RP(namei_op, unlock_victim));
 	} else {
 		fn_exit(x, fn, res);
@@ -383,24 +383,24 @@ void namei_op(struct vx *x)
 	case RP(namei_op, rename_mutex):
 		/* only one cross-directory rename per filesystem at a time: the
 		 * tree's shape cannot change while we check ancestry */
-		f->locked_rename = 1;
+		f->namei.locked_rename = 1;
 		go(x, RP(namei_op, lock_parent));
 		lock_acquire(x, VFN_mutex_lock, VFS_LID(LID_RENAME, 0), M_EXCL);
 		return;
 	case RP(namei_op, lock_parent):
-		if (f->parent < 0)
+		if (f->namei.parent < 0)
 			order_parents(x);       /* s_vfs_rename_mutex is held */
-		f->locked_parent = 1;
+		f->namei.locked_parent = 1;
 		/* I_MUTEX_PARENT: the names in it cannot change until the
 		 * operation is done */
-		inode_lock_then(x, f->parent, f->parent2 >= 0 ?
+		inode_lock_then(x, f->namei.parent, f->namei.parent2 >= 0 ?
 				RP(namei_op, lock_parent2) :
 				RP(namei_op, lookup_victim));
 		return;
 	case RP(namei_op, lock_parent2):
-		f->locked_parent2 = 1;
+		f->namei.locked_parent2 = 1;
 		/* the other parent of a rename, in lock_rename's order */
-		inode_lock_then(x, f->parent2, RP(namei_op, lookup_victim));
+		inode_lock_then(x, f->namei.parent2, RP(namei_op, lookup_victim));
 		return;
 	case RP(namei_op, lookup_victim):
 		namei_lookup_victim(x);
@@ -409,37 +409,37 @@ void namei_op(struct vx *x)
 		namei_vfs_op(x);
 		return;
 	case RP(namei_op, lock_victim):
-		f->locked_victim = 1;
+		f->namei.locked_victim = 1;
 		/* the victim's own lock: its i_nlink, S_DEAD, its entries */
-		inode_lock_then(x, f->inode, f->newproc >= 0 ?
+		inode_lock_then(x, f->inode, f->namei.inode2 >= 0 ?
 				RP(namei_op, lock_victim2) :
 				RP(namei_op, vfs_op_locked));
 		return;
 	case RP(namei_op, lock_victim2):
-		f->locked_victim2 = 1;
+		f->namei.locked_victim2 = 1;
 		/* rename's second victim, in lock_two_inodes' order */
-		inode_lock_then(x, f->newproc, RP(namei_op, vfs_op_locked));
+		inode_lock_then(x, f->namei.inode2, RP(namei_op, vfs_op_locked));
 		return;
 	case RP(namei_op, vfs_op_locked):
 		namei_vfs_op_locked(x);
 		return;
 	case RP(namei_op, unlock_victim2):
-		inode_unlock_of(x, f->newproc);
-		f->locked_victim2 = 0;
+		inode_unlock_of(x, f->namei.inode2);
+		f->namei.locked_victim2 = 0;
 		go(x, RP(namei_op, unlock_victim));
 		return;
 	case RP(namei_op, unlock_victim):
 		inode_unlock_of(x, f->inode);
-		f->locked_victim = 0;
+		f->namei.locked_victim = 0;
 		fn_exit(x, namei_vfs_fn(x->w, x->t), f->res);
 		go(x, RP(namei_op, unlock_parent));
 		return;
 	case RP(namei_op, unlock_parent):
 		if (cur_call(x)->sys == SYS_RENAME)
 			fn_enter(x, VFN_unlock_rename);
-		inode_unlock_of(x, f->parent);
-		f->locked_parent = 0;
-		if (f->locked_parent2) {
+		inode_unlock_of(x, f->namei.parent);
+		f->namei.locked_parent = 0;
+		if (f->namei.locked_parent2) {
 			go(x, RP(namei_op, unlock_parent2));
 			return;
 		}
@@ -448,9 +448,9 @@ void namei_op(struct vx *x)
 		namei_finish(x);
 		return;
 	case RP(namei_op, unlock_parent2):
-		inode_unlock_of(x, f->parent2);
-		f->locked_parent2 = 0;
-		if (!f->locked_rename) {        /* rename-lock no-mutex */
+		inode_unlock_of(x, f->namei.parent2);
+		f->namei.locked_parent2 = 0;
+		if (!f->namei.locked_rename) {        /* rename-lock no-mutex */
 			fn_exit(x, VFN_unlock_rename, 0);
 			namei_finish(x);
 			return;
@@ -459,7 +459,7 @@ void namei_op(struct vx *x)
 		return;
 	case RP(namei_op, rename_mutex_unlock):
 		lock_release(x, VFN_mutex_unlock, VFS_LID(LID_RENAME, 0));
-		f->locked_rename = 0;
+		f->namei.locked_rename = 0;
 		fn_exit(x, VFN_unlock_rename, 0);
 		namei_finish(x);
 		return;

@@ -104,7 +104,7 @@ void do_sys_open(struct vx *x)
 			open_fail(x, r);
 			return;
 		}
-		f->parent = (int32_t)parent;
+		f->open.dir = (int32_t)parent;
 		if (x->w->k.era >= VFS_ERA(6, 11)) {
 			/* open_last_lookups since v6.11 ("try an opportunistic
 			 * lookup for O_CREAT opens too"): a name that exists is
@@ -117,7 +117,7 @@ void do_sys_open(struct vx *x)
 				return;
 			}
 			if (c >= 0) {
-				f->inode = f->victim = (int32_t)c;
+				f->inode = f->open.inode = (int32_t)c;
 				go(x, RP(do_sys_open, do_dentry_open));
 				return;
 			}
@@ -147,7 +147,7 @@ void do_sys_open(struct vx *x)
 		f->file = (int32_t)fi;
 		fn_exit(x, VFN_do_dentry_open, 0);
 		/* do_open: O_TRUNC of a file it did not create, after vfs_open */
-		go(x, f->victim >= 0 ? RP(handle_truncate, inode_lock) :
+		go(x, f->open.inode >= 0 ? RP(handle_truncate, inode_lock) :
 				       RP(do_sys_open, fd_install));
 		return;
 	}
@@ -173,7 +173,7 @@ void open_last_lookups(struct vx *x)
 
 	switch (f->pc) {
 	case RP(open_last_lookups, inode_lock):
-		inode_lock_then(x, f->parent, RP(open_last_lookups, vfs_create));
+		inode_lock_then(x, f->open.dir, RP(open_last_lookups, vfs_create));
 		return;
 	case RP(open_last_lookups, vfs_create): {
 		struct vfs_world *w = x->w;
@@ -185,23 +185,23 @@ void open_last_lookups(struct vx *x)
 		snprintf(name, sizeof name, "%.*s", (int)len, last);
 
 		fn_enter(x, VFN_vfs_create);
-		access_inode(x, VFN_vfs_create, FLD_DIR, f->parent,
-			     w->inodes[f->parent].nchildren, false);
-		int c = inode_child(w, f->parent, name);
-		if (w->inodes[f->parent].dead) {
+		access_inode(x, VFN_vfs_create, FLD_DIR, f->open.dir,
+			     w->inodes[f->open.dir].nchildren, false);
+		int c = inode_child(w, f->open.dir, name);
+		if (w->inodes[f->open.dir].dead) {
 			f->res = -VE_NOENT;
 		} else if (c >= 0 && w->inodes[c].type == IT_DIR) {
 			f->res = -VE_ISDIR;
 		} else if (c >= 0) {
 			/* not created: O_TRUNC waits for handle_truncate */
-			f->inode = f->victim = (int32_t)c;
+			f->inode = f->open.inode = (int32_t)c;
 			f->res = 0;
 		} else {
-			c = inode_alloc(w, f->parent, name, IT_REG);
+			c = inode_alloc(w, f->open.dir, name, IT_REG);
 			f->res = c < 0 ? c : 0;
 			if (c >= 0) {
 				f->inode = (int32_t)c;
-				access_dir_change(x, VFN_vfs_create, f->parent, c);
+				access_dir_change(x, VFN_vfs_create, f->open.dir, c);
 			}
 		}
 		fn_exit(x, VFN_vfs_create, f->res);
@@ -209,7 +209,7 @@ void open_last_lookups(struct vx *x)
 		return;
 	}
 	case RP(open_last_lookups, inode_unlock):
-		inode_unlock_of(x, f->parent);
+		inode_unlock_of(x, f->open.dir);
 		if (f->res < 0) {
 			open_fail(x, f->res);
 			return;
@@ -228,10 +228,10 @@ void handle_truncate(struct vx *x)
 	case RP(handle_truncate, inode_lock):
 		fn_enter(x, VFN_handle_truncate);
 		fn_enter(x, VFN_do_truncate);
-		inode_lock_then(x, f->victim, RP(handle_truncate, do_truncate));
+		inode_lock_then(x, f->open.inode, RP(handle_truncate, do_truncate));
 		return;
 	case RP(handle_truncate, do_truncate): {
-		int ino = f->victim;
+		int ino = f->open.inode;
 		struct vfs_inode *t = inode_mut(x->w, ino);
 		t->size = 0;                    /* notify_change -> setattr */
 		data_put(t->data);
@@ -241,7 +241,7 @@ void handle_truncate(struct vx *x)
 		return;
 	}
 	case RP(handle_truncate, inode_unlock):
-		inode_unlock_of(x, f->victim);
+		inode_unlock_of(x, f->open.inode);
 		fn_exit(x, VFN_do_truncate, 0);
 		fn_exit(x, VFN_handle_truncate, 0);
 		go(x, RP(do_sys_open, fd_install));

@@ -116,7 +116,7 @@ void pidfd_getfd(struct vx *x)
 			sys_return(x, -VE_SRCH);
 			return;
 		}
-		f->newproc = target;
+		f->pidfd_getfd.task = target;
 		fn_enter(x, VFN___pidfd_fget);
 		go(x, RP(pidfd_getfd, ptrace_may_access));
 		lock_acquire(x, exec_lock(w)->lock_fn, VFS_LID(LID_EXEC, target),
@@ -124,7 +124,7 @@ void pidfd_getfd(struct vx *x)
 		return;
 	}
 	case RP(pidfd_getfd, ptrace_may_access): {
-		int target = f->newproc;
+		int target = f->pidfd_getfd.task;
 		fn_enter(x, VFN_ptrace_may_access);
 		/* (model) PTRACE_MODE_ATTACH_REALCREDS: same uid, or uid 0 */
 		int uid = w->procs[x->t->proc].uid;
@@ -139,7 +139,7 @@ void pidfd_getfd(struct vx *x)
 		return;
 	}
 	case RP(pidfd_getfd, fget_task): {
-		int target = f->newproc;
+		int target = f->pidfd_getfd.task;
 		fn_enter(x, VFN_fget_task);
 		go(x, RP(pidfd_getfd, exec_unlock));
 		if (w->procs[target].fdt < 0) {
@@ -165,10 +165,10 @@ void pidfd_getfd(struct vx *x)
 	 * is installed (receive_fd) after the lock is dropped, as __pidfd_fget
 	 * returns before pidfd_getfd calls receive_fd. */
 	case RP(pidfd_getfd, exec_unlock):
-		lock_release(x, exec_lock(w)->unlock_fn, VFS_LID(LID_EXEC, f->newproc));
+		lock_release(x, exec_lock(w)->unlock_fn, VFS_LID(LID_EXEC, f->pidfd_getfd.task));
 		/* no file from a task with PF_EXITING: since v6.9 __pidfd_fget says
 		 * ESRCH ("that really means ESRCH"), after the unlock; EBADF before */
-		if (f->res == -VE_BADF && w->procs[f->newproc].fdt < 0 &&
+		if (f->res == -VE_BADF && w->procs[f->pidfd_getfd.task].fdt < 0 &&
 		    w->k.era >= VFS_ERA(6, 9))
 			f->res = -VE_SRCH;
 		fn_exit(x, VFN___pidfd_fget, f->res);

@@ -19,21 +19,21 @@ static void finish_llseek(struct vx *x, int fsfn)
 int f_op_llseek_fn(const struct vfs_world *w, const struct vfs_thread *t)
 {
 	(void)w;
-	return vfs_llseek_fn[t->f.flavour];
+	return vfs_llseek_fn[t->f.llseek.flavour];
 }
 
 int llseek_inode_lock_fn(const struct vfs_world *w, const struct vfs_thread *t)
 {
 	if (!w->k.dir_lock)
 		return VFN_mutex_lock;
-	return t->f.dir_locked == M_READ ? VFN_down_read : VFN_down_write;
+	return t->f.llseek.mode == M_READ ? VFN_down_read : VFN_down_write;
 }
 
 int llseek_inode_unlock_fn(const struct vfs_world *w, const struct vfs_thread *t)
 {
 	if (!w->k.dir_lock)
 		return VFN_mutex_unlock;
-	return t->f.dir_locked == M_READ ? VFN_up_read : VFN_up_write;
+	return t->f.llseek.mode == M_READ ? VFN_up_read : VFN_up_write;
 }
 
 /*
@@ -65,7 +65,7 @@ static int64_t target(struct vx *x, int fsfn, bool *ok)
 		break;
 	}
 	}
-	int64_t maxsize = f->flavour == LLSEEK_GENERIC ?
+	int64_t maxsize = f->llseek.flavour == LLSEEK_GENERIC ?
 		vfs_inode_fsops(w, fl->inode).maxbytes : INT64_MAX;
 	int64_t pos;
 	*ok = !__builtin_add_overflow(base, c->a[1], &pos) && pos >= 0 &&
@@ -108,7 +108,7 @@ static void fs_llseek(struct vx *x)
 	bool ok;
 
 	fn_enter(x, fsfn);
-	switch (f->flavour) {
+	switch (f->llseek.flavour) {
 	case LLSEEK_GENERIC:
 	case LLSEEK_EXT4_DIR:
 		if (whence == VSEEK_CUR) {
@@ -131,7 +131,7 @@ static void fs_llseek(struct vx *x)
 	case LLSEEK_DCACHE_DIR:
 		if (w->k.era < VFS_ERA(4, 7)) {
 			/* up to v4.6 the whole call holds i_mutex */
-			f->dir_locked = M_WRITE;
+			f->llseek.mode = M_WRITE;
 			go(x, RP(vfs_llseek, inode_lock));
 			return;
 		}
@@ -152,7 +152,7 @@ static void fs_llseek(struct vx *x)
 		if (w->k.era >= VFS_ERA(5, 4)) {
 			/* since v5.4 every move takes the lock shared and
 			 * writes f_pos inside it (vfs_llseek:inode_locked) */
-			f->dir_locked = M_READ;
+			f->llseek.mode = M_READ;
 			f->pos = f->res = pos;
 			go(x, RP(vfs_llseek, inode_lock));
 			return;
@@ -167,7 +167,7 @@ static void fs_llseek(struct vx *x)
 		}
 		if (pos >= 2) {
 			/* moving the cursor dentry walks the children */
-			f->dir_locked = M_READ;
+			f->llseek.mode = M_READ;
 			f->pos = pos;
 			go(x, RP(vfs_llseek, inode_lock));
 			return;
@@ -190,7 +190,7 @@ static void fs_llseek(struct vx *x)
 	case LLSEEK_OVL_DIR:
 	case LLSEEK_DEFAULT:
 		/* the whole seek under the inode lock, exclusive */
-		f->dir_locked = M_WRITE;
+		f->llseek.mode = M_WRITE;
 		go(x, RP(vfs_llseek, inode_lock));
 		return;
 	}
@@ -209,7 +209,7 @@ static void fs_llseek_locked(struct vx *x)
 	bool ok;
 
 	go(x, RP(vfs_llseek, inode_unlock));
-	if (f->flavour == LLSEEK_DCACHE_DIR && f->dir_locked == M_WRITE) {
+	if (f->llseek.flavour == LLSEEK_DCACHE_DIR && f->llseek.mode == M_WRITE) {
 		/* up to v4.6: whence, the new position and f_pos under
 		 * i_mutex; the cursor moves only past position 2 */
 		pos = whence == VSEEK_END ? -1 : target(x, fsfn, &ok);
@@ -225,7 +225,7 @@ static void fs_llseek_locked(struct vx *x)
 		if (pos < 2)
 			return;
 	}
-	if (f->flavour == LLSEEK_DCACHE_DIR) {
+	if (f->llseek.flavour == LLSEEK_DCACHE_DIR) {
 		/* scan_positives + list_move of the cursor */
 		access_inode(x, fsfn, FLD_DIR, f->inode, w->inodes[f->inode].nchildren,
 			     false);
@@ -235,11 +235,11 @@ static void fs_llseek_locked(struct vx *x)
 			write_fpos(x, fsfn, f->pos);
 		return;
 	}
-	if (whence == VSEEK_END && f->flavour == LLSEEK_CEPH_DIR) {
+	if (whence == VSEEK_END && f->llseek.flavour == LLSEEK_CEPH_DIR) {
 		f->res = -VE_OPNOTSUPP;
 		return;
 	}
-	if (whence == VSEEK_END && f->flavour == LLSEEK_OVL_DIR) {
+	if (whence == VSEEK_END && f->llseek.flavour == LLSEEK_OVL_DIR) {
 		f->res = -VE_INVAL;
 		return;
 	}
@@ -249,7 +249,7 @@ static void fs_llseek_locked(struct vx *x)
 		return;
 	}
 	if (pos != fl->f_pos)
-		setpos(x, fsfn, pos, f->flavour != LLSEEK_DEFAULT);
+		setpos(x, fsfn, pos, f->llseek.flavour != LLSEEK_DEFAULT);
 	f->res = pos;
 }
 
@@ -280,9 +280,9 @@ void vfs_llseek(struct vx *x)
 		}
 		const struct vfs_inode *ino = &w->inodes[fl->inode];
 		if (ino->type != IT_DIR) {
-			f->flavour = LLSEEK_GENERIC;
+			f->llseek.flavour = LLSEEK_GENERIC;
 		} else {
-			f->flavour = vfs_inode_fsops(w, fl->inode).llseek;
+			f->llseek.flavour = vfs_inode_fsops(w, fl->inode).llseek;
 		}
 		f->inode = fl->inode;
 		go(x, RP(vfs_llseek, f_op_llseek));
@@ -310,7 +310,7 @@ void vfs_llseek(struct vx *x)
 	case RP(vfs_llseek, inode_lock):
 		go(x, RP(vfs_llseek, inode_locked));
 		lock_acquire(x, llseek_inode_lock_fn(x->w, x->t),
-			     VFS_LID(LID_INODE, f->inode), f->dir_locked);
+			     VFS_LID(LID_INODE, f->inode), f->llseek.mode);
 		return;
 	case RP(vfs_llseek, inode_locked):
 		fs_llseek_locked(x);

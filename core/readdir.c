@@ -30,7 +30,7 @@ int iterate_dir_lock_fn(const struct vfs_world *w, const struct vfs_thread *t)
 {
 	if (!w->k.dir_lock)
 		return w->k.killable ? VFN_mutex_lock_killable : VFN_mutex_lock;
-	if (t->f.dir_locked == M_READ)
+	if (t->f.iterate_dir.mode == M_READ)
 		return w->k.killable ? VFN_down_read_killable : VFN_down_read;
 	return w->k.killable ? VFN_down_write_killable : VFN_down_write;
 }
@@ -39,7 +39,7 @@ int iterate_dir_unlock_fn(const struct vfs_world *w, const struct vfs_thread *t)
 {
 	if (!w->k.dir_lock)
 		return VFN_mutex_unlock;
-	return t->f.dir_locked == M_READ ? VFN_up_read : VFN_up_write;
+	return t->f.iterate_dir.mode == M_READ ? VFN_up_read : VFN_up_write;
 }
 
 /* The filesystem's iterator (->iterate_shared, or the ->iterate the
@@ -186,8 +186,8 @@ void iterate_dir(struct vx *x)
 		}
 		f->inode = ino;
 		bool shared = decide_iterate(x, ino);
-		f->dir_locked = shared ? M_READ : M_WRITE;
-		f->wrapped = shared && w->k.iterate == ITER_SHARED &&
+		f->iterate_dir.mode = shared ? M_READ : M_WRITE;
+		f->iterate_dir.wrapped = shared && w->k.iterate == ITER_SHARED &&
 			     !dir_native_shared(w, ino);
 		go(x, RP(iterate_dir, lock));
 		return;
@@ -197,7 +197,7 @@ void iterate_dir(struct vx *x)
 		 * readers): the entries cannot change under the iterator. */
 		go(x, RP(iterate_dir, deaddir));
 		lock_acquire(x, iterate_dir_lock_fn(w, x->t),
-			     VFS_LID(LID_INODE, f->inode), f->dir_locked);
+			     VFS_LID(LID_INODE, f->inode), f->iterate_dir.mode);
 		return;
 	case RP(iterate_dir, deaddir):
 		if (w->inodes[f->inode].dead) {
@@ -208,14 +208,14 @@ void iterate_dir(struct vx *x)
 		f->pos = w->files[f->file].f_pos;       /* ctx->pos = file->f_pos */
 		access_file(x, VFN_iterate_dir, FLD_F_POS, f->file, f->pos, false, false);
 		/* the unconverted filesystem's ->iterate_shared is the wrapper */
-		go(x, f->wrapped ? RP(wrap_directory_iterator, enter) :
+		go(x, f->iterate_dir.wrapped ? RP(wrap_directory_iterator, enter) :
 				   RP(iterate_dir, iterate));
 		return;
 	case RP(iterate_dir, iterate):
 		/* res = file->f_op->iterate_shared(file, ctx), or the wrapper's
 		 * iter(file, ctx): the filesystem's own iterator */
 		dir_iterate(x);
-		go(x, f->wrapped ? RP(wrap_directory_iterator, downgrade) :
+		go(x, f->iterate_dir.wrapped ? RP(wrap_directory_iterator, downgrade) :
 				   RP(iterate_dir, set_pos));
 		return;
 	case RP(iterate_dir, set_pos):
@@ -280,7 +280,7 @@ void wrap_directory_iterator(struct vx *x)
 		go(x, RP(wrap_directory_iterator, deaddir));
 		/* not killable: the wrapper must return with the lock held */
 		lock_acquire(x, VFN_down_write, VFS_LID(LID_INODE, f->inode), M_WRITE);
-		f->dir_locked = M_READ; /* what iterate_dir will drop in the end */
+		f->iterate_dir.mode = M_READ; /* what iterate_dir will drop in the end */
 		return;
 	case RP(wrap_directory_iterator, deaddir):
 		if (w->k.wrapper == WRAP_NO_RECHECK) {

@@ -13,8 +13,13 @@
 /* ---- the entries: the first step of each call ---------------------------- */
 
 /* do_sys_open: the path walk comes first (open.c) */
-static void sys_openat(struct vx *x) { go(x, RP(do_sys_open, path_lookup)); }
-static void sys_creat(struct vx *x) { go(x, RP(do_sys_open, parent_lookup)); }
+static void open_locals(struct vx *x, int rp)
+{
+	x->t->f.open.dir = x->t->f.open.inode = -1;
+	go(x, rp);
+}
+static void sys_openat(struct vx *x) { open_locals(x, RP(do_sys_open, path_lookup)); }
+static void sys_creat(struct vx *x) { open_locals(x, RP(do_sys_open, parent_lookup)); }
 /* close_fd (file.c) */
 static void sys_close(struct vx *x) { go(x, RP(close_fd, pick_file)); }
 /* dup: fget_raw then fd_install; dup2: do_dup2 under files->file_lock */
@@ -56,7 +61,12 @@ static void sys_pwrite64(struct vx *x)
 }
 
 /* do_mkdirat, do_unlinkat, do_rmdir, do_renameat2 (namei.c) */
-static void sys_namei(struct vx *x) { go(x, RP(namei_op, lookup)); }
+static void sys_namei(struct vx *x)
+{
+	struct vfs_namei_locals *nd = &x->t->f.namei;
+	nd->parent = nd->parent2 = nd->dentry = nd->new_dentry = -1;
+	go(x, RP(namei_op, lookup));
+}
 
 static void sys_ni_syscall(struct vx *x) { sys_return(x, -VE_NOSYS); }
 
@@ -94,8 +104,7 @@ void do_syscall_64(struct vx *x)
 		r->started = 1;
 		r->start_step = w->step;
 		memset(&t->f, 0, sizeof t->f);
-		t->f.file = t->f.inode = t->f.victim = t->f.victim2 = -1;
-		t->f.parent = t->f.parent2 = -1;
+		t->f.file = t->f.inode = -1;
 		t->f.fd = (int32_t)r->call.a[0];
 		w->call_started[x->tid] = ++w->call_seq;
 		t->state = TS_RUNNING;

@@ -133,32 +133,68 @@ struct vfs_held {
 };
 
 /* Locals of the kernel path in progress: plain data, so steps can resume. */
+/*
+ * A call's locals.  The common part is every call's: where it is (pc),
+ * the sub-paths it returns from, fdget's struct fd (file, fdput_flags,
+ * and whether fdget_pos took it), the descriptor, the inode it works on,
+ * a position (iterate_dir's ctx->pos, ksys_read's local pos) and the
+ * result so far.  The union holds each kernel path's own locals, named
+ * as the kernel names them; only the member of the call in progress is
+ * used.  do_syscall_64 clears the frame whole when a call starts (the
+ * explorers hash and compare it as bytes: the unused ones stay zero).
+ */
 struct vfs_frame {
-	uint16_t pc;            /* the next site (core/sites.h) */
-	uint16_t ret_pc[4];     /* return sites of nested sub-paths */
+	uint16_t pc;            /* the next resume point (core/internal.h) */
+	uint16_t ret_pc[4];     /* return points of nested sub-paths */
 	uint8_t depth;
 	uint8_t fdput_flags;    /* FDPUT_FPUT | FDPUT_POS_UNLOCK */
+	uint8_t pos_get;        /* went through fdget_pos (else fdget) */
 	int32_t file;           /* struct file in use */
-	int32_t inode, parent, victim, parent2, victim2;
-	int32_t sparent, dparent; /* rename: the parents as looked up (source, target) */
 	int32_t fd;             /* reserved/looked-up descriptor */
+	int32_t inode;          /* the inode the call works on */
 	int64_t pos;            /* ctx->pos, or the local pos of ksys_read */
 	int64_t res;            /* result so far */
-	uint8_t locked_parent, locked_victim, locked_rename, locked_parent2,
-		locked_victim2, dir_locked;
-	int32_t newproc;
-	uint8_t flavour;        /* lseek: enum vfs_llseek in use */
-	uint8_t pos_get;        /* went through fdget_pos (else fdget) */
-	uint8_t wrapped;        /* readdir through wrap_directory_iterator */
-	/* a defined function or system call (core/defined.c): the functions
-	 * nested (index in kdefs->kfns, next step), the value last read of
-	 * each field, the last call's return, the subclass of a lock */
-	uint8_t kdepth;
-	int8_t ksub;
-	uint8_t kgot;           /* an fdget of the call not yet put */
-	struct { uint8_t fn, pc; } kstack[4];
-	int64_t kret;
-	int64_t kval[8];
+	union {
+		/* getdents64: iterate_dir's i_rwsem mode (shared: M_READ),
+		 * and whether the legacy ->iterate runs through
+		 * wrap_directory_iterator */
+		struct { uint8_t mode, wrapped; } iterate_dir;
+		/* lseek: vfs_llseek's ->llseek (enum vfs_llseek), and the
+		 * inode lock's mode a directory's llseek took */
+		struct { uint8_t flavour, mode; } llseek;
+		/* dup2: do_dup2's tofree, the file the new fd replaced */
+		struct { int32_t tofree; } dup2;
+		/* openat, creat: open_last_lookups' dir (the parent locked to
+		 * create) and the inode opened (handle_truncate's) */
+		struct { int32_t dir, inode; } open;
+		/* mkdir, rmdir, unlink, rename (fs/namei.c): the parents in
+		 * the order they are locked (lock_rename's), rename's
+		 * old_path.dentry and new_path.dentry as looked up, the name
+		 * looked up (do_rmdir's dentry, do_renameat2's old_dentry)
+		 * and rename's new_dentry, the second victim lock
+		 * (lock_two_inodes' inode2; the first is f->inode), and
+		 * what is locked */
+		struct vfs_namei_locals {
+			int32_t parent, parent2, old_dir, new_dir;
+			int32_t dentry, new_dentry, inode2;
+			uint8_t locked_parent, locked_parent2, locked_rename,
+				locked_victim, locked_victim2;
+		} namei;
+		/* pidfd_getfd: the target task (its process) */
+		struct { int32_t task; } pidfd_getfd;
+		/* a defined function or system call (core/defined.c): the
+		 * functions nested (index in kdefs->kfns, next step), the
+		 * value last read of each field, the last call's return,
+		 * the subclass of a lock */
+		struct {
+			uint8_t kdepth;
+			int8_t ksub;
+			uint8_t kgot;   /* an fdget of the call not yet put */
+			struct { uint8_t fn, pc; } kstack[4];
+			int64_t kret;
+			int64_t kval[8];
+		} kfn;
+	};
 };
 
 struct vfs_thread {

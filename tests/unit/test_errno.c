@@ -107,7 +107,7 @@ static void test_enoent(void **state)
 	h_submit(h, A, C_MKDIR("/g/x"));
 	h_step(h, A);                       /* the syscall entry */
 	h_step(h, A);                       /* the lookup of the parent */
-	assert_int_equal(h->w->threads[A].f.parent, vfs_path_lookup(h->w, "/g"));
+	assert_int_equal(h->w->threads[A].f.namei.parent, vfs_path_lookup(h->w, "/g"));
 	assert_int_equal(h_do(h, B, C_RMDIR("/g")), 0);
 	assert_int_equal(h_finish(h, A), -VE_NOENT);
 	h_free(h);
