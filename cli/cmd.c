@@ -185,7 +185,7 @@ static const struct cmd_def base_table[] = {
 	  CMD_PAGER, 0, c_files },
 	{ "locks", "look", "", "each lock held or waited for: holders, mode, waiters in order",
 	  NULL, CMD_PAGER, 0, c_locks },
-	{ "where", "look", "[THREAD]", "the kernel call chain of a thread, with the locks it holds",
+	{ "where", "look", "[THREAD]", "a thread's kernel call chain, the locks it holds, its next step (FUNC:STEP)",
 	  NULL, CMD_PAGER, 0, c_where },
 	{ "trace", "look", "[on|off|jsonl|clear|show [N]]", "the trace: live, or what happened so far",
 	  NULL, CMD_PAGER, 0, c_trace },

@@ -233,12 +233,16 @@ static void where_one(struct session *s, int tid)
 	}
 	bool en;
 	int next = vfs_next_fn(w, tid, &en);
+	/* the step by its kernel function and name (iterate_dir:lock) */
+	const char *rp = vfs_resume_point_name(w, tid);
 	if (t->state != TS_BLOCKED && next)
-		out(s, "  next step: %s%s\n", en ? "enter " : "", vfs_fn_name(next));
+		out(s, "  next step: %s%s (%s)\n", en ? "enter " : "",
+		    vfs_fn_name(next), rp);
 	if (t->state == TS_BLOCKED) {
 		char why[512];
 		vfs_blocked_why(w, tid, why, sizeof why);
 		out(s, "  %s\n", why);
+		out(s, "  then resumes at %s\n", rp);
 	}
 }
 
