@@ -129,20 +129,41 @@ typedef int kfn_resolver(const struct vfs_world *w, const struct vfs_thread *t);
 	P(pidfd_getfd, exec_unlock,            none,                    pidfd_exec_unlock_fn,  1, 0) \
 	P(pidfd_getfd, receive_fd,             receive_fd,              NULL,                  1, 0) \
 	/* fs/namei.c */ \
-	P(namei_op, lookup,                    none,                    namei_op_fn,           1, 0) \
-	P(namei_op, rename_mutex,              mutex_lock,              NULL,                  1, 0) \
-	P(namei_op, lock_parent,               none,                    inode_lock_fn,         1, 0) \
-	P(namei_op, lock_parent2,              none,                    inode_lock_fn,         1, 0) \
-	P(namei_op, lookup_victim,             none,                    namei_op_fn,           0, 0) \
-	P(namei_op, vfs_op,                    none,                    namei_vfs_fn,          1, 0) \
-	P(namei_op, lock_victim,               none,                    inode_lock_fn,         1, 0) \
-	P(namei_op, lock_victim2,              none,                    inode_lock_fn,         1, 0) \
-	P(namei_op, vfs_op_locked,             none,                    namei_vfs_fn,          0, 0) \
-	P(namei_op, unlock_victim2,            none,                    inode_unlock_fn,       1, 0) \
-	P(namei_op, unlock_victim,             none,                    inode_unlock_fn,       1, 0) \
-	P(namei_op, unlock_parent,             none,                    inode_unlock_fn,       1, 0) \
-	P(namei_op, unlock_parent2,            none,                    inode_unlock_fn,       1, 0) \
-	P(namei_op, rename_mutex_unlock,       mutex_unlock,            NULL,                  1, 0) \
+	P(do_mkdirat, parentat,                do_mkdirat,              NULL,                  1, 0) \
+	P(do_mkdirat, lock_parent,             none,                    inode_lock_fn,         1, 0) \
+	P(do_mkdirat, lookup,                  do_mkdirat,              NULL,                  0, 0) \
+	P(do_mkdirat, vfs_mkdir,               vfs_mkdir,               NULL,                  1, 0) \
+	P(do_mkdirat, unlock_parent,           none,                    inode_unlock_fn,       1, 0) \
+	P(do_unlinkat, parentat,               do_unlinkat,             NULL,                  1, 0) \
+	P(do_unlinkat, lock_parent,            none,                    inode_lock_fn,         1, 0) \
+	P(do_unlinkat, lookup,                 do_unlinkat,             NULL,                  0, 0) \
+	P(do_unlinkat, vfs_unlink,             vfs_unlink,              NULL,                  1, 0) \
+	P(do_unlinkat, lock_victim,            none,                    inode_lock_fn,         1, 0) \
+	P(do_unlinkat, unlink,                 vfs_unlink,              NULL,                  0, 0) \
+	P(do_unlinkat, unlock_victim,          none,                    inode_unlock_fn,       1, 0) \
+	P(do_unlinkat, unlock_parent,          none,                    inode_unlock_fn,       1, 0) \
+	P(do_rmdir, parentat,                  do_rmdir,                NULL,                  1, 0) \
+	P(do_rmdir, lock_parent,               none,                    inode_lock_fn,         1, 0) \
+	P(do_rmdir, lookup,                    do_rmdir,                NULL,                  0, 0) \
+	P(do_rmdir, vfs_rmdir,                 vfs_rmdir,               NULL,                  1, 0) \
+	P(do_rmdir, lock_victim,               none,                    inode_lock_fn,         1, 0) \
+	P(do_rmdir, rmdir,                     vfs_rmdir,               NULL,                  0, 0) \
+	P(do_rmdir, unlock_victim,             none,                    inode_unlock_fn,       1, 0) \
+	P(do_rmdir, unlock_parent,             none,                    inode_unlock_fn,       1, 0) \
+	P(do_renameat2, parentat,              do_renameat2,            NULL,                  1, 0) \
+	P(do_renameat2, rename_mutex,          mutex_lock,              NULL,                  1, 0) \
+	P(do_renameat2, lock_parent,           none,                    inode_lock_fn,         1, 0) \
+	P(do_renameat2, lock_parent2,          none,                    inode_lock_fn,         1, 0) \
+	P(do_renameat2, lookup,                do_renameat2,            NULL,                  0, 0) \
+	P(do_renameat2, vfs_rename,            vfs_rename,              NULL,                  1, 0) \
+	P(do_renameat2, lock_victim,           none,                    inode_lock_fn,         1, 0) \
+	P(do_renameat2, lock_victim2,          none,                    inode_lock_fn,         1, 0) \
+	P(do_renameat2, rename,                vfs_rename,              NULL,                  0, 0) \
+	P(do_renameat2, unlock_victim2,        none,                    inode_unlock_fn,       1, 0) \
+	P(do_renameat2, unlock_victim,         none,                    inode_unlock_fn,       1, 0) \
+	P(do_renameat2, unlock_parent,         none,                    inode_unlock_fn,       1, 0) \
+	P(do_renameat2, unlock_parent2,        none,                    inode_unlock_fn,       1, 0) \
+	P(do_renameat2, rename_mutex_unlock,   mutex_unlock,            NULL,                  1, 0) \
 	/* a function the script defined: one step of it (core/defined.c) */ \
 	P(defined_step, step,                 none,                    kfn_fn,                1, 0)
 
@@ -172,8 +193,8 @@ VFS_RP_LIST(P_DECL)
 #undef P_DECL
 kfn_resolver sys_fn_of, iterate_dir_lock_fn, iterate_dir_actor_fn,
 	iterate_dir_unlock_fn, f_op_llseek_fn, llseek_inode_lock_fn,
-	llseek_inode_unlock_fn, inode_lock_fn, inode_unlock_fn, namei_op_fn,
-	namei_vfs_fn, fdget_pos_check_fn, pidfd_exec_lock_fn,
+	llseek_inode_unlock_fn, inode_lock_fn, inode_unlock_fn,
+	fdget_pos_check_fn, pidfd_exec_lock_fn,
 	pidfd_exec_unlock_fn, kfn_fn;
 
 /* ---- control flow (sched.c) ---- */

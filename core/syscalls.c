@@ -61,13 +61,16 @@ static void sys_pwrite64(struct vx *x)
 }
 
 /* do_mkdirat, do_unlinkat, do_rmdir, do_renameat2 (namei.c) */
-static void sys_namei(struct vx *x)
+static void namei_locals(struct vx *x, int rp)
 {
 	struct vfs_namei_locals *nd = &x->t->f.namei;
 	nd->parent = nd->parent2 = nd->dentry = nd->new_dentry = -1;
-	go(x, RP(namei_op, lookup));
+	go(x, rp);
 }
-
+static void sys_mkdir(struct vx *x) { namei_locals(x, RP(do_mkdirat, parentat)); }
+static void sys_unlink(struct vx *x) { namei_locals(x, RP(do_unlinkat, parentat)); }
+static void sys_rmdir(struct vx *x) { namei_locals(x, RP(do_rmdir, parentat)); }
+static void sys_rename(struct vx *x) { namei_locals(x, RP(do_renameat2, parentat)); }
 static void sys_ni_syscall(struct vx *x) { sys_return(x, -VE_NOSYS); }
 
 /* ---- do_syscall_64: into a call and out of it ------------------------------ */
@@ -206,7 +209,7 @@ const struct vfs_sysdesc vfs_sys[SYS__COUNT] = {
 		.help = "pwrite64: plain fdget, f_pos untouched" },
 	/* mkdir is also a set-up command of the shell's (untraced) */
 	[SYS_MKDIR] = { .name = "mkdir", .kname = "mkdir", .fn = VFN_mkdir,
-		.flags = VSYS_TREE | VSYS_NAMEI, .entry = sys_namei,
+		.flags = VSYS_TREE | VSYS_NAMEI, .entry = sys_mkdir,
 		.nargs = 1, .args = { ARG("PATH", VA_PATH, 0) },
 		.help = "make a directory (the parent's i_rwsem exclusive)" },
 	[SYS_CREAT] = { .name = "creat", .kname = "creat", .fn = VFN_creat,
@@ -214,15 +217,15 @@ const struct vfs_sysdesc vfs_sys[SYS__COUNT] = {
 		.oflags = VO_WRONLY, .nargs = 1, .args = { ARG("PATH", VA_PATH, 0) },
 		.help = "create (or truncate) a file and open it" },
 	[SYS_UNLINK] = { .name = "unlink", .kname = "unlink", .fn = VFN_unlink,
-		.flags = VSYS_TREE | VSYS_NAMEI, .entry = sys_namei,
+		.flags = VSYS_TREE | VSYS_NAMEI, .entry = sys_unlink,
 		.nargs = 1, .args = { ARG("PATH", VA_PATH, 0) },
 		.help = "remove a file (parent, then victim exclusive)" },
 	[SYS_RMDIR] = { .name = "rmdir", .kname = "rmdir", .fn = VFN_rmdir,
-		.flags = VSYS_TREE | VSYS_NAMEI, .entry = sys_namei,
+		.flags = VSYS_TREE | VSYS_NAMEI, .entry = sys_rmdir,
 		.nargs = 1, .args = { ARG("PATH", VA_PATH, 0) },
 		.help = "remove an empty directory; it becomes S_DEAD" },
 	[SYS_RENAME] = { .name = "rename", .kname = "rename", .fn = VFN_rename,
-		.flags = VSYS_TREE | VSYS_NAMEI, .entry = sys_namei, .nargs = 2,
+		.flags = VSYS_TREE | VSYS_NAMEI, .entry = sys_rename, .nargs = 2,
 		.args = { ARG("OLD", VA_PATH, 0), ARG("NEW", VA_PATH, 1) },
 		.help = "rename (across directories: the rename mutex)" },
 	/* two iovecs of N and N2 bytes; N2 left out: one */
