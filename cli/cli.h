@@ -288,6 +288,11 @@ void session_live_reports(struct session *s);
  * prompt. Always returns -1. */
 int cli_error(struct session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The one place an error value of core/ (-VE_*) becomes words:
+ * "WHAT ARG: MESSAGE" (or "WHAT: MESSAGE", or "MESSAGE" when WHAT is
+ * NULL), the limits with their bound; -VE_NOMEM is "out of memory", the
+ * one line any command says when it runs out (the session goes on).  -1. */
+int cli_errno(struct session *s, const char *what, const char *arg, int err);
 /* cli_error about the word at column COL of the command (cmd_call.cols):
  * "column C: message", on the line of a continued command it is on. */
 int cli_error_at(struct session *s, int col, const char *fmt, ...)

@@ -334,7 +334,7 @@ static int replay(struct session *parent, struct replay *rp, FILE *in, const cha
 {
 	struct session *s = session_new();
 	if (!s)
-		return cli_error(parent, "compare: out of memory");
+		return cli_errno(parent, "compare", NULL, -VE_NOMEM);
 	rp->s = s;
 	s->silent = 1;
 	s->quiet = 1;
@@ -570,7 +570,7 @@ HANDLER(c_compare)
 	} else {
 		FILE *f = open_memstream(&text, &len);
 		if (!f || session_save(s, f, true) < 0 || fclose(f) != 0 || !text)
-			return cli_error(s, "compare: out of memory");
+			return cli_errno(s, "compare", NULL, -VE_NOMEM);
 	}
 	struct replay rp[2] = { { .preset = names[0] }, { .preset = names[1] } };
 	int rc = 0, ncalls = 0;

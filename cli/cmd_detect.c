@@ -78,7 +78,7 @@ HANDLER(c_lockdep)
 	const struct vfs_world *w = s->w;
 	char *buf = malloc(DETAIL_MAX);
 	if (!buf)
-		return cli_error(s, "lockdep: out of memory");
+		return cli_errno(s, "lockdep", NULL, -VE_NOMEM);
 	bool all = c->argc && !strcmp(c->argv[0], "reports");
 	bool graph = c->argc && !strcmp(c->argv[0], "graph");
 	if (c->argc && !all && !graph)

@@ -253,7 +253,7 @@ HANDLER(c_override)
 	}
 	if (c->argc == 2 && !strcmp(c->argv[1], "default")) {
 		if (vfs_override_set(s->w, dec, NULL) < 0)
-			return cli_error(s, "override: out of memory");
+			return cli_errno(s, "override", NULL, -VE_NOMEM);
 		session_log_setup(s, c, "override");
 		return 0;
 	}
@@ -268,8 +268,8 @@ HANDLER(c_override)
 		r = p->failed ? -1 : 0;
 	}
 	if (r == 0 && (r = vfs_override_set(s->w, dec, &p->e)) < 0)
-		r = cli_error(s, "override: %s", r == -VE_NOMEM ? "out of memory" :
-			      "the expression is not one (a bug)");
+		r = r == -VE_NOMEM ? cli_errno(s, "override", NULL, r) :
+		    cli_error(s, "override: the expression is not one (a bug)");
 	if (r == 0)
 		session_log_setup(s, c, "override");
 	free(p);

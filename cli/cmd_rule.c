@@ -67,7 +67,7 @@ static int remove_rule(struct session *s, const struct cmd_call *c)
 	for (int i = 0; i < vfs_nrules(s->w); i++)
 		if (!memcmp(vfs_rule_get(s->w, i), &r, sizeof r)) {
 			if (vfs_rule_remove(s->w, i) < 0)
-				return cli_error(s, "rule: out of memory");
+				return cli_errno(s, "rule", NULL, -VE_NOMEM);
 			session_log_setup(s, c, "rule");
 			return 0;
 		}
@@ -98,7 +98,7 @@ HANDLER(c_rule)
 	if (e == -VE_NOSPC)
 		return cli_error(s, "rule: too many rules (at most %d)", VFS_MAX_RULES);
 	if (e < 0)
-		return cli_error(s, "rule: out of memory");
+		return cli_errno(s, "rule", NULL, -VE_NOMEM);
 	session_log_setup(s, c, "rule");
 	return 0;
 }

@@ -52,9 +52,11 @@ int thread_run_call(struct session *s, const struct cmd_call *c,
 
 	vfs_thread_name(w, c->tid, th, sizeof th);
 	int32_t seq = vfs_submit(w, c->tid, &call);
-	if (seq < 0)
+	if (seq == -VE_AGAIN)
 		return cli_error(s, "%s has %d calls pending already: step or run them first",
 				 th, VFS_MAX_PENDING);
+	if (seq < 0)
+		return cli_error(s, "%s has exited", th);
 	session_log(s, REC_SUBMIT, c->tid, &call);
 	s->log[s->nlog - 1].fg = !c->background;
 	if (c->background) {

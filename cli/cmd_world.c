@@ -102,21 +102,6 @@ HANDLER(c_set)
 	return 0;
 }
 
-static int setup_err(struct session *s, const char *what, const char *path, int r)
-{
-	const char *e = vfs_errno_name(-r);
-	char limit[64];
-	if (r == -VE_NOSPC)
-		snprintf(limit, sizeof limit, "too many inodes (at most %d)", VFS_MAX_INODES);
-	else
-		snprintf(limit, sizeof limit, "name too long (at most %d bytes a name, %d a "
-			 "path)", VFS_NAME_MAX - 1, VFS_PATH_MAX - 1);
-	const char *why = r == -VE_EXIST ? "already exists" : r == -VE_NOENT ?
-			  "no such directory" : r == -VE_NOTDIR ? "not a directory" :
-			  r == -VE_NOSPC || r == -VE_NAMETOOLONG ? limit : e ? e : "failed";
-	return cli_error(s, "%s %s: %s", what, path, why);
-}
-
 HANDLER(c_mount)
 {
 	if (vfs_world_fstype_lookup(s->w, c->argv[0]) < 0) {
@@ -136,7 +121,7 @@ HANDLER(c_mount)
 	if (r == -VE_INVAL)
 		return cli_error(s, "mount: '%s' takes no option '%s'", c->argv[0],
 				 c->argc > 2 ? c->argv[2] : "");
-	return r < 0 ? setup_err(s, "mount", c->argv[1], r) : 0;
+	return r < 0 ? cli_errno(s, "mount", c->argv[1], r) : 0;
 }
 
 /* mkdir and touch of several paths: all or nothing.  A failure part way
@@ -154,7 +139,7 @@ static int setup_paths(struct session *s, const struct cmd_call *c, bool dir)
 	struct vfs_world *before = NULL;
 	if (c->argc > 1 || !vfs_parent_exists(s->w, c->argv[0])) {
 		if (!(before = vfs_world_dup(s->w)))
-			return cli_error(s, "%s: out of memory", what);
+			return cli_errno(s, what, NULL, -VE_NOMEM);
 	}
 	for (int i = 0; i < c->argc; i++) {
 		int r = dir ? vfs_setup_mkdir(s->w, c->argv[i], true) :
@@ -163,7 +148,7 @@ static int setup_paths(struct session *s, const struct cmd_call *c, bool dir)
 			if (before)
 				vfs_world_copy(s->w, before);
 			vfs_world_free(before);
-			return setup_err(s, what, c->argv[i], r);
+			return cli_errno(s, what, c->argv[i], r);
 		}
 	}
 	vfs_world_free(before);
@@ -340,7 +325,7 @@ HANDLER(c_kill)
 	for (int i = 0; i < s->w->nthreads; i++)
 		blocked[i] = s->w->threads[i].state == TS_BLOCKED;
 	int r = session_kill(s, proc);
-	if (r < 0)
+	if (r == -VE_SRCH)
 		return cli_error(s, "kill: %s has exited already", s->w->procs[proc].name);
 	for (int i = 0; i < s->w->nthreads; i++) {
 		if (s->w->threads[i].proc != proc || !blocked[i])

@@ -270,7 +270,7 @@ static int run_explore(struct session *s, const struct cmd_call *c)
 	struct xstate *x = calloc(1, sizeof *x);
 	if (!x || !(x->snap = calloc(1, sizeof *x->snap))) {
 		free(x);
-		return cli_error(s, "explore: out of memory");
+		return cli_errno(s, "explore", NULL, -VE_NOMEM);
 	}
 	vfs_world_copy(x->snap, s->w);
 	x->nlog = s->nlog;
@@ -390,7 +390,7 @@ static int parse_token(struct session *s, const struct vfs_world *w, char **word
 	size_t cap = 256, len = 0;
 	uint8_t *sch = malloc(cap);
 	if (!sch)
-		return cli_error(s, "out of memory");
+		return cli_errno(s, NULL, NULL, -VE_NOMEM);
 	for (int i = 0; i < n; i++) {
 		char name[64];
 		const char *star = strchr(words[i], '*');
@@ -414,7 +414,7 @@ static int parse_token(struct session *s, const struct vfs_world *w, char **word
 				uint8_t *m = realloc(sch, cap *= 2);
 				if (!m) {
 					free(sch);
-					return cli_error(s, "out of memory");
+					return cli_errno(s, NULL, NULL, -VE_NOMEM);
 				}
 				sch = m;
 			}
@@ -461,7 +461,7 @@ static int list_outcomes(struct session *s, struct xstate *x)
 				 "execution per distinct outcome)");
 	struct vfs_world *w = calloc(1, sizeof *w), *keep = s->w;
 	if (!w)
-		return cli_error(s, "out of memory");
+		return cli_errno(s, NULL, NULL, -VE_NOMEM);
 	char ret[sizeof s->ret];
 	memcpy(ret, s->ret, sizeof ret);
 	int have = s->have_ret;
@@ -558,7 +558,7 @@ HANDLER(c_explore)
 	if (replay) {
 		uint8_t *copy = malloc((size_t)len + 1);
 		if (!copy)
-			return cli_error(s, "out of memory");
+			return cli_errno(s, NULL, NULL, -VE_NOMEM);
 		memcpy(copy, sched, (size_t)len);
 		if (rewind_replay(s, x) < 0) {
 			free(copy);

@@ -150,7 +150,7 @@ int export_chrome(struct session *s, FILE *f)
 	if (!starts || !ends || !waits) {
 		free(starts); free(ends); free(waits);
 		pic_free(&p);
-		return cli_error(s, "export chrome: out of memory");
+		return cli_errno(s, "export chrome", NULL, -VE_NOMEM);
 	}
 	for (size_t i = 0; i < p.nev; i++)
 		starts[i] = ends[i] = waits[i] = none;

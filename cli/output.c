@@ -272,6 +272,33 @@ void cli_vmessage(struct session *s, const char *label, const char *fmt, va_list
 		free(msg);
 }
 
+int cli_errno(struct session *s, const char *what, const char *arg, int err)
+{
+	char limit[96];
+	const char *why;
+	switch (-err) {
+	case VE_NOMEM:  why = "out of memory"; break;
+	case VE_EXIST:  why = "already exists"; break;
+	case VE_NOENT:  why = "no such directory"; break;
+	case VE_NOTDIR: why = "not a directory"; break;
+	case VE_NOSPC:
+		snprintf(limit, sizeof limit, "too many inodes (at most %d)", VFS_MAX_INODES);
+		why = limit;
+		break;
+	case VE_NAMETOOLONG:
+		snprintf(limit, sizeof limit, "name too long (at most %d bytes a name, "
+			 "%d a path)", VFS_NAME_MAX - 1, VFS_PATH_MAX - 1);
+		why = limit;
+		break;
+	default:
+		why = vfs_errno_name(-err) ? vfs_errno_name(-err) : "failed";
+	}
+	if (!what)
+		return cli_error(s, "%s", why);
+	return arg ? cli_error(s, "%s %s: %s", what, arg, why) :
+		     cli_error(s, "%s: %s", what, why);
+}
+
 int cli_error(struct session *s, const char *fmt, ...)
 {
 	va_list ap;

@@ -72,9 +72,10 @@ void sys_return(struct vx *x, int64_t ret)
 int vfs_submit(struct vfs_world *w, int tid, const struct vfs_call *c)
 {
 	struct vfs_thread *t = &w->threads[tid];
-	if (t->state == TS_FREE || t->state == TS_DEAD ||
-	    t->npending >= VFS_MAX_PENDING)
-		return -1;
+	if (t->state == TS_FREE || t->state == TS_DEAD)
+		return -VE_SRCH;
+	if (t->npending >= VFS_MAX_PENDING)
+		return -VE_AGAIN;
 	int slot = (t->pend_head + t->npending) % VFS_MAX_PENDING;
 	t->pending[slot] = *c;
 	t->pending[slot].seq = ++w->call_seq;

@@ -9,7 +9,7 @@ int vfs_kill(struct vfs_world *w, int proc, const struct vfs_sink *sink)
 {
 	int interrupted = 0, any = 0;
 	if (proc < 0 || proc >= w->nprocs || !w->procs[proc].alive)
-		return -1;
+		return -VE_SRCH;
 	for (int i = 0; i < w->nthreads; i++) {
 		struct vfs_thread *t = &w->threads[i];
 		if (t->proc != proc || t->state == TS_FREE || t->state == TS_DEAD)
@@ -34,5 +34,5 @@ int vfs_kill(struct vfs_world *w, int proc, const struct vfs_sink *sink)
 		struct vfs_call exitc = { .sys = SYS_EXIT };
 		vfs_submit(w, i, &exitc);
 	}
-	return any ? interrupted : -1;
+	return any ? interrupted : -VE_SRCH;
 }

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "vfs_errno.h"
 
 struct vfs_world;
 struct vx;
@@ -112,8 +113,8 @@ void vfs_sys_synopsis(int sys, char *buf, size_t n);
 /* How many words the call takes (max: -1 = no limit). */
 void vfs_sys_nwords(int sys, int *min, int *max);
 
-/* vfs_call_parse's answers besides 0 */
-enum { VCP_BAD = -1, VCP_NOPROC = -2 };
+/* vfs_call_parse's answers besides 0: errno values, with words in ERR */
+enum { VCP_BAD = -VE_INVAL, VCP_NOPROC = -VE_SRCH };
 /*
  * The words after the call's name (ARGV[0..ARGC)) -> *C (zeroed first;
  * strings interned in W).  0; VCP_BAD with the message in ERR

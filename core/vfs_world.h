@@ -369,8 +369,8 @@ struct vfs_fsops vfs_inode_fsops(const struct vfs_world *w, int ino);
 
 /* ---- running (core/sched.c) ------------------------------------------------- */
 /* Queue a call on a thread: its sequence number (> 0, the order of
- * submission the fifo scheduler follows), or -1 when the queue is full or
- * the thread dead. */
+ * submission the fifo scheduler follows), or -VE_AGAIN when the queue is
+ * full (VFS_MAX_PENDING), -VE_SRCH when the thread has exited. */
 int vfs_submit(struct vfs_world *w, int tid, const struct vfs_call *c);
 /* Has a call in progress or queued, and is not blocked. */
 bool vfs_runnable(const struct vfs_world *w, int tid);
@@ -409,8 +409,8 @@ bool vfs_step(struct vfs_world *w, int tid, const struct vfs_sink *sink);
  * call; a thread asleep in a killable wait (iterate_dir's
  * down_read_killable, ...) gives up with -EINTR, others keep waiting (the
  * v6.5 wrapper's down_write is not killable: it must return holding the
- * lock).  Returns how many waits were interrupted, or -1 if no such live
- * process.
+ * lock).  Returns how many waits were interrupted, or -VE_SRCH if no such
+ * live process.
  */
 int vfs_kill(struct vfs_world *w, int proc, const struct vfs_sink *sink);
 /* The scheduler's choice among runnable threads, or -1. Advances its state. */

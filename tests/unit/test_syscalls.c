@@ -191,7 +191,8 @@ static void test_synopsis(void **state)
 	assert_string_equal(buf, "");
 }
 
-/* vfs_submit: the call's sequence number, growing; -1 when refused */
+/* vfs_submit: the call's sequence number, growing; an errno value when
+ * refused (-EAGAIN: the queue is full); vfs_kill's -ESRCH */
 static void test_submit_seq(void **state)
 {
 	(void)state;
@@ -209,7 +210,8 @@ static void test_submit_seq(void **state)
 	int last = s3;
 	while ((last = vfs_submit(h->w, a, &c)) > 0)
 		;
-	assert_int_equal(last, -1);     /* the queue is full */
+	assert_int_equal(last, -VE_AGAIN);      /* the queue is full */
+	assert_int_equal(vfs_kill(h->w, 99, NULL), -VE_SRCH);  /* no such process */
 	h_free(h);
 }
 
