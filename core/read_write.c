@@ -327,14 +327,39 @@ void vfs_llseek(struct vx *x)
 
 /* ---- read ---- */
 
+/* `if (!f.file) return -EBADF;` after fdget/fdget_pos: true when so */
+static bool no_file(struct vx *x)
+{
+	if (x->t->f.file >= 0)
+		return false;
+	sys_return(x, -VE_BADF);
+	return true;
+}
+
+/* Before pidfs (v6.9) a pidfd was an anon inode file without FMODE_PREAD
+ * and FMODE_PWRITE: pread64 and pwrite64 say ESPIPE; pidfs opens it
+ * through do_dentry_open. */
+static bool no_fmode_ppos(const struct vx *x)
+{
+	return x->w->files[x->t->f.file].kind == FK_PIDFD && x->w->k.era < VFS_ERA(6, 9);
+}
+
+/* On to NEXT; the end of the call is through fdput (pread64, pwrite64's
+ * plain fdget) */
+static void go_or_fdput(struct vx *x, int next)
+{
+	if (next == RP(do_syscall_64, exit))
+		call_sub(x, RP(fdput, enter), RP(do_syscall_64, exit));
+	else
+		go(x, next);
+}
+
 /* pos = *file_ppos(file): ksys_read and ksys_write work on a copy */
 static void pos_read(struct vx *x, int fn, int next)
 {
 	struct vfs_frame *f = &x->t->f;
-	if (f->file < 0) {
-		sys_return(x, -VE_BADF);
+	if (no_file(x))
 		return;
-	}
 	f->pos = x->w->files[f->file].f_pos;
 	access_file(x, fn, FLD_F_POS, f->file, f->pos, false, false);
 	go(x, next);
@@ -511,14 +536,19 @@ static int64_t write_check(struct vx *x, int64_t pos)
 	return 0;
 }
 
-static void start_write(struct vx *x, int lock_rp, int after_rp)
+/* vfs_write at f->pos (PPOS: pwrite64's, which a pidfd refuses before
+ * v6.9): its checks, then into generic_file_write_iter (LOCK_RP), or out
+ * with the error (AFTER_RP) */
+static void start_write(struct vx *x, bool ppos, int lock_rp, int after_rp)
 {
 	struct vfs_frame *f = &x->t->f;
 	fn_enter(x, VFN_vfs_write);
 	f->res = write_check(x, f->pos);
+	if (ppos && f->res == -VE_INVAL && no_fmode_ppos(x))
+		f->res = -VE_SPIPE;
 	if (f->res < 0) {
 		fn_exit(x, VFN_vfs_write, f->res);
-		go(x, after_rp);
+		go_or_fdput(x, after_rp);
 		return;
 	}
 	f->inode = x->w->files[f->file].inode;
@@ -568,10 +598,7 @@ static void unlock_write(struct vx *x, int next)
 	lock_release(x, VFN_up_write, VFS_LID(LID_INODE, x->t->f.inode));
 	fn_exit(x, VFN_generic_file_write_iter, x->t->f.res);
 	fn_exit(x, VFN_vfs_write, x->t->f.res);
-	if (next == RP(do_syscall_64, exit))
-		call_sub(x, RP(fdput, enter), RP(do_syscall_64, exit));
-	else
-		go(x, next);
+	go_or_fdput(x, next);
 }
 
 /* ksys_write: as ksys_read, around vfs_write and the inode lock of
@@ -585,7 +612,7 @@ void ksys_write(struct vx *x)
 		pos_read(x, VFN_ksys_write, RP(ksys_write, vfs_write));
 		return;
 	case RP(ksys_write, vfs_write):
-		start_write(x, RP(ksys_write, inode_lock), RP(ksys_write, set_pos));
+		start_write(x, false, RP(ksys_write, inode_lock), RP(ksys_write, set_pos));
 		return;
 	case RP(ksys_write, inode_lock):
 		lock_for_write(x, RP(ksys_write, write_iter));
@@ -608,20 +635,13 @@ void ksys_write(struct vx *x)
 void ksys_pread64(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
-	if (f->file < 0) {
-		sys_return(x, -VE_BADF);
+	if (no_file(x))
 		return;
-	}
 	int64_t pos = cur_call(x)->a[2];
 	fn_enter(x, VFN_vfs_read);
-	/* before pidfs (v6.9) a pidfd was an anon inode file without
-	 * FMODE_PREAD: ESPIPE; pidfs opens it through do_dentry_open */
-	if (x->w->files[f->file].kind == FK_PIDFD && x->w->k.era < VFS_ERA(6, 9))
-		f->res = -VE_SPIPE;
-	else
-		f->res = do_read(x, &pos, cur_call(x)->a[1]);
+	f->res = no_fmode_ppos(x) ? -VE_SPIPE : do_read(x, &pos, cur_call(x)->a[1]);
 	fn_exit(x, VFN_vfs_read, f->res);
-	call_sub(x, RP(fdput, enter), RP(do_syscall_64, exit));
+	go_or_fdput(x, RP(do_syscall_64, exit));
 }
 
 /* ksys_pwrite64: vfs_write at the call's offset, f_pos untouched */
@@ -631,25 +651,10 @@ void ksys_pwrite64(struct vx *x)
 
 	switch (f->pc) {
 	case RP(ksys_pwrite64, vfs_write):
-		if (f->file < 0) {
-			sys_return(x, -VE_BADF);
+		if (no_file(x))
 			return;
-		}
 		f->pos = cur_call(x)->a[2];
-		fn_enter(x, VFN_vfs_write);
-		f->res = write_check(x, f->pos);
-		/* no FMODE_PWRITE on a pidfd before pidfs (v6.9): ESPIPE */
-		if (f->res == -VE_INVAL && x->w->files[f->file].kind == FK_PIDFD &&
-		    x->w->k.era < VFS_ERA(6, 9))
-			f->res = -VE_SPIPE;
-		if (f->res < 0) {
-			fn_exit(x, VFN_vfs_write, f->res);
-			call_sub(x, RP(fdput, enter), RP(do_syscall_64, exit));
-			return;
-		}
-		f->inode = x->w->files[f->file].inode;
-		fn_enter(x, VFN_generic_file_write_iter);
-		go(x, RP(ksys_pwrite64, inode_lock));
+		start_write(x, true, RP(ksys_pwrite64, inode_lock), RP(do_syscall_64, exit));
 		return;
 	case RP(ksys_pwrite64, inode_lock):
 		lock_for_write(x, RP(ksys_pwrite64, write_iter));
