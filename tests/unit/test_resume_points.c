@@ -3,8 +3,9 @@
  * test_resume_points.c - the kernel paths as one C function per kernel
  * function (issue 14): the table of resume points (core/internal.h's
  * VFS_RP_LIST) names each one "function:step" once, every step runs in
- * the C function its name says, and a getdents64 walks iterate_dir's
- * steps in fs/readdir.c's order.
+ * the C function its name says, a getdents64 walks iterate_dir's steps
+ * in fs/readdir.c's order, and rmdir and rename walk do_rmdir's and
+ * do_renameat2's in fs/namei.c's.
  */
 #include "harness.h"
 #include "internal.h"
@@ -112,11 +113,52 @@ static void test_getdents_walk(void **state)
 	h_free(h);
 }
 
+/* rmdir and a cross-directory rename of a file over another: each
+ * call's own kernel function, its steps in fs/namei.c's order (the
+ * parents locked, the lookup, the victims, the change, the unlocks) */
+static void test_namei_walk(void **state)
+{
+	(void)state;
+	static const char *const rmdir[] = {
+		"do_syscall_64:idle", "do_rmdir:parentat", "do_rmdir:lock_parent",
+		"do_rmdir:lookup", "do_rmdir:vfs_rmdir", "do_rmdir:lock_victim",
+		"do_rmdir:rmdir", "do_rmdir:unlock_victim", "do_rmdir:unlock_parent",
+		"do_syscall_64:idle", NULL };
+	static const char *const rename[] = {
+		"do_syscall_64:idle", "do_renameat2:parentat",
+		"do_renameat2:rename_mutex", "do_renameat2:lock_parent",
+		"do_renameat2:lock_parent2", "do_renameat2:lookup",
+		"do_renameat2:vfs_rename", "do_renameat2:lock_victim",
+		"do_renameat2:lock_victim2", "do_renameat2:rename",
+		"do_renameat2:unlock_victim2", "do_renameat2:unlock_victim",
+		"do_renameat2:unlock_parent", "do_renameat2:unlock_parent2",
+		"do_renameat2:rename_mutex_unlock", "do_syscall_64:idle", NULL };
+	const char *got[64];
+
+	struct h *h = h_new("mainline");
+	h_mkdir(h, "/a");
+	h_mkdir(h, "/b");
+	h_mkdir(h, "/a/e");
+	h_touch(h, "/a/x");
+	h_touch(h, "/b/y");
+	int t = h_spawn(h, "A", 0);
+	h_submit(h, t, C_RMDIR("/a/e"));
+	expect_walk(got, walk(h, t, got, 64), rmdir);
+	assert_int_equal(h->w->threads[t].rec.ret, 0);
+	h_submit(h, t, C_RENAME("/a/x", "/b/y"));
+	expect_walk(got, walk(h, t, got, 64), rename);
+	assert_int_equal(h->w->threads[t].rec.ret, 0);
+	assert_true(vfs_path_lookup(h->w, "/b/y") >= 0);
+	assert_int_equal(vfs_path_lookup(h->w, "/a/x"), -1);
+	h_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_getdents_walk),
+		cmocka_unit_test(test_namei_walk),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
