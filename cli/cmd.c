@@ -132,6 +132,20 @@ static const struct cmd_def base_table[] = {
 	  "a cycle of calls. 'define' lists the definitions; 'reset', 'kernel',\n"
 	  "'back', 'compare', 'explore' and 'save' keep them.",
 	  0, 0, c_define },
+	{ "field", "world", "[NAME of file|inode [= N]]",
+	  "declare a field of your locking idea on every file or inode",
+	  "'field NAME of file [= N]' gives every open file (and 'of inode', every\n"
+	  "inode) a field NAME, N at first (0 without '= N'), those made before\n"
+	  "the declaration too. Defined steps read and write it as they do f_pos\n"
+	  "(read NAME of file; write NAME of file VALUE [+|- VALUE]; return VALUE\n"
+	  "if NAME CMP VALUE), traced as the kernel's fields are: the race\n"
+	  "detector checks its accesses, 'rule write NAME under LOCK' holds it to\n"
+	  "a lock, and 'explore' counts it in a state.\n"
+	  "  field generation of file = 1\n"
+	  "'field' lists the fields and each object's value ('files' shows the\n"
+	  "files' too). At most 4; a name is declared once; 'reset', 'kernel',\n"
+	  "'back', 'compare', 'explore' and 'save' keep them.",
+	  0, 0, c_field },
 	{ "mount", "world", "FSTYPE PATH [OPTION]", "mount a new filesystem on a new directory",
 	  "Creates PATH as the root of a new filesystem of type FSTYPE, a built-in\n"
 	  "one or one the script defined ('fs define'). The root '/' is ext4. ceph\n"

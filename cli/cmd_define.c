@@ -98,13 +98,13 @@ static int value_word(struct session *s, const struct vfs_kfn *f, const char *w,
 		}
 	int fld = vfs_field_lookup(w);
 	if (fld == FLD_F_POS || fld == FLD_CURSOR || fld == FLD_F_COUNT ||
-	    fld == FLD_SIZE || fld == FLD_DIR) {
+	    fld == FLD_SIZE || fld == FLD_DIR || vfs_ufield_slot(s->w, fld) >= 0) {
 		*v = (struct vfs_kvalue){ KV_FIELD, fld };
 		return 0;
 	}
 	return cli_error_at(s, col, "define: '%s' is no value (a number, an errno "
 			    "name, a parameter, a field read before: f_pos, cursor, "
-			    "f_count, size, dir; or ret)", w);
+			    "f_count, size, dir, one 'field' declared; or ret)", w);
 }
 
 static int obj_word(struct session *s, struct lex *l, int i, uint8_t *obj)
@@ -147,16 +147,21 @@ static int field_word(struct session *s, struct lex *l, int i, uint8_t *field)
 				    l->words[0]);
 	int fld = vfs_field_lookup(l->words[i]);
 	if (fld == FLD_F_POS || fld == FLD_CURSOR || fld == FLD_F_COUNT ||
-	    fld == FLD_SIZE || fld == FLD_DIR) {
+	    fld == FLD_SIZE || fld == FLD_DIR || vfs_ufield_slot(s->w, fld) >= 0) {
 		*field = (uint8_t)fld;
 		return 0;
 	}
-	const char *sug = did_you_mean(l->words[i], names, 5);
+	const char *all[5 + VFS_MAX_UFIELDS];
+	int nall = 5;
+	memcpy(all, names, sizeof names);
+	for (int k = 0; k < vfs_nufields(s->w); k++)
+		all[nall++] = vfs_field_name(vfs_ufield_get(s->w, k)->fld);
+	const char *sug = did_you_mean(l->words[i], all, nall);
 	if (sug)
 		return cli_error_at(s, l->cols[i], "define: unknown field '%s' (did you "
 				    "mean '%s'?)", l->words[i], sug);
-	return cli_error_at(s, l->cols[i], "define: unknown field '%s' (" FIELD_WORDS ")",
-			    l->words[i]);
+	return cli_error_at(s, l->cols[i], "define: unknown field '%s' (" FIELD_WORDS
+			    "; or one 'field NAME of file|inode' declares)", l->words[i]);
 }
 
 static int cmp_word(const char *w)
@@ -498,4 +503,53 @@ int define_call_line(struct session *s, struct lex *l)
 	if (vfs_kfn_call_parse(s->w, k, c.argc, c.argv, &call, err, sizeof err) < 0)
 		return cli_error(s, "%s", err);
 	return thread_run_call(s, &c, &call);
+}
+
+/* `field NAME of file|inode [= N]`; `field`: the fields and their values */
+HANDLER(c_field)
+{
+	const struct vfs_world *w = s->w;
+	if (!c->argc) {
+		if (!vfs_nufields(w))
+			out(s, "no fields declared ('field NAME of file|inode [= N]')\n");
+		for (int k = 0; k < vfs_nufields(w); k++) {
+			const struct vfs_ufield *u = vfs_ufield_get(w, k);
+			out(s, "field %s of %s = %lld\n", vfs_field_name(u->fld),
+			    vfs_kobj_names[u->obj], (long long)u->init);
+			int n = u->obj == KO_FILE ? w->nfiles : w->ninodes;
+			for (int i = 0; i < n; i++) {
+				char d[VFS_PATH_MAX + 32];
+				if (u->obj == KO_FILE && !w->files[i].kind)
+					continue;
+				if (u->obj == KO_INODE && (w->inodes[i].freed ||
+							   w->inodes[i].unlinked))
+					continue;
+				if (u->obj == KO_FILE)
+					snprintf(d, sizeof d, "file#%d", w->files[i].id);
+				else
+					vfs_inode_path(w, i, d, sizeof d);
+				out(s, "  %-22s %lld\n", d,
+				    (long long)vfs_ufield_value(w, k, i));
+			}
+		}
+		return 0;
+	}
+	long long init = 0;
+	if ((c->argc != 3 && c->argc != 5) || strcmp(c->argv[1], "of") ||
+	    (c->argc == 5 && strcmp(c->argv[3], "=")))
+		return cli_error_at(s, c->cols[c->argc > 1 ? 1 : 0], "field: NAME of "
+				    "file|inode [= N]");
+	int obj = !strcmp(c->argv[2], "file") ? KO_FILE :
+		  !strcmp(c->argv[2], "inode") ? KO_INODE : -1;
+	if (obj < 0)
+		return cli_error_at(s, c->cols[2], "field: of file or of inode, not "
+				    "'%s'", c->argv[2]);
+	if (c->argc == 5 && parse_num(c->argv[4], &init))
+		return cli_error_at(s, c->cols[4], "field: '%s' is no number",
+				    c->argv[4]);
+	char err[160];
+	if (vfs_ufield_declare(s->w, c->argv[0], obj, init, err, sizeof err) < 0)
+		return cli_error_at(s, c->cols[0], "field: %s", err);
+	session_log_setup(s, c, "field");
+	return 0;
 }

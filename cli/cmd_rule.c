@@ -161,10 +161,10 @@ static int parse_rule(struct session *s, const struct cmd_call *c, struct vfs_ru
 		r.reads = c->argv[0][0] == 'a';
 		int f = vfs_field_lookup(c->argv[1]);
 		if (f != FLD_F_POS && f != FLD_CURSOR && f != FLD_DIR && f != FLD_SIZE &&
-		    f != FLD_DATA)
+		    f != FLD_DATA && vfs_ufield_slot(s->w, f) < 0)
 			return cli_error_at(s, c->cols[1], "rule: '%s' is no field a lock "
-					    "protects (f_pos, cursor, dir, size, data)",
-					    c->argv[1]);
+					    "protects (f_pos, cursor, dir, size, data, or "
+					    "one 'field' declared)", c->argv[1]);
 		r.field = (uint8_t)f;
 		if (lock_word(s, c, 3, &r.a) < 0)
 			return -1;

@@ -264,6 +264,10 @@ HANDLER(c_reset)
 		kfns[i] = *vfs_kfn_get(s->w, i);
 	for (int i = 0; i < nrules; i++)
 		rules[i] = *vfs_rule_get(s->w, i);
+	struct vfs_ufield fields[VFS_MAX_UFIELDS];
+	int nfields = vfs_nufields(s->w);
+	for (int i = 0; i < nfields; i++)
+		fields[i] = *vfs_ufield_get(s->w, i);
 	session_reset(s, p);
 	s->w->k = k;
 	s->w->knobs_overridden = (uint8_t)overridden;
@@ -289,6 +293,12 @@ HANDLER(c_reset)
 		if (!has[i])
 			continue;
 		override_text(i, &ov[i], line, sizeof line);
+		session_exec_line(s, line);
+	}
+	for (int i = 0; i < nfields; i++) {    /* (before the rules that name them) */
+		snprintf(line, sizeof line, "field %s of %s = %lld",
+			 vfs_field_name(fields[i].fld), vfs_kobj_names[fields[i].obj],
+			 (long long)fields[i].init);
 		session_exec_line(s, line);
 	}
 	for (int i = 0; i < nrules; i++) {

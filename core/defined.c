@@ -93,11 +93,19 @@ int kfn_fn(const struct vfs_world *w, const struct vfs_thread *t)
 	}
 }
 
-static int64_t value(const struct vfs_thread *t, const struct vfs_kvalue *v)
+/* where a call keeps the value last read of field FLD: the built-in
+ * fields' own, then the declared ones' by slot */
+static int kval_at(const struct vfs_world *w, int fld)
+{
+	return fld < FLD__COUNT ? fld : FLD__COUNT + vfs_ufield_slot(w, fld);
+}
+
+static int64_t value(const struct vfs_world *w, const struct vfs_thread *t,
+		     const struct vfs_kvalue *v)
 {
 	switch (v->kind) {
 	case KV_PARAM: return t->rec.call.a[v->v];
-	case KV_FIELD: return t->f.kval[v->v];
+	case KV_FIELD: return t->f.kval[kval_at(w, (int)v->v)];
 	case KV_RET:   return t->f.kret;
 	default:       return v->v;
 	}
@@ -213,7 +221,14 @@ void defined_step(struct vx *x)
 		break;
 	case KS_READ: {
 		int64_t v;
-		if (s->obj == KO_FILE) {
+		int slot = vfs_ufield_slot(w, s->field);
+		if (slot >= 0) {        /* a field the script declared */
+			v = vfs_ufield_value(w, slot, s->obj == KO_FILE ? file : ino);
+			if (s->obj == KO_FILE)
+				access_file(x, fn, s->field, file, v, false, false);
+			else
+				access_inode(x, fn, s->field, ino, v, false);
+		} else if (s->obj == KO_FILE) {
 			const struct vfs_file *fl = &w->files[file];
 			v = s->field == FLD_F_POS ? fl->f_pos : s->field == FLD_CURSOR ?
 			    fl->cursor : fl->f_count;
@@ -223,15 +238,19 @@ void defined_step(struct vx *x)
 			v = s->field == FLD_SIZE ? in->size : in->nchildren;
 			access_inode(x, fn, s->field, ino, v, false);
 		}
-		f->kval[s->field] = v;
+		f->kval[kval_at(w, s->field)] = v;
 		break;
 	}
 	case KS_WRITE: {
-		int64_t v = value(x->t, &s->a);
+		int64_t v = value(w, x->t, &s->a);
 		if (s->arith)
-			v = s->arith == '+' ? v + value(x->t, &s->b) : v - value(x->t, &s->b);
+			v = s->arith == '+' ? v + value(w, x->t, &s->b) : v - value(w, x->t, &s->b);
+		int slot = vfs_ufield_slot(w, s->field);
+		int64_t init = slot >= 0 ? w->kdefs->ufields[slot].init : 0;
 		if (s->obj == KO_FILE) {
-			if (s->field == FLD_F_POS)
+			if (slot >= 0)
+				w->files[file].u[slot] = (int64_t)((uint64_t)v - (uint64_t)init);
+			else if (s->field == FLD_F_POS)
 				w->files[file].f_pos = v;
 			else
 				w->files[file].cursor = v;
@@ -242,10 +261,13 @@ void defined_step(struct vx *x)
 				w->oom = 1;
 				break;
 			}
-			in->size = v;
+			if (slot >= 0)
+				in->u[slot] = (int64_t)((uint64_t)v - (uint64_t)init);
+			else
+				in->size = v;
 			access_inode(x, fn, s->field, ino, v, true);
 		}
-		f->kval[s->field] = v;
+		f->kval[kval_at(w, s->field)] = v;
 		break;
 	}
 	case KS_CALL:
@@ -255,14 +277,14 @@ void defined_step(struct vx *x)
 		fn_enter(x, w->kdefs->kfns[s->callee].fn);
 		break;
 	case KS_FDGET:
-		f->fd = (int32_t)value(x->t, &s->a);
+		f->fd = (int32_t)value(w, x->t, &s->a);
 		f->pos_get = 0;
 		f->kgot = 1;
 		call_sub(x, RP(fdget, enter), RP(defined_step, step));
 		sub_now(x);
 		break;
 	case KS_FDGET_POS:
-		f->fd = (int32_t)value(x->t, &s->a);
+		f->fd = (int32_t)value(w, x->t, &s->a);
 		f->kgot = 1;
 		get_pos_sub(x, RP(defined_step, step));
 		sub_now(x);
@@ -278,12 +300,12 @@ void defined_step(struct vx *x)
 		sub_now(x);
 		break;
 	case KS_RETURN:
-		if (holds(value(x->t, &s->ca), s->cmp, value(x->t, &s->cb)))
-			kfn_return(x, value(x->t, &s->a));
+		if (holds(value(w, x->t, &s->ca), s->cmp, value(w, x->t, &s->cb)))
+			kfn_return(x, value(w, x->t, &s->a));
 		break;
 	case KS_EMIT:
-		kfn_emit(x, fn, file, ino, value(x->t, &s->a),
-			 s->arith ? value(x->t, &s->b) : INT64_MAX);
+		kfn_emit(x, fn, file, ino, value(w, x->t, &s->a),
+			 s->arith ? value(w, x->t, &s->b) : INT64_MAX);
 		break;
 	}
 }

@@ -14,8 +14,6 @@
 #include <stdlib.h>
 #include "internal.h"
 
-_Static_assert(sizeof ((struct vfs_frame *)0)->kval / sizeof (int64_t) == FLD__COUNT,
-	       "a defined call keeps the value last read of each field");
 _Static_assert(sizeof ((struct vfs_frame *)0)->kstack /
 	       sizeof ((struct vfs_frame *)0)->kstack[0] == VFS_KFN_DEPTH,
 	       "the frame nests VFS_KFN_DEPTH defined functions");
@@ -31,44 +29,60 @@ const char *const vfs_kobj_names[2] = { "file", "inode" };
  * replays), and the table only grows. */
 #define KFN_NAMES 64
 _Static_assert(VFN__COUNT + KFN_NAMES <= 255, "a function id is a uint8_t");
-static char kfn_names[KFN_NAMES][VFS_KFN_NAME_MAX];
-static int kfn_nnames;
-static pthread_mutex_t kfn_names_lock = PTHREAD_MUTEX_INITIALIZER;
+static char kfn_names_v[KFN_NAMES][VFS_KFN_NAME_MAX];
+static struct name_tab kfn_names = { 0, KFN_NAMES, VFN__COUNT, kfn_names_v };
+static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int name_tab_intern(struct name_tab *t, const char *name)
+{
+	int id = -1;
+	if (strlen(name) >= VFS_KFN_NAME_MAX)
+		return -1;
+	pthread_mutex_lock(&names_lock);
+	int n = t->n;
+	for (int i = 0; i < n && id < 0; i++)
+		if (!strcmp(t->v[i], name))
+			id = t->base + i;
+	if (id < 0 && n < t->max) {
+		strcpy(t->v[n], name);
+		__atomic_store_n(&t->n, n + 1, __ATOMIC_RELEASE);
+		id = t->base + n;
+	}
+	pthread_mutex_unlock(&names_lock);
+	return id;
+}
+
+const char *name_tab_name(const struct name_tab *t, int id)
+{
+	int i = id - t->base;
+	return i >= 0 && i < __atomic_load_n(&t->n, __ATOMIC_ACQUIRE) ? t->v[i] : "?";
+}
+
+int name_tab_find(const struct name_tab *t, const char *name)
+{
+	int n = __atomic_load_n(&t->n, __ATOMIC_ACQUIRE);
+	for (int i = 0; i < n; i++)
+		if (!strcmp(t->v[i], name))
+			return t->base + i;
+	return -1;
+}
 
 int vfs_fn_intern(const char *name)
 {
-	int id = VFN_none;
-	if (strlen(name) >= VFS_KFN_NAME_MAX)
-		return VFN_none;
-	pthread_mutex_lock(&kfn_names_lock);
-	int n = kfn_nnames;
-	for (int i = 0; i < n; i++)
-		if (!strcmp(kfn_names[i], name))
-			id = VFN__COUNT + i;
-	if (id == VFN_none && n < KFN_NAMES) {
-		strcpy(kfn_names[n], name);
-		__atomic_store_n(&kfn_nnames, n + 1, __ATOMIC_RELEASE);
-		id = VFN__COUNT + n;
-	}
-	pthread_mutex_unlock(&kfn_names_lock);
-	return id;
+	int id = name_tab_intern(&kfn_names, name);
+	return id < 0 ? VFN_none : id;
 }
 
 /* (trace.c's vfs_fn_name and vfs_fn_lookup, past the built-in names) */
 const char *kfn_name(int fn)
 {
-	int i = fn - VFN__COUNT;
-	return i >= 0 && i < __atomic_load_n(&kfn_nnames, __ATOMIC_ACQUIRE) ?
-	       kfn_names[i] : "?";
+	return name_tab_name(&kfn_names, fn);
 }
 
 int kfn_name_lookup(const char *name)
 {
-	int n = __atomic_load_n(&kfn_nnames, __ATOMIC_ACQUIRE);
-	for (int i = 0; i < n; i++)
-		if (!strcmp(kfn_names[i], name))
-			return VFN__COUNT + i;
-	return VFN_none;
+	int id = name_tab_find(&kfn_names, name);
+	return id < 0 ? VFN_none : id;
 }
 
 /* ---- the world's definitions ---- */
@@ -102,8 +116,11 @@ int vfs_call_fn(const struct vfs_world *w, const struct vfs_call *c)
 
 /* ---- checking a definition: what the kernel's reviewers would refuse ---- */
 
-static bool field_of(int obj, int field)
+static bool field_of(const struct vfs_world *w, int obj, int field)
 {
+	int slot = vfs_ufield_slot(w, field);
+	if (slot >= 0)          /* a field the script declared */
+		return w->kdefs->ufields[slot].obj == obj;
 	if (obj == KO_FILE)
 		return field == FLD_F_POS || field == FLD_CURSOR || field == FLD_F_COUNT;
 	return field == FLD_SIZE || field == FLD_DIR;
@@ -112,7 +129,8 @@ static bool field_of(int obj, int field)
 /* f_count moves only with fget/fput; the entries only with the tree's calls */
 static bool field_writable(int field)
 {
-	return field == FLD_F_POS || field == FLD_CURSOR || field == FLD_SIZE;
+	return field == FLD_F_POS || field == FLD_CURSOR || field == FLD_SIZE ||
+	       field >= FLD__COUNT;
 }
 
 static int fail(int *bad, int step, char *err, size_t n, const char *fmt, ...)
@@ -173,12 +191,14 @@ static const char *lock_what(const struct held_lock *h, char *buf, size_t n)
 	return buf;
 }
 
-static bool value_ok(const struct vfs_kfn *f, const struct vfs_kvalue *v)
+static bool value_ok(const struct vfs_world *w, const struct vfs_kfn *f,
+		     const struct vfs_kvalue *v)
 {
 	switch (v->kind) {
 	case KV_CONST: case KV_RET: return true;
 	case KV_PARAM: return v->v >= 0 && v->v < f->nparams;
-	case KV_FIELD: return v->v > FLD_NONE && v->v < FLD__COUNT;
+	case KV_FIELD: return (v->v > FLD_NONE && v->v < FLD__COUNT) ||
+			      vfs_ufield_slot(w, (int)v->v) >= 0;
 	default: return false;
 	}
 }
@@ -224,8 +244,8 @@ int vfs_kfn_define(struct vfs_world *w, const struct vfs_kfn *in, int *bad,
 		const struct vfs_kstep *s = &f.step[i];
 		if (s->op >= KS__COUNT || s->obj > KO_INODE || s->lock >= KL__COUNT ||
 		    s->mode > M_WRITE || s->sub < -1 || s->sub > LDSUB_NONDIR2 ||
-		    s->cmp > KC_NE || !value_ok(&f, &s->a) || !value_ok(&f, &s->b) ||
-		    !value_ok(&f, &s->ca) || !value_ok(&f, &s->cb))
+		    s->cmp > KC_NE || !value_ok(w, &f, &s->a) || !value_ok(w, &f, &s->b) ||
+		    !value_ok(w, &f, &s->ca) || !value_ok(w, &f, &s->cb))
 			return fail(bad, i, err, nerr, "not a step");
 		bool uses_obj = s->op <= KS_WRITE || s->op == KS_EMIT;
 		if (uses_obj && !have_file)
@@ -275,11 +295,11 @@ int vfs_kfn_define(struct vfs_world *w, const struct vfs_kfn *in, int *bad,
 			break;
 		}
 		case KS_READ: case KS_WRITE:
-			if (!field_of(s->obj, s->field))
+			if (!field_of(w, s->obj, s->field))
 				return fail(bad, i, err, nerr, "%s is no field of the %s "
 					    "(the file's: f_pos, cursor, f_count; the inode's: "
-					    "size, dir)", vfs_field_name(s->field),
-					    vfs_kobj_names[s->obj]);
+					    "size, dir; and those 'field' declared of it)",
+					    vfs_field_name(s->field), vfs_kobj_names[s->obj]);
 			if (s->op == KS_WRITE && !field_writable(s->field))
 				return fail(bad, i, err, nerr, "%s is not written by a step "
 					    "(%s)", vfs_field_name(s->field), s->field ==

@@ -377,9 +377,19 @@ int64_t emit_entries(struct vx *x, int fn, int ino, int64_t pos, int64_t max,
 /* a fatal signal in a defined step's killable wait: true when it gave up
  * (the call unwinds and returns -EINTR) */
 bool kfn_kill_wait(struct vx *x);
+/* A process-wide table of the names a script makes (defined functions,
+ * declared fields): each an id, BASE + its index, the same in every world
+ * of the process (events carry it as a byte); it only grows.  intern and
+ * find: the id, or -1 (full; not there); name: "?" for an unknown id. */
+struct name_tab { int n, max, base; char (*v)[VFS_KFN_NAME_MAX]; };
+int name_tab_intern(struct name_tab *t, const char *name);
+int name_tab_find(const struct name_tab *t, const char *name);
+const char *name_tab_name(const struct name_tab *t, int id);
 /* the names of defined functions, past the built-in ones (trace.c) */
 const char *kfn_name(int fn);
 int kfn_name_lookup(const char *name);
+/* the names of declared fields, past the built-in ones (trace.c) */
+extern struct name_tab ufield_names;
 void kfn_call_print(FILE *f, const struct vfs_world *w, const struct vfs_call *c);
 void kfn_call_strace(const struct vfs_world *w, const struct vfs_call *c,
 		     char *buf, size_t n);

@@ -297,7 +297,8 @@ static bool already(const struct vfs_world *w, int kind, int field, int obj,
 static void race(struct vfs_world *w, const struct vfs_event *ev,
 		 const struct vfs_access *a, const struct vfs_access *b)
 {
-	w->det.race_fields[ev->field]++;
+	if (ev->field < FLD__COUNT)
+		w->det.race_fields[ev->field]++;
 	if (already(w, DK_RACE, ev->field, ev->obj, a, b)) {
 		w->det.counts[DK_RACE]++;
 		return;

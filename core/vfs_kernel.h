@@ -188,6 +188,25 @@ struct vfs_rule {
 };
 #define VFS_MAX_RULES 16
 
+/*
+ * Fields the script declares (`field NAME of file|inode [= N]`,
+ * core/fields.c).  A name gets a field id after the built-in FLD_* (the
+ * same id for the same name in every world of the process, as defined
+ * functions' names do), so events, races, rules and footprints carry it
+ * as they carry f_pos; the world's declaration (its slot) says which
+ * object has it and its initial value.
+ */
+struct vfs_ufield { uint8_t fld, obj; int64_t init; };
+/* Declare NAME on OBJ (KO_FILE, KO_INODE): its slot, or -1 and ERR. */
+int vfs_ufield_declare(struct vfs_world *w, const char *name, int obj,
+		       int64_t init, char *err, size_t nerr);
+int vfs_nufields(const struct vfs_world *w);
+const struct vfs_ufield *vfs_ufield_get(const struct vfs_world *w, int slot);
+/* the slot of field id FLD in W, or -1 (a built-in field, or undeclared) */
+int vfs_ufield_slot(const struct vfs_world *w, int fld);
+/* the value of slot SLOT of file or inode OBJ (an index of its table) */
+int64_t vfs_ufield_value(const struct vfs_world *w, int slot, int obj);
+
 struct vfs_call;
 #define VFS_MAX_KFNS      16    /* functions and system calls a script defines */
 #define VFS_KFN_STEPS     24    /* steps of one (its implicit `return 0` too) */
@@ -260,6 +279,10 @@ struct vfs_kdefs {
 	/* the kernel functions and system calls it defined (core/defined.c) */
 	int16_t nkfns;
 	struct vfs_kfn kfns[VFS_MAX_KFNS];
+	/* the fields it declared (core/fields.c), in its order: slot i is
+	 * u[i] of each file or inode */
+	int16_t nufields;
+	struct vfs_ufield ufields[VFS_MAX_UFIELDS];
 	struct vfs_fstype fsdefs[];     /* VFS_MAX_FSDEFS */
 };
 /* Set (E NULL: clear) the override of DEC.  0, -VE_INVAL (not an

@@ -39,6 +39,7 @@ struct vfs_inode {
 	int32_t next_off;       /* next offset to give a child (from 2) */
 	int32_t nchildren;
 	int64_t size;
+	int64_t u[VFS_MAX_UFIELDS]; /* declared fields on inodes, as files' u */
 	struct vfs_blob *data;  /* the bytes written, shared copy-on-write */
 	char name[VFS_NAME_MAX];
 	/* (i_rwsem: the world's ilocks[], beside the table, which world
@@ -85,6 +86,9 @@ struct vfs_file {
 	int32_t pid;            /* FK_PIDFD: the process it refers to */
 	int64_t f_pos;
 	int64_t cursor;         /* the filesystem's private readdir state */
+	/* the fields the script declared on files (core/fields.c), each as
+	 * the difference from its initial value: a new file starts at it */
+	int64_t u[VFS_MAX_UFIELDS];
 	struct vfs_lock f_pos_lock;
 	struct vfs_lock f_lock;
 };
@@ -158,7 +162,7 @@ struct vfs_frame {
 	uint8_t kgot;           /* an fdget of the call not yet put */
 	struct { uint8_t fn, pc; } kstack[4];
 	int64_t kret;
-	int64_t kval[8];
+	int64_t kval[8 + VFS_MAX_UFIELDS]; /* FLD_*, then the declared ones */
 };
 
 struct vfs_thread {
