@@ -104,7 +104,7 @@ static const struct cmd_def base_table[] = {
 	  "the rules; 'reset',\n"
 	  "'kernel', 'back', 'compare', 'explore' and 'save' keep them.",
 	  0, 0, c_rule },
-	{ "define", "world", "[syscall NAME [PARAM...] | function NAME]",
+	{ "define", "world", "[syscall NAME [PARAM...] | function NAME [PARAM...]]",
 	  "a kernel function or system call of your own, as steps, to 'end'",
 	  "  define syscall getpos FD\n"
 	  "    fdget FD                   # the file FD names (EBADF: none)\n"
@@ -146,6 +146,19 @@ static const struct cmd_def base_table[] = {
 	  "files' too). At most 4; a name is declared once; 'reset', 'kernel',\n"
 	  "'back', 'compare', 'explore' and 'save' keep them.",
 	  0, 0, c_field },
+	{ "hook", "world", "[vfs_llseek|lookup [FUNCTION|default]]",
+	  "put a function you defined into a built-in path",
+	  "'hook vfs_llseek FUNCTION': lseek runs FUNCTION instead of vfs_llseek,\n"
+	  "on its file after fdget_pos; FUNCTION's return is lseek's, its\n"
+	  "parameters name lseek's arguments (define function NAME FD OFF WHENCE).\n"
+	  "'hook lookup FUNCTION': mkdir, unlink, rmdir and rename run FUNCTION\n"
+	  "before looking up the last component, under the parent's lock; its\n"
+	  "inode is the parent directory, and a negative return fails the call.\n"
+	  "The trace and 'where' name FUNCTION; the race detector, lockdep, the\n"
+	  "rules and explore see its steps as the kernel's. A hooked function has\n"
+	  "no fdget, fdput or emit (the path has its file). 'hook POINT default'\n"
+	  "gives the path back to the kernel; 'hook' lists the points.",
+	  0, 0, c_hook },
 	{ "mount", "world", "FSTYPE PATH [OPTION]", "mount a new filesystem on a new directory",
 	  "Creates PATH as the root of a new filesystem of type FSTYPE, a built-in\n"
 	  "one or one the script defined ('fs define'). The root '/' is ext4. ceph\n"

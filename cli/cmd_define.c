@@ -448,7 +448,7 @@ HANDLER(c_define)
 	if (!sys && strcmp(c->argv[0], "function"))
 		return cli_error_at(s, c->cols[0], "define: syscall NAME PARAM... or "
 				    "function NAME, not '%s'", c->argv[0]);
-	/* NAME after the keyword, no PARAM after a function's: the synopsis */
+	/* NAME after the keyword (the synopsis) */
 	const char *name = c->argv[1];
 	if (!vfs_valid_name(name) || strlen(name) >= VFS_KFN_NAME_MAX)
 		return cli_error_at(s, c->cols[1], "define: '%s' is no name "
@@ -457,6 +457,8 @@ HANDLER(c_define)
 	if (cmd_find(name))
 		return cli_error_at(s, c->cols[1], "define: %s is a command already",
 				    name);
+	/* (a function's parameters name the arguments of the system call it
+	 * runs in: lseek's FD OFFSET WHENCE for 'hook vfs_llseek') */
 	if (c->argc - 2 > VFS_SYS_MAXARGS)
 		return cli_error_at(s, c->cols[2 + VFS_SYS_MAXARGS],
 				    "define: at most %d parameters", VFS_SYS_MAXARGS);
@@ -551,5 +553,36 @@ HANDLER(c_field)
 	if (vfs_ufield_declare(s->w, c->argv[0], obj, init, err, sizeof err) < 0)
 		return cli_error_at(s, c->cols[0], "field: %s", err);
 	session_log_setup(s, c, "field");
+	return 0;
+}
+
+/* `hook POINT FUNCTION|default`; `hook`: the points and what is at each */
+HANDLER(c_hook)
+{
+	if (!c->argc) {
+		for (int i = 0; i < VHOOK__COUNT; i++) {
+			int k = vfs_hook_get(s->w, i);
+			out(s, "%-11s %-24s %s\n", vfs_hooks[i].point,
+			    k >= 0 ? vfs_kfn_get(s->w, k)->name : "(the kernel's own)",
+			    vfs_hooks[i].help);
+		}
+		return 0;
+	}
+	int h = vfs_hook_lookup(c->argv[0]);
+	if (h < 0)
+		return cli_error_at(s, c->cols[0], "hook: '%s' is no point a function "
+				    "is put into (vfs_llseek, lookup)", c->argv[0]);
+	if (c->argc != 2)
+		return cli_error_at(s, c->cols[0], "hook: %s FUNCTION|default",
+				    c->argv[0]);
+	int k = -1;
+	if (strcmp(c->argv[1], "default") &&
+	    (k = vfs_kfn_lookup(s->w, c->argv[1])) < 0)
+		return cli_error_at(s, c->cols[1], "hook: unknown function '%s' (one "
+				    "'define function' made)", c->argv[1]);
+	char err[160];
+	if (vfs_hook_set(s->w, h, k, err, sizeof err) < 0)
+		return cli_error_at(s, c->cols[1], "hook: %s", err);
+	session_log_setup(s, c, "hook");
 	return 0;
 }

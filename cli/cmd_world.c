@@ -264,6 +264,9 @@ HANDLER(c_reset)
 		kfns[i] = *vfs_kfn_get(s->w, i);
 	for (int i = 0; i < nrules; i++)
 		rules[i] = *vfs_rule_get(s->w, i);
+	int hooks[VHOOK__COUNT];
+	for (int i = 0; i < VHOOK__COUNT; i++)
+		hooks[i] = vfs_hook_get(s->w, i);
 	struct vfs_ufield fields[VFS_MAX_UFIELDS];
 	int nfields = vfs_nufields(s->w);
 	for (int i = 0; i < nfields; i++)
@@ -308,6 +311,12 @@ HANDLER(c_reset)
 	/* the kernel functions and system calls it defined, in their order */
 	define_again(s, kfns, nkfns);
 	free(kfns);
+	for (int i = 0; i < VHOOK__COUNT; i++)
+		if (hooks[i] >= 0) {
+			snprintf(line, sizeof line, "hook %s %s", vfs_hooks[i].point,
+				 vfs_kfn_get(s->w, hooks[i])->name);
+			session_exec_line(s, line);
+		}
 	(void)sched;
 	return 0;
 }

@@ -35,6 +35,8 @@ static int file_of(const struct vfs_world *w, const struct vfs_frame *f)
 static int inode_of(const struct vfs_world *w, const struct vfs_frame *f)
 {
 	int file = file_of(w, f);
+	if (file < 0 && f->khook)       /* a hook in a path without a file */
+		return f->kino;
 	return file >= 0 && w->files[file].kind == FK_INODE ? w->files[file].inode : -1;
 }
 
@@ -128,10 +130,14 @@ static bool holds(int64_t a, int cmp, int64_t b)
 static void kfn_return(struct vx *x, int64_t v)
 {
 	struct vfs_frame *f = &x->t->f;
-	if (f->kdepth > 1) {
+	if (f->kdepth > 1 || f->khook) {
 		fn_exit(x, cur_kfn(x->w, f)->fn, v);
 		f->kdepth--;
 		f->kret = v;
+		if (!f->kdepth) {       /* a hook: back into the built-in path */
+			f->khook = 0;
+			ret_sub(x);
+		}
 		return;
 	}
 	f->kdepth = 0;
@@ -194,7 +200,7 @@ void defined_step(struct vx *x)
 	}
 	int file = file_of(w, f), ino = inode_of(w, f);
 	if ((s->op <= KS_WRITE || s->op == KS_EMIT) &&
-	    (file < 0 || (s->obj == KO_INODE && ino < 0))) {
+	    (s->obj == KO_INODE ? ino < 0 : file < 0)) {
 		/* a function called without a file, or a pidfd's file: no inode */
 		note(x, fn, s->obj == KO_INODE ? "no inode: the file is no file of "
 		     "the tree (a pidfd)" : "no file: nothing was fdget'd");
@@ -322,7 +328,9 @@ bool kfn_kill_wait(struct vx *x)
 {
 	struct vfs_thread *t = x->t;
 	struct vfs_frame *f = &t->f;
-	if (f->pc != RP(defined_step, step) || !f->kdepth || !lock_wait_abort(x))
+	/* (a hook's wait sleeps on: the path around it holds locks of its own) */
+	if (f->pc != RP(defined_step, step) || !f->kdepth || f->khook ||
+	    !lock_wait_abort(x))
 		return false;
 	while (t->nheld) {
 		const struct vfs_held *h = &t->held[t->nheld - 1];
@@ -337,5 +345,84 @@ bool kfn_kill_wait(struct vx *x)
 	while (f->kdepth > 1)
 		kfn_return(x, -VE_INTR);
 	kfn_return(x, -VE_INTR);
+	return true;
+}
+
+/* ---- hooks: a defined function put into a built-in path ---- */
+
+const struct vfs_hook_desc vfs_hooks[VHOOK__COUNT] = {
+	[VHOOK_LLSEEK] = { "vfs_llseek", "instead of vfs_llseek: on lseek's file, "
+			   "after fdget_pos; its return is lseek's" },
+	[VHOOK_LOOKUP] = { "lookup", "before the lookup of the last component, "
+			   "under the parent's lock: its inode is the parent "
+			   "directory; a negative return fails the call" },
+};
+
+int vfs_hook_lookup(const char *point)
+{
+	for (int i = 0; i < VHOOK__COUNT; i++)
+		if (!strcmp(vfs_hooks[i].point, point))
+			return i;
+	return -1;
+}
+
+int vfs_hook_get(const struct vfs_world *w, int hook)
+{
+	return w->kdefs && hook >= 0 && hook < VHOOK__COUNT ? w->kdefs->hooks[hook] - 1 : -1;
+}
+
+/* A step a hooked function (or one it calls) may not have: the path's
+ * own file and position are in the frame it shares. */
+static const char *hook_refuses(const struct vfs_world *w, int k, int guard)
+{
+	const struct vfs_kfn *f = vfs_kfn_get(w, k);
+	for (int i = 0; f && guard < VFS_KFN_DEPTH && i < f->nsteps; i++) {
+		const struct vfs_kstep *s = &f->step[i];
+		if (s->op >= KS_FDGET && s->op <= KS_FDPUT_POS)
+			return "fdget and fdput (the path has its file already)";
+		if (s->op == KS_EMIT)
+			return "emit (the path hands out no entries)";
+		if (s->op == KS_CALL && hook_refuses(w, s->callee, guard + 1))
+			return hook_refuses(w, s->callee, guard + 1);
+	}
+	return NULL;
+}
+
+int vfs_hook_set(struct vfs_world *w, int hook, int k, char *err, size_t nerr)
+{
+	const struct vfs_kfn *f = vfs_kfn_get(w, k);
+	if (k >= 0 && (!f || f->syscall)) {
+		snprintf(err, nerr, "%s is a system call: a hook is a function "
+			 "('define function')", f ? f->name : "?");
+		return -1;
+	}
+	const char *why = k >= 0 ? hook_refuses(w, k, 0) : NULL;
+	if (why) {
+		snprintf(err, nerr, "%s has a step a hook cannot have: %s", f->name, why);
+		return -1;
+	}
+	struct vfs_kdefs *kd = kdefs_mut(w);
+	if (!kd) {
+		snprintf(err, nerr, "out of memory");
+		return -1;
+	}
+	kd->hooks[hook] = (int8_t)(k + 1);
+	return 0;
+}
+
+bool kfn_hook(struct vx *x, int hook, int ret_rp, int ino)
+{
+	struct vfs_frame *f = &x->t->f;
+	int k = vfs_hook_get(x->w, hook);
+	if (k < 0 || f->kdepth)
+		return false;
+	f->kdepth = 1;
+	f->khook = 1;
+	f->kino = ino;
+	f->kstack[0].fn = (uint8_t)k;
+	f->kstack[0].pc = 0;
+	fn_enter(x, x->w->kdefs->kfns[k].fn);
+	call_sub(x, RP(defined_step, step), ret_rp);
+	defined_step(x);
 	return true;
 }

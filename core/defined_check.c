@@ -222,10 +222,8 @@ int vfs_kfn_define(struct vfs_world *w, const struct vfs_kfn *in, int *bad,
 	if (self >= VFS_MAX_KFNS)
 		return fail(bad, -1, err, nerr, "too many definitions (at most %d)",
 			    VFS_MAX_KFNS);
-	if (f.nparams > VFS_SYS_MAXARGS || (!f.syscall && f.nparams))
-		return fail(bad, -1, err, nerr, f.syscall ? "at most %d parameters" :
-			    "a function takes no parameters (a system call takes at "
-			    "most %d)", VFS_SYS_MAXARGS);
+	if (f.nparams > VFS_SYS_MAXARGS)
+		return fail(bad, -1, err, nerr, "at most %d parameters", VFS_SYS_MAXARGS);
 	/* the implicit `return 0` at the end of a body that does not return */
 	if (!f.nsteps || f.step[f.nsteps - 1].op != KS_RETURN ||
 	    f.step[f.nsteps - 1].cmp != KC_NONE) {

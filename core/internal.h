@@ -83,6 +83,8 @@ typedef int kfn_resolver(const struct vfs_world *w, const struct vfs_thread *t);
 	P(vfs_llseek, inode_lock,              none,                    llseek_inode_lock_fn,  1, 0) \
 	P(vfs_llseek, inode_locked,            none,                    f_op_llseek_fn,        0, 0) \
 	P(vfs_llseek, inode_unlock,            none,                    llseek_inode_unlock_fn, 1, 0) \
+	/* (after a defined function in vfs_llseek's place: 'hook vfs_llseek') */ \
+	P(vfs_llseek, hooked,                  lseek,                   NULL,                  0, 1) \
 	P(ksys_read, file_pos,                 ksys_read,               NULL,                  0, 0) \
 	P(ksys_read, vfs_read,                 vfs_read,                NULL,                  1, 0) \
 	P(ksys_read, set_pos,                  ksys_read,               NULL,                  0, 0) \
@@ -134,6 +136,8 @@ typedef int kfn_resolver(const struct vfs_world *w, const struct vfs_thread *t);
 	P(namei_op, lock_parent,               none,                    inode_lock_fn,         1, 0) \
 	P(namei_op, lock_parent2,              none,                    inode_lock_fn,         1, 0) \
 	P(namei_op, lookup_victim,             none,                    namei_op_fn,           0, 0) \
+	/* (after a defined function hooked before the lookup: 'hook lookup') */ \
+	P(namei_op, lookup_hooked,             none,                    namei_op_fn,           0, 1) \
 	P(namei_op, vfs_op,                    none,                    namei_vfs_fn,          1, 0) \
 	P(namei_op, lock_victim,               none,                    inode_lock_fn,         1, 0) \
 	P(namei_op, lock_victim2,              none,                    inode_lock_fn,         1, 0) \
@@ -377,6 +381,10 @@ int64_t emit_entries(struct vx *x, int fn, int ino, int64_t pos, int64_t max,
 /* a fatal signal in a defined step's killable wait: true when it gave up
  * (the call unwinds and returns -EINTR) */
 bool kfn_kill_wait(struct vx *x);
+/* the function the script put at HOOK, if any: entered (its first step
+ * run in this one), coming back to RET_RP with its return in f.kret, the
+ * inode INO its steps work on when the frame has no file; false: none */
+bool kfn_hook(struct vx *x, int hook, int ret_rp, int ino);
 /* A process-wide table of the names a script makes (defined functions,
  * declared fields): each an id, BASE + its index, the same in every world
  * of the process (events carry it as a byte); it only grows.  intern and

@@ -403,7 +403,16 @@ void namei_op(struct vx *x)
 		inode_lock_then(x, f->parent2, RP(namei_op, lookup_victim));
 		return;
 	case RP(namei_op, lookup_victim):
-		namei_lookup_victim(x);
+		/* the script's function before the lookup ('hook lookup'),
+		 * on the parent directory */
+		if (!kfn_hook(x, VHOOK_LOOKUP, RP(namei_op, lookup_hooked), f->parent))
+			namei_lookup_victim(x);
+		return;
+	case RP(namei_op, lookup_hooked):
+		if (f->kret < 0)
+			namei_unwind(x, f->kret);
+		else
+			namei_lookup_victim(x);
 		return;
 	case RP(namei_op, vfs_op):
 		namei_vfs_op(x);

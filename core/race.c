@@ -607,6 +607,14 @@ static void on_enter(struct vfs_world *w, const struct vfs_event *ev)
 		 vfs_fn_name(ev->fn), dn);
 }
 
+/* FN is the script's function in vfs_llseek's place ('hook vfs_llseek'):
+ * its write of f_pos is a seek, as the kernel's */
+static bool seek_hook_fn(const struct vfs_world *w, int fn)
+{
+	int k = fn >= VFN__COUNT ? vfs_hook_get(w, VHOOK_LLSEEK) : -1;
+	return k >= 0 && vfs_kfn_get(w, k)->fn == fn;
+}
+
 void vfs_detect_event(struct vfs_world *w, const struct vfs_event *ev)
 {
 	/* a detector whose table filled stays off (core/limits.h) */
@@ -615,8 +623,8 @@ void vfs_detect_event(struct vfs_world *w, const struct vfs_event *ev)
 	switch (ev->op) {
 	case OP_READ:
 	case OP_WRITE:
-		if (ev->op == OP_WRITE && ev->field == FLD_F_POS &&
-		    is_llseek_fn(ev->fn) && passes)
+		if (ev->op == OP_WRITE && ev->field == FLD_F_POS && passes &&
+		    (is_llseek_fn(ev->fn) || seek_hook_fn(w, ev->fn)))
 			on_seek(w, ev);
 		if (clocks)
 			on_access(w, ev);

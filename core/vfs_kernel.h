@@ -207,6 +207,22 @@ int vfs_ufield_slot(const struct vfs_world *w, int fld);
 /* the value of slot SLOT of file or inode OBJ (an index of its table) */
 int64_t vfs_ufield_value(const struct vfs_world *w, int slot, int obj);
 
+/*
+ * Built-in paths a defined function can be put into (`hook POINT
+ * FUNCTION`, core/defined.c): VHOOK_LLSEEK runs it instead of vfs_llseek
+ * (lseek's file, after fdget_pos; its return is lseek's), VHOOK_LOOKUP
+ * before the lookup of the last component, under the parent's lock (its
+ * inode: the parent directory; a negative return fails the call).
+ */
+enum vfs_hook { VHOOK_LLSEEK, VHOOK_LOOKUP, VHOOK__COUNT };
+struct vfs_hook_desc { const char *point, *help; };
+extern const struct vfs_hook_desc vfs_hooks[VHOOK__COUNT];
+int vfs_hook_lookup(const char *point);                         /* -1: none */
+/* Put defined function K (-1: the kernel's own again) at HOOK: 0, or -1
+ * and ERR (a system call, a step that would change the path's file). */
+int vfs_hook_set(struct vfs_world *w, int hook, int k, char *err, size_t nerr);
+int vfs_hook_get(const struct vfs_world *w, int hook);          /* -1: none */
+
 struct vfs_call;
 #define VFS_MAX_KFNS      16    /* functions and system calls a script defines */
 #define VFS_KFN_STEPS     24    /* steps of one (its implicit `return 0` too) */
@@ -283,6 +299,7 @@ struct vfs_kdefs {
 	 * u[i] of each file or inode */
 	int16_t nufields;
 	struct vfs_ufield ufields[VFS_MAX_UFIELDS];
+	int8_t hooks[VHOOK__COUNT];     /* the function at each (index + 1), 0 */
 	struct vfs_fstype fsdefs[];     /* VFS_MAX_FSDEFS */
 };
 /* Set (E NULL: clear) the override of DEC.  0, -VE_INVAL (not an

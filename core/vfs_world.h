@@ -163,6 +163,11 @@ struct vfs_frame {
 	struct { uint8_t fn, pc; } kstack[4];
 	int64_t kret;
 	int64_t kval[8 + VFS_MAX_UFIELDS]; /* FLD_*, then the declared ones */
+	/* a defined function put into a built-in path ('hook'): 1 while it
+	 * runs, returning to the path (ret_pc); the inode it works on when
+	 * the path has no file (the parent directory of a lookup) */
+	uint8_t khook;
+	int32_t kino;
 };
 
 struct vfs_thread {
