@@ -291,17 +291,17 @@ HANDLER(c_reset)
 		fs_define_text(&defs[i], def, sizeof def);
 		session_exec_line(s, def);
 	}
+	for (int i = 0; i < nfields; i++) {    /* (before what names them) */
+		snprintf(line, sizeof line, "field %s of %s = %lld",
+			 vfs_field_name(fields[i].fld), vfs_kobj_names[fields[i].obj],
+			 (long long)fields[i].init);
+		session_exec_line(s, line);
+	}
 	for (int i = 0; i < VDEC__COUNT; i++) {
 		char line[640];
 		if (!has[i])
 			continue;
 		override_text(i, &ov[i], line, sizeof line);
-		session_exec_line(s, line);
-	}
-	for (int i = 0; i < nfields; i++) {    /* (before the rules that name them) */
-		snprintf(line, sizeof line, "field %s of %s = %lld",
-			 vfs_field_name(fields[i].fld), vfs_kobj_names[fields[i].obj],
-			 (long long)fields[i].init);
 		session_exec_line(s, line);
 	}
 	for (int i = 0; i < nrules; i++) {

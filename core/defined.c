@@ -227,13 +227,8 @@ void defined_step(struct vx *x)
 		break;
 	case KS_READ: {
 		int64_t v;
-		int slot = vfs_ufield_slot(w, s->field);
-		if (slot >= 0) {        /* a field the script declared */
-			v = vfs_ufield_value(w, slot, s->obj == KO_FILE ? file : ino);
-			if (s->obj == KO_FILE)
-				access_file(x, fn, s->field, file, v, false, false);
-			else
-				access_inode(x, fn, s->field, ino, v, false);
+		if (vfs_ufield_slot(w, s->field) >= 0) {  /* one the script declared */
+			v = ufield_read(x, fn, s->field, file, ino);
 		} else if (s->obj == KO_FILE) {
 			const struct vfs_file *fl = &w->files[file];
 			v = s->field == FLD_F_POS ? fl->f_pos : s->field == FLD_CURSOR ?

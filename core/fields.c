@@ -99,3 +99,20 @@ int vfs_ufield_declare(struct vfs_world *w, const char *name, int obj,
 	k->ufields[k->nufields] = (struct vfs_ufield){ (uint8_t)fld, (uint8_t)obj, init };
 	return k->nufields++;
 }
+
+int64_t ufield_read(struct vx *x, int fn, int fld, int file, int ino)
+{
+	int slot = vfs_ufield_slot(x->w, fld);
+	if (slot < 0)
+		return 0;
+	bool of_file = x->w->kdefs->ufields[slot].obj == KO_FILE;
+	int obj = of_file ? file : ino;
+	if (obj < 0)
+		return 0;
+	int64_t v = vfs_ufield_value(x->w, slot, obj);
+	if (of_file)
+		access_file(x, fn, fld, obj, v, false, false);
+	else
+		access_inode(x, fn, fld, obj, v, false);
+	return v;
+}

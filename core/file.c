@@ -228,6 +228,9 @@ static int64_t fpos_var(void *ctx, int id)
 	struct fpos_seen *c = ctx;
 	const struct vfs_world *w = c->x->w;
 	const struct vfs_file *fl = c->fl;
+	if (id >= VFS_XVAR_FIELD)       /* a field the script declared */
+		return ufield_read(c->x, c->fn, id - VFS_XVAR_FIELD, (int)(fl - w->files),
+				   fl->kind == FK_INODE ? fl->inode : -1);
 	switch (id) {
 	case VDV_ATOMIC_POS:
 		return !!(fl->f_mode & FMODE_ATOMIC_POS);

@@ -398,6 +398,9 @@ const char *kfn_name(int fn);
 int kfn_name_lookup(const char *name);
 /* the names of declared fields, past the built-in ones (trace.c) */
 extern struct name_tab ufield_names;
+/* Read declared field FLD of FILE (or of inode INO, as it is declared),
+ * traced as FN's read; 0 where the object is not there. */
+int64_t ufield_read(struct vx *x, int fn, int fld, int file, int ino);
 void kfn_call_print(FILE *f, const struct vfs_world *w, const struct vfs_call *c);
 void kfn_call_strace(const struct vfs_world *w, const struct vfs_call *c,
 		     char *buf, size_t n);

@@ -97,6 +97,9 @@ enum vfs_xop { XO_CONST, XO_VAR, XO_NOT, XO_AND, XO_OR, XO_LT, XO_LE, XO_GT,
 	       XO_GE, XO_EQ, XO_NE, XO__COUNT };
 #define VFS_EXPR_NODES 32
 struct vfs_xnode { uint8_t op, l, r; int16_t v; };  /* v: a constant or a variable */
+/* a variable VFS_XVAR_FIELD + FLD: a field the script declared ('field'),
+ * of the file the decision sees or of its inode (not __fget_light's) */
+#define VFS_XVAR_FIELD 256
 struct vfs_expr {
 	uint8_t n;              /* nodes; 0: not overridden */
 	uint8_t root;
