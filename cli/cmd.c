@@ -93,7 +93,8 @@ static const struct cmd_def base_table[] = {
 	  "i_rwsem (any inode; i_rwsem_dir, i_rwsem_nondir), f_lock,\n"
 	  "cred_guard_mutex, exec_update_mutex, exec_update_lock; an i_rwsem may\n"
 	  "name the nesting subclass inode_lock_nested gives it (:normal, :parent,\n"
-	  "  :parent2, :nondir2; lockdep's /0 to /3), else any subclass matches.\n"
+	  ":child, :xattr, :nondir2, :parent2; lockdep's /0 to /5, the kernel's\n"
+	  "numbers), else any subclass matches.\n"
 	  "'rule write f_pos under f_pos_lock': f_pos of a file only written while\n"
 	  "holding that file's f_pos_lock ('access': read too; an i_rwsem is the\n"
 	  "file's inode's). 'rule entries once per pass': an open directory hands\n"
@@ -234,9 +235,10 @@ static const struct cmd_def base_table[] = {
 	  "The graph: an edge A -> B for every lock key B taken while holding A,\n"
 	  "with the first thread, kernel function and step that did it. Keys are\n"
 	  "lock classes with the kernel's nesting subclass (/1 I_MUTEX_PARENT,\n"
-	  "/2 I_MUTEX_PARENT2, /3 I_MUTEX_NONDIR2). 'lockdep reports' prints each\n"
-	  "lock-order report as lockdep would; 'lockdep graph' the graph alone, and\n"
-	  "plain 'lockdep' the graph and one line per problem.", CMD_PAGER, 0, c_lockdep },
+	  "/2 I_MUTEX_CHILD, /3 I_MUTEX_XATTR, /4 I_MUTEX_NONDIR2, /5\n"
+	  "I_MUTEX_PARENT2: include/linux/fs.h's numbers). 'lockdep reports'\n"
+	  "prints each lock-order report as lockdep would; 'lockdep graph' the\n"
+	  "graph alone, and plain 'lockdep' the graph and one line per problem.", CMD_PAGER, 0, c_lockdep },
 	{ "history", "look", "", "the commands typed in this session", NULL, CMD_PAGER, 0, c_history },
 	/* ---- checking ---- */
 	{ "expect", "check", "CONDITION...", "fail the script unless CONDITION holds",

@@ -164,6 +164,20 @@ static int field_word(struct session *s, struct lex *l, int i, uint8_t *field)
 			    "; or one 'field NAME of file|inode' declares)", l->words[i]);
 }
 
+/* a lockdep nesting subclass: "parent", or the kernel's I_MUTEX_PARENT */
+static int ldsub_word(const char *w)
+{
+	for (int k = 0; k < LDSUB__COUNT; k++) {
+		const char *n = vfs_ldsub_names[k];
+		if (!strcmp(w, n))
+			return k;
+		if (!strncmp(w, "I_MUTEX_", 8) && strlen(w + 8) == strlen(n) &&
+		    !strncasecmp(w + 8, n, strlen(n)))
+			return k;
+	}
+	return -1;
+}
+
 static int cmp_word(const char *w)
 {
 	static const char *const ops[] = { "", "<", "<=", ">", ">=", "==", "!=" };
@@ -265,16 +279,12 @@ static int body_step(struct session *s, struct define_state *d, struct lex *l)
 			} else if (!strcmp(w, "killable")) {
 				st.killable = 1;
 			} else {        /* nested SUBCLASS */
-				static const char *const subs[] = { "normal", "parent",
-					"parent2", "nondir2" };
-				int sub = 0;
-				while (sub < 4 && strcmp(l->words[i + 1], subs[sub]))
-					sub++;
-				if (sub == 4)
+				int sub = ldsub_word(l->words[i + 1]);
+				if (sub < 0)
 					return cli_error_at(s, l->cols[i + 1], "define: '%s' is "
-							    "no nesting subclass (normal, parent "
-							    "= I_MUTEX_PARENT, parent2, nondir2)",
-							    l->words[i + 1]);
+							    "no nesting subclass (normal, parent, "
+							    "child, xattr, nondir2, parent2; or "
+							    "I_MUTEX_PARENT...)", l->words[i + 1]);
 				if (st.lock != KL_I_RWSEM)
 					return cli_error_at(s, l->cols[i], "define: only an "
 							    "i_rwsem is taken nested");

@@ -241,7 +241,7 @@ int vfs_kfn_define(struct vfs_world *w, const struct vfs_kfn *in, int *bad,
 	for (int i = 0; i < f.nsteps; i++) {
 		const struct vfs_kstep *s = &f.step[i];
 		if (s->op >= KS__COUNT || s->obj > KO_INODE || s->lock >= KL__COUNT ||
-		    s->mode > M_WRITE || s->sub < -1 || s->sub > LDSUB_NONDIR2 ||
+		    s->mode > M_WRITE || s->sub < -1 || s->sub >= LDSUB__COUNT ||
 		    s->cmp > KC_NE || !value_ok(w, &f, &s->a) || !value_ok(w, &f, &s->b) ||
 		    !value_ok(w, &f, &s->ca) || !value_ok(w, &f, &s->cb))
 			return fail(bad, i, err, nerr, "not a step");
@@ -458,7 +458,6 @@ void vfs_kstep_text(const struct vfs_world *w, const struct vfs_kfn *f,
 		    const struct vfs_kstep *s, char *buf, size_t n)
 {
 	static const char *const cmps[] = { "", "<", "<=", ">", ">=", "==", "!=" };
-	static const char *const subs[] = { "normal", "parent", "parent2", "nondir2" };
 	char a[48], b[48];
 	value_text(f, &s->a, a, sizeof a);
 	value_text(f, &s->b, b, sizeof b);
@@ -468,7 +467,7 @@ void vfs_kstep_text(const struct vfs_world *w, const struct vfs_kfn *f,
 			 vfs_kobj_names[s->obj], s->lock != KL_I_RWSEM ? "" :
 			 s->mode == M_READ ? " read" : " write",
 			 s->killable ? " killable" : "", s->sub >= 0 ? " nested " : "",
-			 s->sub >= 0 ? subs[s->sub] : "");
+			 s->sub >= 0 ? vfs_ldsub_names[s->sub] : "");
 		break;
 	case KS_UNLOCK: case KS_DOWNGRADE:
 		snprintf(buf, n, "%s %s of %s", s->op == KS_UNLOCK ? "unlock" : "downgrade",
