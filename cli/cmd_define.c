@@ -25,6 +25,7 @@ struct define_state {
 	size_t log_at;          /* where its lines begin in the session's log */
 	int line[VFS_KFN_STEPS], col[VFS_KFN_STEPS]; /* each step's line, word */
 	int def_line;
+	int nopen;              /* `if`s not yet ended: `end` ends the last */
 	const char *file;
 };
 
@@ -57,16 +58,17 @@ static int refuse(struct session *s)
 }
 
 /* A line of the body, canonical and indented as a definition is written
- * (`save`); `end` flush left. */
-static void log_line(struct session *s, struct lex *l)
+ * (`save`): DEPTH levels of two spaces (the definition's `end`: none). */
+static void log_line(struct session *s, struct lex *l, int depth)
 {
 	struct cmd_call c = { .argc = l->nwords - 1, .argv = l->words + 1 };
 	size_t n = s->nlog;
 	session_log_setup(s, &c, l->words[0]);
-	if (s->nlog > n && strcmp(l->words[0], "end")) {
-		char *t = s->log[s->nlog - 1].text, *u = xcalloc(1, strlen(t) + 3);
-		memcpy(u, "  ", 2);
-		strcpy(u + 2, t);
+	if (s->nlog > n && depth > 0) {
+		char *t = s->log[s->nlog - 1].text;
+		char *u = xcalloc(1, strlen(t) + 2 * (size_t)depth + 1);
+		memset(u, ' ', 2 * (size_t)depth);
+		strcpy(u + 2 * depth, t);
 		free(t);
 		s->log[s->nlog - 1].text = u;
 	}
@@ -218,6 +220,9 @@ static const struct step_kind {
 	{ "fdput_pos", KS_FDPUT_POS },
 	{ "return VALUE [if VALUE CMP VALUE]", KS_RETURN },
 	{ "emit entries of inode from VALUE [max VALUE]", KS_EMIT },
+	{ "if VALUE CMP VALUE", KS_IF },
+	{ "else", KS_ELSE },
+	{ "end", KS_ENDIF },    /* an 'if''s; the definition's is define_line's */
 };
 #define NSTEP_KINDS (int)(sizeof step_kinds / sizeof step_kinds[0])
 
@@ -225,7 +230,7 @@ static const struct step_kind {
 static int step_kind(struct session *s, struct lex *l)
 {
 	const char *op = l->words[0];
-	const char *words[NSTEP_KINDS + 1];
+	const char *words[NSTEP_KINDS];
 	char names[NSTEP_KINDS][16], list[256];
 	size_t o = 0, len = strlen(op);
 	for (int k = 0; k < NSTEP_KINDS; k++) {
@@ -237,13 +242,12 @@ static int step_kind(struct session *s, struct lex *l)
 		words[k] = names[k];
 		o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", k ? ", " : "", names[k]);
 	}
-	words[NSTEP_KINDS] = "end";
-	const char *sug = did_you_mean(op, words, NSTEP_KINDS + 1);
+	const char *sug = did_you_mean(op, words, NSTEP_KINDS);
 	if (sug)
 		return cli_error_at(s, l->cols[0], "define: unknown step '%s' (did you "
 				    "mean '%s'?)", op, sug);
-	return cli_error_at(s, l->cols[0], "define: unknown step '%s' (%s; end ends "
-			    "the definition)", op, list);
+	return cli_error_at(s, l->cols[0], "define: unknown step '%s' (%s; an end "
+			    "outside an if ends the definition)", op, list);
 }
 
 /* One line of the body: a step into d->f. */
@@ -338,6 +342,20 @@ static int body_step(struct session *s, struct define_state *d, struct lex *l)
 		if (value_word(s, f, l->words[1], l->cols[1], &st.a) < 0)
 			return -1;
 		break;
+	case KS_IF:             /* if VALUE CMP VALUE ... [else ...] end */
+		if (!(st.cmp = (uint8_t)cmp_word(l->words[2])))
+			return cli_error_at(s, l->cols[2], "define: if VALUE CMP VALUE "
+					    "(CMP: < <= > >= == !=)");
+		if (value_word(s, f, l->words[1], l->cols[1], &st.ca) < 0 ||
+		    value_word(s, f, l->words[3], l->cols[3], &st.cb) < 0)
+			return -1;
+		d->nopen++;
+		break;
+	case KS_ELSE:
+		break;
+	case KS_ENDIF:          /* (the definition's own 'end': define_line) */
+		d->nopen--;
+		break;
 	case KS_RETURN:
 		if (value_word(s, f, l->words[1], l->cols[1], &st.a) < 0)
 			return -1;
@@ -395,13 +413,14 @@ int define_line(struct session *s, struct lex *l, const char *line)
 	if (l->thread[0])
 		return cli_error(s, "define: a thread's call inside a definition "
 				 "(end it first with 'end')"), refuse(s);
-	log_line(s, l);
-	if (!strcmp(l->words[0], "end")) {
-		if (l->nwords > 1)
-			return cli_error_at(s, l->cols[1], "define: 'end' takes nothing"),
-			       refuse(s);
+	bool end = !strcmp(l->words[0], "end");
+	bool dedent = end || !strcmp(l->words[0], "else");
+	log_line(s, l, end && !d->nopen ? 0 : 1 + d->nopen - dedent);
+	if (end && l->nwords > 1)
+		return cli_error_at(s, l->cols[1], "define: 'end' takes nothing"),
+		       refuse(s);
+	if (end && !d->nopen)
 		return finish(s, d);
-	}
 	if (!strcmp(l->words[0], "define"))
 		return cli_error_at(s, l->cols[0], "define: %s is not ended ('end' "
 				    "before the next definition)", d->f.name), refuse(s);
@@ -420,10 +439,12 @@ static void define_lines(struct session *s, const struct vfs_kfn *f,
 	for (int p = 0; p < f->nparams && o < sizeof t; p++)
 		o += (size_t)snprintf(t + o, sizeof t - o, " %s", f->params[p]);
 	line(s, t);
-	for (int k = 0; k < f->nsteps; k++) {
-		memcpy(t, "  ", 2);
-		vfs_kstep_text(s->w, f, &f->step[k], t + 2, sizeof t - 2);
+	for (int k = 0, depth = 1; k < f->nsteps; k++) {
+		int op = f->step[k].op, in = depth - (op == KS_ELSE || op == KS_ENDIF);
+		memset(t, ' ', 2 * (size_t)in);
+		vfs_kstep_text(s->w, f, &f->step[k], t + 2 * in, sizeof t - 2 * (size_t)in);
 		line(s, t);
+		depth += (op == KS_IF) - (op == KS_ENDIF);
 	}
 	line(s, "end");
 }

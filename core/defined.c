@@ -75,26 +75,6 @@ static int unlock_fn(const struct vfs_world *w, const struct vfs_thread *t,
 	return mode == M_READ ? VFN_up_read : VFN_up_write;
 }
 
-int kfn_fn(const struct vfs_world *w, const struct vfs_thread *t)
-{
-	const struct vfs_frame *f = &t->f;
-	if (!f->kdepth || !w->kdefs)
-		return VFN_none;
-	const struct vfs_kfn *k = cur_kfn(w, f);
-	const struct vfs_kstep *s = &k->step[f->kstack[f->kdepth - 1].pc];
-	switch (s->op) {
-	case KS_LOCK:      return lock_fn(w, s);
-	case KS_UNLOCK:    return unlock_fn(w, t, s);
-	case KS_DOWNGRADE: return VFN_downgrade_write;
-	case KS_CALL:      return w->kdefs->kfns[s->callee].fn;
-	case KS_FDGET:     return VFN_fdget;
-	case KS_FDGET_POS: return w->k.fpos_lock != FPOS_NONE ? VFN_fdget_pos : VFN_fdget;
-	case KS_FDPUT:     return VFN_fdput;
-	case KS_FDPUT_POS: return f->pos_get ? VFN_fdput_pos : VFN_fdput;
-	default:           return k->fn;
-	}
-}
-
 /* where a call keeps the value last read of field FLD: the built-in
  * fields' own, then the declared ones' by slot */
 static int kval_at(const struct vfs_world *w, int fld)
@@ -123,6 +103,47 @@ static bool holds(int64_t a, int cmp, int64_t b)
 	case KC_EQ: return a == b;
 	case KC_NE: return a != b;
 	default:    return true;
+	}
+}
+
+/* The step at PC of K, or past the branches the values in T's frame
+ * decide (`if`, `else`, `end` are no steps of their own): the next step
+ * that does something. */
+static int real_pc(const struct vfs_world *w, const struct vfs_thread *t,
+		   const struct vfs_kfn *k, int pc)
+{
+	for (int guard = 0; pc < k->nsteps && guard <= VFS_KFN_STEPS; guard++) {
+		const struct vfs_kstep *s = &k->step[pc];
+		if (s->op == KS_IF)
+			pc = holds(value(w, t, &s->ca), s->cmp, value(w, t, &s->cb)) ?
+			     pc + 1 : s->jump;
+		else if (s->op == KS_ELSE)
+			pc = s->jump;
+		else if (s->op == KS_ENDIF)
+			pc++;
+		else
+			break;
+	}
+	return pc < k->nsteps ? pc : k->nsteps - 1;     /* (its return) */
+}
+
+int kfn_fn(const struct vfs_world *w, const struct vfs_thread *t)
+{
+	const struct vfs_frame *f = &t->f;
+	if (!f->kdepth || !w->kdefs)
+		return VFN_none;
+	const struct vfs_kfn *k = cur_kfn(w, f);
+	const struct vfs_kstep *s = &k->step[real_pc(w, t, k, f->kstack[f->kdepth - 1].pc)];
+	switch (s->op) {
+	case KS_LOCK:      return lock_fn(w, s);
+	case KS_UNLOCK:    return unlock_fn(w, t, s);
+	case KS_DOWNGRADE: return VFN_downgrade_write;
+	case KS_CALL:      return w->kdefs->kfns[s->callee].fn;
+	case KS_FDGET:     return VFN_fdget;
+	case KS_FDGET_POS: return w->k.fpos_lock != FPOS_NONE ? VFN_fdget_pos : VFN_fdget;
+	case KS_FDPUT:     return VFN_fdput;
+	case KS_FDPUT_POS: return f->pos_get ? VFN_fdput_pos : VFN_fdput;
+	default:           return k->fn;
 	}
 }
 
@@ -198,6 +219,8 @@ void defined_step(struct vx *x)
 		kfn_return(x, -VE_BADF);
 		return;
 	}
+	*pc = (uint8_t)real_pc(w, x->t, k, *pc);        /* past `if`, `else`, `end` */
+	s = &k->step[*pc];
 	int file = file_of(w, f), ino = inode_of(w, f);
 	if ((s->op <= KS_WRITE || s->op == KS_EMIT) &&
 	    (s->obj == KO_INODE ? ino < 0 : file < 0)) {

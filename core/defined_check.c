@@ -184,6 +184,12 @@ static bool reaches(const struct vfs_kdefs *kd, const struct vfs_kfn *f, int sel
 }
 
 struct held_lock { uint8_t lock, obj, mode; int step; };
+struct path_state {
+	struct held_lock held[VFS_KFN_STEPS];
+	int nheld, got, got_step;       /* got: KS_FDGET or KS_FDGET_POS */
+	bool have_file;                 /* a function works on its caller's file */
+	bool dead;                      /* after an unconditional return */
+};
 
 static const char *lock_what(const struct held_lock *h, char *buf, size_t n)
 {
@@ -201,6 +207,27 @@ static bool value_ok(const struct vfs_world *w, const struct vfs_kfn *f,
 			      vfs_ufield_slot(w, (int)v->v) >= 0;
 	default: return false;
 	}
+}
+
+/* How two ways through an `if` differ where they meet (NULL: not): the
+ * locks held, the reference fdget took. */
+static const char *path_differs(const struct path_state *x,
+				const struct path_state *y, char *buf, size_t n)
+{
+	if (x->got != y->got)
+		return "an fdget put on one and not on the other";
+	for (int k = 0; k < x->nheld || k < y->nheld; k++) {
+		const struct path_state *more = x->nheld > y->nheld ? x : y;
+		if (k >= x->nheld || k >= y->nheld || x->held[k].lock != y->held[k].lock ||
+		    x->held[k].obj != y->held[k].obj || x->held[k].mode != y->held[k].mode) {
+			char what[48];
+			snprintf(buf, n, "%s held on one and not on the other",
+				 lock_what(&more->held[k < more->nheld ? k : 0], what,
+					   sizeof what));
+			return buf;
+		}
+	}
+	return NULL;
 }
 
 int vfs_kfn_define(struct vfs_world *w, const struct vfs_kfn *in, int *bad,
@@ -234,19 +261,24 @@ int vfs_kfn_define(struct vfs_world *w, const struct vfs_kfn *in, int *bad,
 		f.step[f.nsteps++] = (struct vfs_kstep){ .op = KS_RETURN };
 	}
 
-	struct held_lock held[VFS_KFN_STEPS];
-	int nheld = 0, got = 0, got_step = -1;  /* got: KS_FDGET or KS_FDGET_POS */
-	bool have_file = !f.syscall;    /* a function works on its caller's file */
+	/* the state along the path being checked; at an `if`, the state it
+	 * began with, and at its `else`, the state its `then` ended with */
+	struct path_state ps = { .got_step = -1, .have_file = !f.syscall };
+	struct { int at, else_at; struct path_state entry, then; } br[VFS_KFN_STEPS];
+	int nbr = 0;
 	char a[64];
 	for (int i = 0; i < f.nsteps; i++) {
-		const struct vfs_kstep *s = &f.step[i];
+		struct vfs_kstep *s = &f.step[i];
 		if (s->op >= KS__COUNT || s->obj > KO_INODE || s->lock >= KL__COUNT ||
 		    s->mode > M_WRITE || s->sub < -1 || s->sub >= LDSUB__COUNT ||
 		    s->cmp > KC_NE || !value_ok(w, &f, &s->a) || !value_ok(w, &f, &s->b) ||
 		    !value_ok(w, &f, &s->ca) || !value_ok(w, &f, &s->cb))
 			return fail(bad, i, err, nerr, "not a step");
+		if (ps.dead && s->op != KS_ELSE && s->op != KS_ENDIF && i < in->nsteps)
+			return fail(bad, i, err, nerr, "never reached: the step before "
+				    "returns");
 		bool uses_obj = s->op <= KS_WRITE || s->op == KS_EMIT;
-		if (uses_obj && !have_file)
+		if (uses_obj && !ps.have_file)
 			return fail(bad, i, err, nerr, "no file here: a system call gets "
 				    "its file with 'fdget FD' or 'fdget_pos FD' first");
 		switch (s->op) {
@@ -264,32 +296,32 @@ int vfs_kfn_define(struct vfs_world *w, const struct vfs_kfn *in, int *bad,
 			if (s->lock == KL_F_LOCK && s->killable)
 				return fail(bad, i, err, nerr, "f_lock is a spinlock: "
 					    "spin_lock does not sleep, so is never killable");
-			for (int h = 0; h < nheld; h++)
-				if (held[h].lock == s->lock && held[h].obj == s->obj)
+			for (int h = 0; h < ps.nheld; h++)
+				if (ps.held[h].lock == s->lock && ps.held[h].obj == s->obj)
 					return fail(bad, i, err, nerr, "%s is held already "
 						    "(taken at step %d): a thread that takes "
 						    "it again deadlocks on itself",
-						    lock_what(&held[h], a, sizeof a), held[h].step + 1);
-			held[nheld++] = (struct held_lock){ s->lock, s->obj, s->mode, i };
+						    lock_what(&ps.held[h], a, sizeof a), ps.held[h].step + 1);
+			ps.held[ps.nheld++] = (struct held_lock){ s->lock, s->obj, s->mode, i };
 			break;
 		}
 		case KS_UNLOCK: case KS_DOWNGRADE: {
-			int h = nheld - 1;
-			while (h >= 0 && !(held[h].lock == s->lock && held[h].obj == s->obj))
+			int h = ps.nheld - 1;
+			while (h >= 0 && !(ps.held[h].lock == s->lock && ps.held[h].obj == s->obj))
 				h--;
 			struct held_lock me = { s->lock, s->obj, 0, i };
 			if (h < 0)
 				return fail(bad, i, err, nerr, "unbalanced lock and unlock: "
 					    "%s is not held here", lock_what(&me, a, sizeof a));
 			if (s->op == KS_DOWNGRADE) {
-				if (s->lock != KL_I_RWSEM || held[h].mode == M_READ)
+				if (s->lock != KL_I_RWSEM || ps.held[h].mode == M_READ)
 					return fail(bad, i, err, nerr, "downgrade: %s is not "
 						    "held for writing", lock_what(&me, a, sizeof a));
-				held[h].mode = M_READ;
+				ps.held[h].mode = M_READ;
 				break;
 			}
-			memmove(&held[h], &held[h + 1], sizeof held[0] * (size_t)(nheld - h - 1));
-			nheld--;
+			memmove(&ps.held[h], &ps.held[h + 1], sizeof ps.held[0] * (size_t)(ps.nheld - h - 1));
+			ps.nheld--;
 			break;
 		}
 		case KS_READ: case KS_WRITE:
@@ -326,45 +358,83 @@ int vfs_kfn_define(struct vfs_world *w, const struct vfs_kfn *in, int *bad,
 					    kd->kfns[s->callee].name);
 			break;
 		case KS_FDGET: case KS_FDGET_POS:
-			if (got)
+			if (ps.got)
 				return fail(bad, i, err, nerr, "a second fdget before the "
-					    "first one's fdput (step %d)", got_step + 1);
-			got = s->op;
-			got_step = i;
-			have_file = true;
+					    "first one's fdput (step %d)", ps.got_step + 1);
+			ps.got = s->op;
+			ps.got_step = i;
+			ps.have_file = true;
 			break;
 		case KS_FDPUT: case KS_FDPUT_POS:
-			if (!got || (got == KS_FDGET) != (s->op == KS_FDPUT))
-				return fail(bad, i, err, nerr, got ? "%s after %s: fdput "
+			if (!ps.got || (ps.got == KS_FDGET) != (s->op == KS_FDPUT))
+				return fail(bad, i, err, nerr, ps.got ? "%s after %s: fdput "
 					    "puts fdget, fdput_pos fdget_pos" :
 					    "%s without fdget: nothing to put",
 					    s->op == KS_FDPUT ? "fdput" : "fdput_pos",
-					    got == KS_FDGET ? "fdget" : "fdget_pos");
-			for (int h = 0; h < nheld; h++)
-				if (held[h].obj == KO_FILE || held[h].obj == KO_INODE)
+					    ps.got == KS_FDGET ? "fdget" : "fdget_pos");
+			for (int h = 0; h < ps.nheld; h++)
+				if (ps.held[h].obj == KO_FILE || ps.held[h].obj == KO_INODE)
 					return fail(bad, i, err, nerr, "%s while %s is held: "
 						    "the file may go with its last reference",
 						    s->op == KS_FDPUT ? "fdput" : "fdput_pos",
-						    lock_what(&held[h], a, sizeof a));
-			got = 0;
+						    lock_what(&ps.held[h], a, sizeof a));
+			ps.got = 0;
 			break;
 		case KS_RETURN:
-			if (nheld)
+			if (ps.nheld)
 				return fail(bad, i, err, nerr, "unbalanced lock and unlock: "
 					    "%s (taken at step %d) is still held at return",
-					    lock_what(&held[nheld - 1], a, sizeof a),
-					    held[nheld - 1].step + 1);
-			if (got && f.syscall)
+					    lock_what(&ps.held[ps.nheld - 1], a, sizeof a),
+					    ps.held[ps.nheld - 1].step + 1);
+			if (ps.got && f.syscall)
 				return fail(bad, i, err, nerr, "return without %s: the "
 					    "reference %s took leaks",
-					    got == KS_FDGET ? "fdput" : "fdput_pos",
-					    got == KS_FDGET ? "fdget" : "fdget_pos");
-			if (s->cmp == KC_NONE && i + 1 < f.nsteps)
-				return fail(bad, i + 1, err, nerr, "never reached: the step "
-					    "before returns");
+					    ps.got == KS_FDGET ? "fdput" : "fdput_pos",
+					    ps.got == KS_FDGET ? "fdget" : "fdget_pos");
+			ps.dead = s->cmp == KC_NONE;
+			break;
+		case KS_IF:
+			if (s->cmp == KC_NONE)
+				return fail(bad, i, err, nerr, "not a step");
+			br[nbr].at = i;
+			br[nbr].else_at = -1;
+			br[nbr++].entry = ps;
+			break;
+		case KS_ELSE:
+			if (!nbr || br[nbr - 1].else_at >= 0)
+				return fail(bad, i, err, nerr, "'else' without its 'if'");
+			br[nbr - 1].else_at = i;
+			br[nbr - 1].then = ps;
+			f.step[br[nbr - 1].at].jump = (uint8_t)(i + 1);
+			ps = br[nbr - 1].entry;
+			break;
+		case KS_ENDIF: {
+			if (!nbr)
+				return fail(bad, i, err, nerr, "'end' without its 'if'");
+			nbr--;
+			/* the other way here: the else branch's end, or the if's
+			 * entry when false (no else) */
+			struct path_state other = br[nbr].else_at >= 0 ? br[nbr].then :
+						  br[nbr].entry;
+			f.step[br[nbr].else_at >= 0 ? br[nbr].else_at : br[nbr].at].jump =
+				(uint8_t)(i + 1);
+			if (ps.dead) {
+				ps = other;
+				break;
+			}
+			if (other.dead)
+				break;
+			const char *why = path_differs(&ps, &other, a, sizeof a);
+			if (why)
+				return fail(bad, br[nbr].at, err, nerr, "unbalanced lock and "
+					    "unlock: the ways through this 'if' (to its 'end' "
+					    "at step %d) leave %s", i + 1, why);
 			break;
 		}
+		}
 	}
+	if (nbr)
+		return fail(bad, br[nbr - 1].at, err, nerr, "'if' without its 'end'");
 	if (call_depth(kd, &f, self, &f, 0) > VFS_KFN_DEPTH)
 		return fail(bad, -1, err, nerr, "calls nested deeper than %d",
 			    VFS_KFN_DEPTH);
@@ -497,11 +567,16 @@ void vfs_kstep_text(const struct vfs_world *w, const struct vfs_kfn *f,
 		snprintf(buf, n, "emit entries of inode from %s%s%s", a,
 			 s->arith ? " max " : "", s->arith ? b : "");
 		break;
+	case KS_ELSE: case KS_ENDIF:
+		snprintf(buf, n, "%s", s->op == KS_ELSE ? "else" : "end");
+		break;
 	default: {
 		char ca[48], cb[48];
 		value_text(f, &s->ca, ca, sizeof ca);
 		value_text(f, &s->cb, cb, sizeof cb);
-		if (s->cmp)
+		if (s->op == KS_IF)
+			snprintf(buf, n, "if %s %s %s", ca, cmps[s->cmp], cb);
+		else if (s->cmp)
 			snprintf(buf, n, "return %s if %s %s %s", a, ca, cmps[s->cmp], cb);
 		else
 			snprintf(buf, n, "return %s", a);

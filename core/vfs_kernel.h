@@ -237,7 +237,11 @@ enum vfs_kstep_op { KS_LOCK, KS_UNLOCK, KS_DOWNGRADE, KS_READ, KS_WRITE,
 		    KS_RETURN,
 		    /* hand out the directory's entries from a position (`emit
 		     * entries of inode from V [max N]`): ret is where it stopped */
-		    KS_EMIT, KS__COUNT };
+		    KS_EMIT,
+		    /* `if CA CMP CB` ... [`else` ...] `end`: no step of their
+		     * own (the scheduler's step runs the next real one); jump:
+		     * where `if` goes when false, `else` always */
+		    KS_IF, KS_ELSE, KS_ENDIF, KS__COUNT };
 enum vfs_kobj { KO_FILE, KO_INODE };    /* fdget's file, its inode */
 enum vfs_klock { KL_F_POS_LOCK, KL_F_LOCK, KL_I_RWSEM, KL__COUNT };
 enum vfs_kval { KV_CONST, KV_PARAM, KV_FIELD, KV_RET };
@@ -253,7 +257,9 @@ struct vfs_kstep {
 	uint8_t field;          /* enum vfs_field */
 	uint8_t callee;         /* KS_CALL: the index of the defined function */
 	uint8_t arith;          /* 0, '+' or '-': value a ARITH b */
-	uint8_t cmp;            /* KS_RETURN: enum vfs_kcmp, KC_NONE always */
+	uint8_t cmp;            /* KS_RETURN, KS_IF: enum vfs_kcmp, KC_NONE always */
+	uint8_t jump;           /* KS_IF, KS_ELSE: the step to go on at (set
+				 * by vfs_kfn_define) */
 	struct vfs_kvalue a, b; /* the value (write, return, fdget's FD) */
 	struct vfs_kvalue ca, cb; /* the condition: ca CMP cb */
 };
