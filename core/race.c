@@ -236,9 +236,11 @@ void vfs_detect_forget(struct vfs_world *w, int lidkind, int idx)
 		return;
 	for (int i = 0; i < d->nshadows; i++) {
 		struct vfs_shadow *sh = &d->shadows[i];
+		int slot = vfs_ufield_slot(w, sh->field);   /* a declared one */
 		if (sh->obj == idx && (sh->field == FLD_DIR ||
 				       sh->field == FLD_SIZE ||
-				       sh->field == FLD_DATA)) {
+				       sh->field == FLD_DATA ||
+				       (slot >= 0 && w->kdefs->ufields[slot].obj == KO_INODE))) {
 			memset(&sh->w, 0, sizeof sh->w);
 			memset(sh->r, 0, sizeof sh->r);
 		}
