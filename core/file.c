@@ -87,6 +87,11 @@ int file_alloc(struct vfs_world *w, int kind)
 		w->nfiles++;
 	}
 	struct vfs_file *f = &w->files[i];
+	/* a slot a closed file had: the race detector forgets that file's
+	 * accesses and its locks' clocks (the kernel frees it after the last
+	 * fput; a new file is no continuation of it) */
+	vfs_detect_forget(w, LID_FILE_POS, i);
+	vfs_detect_forget(w, LID_FILE_LOCK, i);
 	memset(f, 0, sizeof *f);
 	f->kind = (uint8_t)kind;
 	f->id = w->next_file_id++;

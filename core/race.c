@@ -232,15 +232,18 @@ void vfs_detect_forget(struct vfs_world *w, int lidkind, int idx)
 			memset(d->lockclocks[i].w, 0, sizeof d->lockclocks[i].w);
 			memset(d->lockclocks[i].r, 0, sizeof d->lockclocks[i].r);
 		}
-	if (lidkind != LID_INODE)
+	if (lidkind != LID_INODE && lidkind != LID_FILE_POS)
 		return;
+	bool inode = lidkind == LID_INODE;      /* else a struct file's slot */
 	for (int i = 0; i < d->nshadows; i++) {
 		struct vfs_shadow *sh = &d->shadows[i];
 		int slot = vfs_ufield_slot(w, sh->field);   /* a declared one */
-		if (sh->obj == idx && (sh->field == FLD_DIR ||
-				       sh->field == FLD_SIZE ||
-				       sh->field == FLD_DATA ||
-				       (slot >= 0 && w->kdefs->ufields[slot].obj == KO_INODE))) {
+		bool mine = slot >= 0 ? w->kdefs->ufields[slot].obj == (inode ? KO_INODE : KO_FILE) :
+			    inode ? sh->field == FLD_DIR || sh->field == FLD_SIZE ||
+				    sh->field == FLD_DATA :
+			    sh->field == FLD_F_POS || sh->field == FLD_CURSOR ||
+			    sh->field == FLD_F_COUNT;
+		if (sh->obj == idx && mine) {
 			memset(&sh->w, 0, sizeof sh->w);
 			memset(sh->r, 0, sizeof sh->r);
 		}
