@@ -109,8 +109,8 @@ static bool holds(int64_t a, int cmp, int64_t b)
 /* The step at PC of K, or past the branches the values in T's frame
  * decide (`if`, `else`, `end` are no steps of their own): the next step
  * that does something. */
-static int real_pc(const struct vfs_world *w, const struct vfs_thread *t,
-		   const struct vfs_kfn *k, int pc)
+static int real_pc_branch(const struct vfs_world *w, const struct vfs_thread *t,
+			  const struct vfs_kfn *k, int pc)
 {
 	for (int guard = 0; pc < k->nsteps && guard <= VFS_KFN_STEPS; guard++) {
 		const struct vfs_kstep *s = &k->step[pc];
@@ -125,6 +125,12 @@ static int real_pc(const struct vfs_world *w, const struct vfs_thread *t,
 			break;
 	}
 	return pc < k->nsteps ? pc : k->nsteps - 1;     /* (its return) */
+}
+
+static inline int real_pc(const struct vfs_world *w, const struct vfs_thread *t,
+			  const struct vfs_kfn *k, int pc)
+{
+	return k->step[pc].op < KS_IF ? pc : real_pc_branch(w, t, k, pc);  /* (hot) */
 }
 
 int kfn_fn(const struct vfs_world *w, const struct vfs_thread *t)

@@ -79,13 +79,16 @@ uint64_t xs_tree_hash(struct sbuf *b, const struct vfs_world *w)
 		int32_t o[3] = { n->d_off, n->next_off, n->nchildren };
 		put(b, o, sizeof o);
 		PUT(b, n->size);
-		put(b, n->u, nu);
 		put_str(b, n->name, VFS_NAME_MAX);
 		if (n->type == IT_REG && n->data) {
 			size_t sz = n->size < 0 ? 0 : (size_t)n->size;
 			put(b, n->data->bytes, sz < n->data->cap ? sz : n->data->cap);
 		}
 	}
+	/* the fields the script declared, after the tree (hot: not in its
+	 * loop when there are none) */
+	for (int i = 0; nu && i < w->ninodes; i++)
+		put(b, w->inodes[i].u, nu);
 	return xs_hash_buf(b->p, b->n);
 }
 
@@ -228,7 +231,8 @@ void xs_canon(struct sbuf *bo, const struct vfs_world *w, uint64_t tree,
 		PUT(b, f->pid);
 		PUT(b, f->f_pos);
 		PUT(b, f->cursor);
-		put(b, f->u, nu);
+		if (nu)
+			put(b, f->u, nu);
 		put_lock(b, &f->f_pos_lock);
 		put_lock(b, &f->f_lock);
 	}

@@ -209,7 +209,9 @@ int vfs_thread_resume_point(const struct vfs_world *w, int tid,
 		/* a defined function's part (core/defined.c) decides nothing
 		 * once none runs: the locks it took are in held[], its values
 		 * die with it (a hook's return is read in its last step) */
-		*size = f->kdepth ? sizeof *f : offsetof(struct vfs_frame, kdepth);
+		*size = !f->kdepth ? offsetof(struct vfs_frame, kdepth) :
+			offsetof(struct vfs_frame, kval) +
+			sizeof f->kval[0] * (size_t)(FLD__COUNT + w->kdefs->nufields);
 	}
 	return f->pc;
 }

@@ -160,14 +160,16 @@ struct vfs_frame {
 	uint8_t kdepth;
 	int8_t ksub;
 	uint8_t kgot;           /* an fdget of the call not yet put */
-	struct { uint8_t fn, pc; } kstack[4];
-	int64_t kret;
-	int64_t kval[8 + VFS_MAX_UFIELDS]; /* FLD_*, then the declared ones */
 	/* a defined function put into a built-in path ('hook'): 1 while it
 	 * runs, returning to the path (ret_pc); the inode it works on when
 	 * the path has no file (the parent directory of a lookup) */
 	uint8_t khook;
+	struct { uint8_t fn, pc; } kstack[4];
 	int32_t kino;
+	int64_t kret;
+	/* FLD_*, then the declared ones: last, so that a state holds only
+	 * those the script declared (vfs_thread_resume_point) */
+	int64_t kval[8 + VFS_MAX_UFIELDS];
 };
 
 struct vfs_thread {
