@@ -64,7 +64,8 @@ static const struct cmd_def base_table[] = {
 	  "'override FUNC EXPR' replaces the decision of kernel function FUNC by\n"
 	  "the expression EXPR over the state FUNC sees, written as its condition:\n"
 	  "  override file_needs_f_pos_lock atomic_pos && (count > 1 || dir)\n"
-	  "EXPR has numbers, true, false, the function's variables, !, &&, ||\n"
+	  "EXPR has numbers, true, false, the function's variables (and the fields\n"
+	  "'field' declared, of the file FUNC sees or its inode), !, &&, ||\n"
 	  "(each stops as soon as its answer is known: a variable is read, and the\n"
 	  "read traced, only where the kernel's code would read it), <, <=, >, >=,\n"
 	  "==, != and parentheses. Where the script's answer differs from the\n"
@@ -92,7 +93,8 @@ static const struct cmd_def base_table[] = {
 	  "i_rwsem (any inode; i_rwsem_dir, i_rwsem_nondir), f_lock,\n"
 	  "cred_guard_mutex, exec_update_mutex, exec_update_lock; an i_rwsem may\n"
 	  "name the nesting subclass inode_lock_nested gives it (:normal, :parent,\n"
-	  "  :parent2, :nondir2; lockdep's /0 to /3), else any subclass matches.\n"
+	  ":child, :xattr, :nondir2, :parent2; lockdep's /0 to /5, the kernel's\n"
+	  "numbers), else any subclass matches.\n"
 	  "'rule write f_pos under f_pos_lock': f_pos of a file only written while\n"
 	  "holding that file's f_pos_lock ('access': read too; an i_rwsem is the\n"
 	  "file's inode's). 'rule entries once per pass': an open directory hands\n"
@@ -104,7 +106,7 @@ static const struct cmd_def base_table[] = {
 	  "the rules; 'reset',\n"
 	  "'kernel', 'back', 'compare', 'explore' and 'save' keep them.",
 	  0, 0, c_rule },
-	{ "define", "world", "[syscall NAME [PARAM...] | function NAME]",
+	{ "define", "world", "[syscall NAME [PARAM...] | function NAME [PARAM...]]",
 	  "a kernel function or system call of your own, as steps, to 'end'",
 	  "  define syscall getpos FD\n"
 	  "    fdget FD                   # the file FD names (EBADF: none)\n"
@@ -123,7 +125,9 @@ static const struct cmd_def base_table[] = {
 	  "lock when file_needs_f_pos_lock says so); fdput; fdput_pos; emit entries\n"
 	  "of inode from VALUE [max VALUE] (ret: the offset after); call FUNCTION\n"
 	  "(one defined before, 'define function NAME'); return VALUE [if VALUE CMP\n"
-	  "VALUE]. LOCK: f_pos_lock (mutex), f_lock (spinlock), i_rwsem (rwsem; the\n"
+	  "VALUE]; if VALUE CMP VALUE, its steps, [else, its steps,] end (no step\n"
+	  "of its own; each way must leave the same locks held). LOCK: f_pos_lock\n"
+	  "(mutex), f_lock (spinlock), i_rwsem (rwsem; the\n"
 	  "era's i_mutex before v4.7). OBJ: file, inode. FIELD: the file's f_pos,\n"
 	  "cursor, f_count; the inode's size, dir (its entries). VALUE: a number, an\n"
 	  "errno name (EBADF: -9), a parameter, a field read before, ret (what the\n"
@@ -132,6 +136,33 @@ static const struct cmd_def base_table[] = {
 	  "a cycle of calls. 'define' lists the definitions; 'reset', 'kernel',\n"
 	  "'back', 'compare', 'explore' and 'save' keep them.",
 	  0, 0, c_define },
+	{ "field", "world", "[NAME of file|inode [= N]]",
+	  "declare a field of your locking idea on every file or inode",
+	  "'field NAME of file [= N]' gives every open file (and 'of inode', every\n"
+	  "inode) a field NAME, N at first (0 without '= N'), those made before\n"
+	  "the declaration too. Defined steps read and write it as they do f_pos\n"
+	  "(read NAME of file; write NAME of file VALUE [+|- VALUE]; return VALUE\n"
+	  "if NAME CMP VALUE), traced as the kernel's fields are: the race\n"
+	  "detector checks its accesses, 'rule write NAME under LOCK' holds it to\n"
+	  "a lock, and 'explore' counts it in a state.\n"
+	  "  field generation of file = 1\n"
+	  "'field' lists the fields and each object's value ('files' shows the\n"
+	  "files' too). At most 4; a name is declared once; 'reset', 'kernel',\n"
+	  "'back', 'compare', 'explore' and 'save' keep them.",
+	  0, 0, c_field },
+	{ "hook", "world", "[vfs_llseek|lookup [FUNCTION|default]]",
+	  "put a function you defined into a built-in path",
+	  "'hook vfs_llseek FUNCTION': lseek runs FUNCTION instead of vfs_llseek,\n"
+	  "on its file after fdget_pos; FUNCTION's return is lseek's, its\n"
+	  "parameters name lseek's arguments (define function NAME FD OFF WHENCE).\n"
+	  "'hook lookup FUNCTION': mkdir, unlink, rmdir and rename run FUNCTION\n"
+	  "before looking up the last component, under the parent's lock; its\n"
+	  "inode is the parent directory, and a negative return fails the call.\n"
+	  "The trace and 'where' name FUNCTION; the race detector, lockdep, the\n"
+	  "rules and explore see its steps as the kernel's. A hooked function has\n"
+	  "no fdget, fdput or emit (the path has its file). 'hook POINT default'\n"
+	  "gives the path back to the kernel; 'hook' lists the points.",
+	  0, 0, c_hook },
 	{ "mount", "world", "FSTYPE PATH [OPTION]", "mount a new filesystem on a new directory",
 	  "Creates PATH as the root of a new filesystem of type FSTYPE, a built-in\n"
 	  "one or one the script defined ('fs define'). The root '/' is ext4. ceph\n"
@@ -206,9 +237,10 @@ static const struct cmd_def base_table[] = {
 	  "The graph: an edge A -> B for every lock key B taken while holding A,\n"
 	  "with the first thread, kernel function and step that did it. Keys are\n"
 	  "lock classes with the kernel's nesting subclass (/1 I_MUTEX_PARENT,\n"
-	  "/2 I_MUTEX_PARENT2, /3 I_MUTEX_NONDIR2). 'lockdep reports' prints each\n"
-	  "lock-order report as lockdep would; 'lockdep graph' the graph alone, and\n"
-	  "plain 'lockdep' the graph and one line per problem.", CMD_PAGER, 0, c_lockdep },
+	  "/2 I_MUTEX_CHILD, /3 I_MUTEX_XATTR, /4 I_MUTEX_NONDIR2, /5\n"
+	  "I_MUTEX_PARENT2: include/linux/fs.h's numbers). 'lockdep reports'\n"
+	  "prints each lock-order report as lockdep would; 'lockdep graph' the\n"
+	  "graph alone, and plain 'lockdep' the graph and one line per problem.", CMD_PAGER, 0, c_lockdep },
 	{ "history", "look", "", "the commands typed in this session", NULL, CMD_PAGER, 0, c_history },
 	/* ---- checking ---- */
 	{ "expect", "check", "CONDITION...", "fail the script unless CONDITION holds",

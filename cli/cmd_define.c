@@ -25,6 +25,7 @@ struct define_state {
 	size_t log_at;          /* where its lines begin in the session's log */
 	int line[VFS_KFN_STEPS], col[VFS_KFN_STEPS]; /* each step's line, word */
 	int def_line;
+	int nopen;              /* `if`s not yet ended: `end` ends the last */
 	const char *file;
 };
 
@@ -57,16 +58,17 @@ static int refuse(struct session *s)
 }
 
 /* A line of the body, canonical and indented as a definition is written
- * (`save`); `end` flush left. */
-static void log_line(struct session *s, struct lex *l)
+ * (`save`): DEPTH levels of two spaces (the definition's `end`: none). */
+static void log_line(struct session *s, struct lex *l, int depth)
 {
 	struct cmd_call c = { .argc = l->nwords - 1, .argv = l->words + 1 };
 	size_t n = s->nlog;
 	session_log_setup(s, &c, l->words[0]);
-	if (s->nlog > n && strcmp(l->words[0], "end")) {
-		char *t = s->log[s->nlog - 1].text, *u = xcalloc(1, strlen(t) + 3);
-		memcpy(u, "  ", 2);
-		strcpy(u + 2, t);
+	if (s->nlog > n && depth > 0) {
+		char *t = s->log[s->nlog - 1].text;
+		char *u = xcalloc(1, strlen(t) + 2 * (size_t)depth + 1);
+		memset(u, ' ', 2 * (size_t)depth);
+		strcpy(u + 2 * depth, t);
 		free(t);
 		s->log[s->nlog - 1].text = u;
 	}
@@ -98,13 +100,13 @@ static int value_word(struct session *s, const struct vfs_kfn *f, const char *w,
 		}
 	int fld = vfs_field_lookup(w);
 	if (fld == FLD_F_POS || fld == FLD_CURSOR || fld == FLD_F_COUNT ||
-	    fld == FLD_SIZE || fld == FLD_DIR) {
+	    fld == FLD_SIZE || fld == FLD_DIR || vfs_ufield_slot(s->w, fld) >= 0) {
 		*v = (struct vfs_kvalue){ KV_FIELD, fld };
 		return 0;
 	}
 	return cli_error_at(s, col, "define: '%s' is no value (a number, an errno "
 			    "name, a parameter, a field read before: f_pos, cursor, "
-			    "f_count, size, dir; or ret)", w);
+			    "f_count, size, dir, one 'field' declared; or ret)", w);
 }
 
 static int obj_word(struct session *s, struct lex *l, int i, uint8_t *obj)
@@ -147,16 +149,35 @@ static int field_word(struct session *s, struct lex *l, int i, uint8_t *field)
 				    l->words[0]);
 	int fld = vfs_field_lookup(l->words[i]);
 	if (fld == FLD_F_POS || fld == FLD_CURSOR || fld == FLD_F_COUNT ||
-	    fld == FLD_SIZE || fld == FLD_DIR) {
+	    fld == FLD_SIZE || fld == FLD_DIR || vfs_ufield_slot(s->w, fld) >= 0) {
 		*field = (uint8_t)fld;
 		return 0;
 	}
-	const char *sug = did_you_mean(l->words[i], names, 5);
+	const char *all[5 + VFS_MAX_UFIELDS];
+	int nall = 5;
+	memcpy(all, names, sizeof names);
+	for (int k = 0; k < vfs_nufields(s->w); k++)
+		all[nall++] = vfs_field_name(vfs_ufield_get(s->w, k)->fld);
+	const char *sug = did_you_mean(l->words[i], all, nall);
 	if (sug)
 		return cli_error_at(s, l->cols[i], "define: unknown field '%s' (did you "
 				    "mean '%s'?)", l->words[i], sug);
-	return cli_error_at(s, l->cols[i], "define: unknown field '%s' (" FIELD_WORDS ")",
-			    l->words[i]);
+	return cli_error_at(s, l->cols[i], "define: unknown field '%s' (" FIELD_WORDS
+			    "; or one 'field NAME of file|inode' declares)", l->words[i]);
+}
+
+/* a lockdep nesting subclass: "parent", or the kernel's I_MUTEX_PARENT */
+static int ldsub_word(const char *w)
+{
+	for (int k = 0; k < LDSUB__COUNT; k++) {
+		const char *n = vfs_ldsub_names[k];
+		if (!strcmp(w, n))
+			return k;
+		if (!strncmp(w, "I_MUTEX_", 8) && strlen(w + 8) == strlen(n) &&
+		    !strncasecmp(w + 8, n, strlen(n)))
+			return k;
+	}
+	return -1;
 }
 
 static int cmp_word(const char *w)
@@ -199,6 +220,9 @@ static const struct step_kind {
 	{ "fdput_pos", KS_FDPUT_POS },
 	{ "return VALUE [if VALUE CMP VALUE]", KS_RETURN },
 	{ "emit entries of inode from VALUE [max VALUE]", KS_EMIT },
+	{ "if VALUE CMP VALUE", KS_IF },
+	{ "else", KS_ELSE },
+	{ "end", KS_ENDIF },    /* an 'if''s; the definition's is define_line's */
 };
 #define NSTEP_KINDS (int)(sizeof step_kinds / sizeof step_kinds[0])
 
@@ -206,7 +230,7 @@ static const struct step_kind {
 static int step_kind(struct session *s, struct lex *l)
 {
 	const char *op = l->words[0];
-	const char *words[NSTEP_KINDS + 1];
+	const char *words[NSTEP_KINDS];
 	char names[NSTEP_KINDS][16], list[256];
 	size_t o = 0, len = strlen(op);
 	for (int k = 0; k < NSTEP_KINDS; k++) {
@@ -218,13 +242,12 @@ static int step_kind(struct session *s, struct lex *l)
 		words[k] = names[k];
 		o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", k ? ", " : "", names[k]);
 	}
-	words[NSTEP_KINDS] = "end";
-	const char *sug = did_you_mean(op, words, NSTEP_KINDS + 1);
+	const char *sug = did_you_mean(op, words, NSTEP_KINDS);
 	if (sug)
 		return cli_error_at(s, l->cols[0], "define: unknown step '%s' (did you "
 				    "mean '%s'?)", op, sug);
-	return cli_error_at(s, l->cols[0], "define: unknown step '%s' (%s; end ends "
-			    "the definition)", op, list);
+	return cli_error_at(s, l->cols[0], "define: unknown step '%s' (%s; an end "
+			    "outside an if ends the definition)", op, list);
 }
 
 /* One line of the body: a step into d->f. */
@@ -260,16 +283,12 @@ static int body_step(struct session *s, struct define_state *d, struct lex *l)
 			} else if (!strcmp(w, "killable")) {
 				st.killable = 1;
 			} else {        /* nested SUBCLASS */
-				static const char *const subs[] = { "normal", "parent",
-					"parent2", "nondir2" };
-				int sub = 0;
-				while (sub < 4 && strcmp(l->words[i + 1], subs[sub]))
-					sub++;
-				if (sub == 4)
+				int sub = ldsub_word(l->words[i + 1]);
+				if (sub < 0)
 					return cli_error_at(s, l->cols[i + 1], "define: '%s' is "
-							    "no nesting subclass (normal, parent "
-							    "= I_MUTEX_PARENT, parent2, nondir2)",
-							    l->words[i + 1]);
+							    "no nesting subclass (normal, parent, "
+							    "child, xattr, nondir2, parent2; or "
+							    "I_MUTEX_PARENT...)", l->words[i + 1]);
 				if (st.lock != KL_I_RWSEM)
 					return cli_error_at(s, l->cols[i], "define: only an "
 							    "i_rwsem is taken nested");
@@ -322,6 +341,20 @@ static int body_step(struct session *s, struct define_state *d, struct lex *l)
 	case KS_FDGET_POS:
 		if (value_word(s, f, l->words[1], l->cols[1], &st.a) < 0)
 			return -1;
+		break;
+	case KS_IF:             /* if VALUE CMP VALUE ... [else ...] end */
+		if (!(st.cmp = (uint8_t)cmp_word(l->words[2])))
+			return cli_error_at(s, l->cols[2], "define: if VALUE CMP VALUE "
+					    "(CMP: < <= > >= == !=)");
+		if (value_word(s, f, l->words[1], l->cols[1], &st.ca) < 0 ||
+		    value_word(s, f, l->words[3], l->cols[3], &st.cb) < 0)
+			return -1;
+		d->nopen++;
+		break;
+	case KS_ELSE:
+		break;
+	case KS_ENDIF:          /* (the definition's own 'end': define_line) */
+		d->nopen--;
 		break;
 	case KS_RETURN:
 		if (value_word(s, f, l->words[1], l->cols[1], &st.a) < 0)
@@ -380,13 +413,14 @@ int define_line(struct session *s, struct lex *l, const char *line)
 	if (l->thread[0])
 		return cli_error(s, "define: a thread's call inside a definition "
 				 "(end it first with 'end')"), refuse(s);
-	log_line(s, l);
-	if (!strcmp(l->words[0], "end")) {
-		if (l->nwords > 1)
-			return cli_error_at(s, l->cols[1], "define: 'end' takes nothing"),
-			       refuse(s);
+	bool end = !strcmp(l->words[0], "end");
+	bool dedent = end || !strcmp(l->words[0], "else");
+	log_line(s, l, end && !d->nopen ? 0 : 1 + d->nopen - dedent);
+	if (end && l->nwords > 1)
+		return cli_error_at(s, l->cols[1], "define: 'end' takes nothing"),
+		       refuse(s);
+	if (end && !d->nopen)
 		return finish(s, d);
-	}
 	if (!strcmp(l->words[0], "define"))
 		return cli_error_at(s, l->cols[0], "define: %s is not ended ('end' "
 				    "before the next definition)", d->f.name), refuse(s);
@@ -405,10 +439,12 @@ static void define_lines(struct session *s, const struct vfs_kfn *f,
 	for (int p = 0; p < f->nparams && o < sizeof t; p++)
 		o += (size_t)snprintf(t + o, sizeof t - o, " %s", f->params[p]);
 	line(s, t);
-	for (int k = 0; k < f->nsteps; k++) {
-		memcpy(t, "  ", 2);
-		vfs_kstep_text(s->w, f, &f->step[k], t + 2, sizeof t - 2);
+	for (int k = 0, depth = 1; k < f->nsteps; k++) {
+		int op = f->step[k].op, in = depth - (op == KS_ELSE || op == KS_ENDIF);
+		memset(t, ' ', 2 * (size_t)in);
+		vfs_kstep_text(s->w, f, &f->step[k], t + 2 * in, sizeof t - 2 * (size_t)in);
 		line(s, t);
+		depth += (op == KS_IF) - (op == KS_ENDIF);
 	}
 	line(s, "end");
 }
@@ -443,7 +479,7 @@ HANDLER(c_define)
 	if (!sys && strcmp(c->argv[0], "function"))
 		return cli_error_at(s, c->cols[0], "define: syscall NAME PARAM... or "
 				    "function NAME, not '%s'", c->argv[0]);
-	/* NAME after the keyword, no PARAM after a function's: the synopsis */
+	/* NAME after the keyword (the synopsis) */
 	const char *name = c->argv[1];
 	if (!vfs_valid_name(name) || strlen(name) >= VFS_KFN_NAME_MAX)
 		return cli_error_at(s, c->cols[1], "define: '%s' is no name "
@@ -452,6 +488,8 @@ HANDLER(c_define)
 	if (cmd_find(name))
 		return cli_error_at(s, c->cols[1], "define: %s is a command already",
 				    name);
+	/* (a function's parameters name the arguments of the system call it
+	 * runs in: lseek's FD OFFSET WHENCE for 'hook vfs_llseek') */
 	if (c->argc - 2 > VFS_SYS_MAXARGS)
 		return cli_error_at(s, c->cols[2 + VFS_SYS_MAXARGS],
 				    "define: at most %d parameters", VFS_SYS_MAXARGS);
@@ -498,4 +536,84 @@ int define_call_line(struct session *s, struct lex *l)
 	if (vfs_kfn_call_parse(s->w, k, c.argc, c.argv, &call, err, sizeof err) < 0)
 		return cli_error(s, "%s", err);
 	return thread_run_call(s, &c, &call);
+}
+
+/* `field NAME of file|inode [= N]`; `field`: the fields and their values */
+HANDLER(c_field)
+{
+	const struct vfs_world *w = s->w;
+	if (!c->argc) {
+		if (!vfs_nufields(w))
+			out(s, "no fields declared ('field NAME of file|inode [= N]')\n");
+		for (int k = 0; k < vfs_nufields(w); k++) {
+			const struct vfs_ufield *u = vfs_ufield_get(w, k);
+			out(s, "field %s of %s = %lld\n", vfs_field_name(u->fld),
+			    vfs_kobj_names[u->obj], (long long)u->init);
+			int n = u->obj == KO_FILE ? w->nfiles : w->ninodes;
+			for (int i = 0; i < n; i++) {
+				char d[VFS_PATH_MAX + 32];
+				if (u->obj == KO_FILE && !w->files[i].kind)
+					continue;
+				if (u->obj == KO_INODE && (w->inodes[i].freed ||
+							   w->inodes[i].unlinked))
+					continue;
+				if (u->obj == KO_FILE)
+					snprintf(d, sizeof d, "file#%d", w->files[i].id);
+				else
+					vfs_inode_path(w, i, d, sizeof d);
+				out(s, "  %-22s %lld\n", d,
+				    (long long)vfs_ufield_value(w, k, i));
+			}
+		}
+		return 0;
+	}
+	long long init = 0;
+	if ((c->argc != 3 && c->argc != 5) || strcmp(c->argv[1], "of") ||
+	    (c->argc == 5 && strcmp(c->argv[3], "=")))
+		return cli_error_at(s, c->cols[c->argc > 1 ? 1 : 0], "field: NAME of "
+				    "file|inode [= N]");
+	int obj = !strcmp(c->argv[2], "file") ? KO_FILE :
+		  !strcmp(c->argv[2], "inode") ? KO_INODE : -1;
+	if (obj < 0)
+		return cli_error_at(s, c->cols[2], "field: of file or of inode, not "
+				    "'%s'", c->argv[2]);
+	if (c->argc == 5 && parse_num(c->argv[4], &init))
+		return cli_error_at(s, c->cols[4], "field: '%s' is no number",
+				    c->argv[4]);
+	char err[160];
+	if (vfs_ufield_declare(s->w, c->argv[0], obj, init, err, sizeof err) < 0)
+		return cli_error_at(s, c->cols[0], "field: %s", err);
+	session_log_setup(s, c, "field");
+	return 0;
+}
+
+/* `hook POINT FUNCTION|default`; `hook`: the points and what is at each */
+HANDLER(c_hook)
+{
+	if (!c->argc) {
+		for (int i = 0; i < VHOOK__COUNT; i++) {
+			int k = vfs_hook_get(s->w, i);
+			out(s, "%-11s %-24s %s\n", vfs_hooks[i].point,
+			    k >= 0 ? vfs_kfn_get(s->w, k)->name : "(the kernel's own)",
+			    vfs_hooks[i].help);
+		}
+		return 0;
+	}
+	int h = vfs_hook_lookup(c->argv[0]);
+	if (h < 0)
+		return cli_error_at(s, c->cols[0], "hook: '%s' is no point a function "
+				    "is put into (vfs_llseek, lookup)", c->argv[0]);
+	if (c->argc != 2)
+		return cli_error_at(s, c->cols[0], "hook: %s FUNCTION|default",
+				    c->argv[0]);
+	int k = -1;
+	if (strcmp(c->argv[1], "default") &&
+	    (k = vfs_kfn_lookup(s->w, c->argv[1])) < 0)
+		return cli_error_at(s, c->cols[1], "hook: unknown function '%s' (one "
+				    "'define function' made)", c->argv[1]);
+	char err[160];
+	if (vfs_hook_set(s->w, h, k, err, sizeof err) < 0)
+		return cli_error_at(s, c->cols[1], "hook: %s", err);
+	session_log_setup(s, c, "hook");
+	return 0;
 }

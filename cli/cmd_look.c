@@ -121,8 +121,16 @@ HANDLER(c_files)
 {
 	(void)c;
 	const struct vfs_world *w = s->w;
-	out(s, "%-8s %-22s %6s %7s %-22s %s\n", "FILE", "OBJECT", "F_POS", "F_COUNT",
-	    "F_MODE", "F_POS_LOCK");
+	int lw = 0;     /* F_POS_LOCK's width: padded when declared fields follow */
+	for (int k = 0; k < vfs_nufields(w); k++)
+		lw = vfs_ufield_get(w, k)->obj == KO_FILE ? 16 : lw;
+	out(s, "%-8s %-22s %6s %7s %-22s %-*s", "FILE", "OBJECT", "F_POS", "F_COUNT",
+	    "F_MODE", lw, "F_POS_LOCK");
+	/* then the fields the script declared on files ('field') */
+	for (int k = 0; k < vfs_nufields(w); k++)
+		if (vfs_ufield_get(w, k)->obj == KO_FILE)
+			out(s, " %s", vfs_field_name(vfs_ufield_get(w, k)->fld));
+	out(s, "\n");
 	for (int f = 0; f < w->nfiles; f++) {
 		const struct vfs_file *fl = &w->files[f];
 		if (fl->kind == FK_NONE)
@@ -140,8 +148,14 @@ HANDLER(c_files)
 			vfs_thread_name(w, owner, th, sizeof th);
 			snprintf(lk, sizeof lk, "held by %s", th);
 		}
-		out(s, "%-8s %-22s %6lld %7d %-22s %s\n", id, d, (long long)fl->f_pos,
-		    fl->f_count, mode, lk);
+		out(s, "%-8s %-22s %6lld %7d %-22s %-*s", id, d, (long long)fl->f_pos,
+		    fl->f_count, mode, lw, lk);
+		for (int k = 0; k < vfs_nufields(w); k++)
+			if (vfs_ufield_get(w, k)->obj == KO_FILE)
+				out(s, " %*lld", (int)strlen(vfs_field_name(
+				    vfs_ufield_get(w, k)->fld)),
+				    (long long)vfs_ufield_value(w, k, f));
+		out(s, "\n");
 	}
 	return 0;
 }

@@ -146,6 +146,9 @@ static int parse_unary(struct parser *p)
 		if (!strcmp(t->text, "true") || !strcmp(t->text, "false"))
 			return node(p, XO_CONST, 0, 0, t->text[0] == 't', t->col);
 		int v = vfs_decision_var(p->dec, t->text);
+		int fld = vfs_field_lookup(t->text);
+		if (v < 0 && p->dec != VDEC_FGET_LIGHT && vfs_ufield_slot(p->s->w, fld) >= 0)
+			v = VFS_XVAR_FIELD + fld;       /* a field the script declared */
 		if (v < 0) {
 			const struct vfs_decision_desc *d = &vfs_decisions[p->dec];
 			int n = 0;
@@ -219,6 +222,11 @@ static void show(struct session *s, int dec)
 	}
 	for (int i = 0; d->vars[i]; i++)
 		out(s, "  %-15s %s\n", d->vars[i], d->var_help[i]);
+	for (int i = 0; dec != VDEC_FGET_LIGHT && i < vfs_nufields(s->w); i++) {
+		const struct vfs_ufield *u = vfs_ufield_get(s->w, i);
+		out(s, "  %-15s the script's field of the %s ('field'), its read traced\n",
+		    vfs_field_name(u->fld), u->obj == KO_FILE ? "file" : "file's inode");
+	}
 }
 
 void override_text(int dec, const struct vfs_expr *e, char *buf, size_t n)

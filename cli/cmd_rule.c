@@ -17,7 +17,8 @@
 
 #define LOCK_WORDS "s_vfs_rename_mutex, f_pos_lock, i_rwsem, i_rwsem_dir, " \
 	"i_rwsem_nondir, f_lock, cred_guard_mutex, exec_update_mutex or " \
-	"exec_update_lock, with :normal, :parent, :parent2 or :nondir2 for an i_rwsem"
+	"exec_update_lock, with :normal, :parent, :child, :xattr, :nondir2 or " \
+	":parent2 for an i_rwsem"
 
 static int lock_word(struct session *s, const struct cmd_call *c, int i,
 		     struct vfs_lockpat *p)
@@ -28,8 +29,8 @@ static int lock_word(struct session *s, const struct cmd_call *c, int i,
 	if (bad)
 		return cli_error_at(s, c->cols[i] + bad, "rule: '%s' is no nesting "
 				    "subclass of %.*s (an i_rwsem's: normal, parent, "
-				    "parent2, nondir2; a child, as do_unlinkat and "
-				    "vfs_rename lock it, is normal)", c->argv[i] + bad,
+				    "child, xattr, nondir2, parent2 or 0 to 5; a child, "
+				    "as do_unlinkat and vfs_rename lock it, is normal)", c->argv[i] + bad,
 				    bad - 1, c->argv[i]);
 	return cli_error_at(s, c->cols[i], "rule: '%s' is no lock class (" LOCK_WORDS ")",
 			    c->argv[i]);
@@ -161,10 +162,10 @@ static int parse_rule(struct session *s, const struct cmd_call *c, struct vfs_ru
 		r.reads = c->argv[0][0] == 'a';
 		int f = vfs_field_lookup(c->argv[1]);
 		if (f != FLD_F_POS && f != FLD_CURSOR && f != FLD_DIR && f != FLD_SIZE &&
-		    f != FLD_DATA)
+		    f != FLD_DATA && vfs_ufield_slot(s->w, f) < 0)
 			return cli_error_at(s, c->cols[1], "rule: '%s' is no field a lock "
-					    "protects (f_pos, cursor, dir, size, data)",
-					    c->argv[1]);
+					    "protects (f_pos, cursor, dir, size, data, or "
+					    "one 'field' declared)", c->argv[1]);
 		r.field = (uint8_t)f;
 		if (lock_word(s, c, 3, &r.a) < 0)
 			return -1;

@@ -249,6 +249,13 @@ HANDLER(c_reset)
 		kfns[i] = *vfs_kfn_get(s->w, i);
 	for (int i = 0; i < nrules; i++)
 		rules[i] = *vfs_rule_get(s->w, i);
+	int hooks[VHOOK__COUNT];
+	for (int i = 0; i < VHOOK__COUNT; i++)
+		hooks[i] = vfs_hook_get(s->w, i);
+	struct vfs_ufield fields[VFS_MAX_UFIELDS];
+	int nfields = vfs_nufields(s->w);
+	for (int i = 0; i < nfields; i++)
+		fields[i] = *vfs_ufield_get(s->w, i);
 	session_reset(s, p);
 	s->w->k = k;
 	s->w->knobs_overridden = (uint8_t)overridden;
@@ -269,6 +276,12 @@ HANDLER(c_reset)
 		fs_define_text(&defs[i], def, sizeof def);
 		session_exec_line(s, def);
 	}
+	for (int i = 0; i < nfields; i++) {    /* (before what names them) */
+		snprintf(line, sizeof line, "field %s of %s = %lld",
+			 vfs_field_name(fields[i].fld), vfs_kobj_names[fields[i].obj],
+			 (long long)fields[i].init);
+		session_exec_line(s, line);
+	}
 	for (int i = 0; i < VDEC__COUNT; i++) {
 		char line[640];
 		if (!has[i])
@@ -283,6 +296,12 @@ HANDLER(c_reset)
 	/* the kernel functions and system calls it defined, in their order */
 	define_again(s, kfns, nkfns);
 	free(kfns);
+	for (int i = 0; i < VHOOK__COUNT; i++)
+		if (hooks[i] >= 0) {
+			snprintf(line, sizeof line, "hook %s %s", vfs_hooks[i].point,
+				 vfs_kfn_get(s->w, hooks[i])->name);
+			session_exec_line(s, line);
+		}
 	(void)sched;
 	return 0;
 }

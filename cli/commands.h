@@ -25,6 +25,8 @@ int thread_run_call(struct session *s, const struct cmd_call *c,
 const char *call_kname(const struct vfs_world *w, const struct vfs_call *c);
 /* cmd_define.c: `define`, its body lines, and a call of a defined syscall */
 HANDLER(c_define);
+HANDLER(c_field);
+HANDLER(c_hook);
 bool define_open(const struct session *s);
 int define_line(struct session *s, struct lex *l, const char *line);
 int define_call_line(struct session *s, struct lex *l);

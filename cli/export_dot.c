@@ -17,7 +17,7 @@
 
 static const char *key_color(int key)
 {
-	switch (key / 4) {
+	switch (VFS_LD_KEY_CLS(key)) {
 	case LC_F_POS_LOCK: return "#E69F00";
 	case LC_I_RWSEM_DIR: return "#56B4E9";
 	case LC_I_RWSEM: return "#9ad0f0";
@@ -106,10 +106,10 @@ int export_dot(struct session *s, FILE *f)
 	/* classes taken on their own: a node, unless a subclass of it is one */
 	for (int l = 0; l < p.nlocks; l++) {
 		int cls = p.locks[l].cls, any = 0;
-		for (int sub = 0; sub < 4; sub++)
-			any |= used[cls * 4 + sub];
+		for (int sub = 0; sub < VFS_LD_SUBS; sub++)
+			any |= used[VFS_LD_KEY(cls, sub)];
 		if (!any && cls > 0 && cls < LC__COUNT)
-			used[cls * 4] = true;
+			used[VFS_LD_KEY(cls, 0)] = true;
 	}
 
 	fprintf(f, "// vfsim lock-order graph: lockdep keys; an edge A -> B: B was\n"
@@ -135,7 +135,7 @@ int export_dot(struct session *s, FILE *f)
 		size_t o = (size_t)snprintf(lab, sizeof lab, "%s", vfs_ld_key_name(k));
 		int n = 0;
 		for (int l = 0; l < p.nlocks && o < sizeof lab; l++)
-			if (p.locks[l].cls == k / 4 && n++ < 4)
+			if (p.locks[l].cls == VFS_LD_KEY_CLS(k) && n++ < 4)
 				o += (size_t)snprintf(lab + o, sizeof lab - o, "%s%s",
 						      n == 1 ? "\n" : ", ", p.locks[l].name);
 		if (n > 4 && o < sizeof lab)

@@ -97,12 +97,12 @@ static void link_of(const struct vfs_world *w, int tid, vfs_lid_t held,
 	l->fn = t->nfn ? t->fnstack[t->nfn - 1] : VFN_none;
 	l->want = t->wait_lock;
 	l->want_mode = t->wait_mode;
-	l->want_key = (uint8_t)(lock_class(w, t->wait_lock) * 4);
+	l->want_key = (uint8_t)VFS_LD_KEY(lock_class(w, t->wait_lock), 0);
 	l->step = t->block_step;
 	if (held && holds(t, held, &mode)) {
 		l->held = held;
 		l->held_mode = (uint8_t)mode;
-		l->held_key = (uint8_t)(lock_class(w, held) * 4);
+		l->held_key = (uint8_t)VFS_LD_KEY(lock_class(w, held), 0);
 	}
 }
 

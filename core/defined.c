@@ -13,361 +13,11 @@
  * do (call_sub).  Everything a step needs to resume is in the frame
  * (kdepth, kstack, kval, kret): `back`, `explore` and the stateful search
  * copy and encode it with the rest.  The definitions live in the world's
- * shared kernel (w->kdefs), as `fs define`'s rows do.
+ * shared kernel (w->kdefs), as `fs define`'s rows do; checking one and
+ * its words are core/defined_check.c.
  */
-#include <errno.h>
-#include <inttypes.h>
-#include <pthread.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include "internal.h"
-
-_Static_assert(sizeof ((struct vfs_frame *)0)->kfn.kval / sizeof (int64_t) == FLD__COUNT,
-	       "a defined call keeps the value last read of each field");
-_Static_assert(sizeof ((struct vfs_frame *)0)->kfn.kstack /
-	       sizeof ((struct vfs_frame *)0)->kfn.kstack[0] == VFS_KFN_DEPTH,
-	       "the frame nests VFS_KFN_DEPTH defined functions");
-_Static_assert(VFS_KFN_STEPS <= 255 && VFS_MAX_KFNS <= 255, "uint8_t indices");
-
-const char *const vfs_klock_names[KL__COUNT] = { "f_pos_lock", "f_lock", "i_rwsem" };
-const char *const vfs_kobj_names[2] = { "file", "inode" };
-
-/* ---- names: one kernel function id per defined name, process-wide ----
- * Events carry a function as a byte (struct vfs_event.fn), so a defined
- * function gets an id after the built-in ones; the same name gets the same
- * id in every world (worlds of one session, explore's copies, `compare`'s
- * replays), and the table only grows. */
-#define KFN_NAMES 64
-_Static_assert(VFN__COUNT + KFN_NAMES <= 255, "a function id is a uint8_t");
-static char kfn_names[KFN_NAMES][VFS_KFN_NAME_MAX];
-static int kfn_nnames;
-static pthread_mutex_t kfn_names_lock = PTHREAD_MUTEX_INITIALIZER;
-
-int vfs_fn_intern(const char *name)
-{
-	int id = VFN_none;
-	if (strlen(name) >= VFS_KFN_NAME_MAX)
-		return VFN_none;
-	pthread_mutex_lock(&kfn_names_lock);
-	int n = kfn_nnames;
-	for (int i = 0; i < n; i++)
-		if (!strcmp(kfn_names[i], name))
-			id = VFN__COUNT + i;
-	if (id == VFN_none && n < KFN_NAMES) {
-		strcpy(kfn_names[n], name);
-		__atomic_store_n(&kfn_nnames, n + 1, __ATOMIC_RELEASE);
-		id = VFN__COUNT + n;
-	}
-	pthread_mutex_unlock(&kfn_names_lock);
-	return id;
-}
-
-/* (trace.c's vfs_fn_name and vfs_fn_lookup, past the built-in names) */
-const char *kfn_name(int fn)
-{
-	int i = fn - VFN__COUNT;
-	return i >= 0 && i < __atomic_load_n(&kfn_nnames, __ATOMIC_ACQUIRE) ?
-	       kfn_names[i] : "?";
-}
-
-int kfn_name_lookup(const char *name)
-{
-	int n = __atomic_load_n(&kfn_nnames, __ATOMIC_ACQUIRE);
-	for (int i = 0; i < n; i++)
-		if (!strcmp(kfn_names[i], name))
-			return VFN__COUNT + i;
-	return VFN_none;
-}
-
-/* ---- the world's definitions ---- */
-
-int vfs_nkfns(const struct vfs_world *w)
-{
-	return w->kdefs ? w->kdefs->nkfns : 0;
-}
-
-const struct vfs_kfn *vfs_kfn_get(const struct vfs_world *w, int i)
-{
-	return i >= 0 && i < vfs_nkfns(w) ? &w->kdefs->kfns[i] : NULL;
-}
-
-int vfs_kfn_lookup(const struct vfs_world *w, const char *name)
-{
-	for (int i = 0; i < vfs_nkfns(w); i++)
-		if (!strcmp(w->kdefs->kfns[i].name, name))
-			return i;
-	return -1;
-}
-
-int vfs_call_fn(const struct vfs_world *w, const struct vfs_call *c)
-{
-	if (c->sys == SYS_DEFINED) {
-		const struct vfs_kfn *k = vfs_kfn_get(w, c->def);
-		return k ? k->fn : VFN_none;
-	}
-	return vfs_sys[c->sys < SYS__COUNT ? c->sys : SYS_NONE].fn;
-}
-
-/* ---- checking a definition: what the kernel's reviewers would refuse ---- */
-
-static bool field_of(int obj, int field)
-{
-	if (obj == KO_FILE)
-		return field == FLD_F_POS || field == FLD_CURSOR || field == FLD_F_COUNT;
-	return field == FLD_SIZE || field == FLD_DIR;
-}
-
-/* f_count moves only with fget/fput; the entries only with the tree's calls */
-static bool field_writable(int field)
-{
-	return field == FLD_F_POS || field == FLD_CURSOR || field == FLD_SIZE;
-}
-
-static int fail(int *bad, int step, char *err, size_t n, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-static int fail(int *bad, int step, char *err, size_t n, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, n, fmt, ap);
-	va_end(ap);
-	*bad = step;
-	return -1;
-}
-
-/* The deepest nesting of defined functions a call of F makes (F itself 1). */
-static int call_depth(const struct vfs_kdefs *kd, const struct vfs_kfn *f, int self,
-		      const struct vfs_kfn *newf, int guard)
-{
-	int best = 1;
-	if (guard > VFS_MAX_KFNS + 1)
-		return 1000;    /* a cycle (refused before this is asked) */
-	for (int i = 0; i < f->nsteps; i++) {
-		if (f->step[i].op != KS_CALL)
-			continue;
-		int c = f->step[i].callee;
-		const struct vfs_kfn *g = c == self ? newf : &kd->kfns[c];
-		int d = 1 + call_depth(kd, g, self, newf, guard + 1);
-		if (d > best)
-			best = d;
-	}
-	return best;
-}
-
-/* Whether F's calls reach function TARGET (the one being defined, SELF). */
-static bool reaches(const struct vfs_kdefs *kd, const struct vfs_kfn *f, int self,
-		    const struct vfs_kfn *newf, int target, int guard)
-{
-	if (guard > VFS_MAX_KFNS + 1)
-		return true;
-	for (int i = 0; i < f->nsteps; i++) {
-		if (f->step[i].op != KS_CALL)
-			continue;
-		int c = f->step[i].callee;
-		if (c == target)
-			return true;
-		if (reaches(kd, c == self ? newf : &kd->kfns[c], self, newf, target,
-			    guard + 1))
-			return true;
-	}
-	return false;
-}
-
-struct held_lock { uint8_t lock, obj, mode; int step; };
-
-static const char *lock_what(const struct held_lock *h, char *buf, size_t n)
-{
-	snprintf(buf, n, "%s of %s", vfs_klock_names[h->lock], vfs_kobj_names[h->obj]);
-	return buf;
-}
-
-static bool value_ok(const struct vfs_kfn *f, const struct vfs_kvalue *v)
-{
-	switch (v->kind) {
-	case KV_CONST: case KV_RET: return true;
-	case KV_PARAM: return v->v >= 0 && v->v < f->nparams;
-	case KV_FIELD: return v->v > FLD_NONE && v->v < FLD__COUNT;
-	default: return false;
-	}
-}
-
-int vfs_kfn_define(struct vfs_world *w, const struct vfs_kfn *in, int *bad,
-		   char *err, size_t nerr)
-{
-	struct vfs_kfn f = *in;
-	int self = vfs_nkfns(w);
-	const struct vfs_kdefs *kd = w->kdefs;
-	*bad = -1;
-	f.name[VFS_KFN_NAME_MAX - 1] = 0;
-	if (!vfs_valid_name(f.name))
-		return fail(bad, -1, err, nerr, "'%s' is no name ([A-Za-z][A-Za-z0-9_]*)",
-			    f.name);
-	if (vfs_fn_lookup(f.name) != VFN_none && vfs_fn_lookup(f.name) < VFN__COUNT)
-		return fail(bad, -1, err, nerr, "%s is a built-in kernel function "
-			    "('override' changes its decisions)", f.name);
-	if (vfs_kfn_lookup(w, f.name) >= 0)
-		return fail(bad, -1, err, nerr, "%s is defined already", f.name);
-	if (self >= VFS_MAX_KFNS)
-		return fail(bad, -1, err, nerr, "too many definitions (at most %d)",
-			    VFS_MAX_KFNS);
-	if (f.nparams > VFS_SYS_MAXARGS || (!f.syscall && f.nparams))
-		return fail(bad, -1, err, nerr, f.syscall ? "at most %d parameters" :
-			    "a function takes no parameters (a system call takes at "
-			    "most %d)", VFS_SYS_MAXARGS);
-	/* the implicit `return 0` at the end of a body that does not return */
-	if (!f.nsteps || f.step[f.nsteps - 1].op != KS_RETURN ||
-	    f.step[f.nsteps - 1].cmp != KC_NONE) {
-		if (f.nsteps >= VFS_KFN_STEPS)
-			return fail(bad, f.nsteps ? f.nsteps - 1 : -1, err, nerr,
-				    "too many steps (at most %d, its return included)",
-				    VFS_KFN_STEPS - 1);
-		f.step[f.nsteps++] = (struct vfs_kstep){ .op = KS_RETURN };
-	}
-
-	struct held_lock held[VFS_KFN_STEPS];
-	int nheld = 0, got = 0, got_step = -1;  /* got: KS_FDGET or KS_FDGET_POS */
-	bool have_file = !f.syscall;    /* a function works on its caller's file */
-	char a[64];
-	for (int i = 0; i < f.nsteps; i++) {
-		const struct vfs_kstep *s = &f.step[i];
-		if (s->op >= KS__COUNT || s->obj > KO_INODE || s->lock >= KL__COUNT ||
-		    s->mode > M_WRITE || s->sub < -1 || s->sub > LDSUB_NONDIR2 ||
-		    s->cmp > KC_NE || !value_ok(&f, &s->a) || !value_ok(&f, &s->b) ||
-		    !value_ok(&f, &s->ca) || !value_ok(&f, &s->cb))
-			return fail(bad, i, err, nerr, "not a step");
-		bool uses_obj = s->op <= KS_WRITE || s->op == KS_EMIT;
-		if (uses_obj && !have_file)
-			return fail(bad, i, err, nerr, "no file here: a system call gets "
-				    "its file with 'fdget FD' or 'fdget_pos FD' first");
-		switch (s->op) {
-		case KS_LOCK: {
-			if ((s->lock == KL_I_RWSEM) != (s->obj == KO_INODE))
-				return fail(bad, i, err, nerr, "%s is a lock of the %s, "
-					    "not of the %s", vfs_klock_names[s->lock],
-					    s->lock == KL_I_RWSEM ? "inode" : "file",
-					    vfs_kobj_names[s->obj]);
-			if (s->lock != KL_I_RWSEM && (s->mode == M_READ || s->sub > 0))
-				return fail(bad, i, err, nerr, "%s is a %s: no %s",
-					    vfs_klock_names[s->lock], s->lock == KL_F_LOCK ?
-					    "spinlock" : "mutex", s->mode == M_READ ?
-					    "read mode" : "nesting subclass");
-			if (s->lock == KL_F_LOCK && s->killable)
-				return fail(bad, i, err, nerr, "f_lock is a spinlock: "
-					    "spin_lock does not sleep, so is never killable");
-			for (int h = 0; h < nheld; h++)
-				if (held[h].lock == s->lock && held[h].obj == s->obj)
-					return fail(bad, i, err, nerr, "%s is held already "
-						    "(taken at step %d): a thread that takes "
-						    "it again deadlocks on itself",
-						    lock_what(&held[h], a, sizeof a), held[h].step + 1);
-			held[nheld++] = (struct held_lock){ s->lock, s->obj, s->mode, i };
-			break;
-		}
-		case KS_UNLOCK: case KS_DOWNGRADE: {
-			int h = nheld - 1;
-			while (h >= 0 && !(held[h].lock == s->lock && held[h].obj == s->obj))
-				h--;
-			struct held_lock me = { s->lock, s->obj, 0, i };
-			if (h < 0)
-				return fail(bad, i, err, nerr, "unbalanced lock and unlock: "
-					    "%s is not held here", lock_what(&me, a, sizeof a));
-			if (s->op == KS_DOWNGRADE) {
-				if (s->lock != KL_I_RWSEM || held[h].mode == M_READ)
-					return fail(bad, i, err, nerr, "downgrade: %s is not "
-						    "held for writing", lock_what(&me, a, sizeof a));
-				held[h].mode = M_READ;
-				break;
-			}
-			memmove(&held[h], &held[h + 1], sizeof held[0] * (size_t)(nheld - h - 1));
-			nheld--;
-			break;
-		}
-		case KS_READ: case KS_WRITE:
-			if (!field_of(s->obj, s->field))
-				return fail(bad, i, err, nerr, "%s is no field of the %s "
-					    "(the file's: f_pos, cursor, f_count; the inode's: "
-					    "size, dir)", vfs_field_name(s->field),
-					    vfs_kobj_names[s->obj]);
-			if (s->op == KS_WRITE && !field_writable(s->field))
-				return fail(bad, i, err, nerr, "%s is not written by a step "
-					    "(%s)", vfs_field_name(s->field), s->field ==
-					    FLD_DIR ? "the entries change with mkdir, unlink, "
-					    "rename" : "fget and fput move it");
-			break;
-		case KS_EMIT:
-			if (s->obj != KO_INODE)
-				return fail(bad, i, err, nerr, "entries are the inode's: "
-					    "emit entries of inode from VALUE");
-			break;
-		case KS_CALL:
-			if (s->callee > self)
-				return fail(bad, i, err, nerr, "no such function");
-			if (s->callee == self || reaches(kd, &kd->kfns[s->callee], self, &f,
-							 self, 0))
-				return s->callee == self ?
-				       fail(bad, i, err, nerr, "a cycle of calls: %s "
-					    "calls itself", f.name) :
-				       fail(bad, i, err, nerr, "a cycle of calls: %s "
-					    "calls %s, which calls %s again", f.name,
-					    kd->kfns[s->callee].name, f.name);
-			if (kd->kfns[s->callee].syscall)
-				return fail(bad, i, err, nerr, "%s is a system call: a "
-					    "step calls a function ('define function')",
-					    kd->kfns[s->callee].name);
-			break;
-		case KS_FDGET: case KS_FDGET_POS:
-			if (got)
-				return fail(bad, i, err, nerr, "a second fdget before the "
-					    "first one's fdput (step %d)", got_step + 1);
-			got = s->op;
-			got_step = i;
-			have_file = true;
-			break;
-		case KS_FDPUT: case KS_FDPUT_POS:
-			if (!got || (got == KS_FDGET) != (s->op == KS_FDPUT))
-				return fail(bad, i, err, nerr, got ? "%s after %s: fdput "
-					    "puts fdget, fdput_pos fdget_pos" :
-					    "%s without fdget: nothing to put",
-					    s->op == KS_FDPUT ? "fdput" : "fdput_pos",
-					    got == KS_FDGET ? "fdget" : "fdget_pos");
-			for (int h = 0; h < nheld; h++)
-				if (held[h].obj == KO_FILE || held[h].obj == KO_INODE)
-					return fail(bad, i, err, nerr, "%s while %s is held: "
-						    "the file may go with its last reference",
-						    s->op == KS_FDPUT ? "fdput" : "fdput_pos",
-						    lock_what(&held[h], a, sizeof a));
-			got = 0;
-			break;
-		case KS_RETURN:
-			if (nheld)
-				return fail(bad, i, err, nerr, "unbalanced lock and unlock: "
-					    "%s (taken at step %d) is still held at return",
-					    lock_what(&held[nheld - 1], a, sizeof a),
-					    held[nheld - 1].step + 1);
-			if (got && f.syscall)
-				return fail(bad, i, err, nerr, "return without %s: the "
-					    "reference %s took leaks",
-					    got == KS_FDGET ? "fdput" : "fdput_pos",
-					    got == KS_FDGET ? "fdget" : "fdget_pos");
-			if (s->cmp == KC_NONE && i + 1 < f.nsteps)
-				return fail(bad, i + 1, err, nerr, "never reached: the step "
-					    "before returns");
-			break;
-		}
-	}
-	if (call_depth(kd, &f, self, &f, 0) > VFS_KFN_DEPTH)
-		return fail(bad, -1, err, nerr, "calls nested deeper than %d",
-			    VFS_KFN_DEPTH);
-	f.fn = (uint8_t)vfs_fn_intern(f.name);
-	if (f.fn == VFN_none)
-		return fail(bad, -1, err, nerr, "too many names defined in this run "
-			    "(at most %d)", KFN_NAMES);
-	struct vfs_kdefs *k = kdefs_mut(w);
-	if (!k)
-		return fail(bad, -1, err, nerr, "out of memory");
-	k->kfns[k->nkfns] = f;
-	return k->nkfns++;
-}
 
 /* ---- running: one resume point, one step of the definition ---- */
 
@@ -385,6 +35,8 @@ static int file_of(const struct vfs_world *w, const struct vfs_frame *f)
 static int inode_of(const struct vfs_world *w, const struct vfs_frame *f)
 {
 	int file = file_of(w, f);
+	if (file < 0 && f->kfn.khook)       /* a hook in a path without a file */
+		return f->kfn.kino;
 	return file >= 0 && w->files[file].kind == FK_INODE ? w->files[file].inode : -1;
 }
 
@@ -423,31 +75,19 @@ static int unlock_fn(const struct vfs_world *w, const struct vfs_thread *t,
 	return mode == M_READ ? VFN_up_read : VFN_up_write;
 }
 
-int kfn_fn(const struct vfs_world *w, const struct vfs_thread *t)
+/* where a call keeps the value last read of field FLD: the built-in
+ * fields' own, then the declared ones' by slot */
+static int kval_at(const struct vfs_world *w, int fld)
 {
-	const struct vfs_frame *f = &t->f;
-	if (!f->kfn.kdepth || !w->kdefs)
-		return VFN_none;
-	const struct vfs_kfn *k = cur_kfn(w, f);
-	const struct vfs_kstep *s = &k->step[f->kfn.kstack[f->kfn.kdepth - 1].pc];
-	switch (s->op) {
-	case KS_LOCK:      return lock_fn(w, s);
-	case KS_UNLOCK:    return unlock_fn(w, t, s);
-	case KS_DOWNGRADE: return VFN_downgrade_write;
-	case KS_CALL:      return w->kdefs->kfns[s->callee].fn;
-	case KS_FDGET:     return VFN_fdget;
-	case KS_FDGET_POS: return w->k.fpos_lock != FPOS_NONE ? VFN_fdget_pos : VFN_fdget;
-	case KS_FDPUT:     return VFN_fdput;
-	case KS_FDPUT_POS: return f->pos_get ? VFN_fdput_pos : VFN_fdput;
-	default:           return k->fn;
-	}
+	return fld < FLD__COUNT ? fld : FLD__COUNT + vfs_ufield_slot(w, fld);
 }
 
-static int64_t value(const struct vfs_thread *t, const struct vfs_kvalue *v)
+static int64_t value(const struct vfs_world *w, const struct vfs_thread *t,
+		     const struct vfs_kvalue *v)
 {
 	switch (v->kind) {
 	case KV_PARAM: return t->rec.call.a[v->v];
-	case KV_FIELD: return t->f.kfn.kval[v->v];
+	case KV_FIELD: return t->f.kfn.kval[kval_at(w, (int)v->v)];
 	case KV_RET:   return t->f.kfn.kret;
 	default:       return v->v;
 	}
@@ -466,14 +106,65 @@ static bool holds(int64_t a, int cmp, int64_t b)
 	}
 }
 
+/* The step at PC of K, or past the branches the values in T's frame
+ * decide (`if`, `else`, `end` are no steps of their own): the next step
+ * that does something. */
+static int real_pc_branch(const struct vfs_world *w, const struct vfs_thread *t,
+			  const struct vfs_kfn *k, int pc)
+{
+	for (int guard = 0; pc < k->nsteps && guard <= VFS_KFN_STEPS; guard++) {
+		const struct vfs_kstep *s = &k->step[pc];
+		if (s->op == KS_IF)
+			pc = holds(value(w, t, &s->ca), s->cmp, value(w, t, &s->cb)) ?
+			     pc + 1 : s->jump;
+		else if (s->op == KS_ELSE)
+			pc = s->jump;
+		else if (s->op == KS_ENDIF)
+			pc++;
+		else
+			break;
+	}
+	return pc < k->nsteps ? pc : k->nsteps - 1;     /* (its return) */
+}
+
+static inline int real_pc(const struct vfs_world *w, const struct vfs_thread *t,
+			  const struct vfs_kfn *k, int pc)
+{
+	return k->step[pc].op < KS_IF ? pc : real_pc_branch(w, t, k, pc);  /* (hot) */
+}
+
+int kfn_fn(const struct vfs_world *w, const struct vfs_thread *t)
+{
+	const struct vfs_frame *f = &t->f;
+	if (!f->kfn.kdepth || !w->kdefs)
+		return VFN_none;
+	const struct vfs_kfn *k = cur_kfn(w, f);
+	const struct vfs_kstep *s = &k->step[real_pc(w, t, k, f->kfn.kstack[f->kfn.kdepth - 1].pc)];
+	switch (s->op) {
+	case KS_LOCK:      return lock_fn(w, s);
+	case KS_UNLOCK:    return unlock_fn(w, t, s);
+	case KS_DOWNGRADE: return VFN_downgrade_write;
+	case KS_CALL:      return w->kdefs->kfns[s->callee].fn;
+	case KS_FDGET:     return VFN_fdget;
+	case KS_FDGET_POS: return w->k.fpos_lock != FPOS_NONE ? VFN_fdget_pos : VFN_fdget;
+	case KS_FDPUT:     return VFN_fdput;
+	case KS_FDPUT_POS: return f->pos_get ? VFN_fdput_pos : VFN_fdput;
+	default:           return k->fn;
+	}
+}
+
 /* `return V`: out of the innermost defined function, or out of the call */
 static void kfn_return(struct vx *x, int64_t v)
 {
 	struct vfs_frame *f = &x->t->f;
-	if (f->kfn.kdepth > 1) {
+	if (f->kfn.kdepth > 1 || f->kfn.khook) {
 		fn_exit(x, cur_kfn(x->w, f)->fn, v);
 		f->kfn.kdepth--;
 		f->kfn.kret = v;
+		if (!f->kfn.kdepth) {       /* a hook: back into the built-in path */
+			f->kfn.khook = 0;
+			ret_sub(x);
+		}
 		return;
 	}
 	f->kfn.kdepth = 0;
@@ -534,9 +225,11 @@ void defined_step(struct vx *x)
 		kfn_return(x, -VE_BADF);
 		return;
 	}
+	*pc = (uint8_t)real_pc(w, x->t, k, *pc);        /* past `if`, `else`, `end` */
+	s = &k->step[*pc];
 	int file = file_of(w, f), ino = inode_of(w, f);
 	if ((s->op <= KS_WRITE || s->op == KS_EMIT) &&
-	    (file < 0 || (s->obj == KO_INODE && ino < 0))) {
+	    (s->obj == KO_INODE ? ino < 0 : file < 0)) {
 		/* a function called without a file, or a pidfd's file: no inode */
 		note(x, fn, s->obj == KO_INODE ? "no inode: the file is no file of "
 		     "the tree (a pidfd)" : "no file: nothing was fdget'd");
@@ -563,7 +256,9 @@ void defined_step(struct vx *x)
 		break;
 	case KS_READ: {
 		int64_t v;
-		if (s->obj == KO_FILE) {
+		if (vfs_ufield_slot(w, s->field) >= 0) {  /* one the script declared */
+			v = ufield_read(x, fn, s->field, file, ino);
+		} else if (s->obj == KO_FILE) {
 			const struct vfs_file *fl = &w->files[file];
 			v = s->field == FLD_F_POS ? fl->f_pos : s->field == FLD_CURSOR ?
 			    fl->cursor : fl->f_count;
@@ -573,15 +268,19 @@ void defined_step(struct vx *x)
 			v = s->field == FLD_SIZE ? in->size : in->nchildren;
 			access_inode(x, fn, s->field, ino, v, false);
 		}
-		f->kfn.kval[s->field] = v;
+		f->kfn.kval[kval_at(w, s->field)] = v;
 		break;
 	}
 	case KS_WRITE: {
-		int64_t v = value(x->t, &s->a);
+		int64_t v = value(w, x->t, &s->a);
 		if (s->arith)
-			v = s->arith == '+' ? v + value(x->t, &s->b) : v - value(x->t, &s->b);
+			v = s->arith == '+' ? v + value(w, x->t, &s->b) : v - value(w, x->t, &s->b);
+		int slot = vfs_ufield_slot(w, s->field);
+		int64_t init = slot >= 0 ? w->kdefs->ufields[slot].init : 0;
 		if (s->obj == KO_FILE) {
-			if (s->field == FLD_F_POS)
+			if (slot >= 0)
+				w->files[file].u[slot] = (int64_t)((uint64_t)v - (uint64_t)init);
+			else if (s->field == FLD_F_POS)
 				w->files[file].f_pos = v;
 			else
 				w->files[file].cursor = v;
@@ -592,10 +291,13 @@ void defined_step(struct vx *x)
 				w->oom = 1;
 				break;
 			}
-			in->size = v;
+			if (slot >= 0)
+				in->u[slot] = (int64_t)((uint64_t)v - (uint64_t)init);
+			else
+				in->size = v;
 			access_inode(x, fn, s->field, ino, v, true);
 		}
-		f->kfn.kval[s->field] = v;
+		f->kfn.kval[kval_at(w, s->field)] = v;
 		break;
 	}
 	case KS_CALL:
@@ -605,14 +307,14 @@ void defined_step(struct vx *x)
 		fn_enter(x, w->kdefs->kfns[s->callee].fn);
 		break;
 	case KS_FDGET:
-		f->fd = (int32_t)value(x->t, &s->a);
+		f->fd = (int32_t)value(w, x->t, &s->a);
 		f->pos_get = 0;
 		f->kfn.kgot = 1;
 		call_sub(x, RP(fdget, enter), RP(defined_step, step));
 		sub_now(x);
 		break;
 	case KS_FDGET_POS:
-		f->fd = (int32_t)value(x->t, &s->a);
+		f->fd = (int32_t)value(w, x->t, &s->a);
 		f->kfn.kgot = 1;
 		get_pos_sub(x, RP(defined_step, step));
 		sub_now(x);
@@ -628,12 +330,12 @@ void defined_step(struct vx *x)
 		sub_now(x);
 		break;
 	case KS_RETURN:
-		if (holds(value(x->t, &s->ca), s->cmp, value(x->t, &s->cb)))
-			kfn_return(x, value(x->t, &s->a));
+		if (holds(value(w, x->t, &s->ca), s->cmp, value(w, x->t, &s->cb)))
+			kfn_return(x, value(w, x->t, &s->a));
 		break;
 	case KS_EMIT:
-		kfn_emit(x, fn, file, ino, value(x->t, &s->a),
-			 s->arith ? value(x->t, &s->b) : INT64_MAX);
+		kfn_emit(x, fn, file, ino, value(w, x->t, &s->a),
+			 s->arith ? value(w, x->t, &s->b) : INT64_MAX);
 		break;
 	}
 }
@@ -650,7 +352,9 @@ bool kfn_kill_wait(struct vx *x)
 {
 	struct vfs_thread *t = x->t;
 	struct vfs_frame *f = &t->f;
-	if (f->pc != RP(defined_step, step) || !f->kfn.kdepth || !lock_wait_abort(x))
+	/* (a hook's wait sleeps on: the path around it holds locks of its own) */
+	if (f->pc != RP(defined_step, step) || !f->kfn.kdepth || f->kfn.khook ||
+	    !lock_wait_abort(x))
 		return false;
 	while (t->nheld) {
 		const struct vfs_held *h = &t->held[t->nheld - 1];
@@ -668,133 +372,81 @@ bool kfn_kill_wait(struct vx *x)
 	return true;
 }
 
-/* ---- a call of a defined system call as words and as strace shows it ---- */
+/* ---- hooks: a defined function put into a built-in path ---- */
 
-int vfs_kfn_call_parse(struct vfs_world *w, int k, int argc, char *const *argv,
-		       struct vfs_call *c, char *err, size_t nerr)
+const struct vfs_hook_desc vfs_hooks[VHOOK__COUNT] = {
+	[VHOOK_LLSEEK] = { "vfs_llseek", "instead of vfs_llseek: on lseek's file, "
+			   "after fdget_pos; its return is lseek's" },
+	[VHOOK_LOOKUP] = { "lookup", "before the lookup of the last component, "
+			   "under the parent's lock: its inode is the parent "
+			   "directory; a negative return fails the call" },
+};
+
+int vfs_hook_lookup(const char *point)
+{
+	for (int i = 0; i < VHOOK__COUNT; i++)
+		if (!strcmp(vfs_hooks[i].point, point))
+			return i;
+	return -1;
+}
+
+int vfs_hook_get(const struct vfs_world *w, int hook)
+{
+	return w->kdefs && hook >= 0 && hook < VHOOK__COUNT ? w->kdefs->hooks[hook] - 1 : -1;
+}
+
+/* A step a hooked function (or one it calls) may not have: the path's
+ * own file and position are in the frame it shares. */
+static const char *hook_refuses(const struct vfs_world *w, int k, int guard)
 {
 	const struct vfs_kfn *f = vfs_kfn_get(w, k);
-	memset(c, 0, sizeof *c);
-	if (!f || !f->syscall) {
-		snprintf(err, nerr, "not a system call");
-		return VCP_BAD;
+	for (int i = 0; f && guard < VFS_KFN_DEPTH && i < f->nsteps; i++) {
+		const struct vfs_kstep *s = &f->step[i];
+		if (s->op >= KS_FDGET && s->op <= KS_FDPUT_POS)
+			return "fdget and fdput (the path has its file already)";
+		if (s->op == KS_EMIT)
+			return "emit (the path hands out no entries)";
+		if (s->op == KS_CALL && hook_refuses(w, s->callee, guard + 1))
+			return hook_refuses(w, s->callee, guard + 1);
 	}
-	if (argc != f->nparams) {
-		size_t o = (size_t)snprintf(err, nerr, "%s: %s arguments (usage: %s",
-					    f->name, argc < f->nparams ? "missing" :
-					    "too many", f->name);
-		for (int i = 0; i < f->nparams && o < nerr; i++)
-			o += (size_t)snprintf(err + o, nerr - o, " %s", f->params[i]);
-		if (o < nerr)
-			snprintf(err + o, nerr - o, ")");
-		return VCP_BAD;
+	return NULL;
+}
+
+int vfs_hook_set(struct vfs_world *w, int hook, int k, char *err, size_t nerr)
+{
+	const struct vfs_kfn *f = vfs_kfn_get(w, k);
+	if (k >= 0 && (!f || f->syscall)) {
+		snprintf(err, nerr, "%s is a system call: a hook is a function "
+			 "('define function')", f ? f->name : "?");
+		return -1;
 	}
-	c->sys = SYS_DEFINED;
-	c->def = (uint8_t)k;
-	for (int i = 0; i < argc; i++) {
-		char *end;
-		errno = 0;
-		long long v = strtoll(argv[i], &end, 0);
-		if (!argv[i][0] || *end || errno) {
-			snprintf(err, nerr, "%s: %s is a number, not '%s'", f->name,
-				 f->params[i], argv[i]);
-			return VCP_BAD;
-		}
-		c->a[i] = v;
+	const char *why = k >= 0 ? hook_refuses(w, k, 0) : NULL;
+	if (why) {
+		snprintf(err, nerr, "%s has a step a hook cannot have: %s", f->name, why);
+		return -1;
 	}
+	struct vfs_kdefs *kd = kdefs_mut(w);
+	if (!kd) {
+		snprintf(err, nerr, "out of memory");
+		return -1;
+	}
+	kd->hooks[hook] = (int8_t)(k + 1);
 	return 0;
 }
 
-void kfn_call_print(FILE *out, const struct vfs_world *w, const struct vfs_call *c)
+bool kfn_hook(struct vx *x, int hook, int ret_rp, int ino)
 {
-	const struct vfs_kfn *f = vfs_kfn_get(w, c->def);
-	fputs(f ? f->name : "?", out);
-	for (int i = 0; f && i < f->nparams; i++)
-		fprintf(out, " %" PRId64, c->a[i]);
-}
-
-void kfn_call_strace(const struct vfs_world *w, const struct vfs_call *c,
-		     char *buf, size_t n)
-{
-	const struct vfs_kfn *f = vfs_kfn_get(w, c->def);
-	size_t o = (size_t)snprintf(buf, n, "%s(", f ? f->name : "?");
-	for (int i = 0; f && i < f->nparams && o < n; i++)
-		o += (size_t)snprintf(buf + o, n - o, "%s%" PRId64, i ? ", " : "", c->a[i]);
-	if (o < n)
-		snprintf(buf + o, n - o, ")");
-}
-
-/* ---- a step as the line that defines it ---- */
-
-static void value_text(const struct vfs_kfn *f, const struct vfs_kvalue *v,
-		       char *buf, size_t n)
-{
-	const char *e;
-	switch (v->kind) {
-	case KV_PARAM: snprintf(buf, n, "%s", f->params[v->v]); break;
-	case KV_FIELD: snprintf(buf, n, "%s", vfs_field_name((int)v->v)); break;
-	case KV_RET:   snprintf(buf, n, "ret"); break;
-	default:
-		e = v->v < 0 ? vfs_errno_name((int)-v->v) : NULL;
-		if (e)
-			snprintf(buf, n, "-%s", e);
-		else
-			snprintf(buf, n, "%" PRId64, v->v);
-	}
-}
-
-void vfs_kstep_text(const struct vfs_world *w, const struct vfs_kfn *f,
-		    const struct vfs_kstep *s, char *buf, size_t n)
-{
-	static const char *const cmps[] = { "", "<", "<=", ">", ">=", "==", "!=" };
-	static const char *const subs[] = { "normal", "parent", "parent2", "nondir2" };
-	char a[48], b[48];
-	value_text(f, &s->a, a, sizeof a);
-	value_text(f, &s->b, b, sizeof b);
-	switch (s->op) {
-	case KS_LOCK:
-		snprintf(buf, n, "lock %s of %s%s%s%s%s", vfs_klock_names[s->lock],
-			 vfs_kobj_names[s->obj], s->lock != KL_I_RWSEM ? "" :
-			 s->mode == M_READ ? " read" : " write",
-			 s->killable ? " killable" : "", s->sub >= 0 ? " nested " : "",
-			 s->sub >= 0 ? subs[s->sub] : "");
-		break;
-	case KS_UNLOCK: case KS_DOWNGRADE:
-		snprintf(buf, n, "%s %s of %s", s->op == KS_UNLOCK ? "unlock" : "downgrade",
-			 vfs_klock_names[s->lock], vfs_kobj_names[s->obj]);
-		break;
-	case KS_READ:
-		snprintf(buf, n, "read %s of %s", vfs_field_name(s->field),
-			 vfs_kobj_names[s->obj]);
-		break;
-	case KS_WRITE:
-		snprintf(buf, n, "write %s of %s %s%s%s%s", vfs_field_name(s->field),
-			 vfs_kobj_names[s->obj], a, s->arith ? " " : "",
-			 s->arith == '+' ? "+ " : s->arith == '-' ? "- " : "",
-			 s->arith ? b : "");
-		break;
-	case KS_CALL:
-		snprintf(buf, n, "call %s", w->kdefs && s->callee < w->kdefs->nkfns ?
-			 w->kdefs->kfns[s->callee].name : "?");
-		break;
-	case KS_FDGET: case KS_FDGET_POS:
-		snprintf(buf, n, "%s %s", s->op == KS_FDGET ? "fdget" : "fdget_pos", a);
-		break;
-	case KS_FDPUT: case KS_FDPUT_POS:
-		snprintf(buf, n, "%s", s->op == KS_FDPUT ? "fdput" : "fdput_pos");
-		break;
-	case KS_EMIT:
-		snprintf(buf, n, "emit entries of inode from %s%s%s", a,
-			 s->arith ? " max " : "", s->arith ? b : "");
-		break;
-	default: {
-		char ca[48], cb[48];
-		value_text(f, &s->ca, ca, sizeof ca);
-		value_text(f, &s->cb, cb, sizeof cb);
-		if (s->cmp)
-			snprintf(buf, n, "return %s if %s %s %s", a, ca, cmps[s->cmp], cb);
-		else
-			snprintf(buf, n, "return %s", a);
-	}
-	}
+	struct vfs_frame *f = &x->t->f;
+	int k = vfs_hook_get(x->w, hook);
+	if (k < 0 || f->kfn.kdepth)
+		return false;
+	f->kfn.kdepth = 1;
+	f->kfn.khook = 1;
+	f->kfn.kino = ino;
+	f->kfn.kstack[0].fn = (uint8_t)k;
+	f->kfn.kstack[0].pc = 0;
+	fn_enter(x, x->w->kdefs->kfns[k].fn);
+	call_sub(x, RP(defined_step, step), ret_rp);
+	defined_step(x);
+	return true;
 }

@@ -66,6 +66,7 @@ static void put_call(struct sbuf *b, const struct vfs_call *c)
 /* The inodes but their locks: the tree, names, dead flags, sizes, data. */
 uint64_t xs_tree_hash(struct sbuf *b, const struct vfs_world *w)
 {
+	size_t nu = sizeof(int64_t) * (size_t)vfs_nufields(w);  /* declared fields */
 	b->n = 0;
 	for (int i = 0; i < w->ninodes; i++) {
 		const struct vfs_inode *n = &w->inodes[i];
@@ -84,6 +85,10 @@ uint64_t xs_tree_hash(struct sbuf *b, const struct vfs_world *w)
 			put(b, n->data->bytes, sz < n->data->cap ? sz : n->data->cap);
 		}
 	}
+	/* the fields the script declared, after the tree (hot: not in its
+	 * loop when there are none) */
+	for (int i = 0; nu && i < w->ninodes; i++)
+		put(b, w->inodes[i].u, nu);
 	return xs_hash_buf(b->p, b->n);
 }
 
@@ -98,8 +103,8 @@ size_t xs_canon_bound(const struct vfs_world *w, bool data)
 	n += (size_t)w->nthreads * (64 + sizeof(struct vfs_frame) +
 		VFS_MAX_HELD * 8 + VFS_MAX_FNSTACK +
 		(VFS_MAX_PENDING + 1) * (sizeof(struct vfs_call) + 8));
-	n += (size_t)w->nfiles * 48;
-	n += (size_t)w->ninodes * (64 + VFS_NAME_MAX);
+	n += (size_t)w->nfiles * (48 + 8 * VFS_MAX_UFIELDS);
+	n += (size_t)w->ninodes * (64 + 8 * VFS_MAX_UFIELDS + VFS_NAME_MAX);
 	for (int i = 0; data && i < w->ninodes; i++)
 		if (w->inodes[i].data)
 			n += w->inodes[i].data->cap;
@@ -148,6 +153,7 @@ void xs_canon(struct sbuf *bo, const struct vfs_world *w, uint64_t tree,
 	/* a local copy of the buffer's cursor: stores through b->p may not
 	 * then change b->n, which the compiler otherwise reloads per put */
 	struct sbuf lb = *bo, *b = &lb;
+	size_t nu = sizeof(int64_t) * (size_t)vfs_nufields(w);  /* declared fields */
 	b->n = 0;
 	/* allocation counters and sizes */
 	int32_t g[7] = { w->next_pid, w->next_file_id,
@@ -225,6 +231,8 @@ void xs_canon(struct sbuf *bo, const struct vfs_world *w, uint64_t tree,
 		PUT(b, f->pid);
 		PUT(b, f->f_pos);
 		PUT(b, f->cursor);
+		if (nu)
+			put(b, f->u, nu);
 		put_lock(b, &f->f_pos_lock);
 		put_lock(b, &f->f_lock);
 	}

@@ -87,6 +87,11 @@ int file_alloc(struct vfs_world *w, int kind)
 		w->nfiles++;
 	}
 	struct vfs_file *f = &w->files[i];
+	/* a slot a closed file had: the race detector forgets that file's
+	 * accesses and its locks' clocks (the kernel frees it after the last
+	 * fput; a new file is no continuation of it) */
+	vfs_detect_forget(w, LID_FILE_POS, i);
+	vfs_detect_forget(w, LID_FILE_LOCK, i);
 	memset(f, 0, sizeof *f);
 	f->kind = (uint8_t)kind;
 	f->id = w->next_file_id++;
@@ -228,6 +233,9 @@ static int64_t fpos_var(void *ctx, int id)
 	struct fpos_seen *c = ctx;
 	const struct vfs_world *w = c->x->w;
 	const struct vfs_file *fl = c->fl;
+	if (id >= VFS_XVAR_FIELD)       /* a field the script declared */
+		return ufield_read(c->x, c->fn, id - VFS_XVAR_FIELD, (int)(fl - w->files),
+				   fl->kind == FK_INODE ? fl->inode : -1);
 	switch (id) {
 	case VDV_ATOMIC_POS:
 		return !!(fl->f_mode & FMODE_ATOMIC_POS);

@@ -83,6 +83,8 @@ typedef int kfn_resolver(const struct vfs_world *w, const struct vfs_thread *t);
 	P(vfs_llseek, inode_lock,              none,                    llseek_inode_lock_fn,  1, 0) \
 	P(vfs_llseek, inode_locked,            none,                    f_op_llseek_fn,        0, 0) \
 	P(vfs_llseek, inode_unlock,            none,                    llseek_inode_unlock_fn, 1, 0) \
+	/* (after a defined function in vfs_llseek's place: 'hook vfs_llseek') */ \
+	P(vfs_llseek, hooked,                  lseek,                   NULL,                  0, 1) \
 	P(ksys_read, file_pos,                 ksys_read,               NULL,                  0, 0) \
 	P(ksys_read, vfs_read,                 vfs_read,                NULL,                  1, 0) \
 	P(ksys_read, set_pos,                  ksys_read,               NULL,                  0, 0) \
@@ -129,14 +131,17 @@ typedef int kfn_resolver(const struct vfs_world *w, const struct vfs_thread *t);
 	P(pidfd_getfd, exec_unlock,            none,                    pidfd_exec_unlock_fn,  1, 0) \
 	P(pidfd_getfd, receive_fd,             receive_fd,              NULL,                  1, 0) \
 	/* fs/namei.c */ \
+	/* lookup_hooked: back from the script's function before the lookup ('hook lookup') */ \
 	P(do_mkdirat, parentat,                do_mkdirat,              NULL,                  1, 0) \
 	P(do_mkdirat, lock_parent,             none,                    inode_lock_fn,         1, 0) \
 	P(do_mkdirat, lookup,                  do_mkdirat,              NULL,                  0, 0) \
+	P(do_mkdirat, lookup_hooked,           do_mkdirat,              NULL,                  0, 1) \
 	P(do_mkdirat, vfs_mkdir,               vfs_mkdir,               NULL,                  1, 0) \
 	P(do_mkdirat, unlock_parent,           none,                    inode_unlock_fn,       1, 0) \
 	P(do_unlinkat, parentat,               do_unlinkat,             NULL,                  1, 0) \
 	P(do_unlinkat, lock_parent,            none,                    inode_lock_fn,         1, 0) \
 	P(do_unlinkat, lookup,                 do_unlinkat,             NULL,                  0, 0) \
+	P(do_unlinkat, lookup_hooked,          do_unlinkat,             NULL,                  0, 1) \
 	P(do_unlinkat, vfs_unlink,             vfs_unlink,              NULL,                  1, 0) \
 	P(do_unlinkat, lock_victim,            none,                    inode_lock_fn,         1, 0) \
 	P(do_unlinkat, unlink,                 vfs_unlink,              NULL,                  0, 0) \
@@ -145,6 +150,7 @@ typedef int kfn_resolver(const struct vfs_world *w, const struct vfs_thread *t);
 	P(do_rmdir, parentat,                  do_rmdir,                NULL,                  1, 0) \
 	P(do_rmdir, lock_parent,               none,                    inode_lock_fn,         1, 0) \
 	P(do_rmdir, lookup,                    do_rmdir,                NULL,                  0, 0) \
+	P(do_rmdir, lookup_hooked,             do_rmdir,                NULL,                  0, 1) \
 	P(do_rmdir, vfs_rmdir,                 vfs_rmdir,               NULL,                  1, 0) \
 	P(do_rmdir, lock_victim,               none,                    inode_lock_fn,         1, 0) \
 	P(do_rmdir, rmdir,                     vfs_rmdir,               NULL,                  0, 0) \
@@ -155,6 +161,7 @@ typedef int kfn_resolver(const struct vfs_world *w, const struct vfs_thread *t);
 	P(do_renameat2, lock_parent,           none,                    inode_lock_fn,         1, 0) \
 	P(do_renameat2, lock_parent2,          none,                    inode_lock_fn,         1, 0) \
 	P(do_renameat2, lookup,                do_renameat2,            NULL,                  0, 0) \
+	P(do_renameat2, lookup_hooked,         do_renameat2,            NULL,                  0, 1) \
 	P(do_renameat2, vfs_rename,            vfs_rename,              NULL,                  1, 0) \
 	P(do_renameat2, lock_victim,           none,                    inode_lock_fn,         1, 0) \
 	P(do_renameat2, lock_victim2,          none,                    inode_lock_fn,         1, 0) \
@@ -398,9 +405,26 @@ int64_t emit_entries(struct vx *x, int fn, int ino, int64_t pos, int64_t max,
 /* a fatal signal in a defined step's killable wait: true when it gave up
  * (the call unwinds and returns -EINTR) */
 bool kfn_kill_wait(struct vx *x);
+/* the function the script put at HOOK, if any: entered (its first step
+ * run in this one), coming back to RET_RP with its return in f.kfn.kret, the
+ * inode INO its steps work on when the frame has no file; false: none */
+bool kfn_hook(struct vx *x, int hook, int ret_rp, int ino);
+/* A process-wide table of the names a script makes (defined functions,
+ * declared fields): each an id, BASE + its index, the same in every world
+ * of the process (events carry it as a byte); it only grows.  intern and
+ * find: the id, or -1 (full; not there); name: "?" for an unknown id. */
+struct name_tab { int n, max, base; char (*v)[VFS_KFN_NAME_MAX]; };
+int name_tab_intern(struct name_tab *t, const char *name);
+int name_tab_find(const struct name_tab *t, const char *name);
+const char *name_tab_name(const struct name_tab *t, int id);
 /* the names of defined functions, past the built-in ones (trace.c) */
 const char *kfn_name(int fn);
 int kfn_name_lookup(const char *name);
+/* the names of declared fields, past the built-in ones (trace.c) */
+extern struct name_tab ufield_names;
+/* Read declared field FLD of FILE (or of inode INO, as it is declared),
+ * traced as FN's read; 0 where the object is not there. */
+int64_t ufield_read(struct vx *x, int fn, int fld, int file, int ino);
 void kfn_call_print(FILE *f, const struct vfs_world *w, const struct vfs_call *c);
 void kfn_call_strace(const struct vfs_world *w, const struct vfs_call *c,
 		     char *buf, size_t n);

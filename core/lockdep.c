@@ -36,7 +36,7 @@ static const char *const key_base[LC__COUNT] = {
 const char *vfs_ld_key_name(int key)
 {
 	static char buf[VFS_LD_KEYS][40];
-	int cls = key / 4, sub = key % 4;
+	int cls = VFS_LD_KEY_CLS(key), sub = VFS_LD_KEY_SUB(key);
 	if (key < 0 || key >= VFS_LD_KEYS)
 		return "?";
 	if (!buf[key][0]) {
@@ -75,12 +75,12 @@ const char *vfs_ld_rule_name(int rule)
  * annotated (core/locking.c lock_subclass: the event's, the held entry's). */
 static int ev_key(const struct vfs_world *w, const struct vfs_event *ev)
 {
-	return lock_class(w, ev->lock) * 4 + ev->subclass;
+	return VFS_LD_KEY(lock_class(w, ev->lock), ev->subclass);
 }
 
 static int held_key(const struct vfs_held *h)
 {
-	return h->cls * 4 + h->sub;
+	return VFS_LD_KEY(h->cls, h->sub);
 }
 
 /* Whether (RULE, FROM, TO) was reported before; remembered if not.

@@ -104,6 +104,22 @@ static void namei_unwind(struct vx *x, int64_t res, int next)
 
 /* The victim's own lock (its i_nlink, S_DEAD, its entries): f->inode,
  * then NEXT; rename's second in lock_two_inodes' order at NEXT2. */
+/* 'hook lookup': the script's function before the lookup of the last
+ * component, under the parent's lock, on the (first) parent directory.
+ * True while it runs, or when its negative return failed the call (the
+ * parents unlocked from UNLOCK); false: do the lookup now (no function
+ * there, or it came back to HOOKED with 0 or more). */
+static bool lookup_hook(struct vx *x, int hooked, int unlock)
+{
+	struct vfs_frame *f = &x->t->f;
+	if (f->pc != hooked)
+		return kfn_hook(x, VHOOK_LOOKUP, hooked, f->namei.parent);
+	if (f->kfn.kret >= 0)
+		return false;
+	namei_unwind(x, f->kfn.kret, unlock);
+	return true;
+}
+
 static void lock_victim(struct vx *x, int next2, int next)
 {
 	struct vfs_frame *f = &x->t->f;
@@ -178,6 +194,9 @@ void do_mkdirat(struct vx *x)
 		lock_parent(x, RP(do_mkdirat, lookup));
 		return;
 	case RP(do_mkdirat, lookup):
+	case RP(do_mkdirat, lookup_hooked):
+		if (lookup_hook(x, RP(do_mkdirat, lookup_hooked), RP(do_mkdirat, unlock_parent)))
+			return;
 		r = lookup_one_qstr_excl(x, VFN_do_mkdirat, 0, f->namei.parent,
 					 f->namei.parent, &v);
 		if (r == 0) {
@@ -219,6 +238,9 @@ void do_unlinkat(struct vx *x)
 		lock_parent(x, RP(do_unlinkat, lookup));
 		return;
 	case RP(do_unlinkat, lookup):
+	case RP(do_unlinkat, lookup_hooked):
+		if (lookup_hook(x, RP(do_unlinkat, lookup_hooked), RP(do_unlinkat, unlock_parent)))
+			return;
 		r = lookup_one_qstr_excl(x, VFN_do_unlinkat, 0, f->namei.parent,
 					 f->namei.parent, &v);
 		if (r == 0) {
@@ -267,6 +289,9 @@ void do_rmdir(struct vx *x)
 		lock_parent(x, RP(do_rmdir, lookup));
 		return;
 	case RP(do_rmdir, lookup):
+	case RP(do_rmdir, lookup_hooked):
+		if (lookup_hook(x, RP(do_rmdir, lookup_hooked), RP(do_rmdir, unlock_parent)))
+			return;
 		r = lookup_one_qstr_excl(x, VFN_do_rmdir, 0, f->namei.parent,
 					 f->namei.parent, &v);
 		if (r == 0) {
@@ -524,6 +549,10 @@ void do_renameat2(struct vx *x)
 		inode_lock_then(x, nd->parent2, RP(do_renameat2, lookup));
 		return;
 	case RP(do_renameat2, lookup):
+	case RP(do_renameat2, lookup_hooked):
+		if (lookup_hook(x, RP(do_renameat2, lookup_hooked),
+				RP(do_renameat2, unlock_parent)))
+			return;
 		r = rename_lookup(x);
 		namei_unwind(x, r < 0 ? r : 0, r > 0 ? RP(do_renameat2, vfs_rename) :
 			     RP(do_renameat2, unlock_parent));

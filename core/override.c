@@ -108,7 +108,9 @@ int vfs_expr_check(int dec, const struct vfs_expr *e)
 		const struct vfs_xnode *x = &e->node[i];
 		if (x->op >= XO__COUNT)
 			return -VE_INVAL;
-		if (x->op == XO_VAR && (x->v < 0 || x->v >= nvars(dec)))
+		bool field = dec != VDEC_FGET_LIGHT && x->v >= VFS_XVAR_FIELD + FLD__COUNT &&
+			     x->v < VFS_XVAR_FIELD + 256;
+		if (x->op == XO_VAR && (x->v < 0 || (x->v >= nvars(dec) && !field)))
 			return -VE_INVAL;
 		if (x->op != XO_CONST && x->op != XO_VAR && x->l >= i)
 			return -VE_INVAL;
@@ -172,7 +174,8 @@ static size_t text(int dec, const struct vfs_expr *e, int i, int outer, char *bu
 	if (x->op == XO_CONST)
 		PUT("%d", x->v);
 	else if (x->op == XO_VAR)
-		PUT("%s", vfs_decisions[dec].vars[x->v]);
+		PUT("%s", x->v >= VFS_XVAR_FIELD ? vfs_field_name(x->v - VFS_XVAR_FIELD) :
+		    vfs_decisions[dec].vars[x->v]);
 	else if (x->op == XO_NOT) {
 		PUT("!");
 		o = text(dec, e, x->l, 4, buf, n, o);

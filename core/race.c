@@ -232,13 +232,18 @@ void vfs_detect_forget(struct vfs_world *w, int lidkind, int idx)
 			memset(d->lockclocks[i].w, 0, sizeof d->lockclocks[i].w);
 			memset(d->lockclocks[i].r, 0, sizeof d->lockclocks[i].r);
 		}
-	if (lidkind != LID_INODE)
+	if (lidkind != LID_INODE && lidkind != LID_FILE_POS)
 		return;
+	bool inode = lidkind == LID_INODE;      /* else a struct file's slot */
 	for (int i = 0; i < d->nshadows; i++) {
 		struct vfs_shadow *sh = &d->shadows[i];
-		if (sh->obj == idx && (sh->field == FLD_DIR ||
-				       sh->field == FLD_SIZE ||
-				       sh->field == FLD_DATA)) {
+		int slot = vfs_ufield_slot(w, sh->field);   /* a declared one */
+		bool mine = slot >= 0 ? w->kdefs->ufields[slot].obj == (inode ? KO_INODE : KO_FILE) :
+			    inode ? sh->field == FLD_DIR || sh->field == FLD_SIZE ||
+				    sh->field == FLD_DATA :
+			    sh->field == FLD_F_POS || sh->field == FLD_CURSOR ||
+			    sh->field == FLD_F_COUNT;
+		if (sh->obj == idx && mine) {
 			memset(&sh->w, 0, sizeof sh->w);
 			memset(sh->r, 0, sizeof sh->r);
 		}
@@ -297,7 +302,8 @@ static bool already(const struct vfs_world *w, int kind, int field, int obj,
 static void race(struct vfs_world *w, const struct vfs_event *ev,
 		 const struct vfs_access *a, const struct vfs_access *b)
 {
-	w->det.race_fields[ev->field]++;
+	if (ev->field < FLD__COUNT)
+		w->det.race_fields[ev->field]++;
 	if (already(w, DK_RACE, ev->field, ev->obj, a, b)) {
 		w->det.counts[DK_RACE]++;
 		return;
@@ -606,6 +612,14 @@ static void on_enter(struct vfs_world *w, const struct vfs_event *ev)
 		 vfs_fn_name(ev->fn), dn);
 }
 
+/* FN is the script's function in vfs_llseek's place ('hook vfs_llseek'):
+ * its write of f_pos is a seek, as the kernel's */
+static bool seek_hook_fn(const struct vfs_world *w, int fn)
+{
+	int k = fn >= VFN__COUNT ? vfs_hook_get(w, VHOOK_LLSEEK) : -1;
+	return k >= 0 && vfs_kfn_get(w, k)->fn == fn;
+}
+
 void vfs_detect_event(struct vfs_world *w, const struct vfs_event *ev)
 {
 	/* a detector whose table filled stays off (core/limits.h) */
@@ -614,8 +628,8 @@ void vfs_detect_event(struct vfs_world *w, const struct vfs_event *ev)
 	switch (ev->op) {
 	case OP_READ:
 	case OP_WRITE:
-		if (ev->op == OP_WRITE && ev->field == FLD_F_POS &&
-		    is_llseek_fn(ev->fn) && passes)
+		if (ev->op == OP_WRITE && ev->field == FLD_F_POS && passes &&
+		    (is_llseek_fn(ev->fn) || seek_hook_fn(w, ev->fn)))
 			on_seek(w, ev);
 		if (clocks)
 			on_access(w, ev);

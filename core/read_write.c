@@ -269,6 +269,9 @@ void vfs_llseek(struct vx *x)
 			sys_return(x, -VE_BADF);
 			return;
 		}
+		/* the script's function in vfs_llseek's place ('hook vfs_llseek') */
+		if (kfn_hook(x, VHOOK_LLSEEK, RP(vfs_llseek, hooked), -1))
+			return;
 		fn_enter(x, VFN_vfs_llseek);
 		struct vfs_file *fl = &w->files[f->file];
 		int64_t whence = cur_call(x)->a[2];
@@ -314,6 +317,10 @@ void vfs_llseek(struct vx *x)
 		return;
 	case RP(vfs_llseek, inode_locked):
 		fs_llseek_locked(x);
+		return;
+	case RP(vfs_llseek, hooked):
+		f->res = f->kfn.kret;
+		put_pos_sub(x, RP(do_syscall_64, exit));
 		return;
 	case RP(vfs_llseek, inode_unlock):
 		lock_release(x, llseek_inode_unlock_fn(x->w, x->t),

@@ -130,6 +130,9 @@ static void dir_iterate(struct vx *x)
 static int64_t iterate_var(void *ctx, int id)
 {
 	struct vx *x = ctx;
+	if (id >= VFS_XVAR_FIELD)       /* a field the script declared */
+		return ufield_read(x, VFN_iterate_dir, id - VFS_XVAR_FIELD, x->t->f.file,
+				   x->t->f.inode);
 	return id == VDV_NATIVE_SHARED ? dir_native_shared(x->w, x->t->f.inode) :
 	       x->w->k.iterate == ITER_SHARED;
 }

@@ -25,9 +25,10 @@ static const struct { const char *name; int cls; bool inode; } pat_classes[] = {
 	{ "exec_update_mutex", LC_EXEC_UPDATE_MUTEX, false },
 	{ "exec_update_lock", LC_EXEC_UPDATE_LOCK, false },
 };
-/* include/linux/fs.h's enum inode_i_mutex_lock_class, as far as vfsim's
- * paths annotate (LDSUB_*) */
-static const char *const sub_names[] = { "normal", "parent", "parent2", "nondir2" };
+/* include/linux/fs.h's enum inode_i_mutex_lock_class (LDSUB_*) */
+const char *const vfs_ldsub_names[LDSUB__COUNT] = {
+	"normal", "parent", "child", "xattr", "nondir2", "parent2",
+};
 
 int vfs_lockpat_parse(const char *s, struct vfs_lockpat *p, int *bad_at)
 {
@@ -52,8 +53,8 @@ int vfs_lockpat_parse(const char *s, struct vfs_lockpat *p, int *bad_at)
 	bool inode = p->inode || p->cls == LC_I_RWSEM_DIR || p->cls == LC_I_RWSEM;
 	if (!inode)     /* only inode_lock_nested annotates a subclass */
 		return -1;
-	for (int k = 0; k < 4; k++)
-		if (!strcmp(sub, sub_names[k]) ||
+	for (int k = 0; k < LDSUB__COUNT; k++)
+		if (!strcmp(sub, vfs_ldsub_names[k]) ||
 		    (sub[0] == '0' + k && !sub[1])) {
 			p->sub = (int8_t)k;
 			return 0;
@@ -69,23 +70,23 @@ void vfs_lockpat_text(const struct vfs_lockpat *p, char *buf, size_t n)
 			name = pat_classes[i].name;
 			break;
 		}
-	if (p->sub >= 0 && p->sub < 4)
-		snprintf(buf, n, "%s:%s", name, sub_names[p->sub]);
+	if (p->sub >= 0 && p->sub < LDSUB__COUNT)
+		snprintf(buf, n, "%s:%s", name, vfs_ldsub_names[p->sub]);
 	else
 		snprintf(buf, n, "%s", name);
 }
 
 const char *vfs_lockpat_name(int i)
 {
-	static char subs[4][24];
+	static char subs[LDSUB__COUNT][24];
 	int nc = (int)(sizeof pat_classes / sizeof pat_classes[0]);
 	if (i >= 0 && i < nc)
 		return pat_classes[i].name;
 	i -= nc;
-	if (i < 0 || i >= 4)
+	if (i < 0 || i >= LDSUB__COUNT)
 		return NULL;
 	if (!subs[i][0])
-		snprintf(subs[i], sizeof subs[i], "i_rwsem:%s", sub_names[i]);
+		snprintf(subs[i], sizeof subs[i], "i_rwsem:%s", vfs_ldsub_names[i]);
 	return subs[i];
 }
 

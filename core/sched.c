@@ -207,7 +207,12 @@ int vfs_thread_resume_point(const struct vfs_world *w, int tid,
 	const struct vfs_frame *f = &w->threads[tid].f;
 	if (frame) {
 		*frame = f;
-		*size = sizeof *f;
+		/* a defined function's part (core/defined.c) decides nothing
+		 * once none runs: the locks it took are in held[], its values
+		 * die with it (a hook's return is read in its last step) */
+		*size = !f->kfn.kdepth ? offsetof(struct vfs_frame, kfn) :
+			offsetof(struct vfs_frame, kfn.kval) +
+			sizeof f->kfn.kval[0] * (size_t)(FLD__COUNT + w->kdefs->nufields);
 	}
 	return f->pc;
 }

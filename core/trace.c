@@ -72,13 +72,16 @@ static const char *const field_names[FLD__COUNT] = {
 };
 const char *vfs_field_name(int f)
 {
-	return f >= 0 && f < FLD__COUNT ? field_names[f] : "?";
+	return f >= 0 && f < FLD__COUNT ? field_names[f] :
+	       name_tab_name(&ufield_names, f);
 }
 int vfs_field_lookup(const char *name)
 {
 	int f = name_lookup(field_names, FLD__COUNT, name);
 	if (!f && (!strcmp(name, "readdir") || !strcmp(name, "readdir-cursor")))
 		return FLD_CURSOR;
+	if (!f && (f = name_tab_find(&ufield_names, name)) < 0)
+		f = FLD_NONE;           /* (a field the script declared) */
 	return f;                                               /* 0: FLD_NONE */
 }
 

@@ -129,8 +129,16 @@ struct vfs_pass {               /* one pass of an open directory */
 /* The lock-order graph (core/lockdep.c): nodes are lockdep keys, a lock
  * class with its nesting subclass (key = class * 4 + subclass); each edge
  * keeps the first acquisition that made it. */
-enum { LDSUB_NORMAL, LDSUB_PARENT, LDSUB_PARENT2, LDSUB_NONDIR2 };
-#define VFS_LD_KEYS (LC__COUNT * 4)
+/* include/linux/fs.h's enum inode_i_mutex_lock_class, by the kernel's
+ * numbers (lockdep prints them: i_rwsem_dir_key/5 is I_MUTEX_PARENT2) */
+enum { LDSUB_NORMAL, LDSUB_PARENT, LDSUB_CHILD, LDSUB_XATTR, LDSUB_NONDIR2,
+       LDSUB_PARENT2, LDSUB__COUNT };
+extern const char *const vfs_ldsub_names[LDSUB__COUNT]; /* "normal", "parent"... */
+#define VFS_LD_SUBS 8                   /* a key's room for subclasses */
+#define VFS_LD_KEY(cls, sub) ((cls) * VFS_LD_SUBS + (sub))
+#define VFS_LD_KEY_CLS(key) ((key) / VFS_LD_SUBS)
+#define VFS_LD_KEY_SUB(key) ((key) % VFS_LD_SUBS)
+#define VFS_LD_KEYS (LC__COUNT * VFS_LD_SUBS)
 struct vfs_ldedge { uint8_t from, to; uint32_t count; struct vfs_link first; };
 struct vfs_lockdep {
 	uint8_t nedges, nseen, ndead;

@@ -97,6 +97,9 @@ enum vfs_xop { XO_CONST, XO_VAR, XO_NOT, XO_AND, XO_OR, XO_LT, XO_LE, XO_GT,
 	       XO_GE, XO_EQ, XO_NE, XO__COUNT };
 #define VFS_EXPR_NODES 32
 struct vfs_xnode { uint8_t op, l, r; int16_t v; };  /* v: a constant or a variable */
+/* a variable VFS_XVAR_FIELD + FLD: a field the script declared ('field'),
+ * of the file the decision sees or of its inode (not __fget_light's) */
+#define VFS_XVAR_FIELD 256
 struct vfs_expr {
 	uint8_t n;              /* nodes; 0: not overridden */
 	uint8_t root;
@@ -188,6 +191,41 @@ struct vfs_rule {
 };
 #define VFS_MAX_RULES 16
 
+/*
+ * Fields the script declares (`field NAME of file|inode [= N]`,
+ * core/fields.c).  A name gets a field id after the built-in FLD_* (the
+ * same id for the same name in every world of the process, as defined
+ * functions' names do), so events, races, rules and footprints carry it
+ * as they carry f_pos; the world's declaration (its slot) says which
+ * object has it and its initial value.
+ */
+struct vfs_ufield { uint8_t fld, obj; int64_t init; };
+/* Declare NAME on OBJ (KO_FILE, KO_INODE): its slot, or -1 and ERR. */
+int vfs_ufield_declare(struct vfs_world *w, const char *name, int obj,
+		       int64_t init, char *err, size_t nerr);
+int vfs_nufields(const struct vfs_world *w);
+const struct vfs_ufield *vfs_ufield_get(const struct vfs_world *w, int slot);
+/* the slot of field id FLD in W, or -1 (a built-in field, or undeclared) */
+int vfs_ufield_slot(const struct vfs_world *w, int fld);
+/* the value of slot SLOT of file or inode OBJ (an index of its table) */
+int64_t vfs_ufield_value(const struct vfs_world *w, int slot, int obj);
+
+/*
+ * Built-in paths a defined function can be put into (`hook POINT
+ * FUNCTION`, core/defined.c): VHOOK_LLSEEK runs it instead of vfs_llseek
+ * (lseek's file, after fdget_pos; its return is lseek's), VHOOK_LOOKUP
+ * before the lookup of the last component, under the parent's lock (its
+ * inode: the parent directory; a negative return fails the call).
+ */
+enum vfs_hook { VHOOK_LLSEEK, VHOOK_LOOKUP, VHOOK__COUNT };
+struct vfs_hook_desc { const char *point, *help; };
+extern const struct vfs_hook_desc vfs_hooks[VHOOK__COUNT];
+int vfs_hook_lookup(const char *point);                         /* -1: none */
+/* Put defined function K (-1: the kernel's own again) at HOOK: 0, or -1
+ * and ERR (a system call, a step that would change the path's file). */
+int vfs_hook_set(struct vfs_world *w, int hook, int k, char *err, size_t nerr);
+int vfs_hook_get(const struct vfs_world *w, int hook);          /* -1: none */
+
 struct vfs_call;
 #define VFS_MAX_KFNS      16    /* functions and system calls a script defines */
 #define VFS_KFN_STEPS     24    /* steps of one (its implicit `return 0` too) */
@@ -199,7 +237,11 @@ enum vfs_kstep_op { KS_LOCK, KS_UNLOCK, KS_DOWNGRADE, KS_READ, KS_WRITE,
 		    KS_RETURN,
 		    /* hand out the directory's entries from a position (`emit
 		     * entries of inode from V [max N]`): ret is where it stopped */
-		    KS_EMIT, KS__COUNT };
+		    KS_EMIT,
+		    /* `if CA CMP CB` ... [`else` ...] `end`: no step of their
+		     * own (the scheduler's step runs the next real one); jump:
+		     * where `if` goes when false, `else` always */
+		    KS_IF, KS_ELSE, KS_ENDIF, KS__COUNT };
 enum vfs_kobj { KO_FILE, KO_INODE };    /* fdget's file, its inode */
 enum vfs_klock { KL_F_POS_LOCK, KL_F_LOCK, KL_I_RWSEM, KL__COUNT };
 enum vfs_kval { KV_CONST, KV_PARAM, KV_FIELD, KV_RET };
@@ -215,7 +257,9 @@ struct vfs_kstep {
 	uint8_t field;          /* enum vfs_field */
 	uint8_t callee;         /* KS_CALL: the index of the defined function */
 	uint8_t arith;          /* 0, '+' or '-': value a ARITH b */
-	uint8_t cmp;            /* KS_RETURN: enum vfs_kcmp, KC_NONE always */
+	uint8_t cmp;            /* KS_RETURN, KS_IF: enum vfs_kcmp, KC_NONE always */
+	uint8_t jump;           /* KS_IF, KS_ELSE: the step to go on at (set
+				 * by vfs_kfn_define) */
 	struct vfs_kvalue a, b; /* the value (write, return, fdget's FD) */
 	struct vfs_kvalue ca, cb; /* the condition: ca CMP cb */
 };
@@ -260,6 +304,11 @@ struct vfs_kdefs {
 	/* the kernel functions and system calls it defined (core/defined.c) */
 	int16_t nkfns;
 	struct vfs_kfn kfns[VFS_MAX_KFNS];
+	/* the fields it declared (core/fields.c), in its order: slot i is
+	 * u[i] of each file or inode */
+	int16_t nufields;
+	struct vfs_ufield ufields[VFS_MAX_UFIELDS];
+	int8_t hooks[VHOOK__COUNT];     /* the function at each (index + 1), 0 */
 	struct vfs_fstype fsdefs[];     /* VFS_MAX_FSDEFS */
 };
 /* Set (E NULL: clear) the override of DEC.  0, -VE_INVAL (not an

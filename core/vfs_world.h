@@ -39,6 +39,7 @@ struct vfs_inode {
 	int32_t next_off;       /* next offset to give a child (from 2) */
 	int32_t nchildren;
 	int64_t size;
+	int64_t u[VFS_MAX_UFIELDS]; /* declared fields on inodes, as files' u */
 	struct vfs_blob *data;  /* the bytes written, shared copy-on-write */
 	char name[VFS_NAME_MAX];
 	/* (i_rwsem: the world's ilocks[], beside the table, which world
@@ -85,6 +86,9 @@ struct vfs_file {
 	int32_t pid;            /* FK_PIDFD: the process it refers to */
 	int64_t f_pos;
 	int64_t cursor;         /* the filesystem's private readdir state */
+	/* the fields the script declared on files (core/fields.c), each as
+	 * the difference from its initial value: a new file starts at it */
+	int64_t u[VFS_MAX_UFIELDS];
 	struct vfs_lock f_pos_lock;
 	struct vfs_lock f_lock;
 };
@@ -182,19 +186,27 @@ struct vfs_frame {
 		} namei;
 		/* pidfd_getfd: the target task (its process) */
 		struct { int32_t task; } pidfd_getfd;
-		/* a defined function or system call (core/defined.c): the
-		 * functions nested (index in kdefs->kfns, next step), the
-		 * value last read of each field, the last call's return,
-		 * the subclass of a lock */
-		struct {
-			uint8_t kdepth;
-			int8_t ksub;
-			uint8_t kgot;   /* an fdget of the call not yet put */
-			struct { uint8_t fn, pc; } kstack[4];
-			int64_t kret;
-			int64_t kval[8];
-		} kfn;
 	};
+	/* a defined function or system call (core/defined.c), outside the
+	 * union: a defined function put into a built-in path ('hook') runs
+	 * while that path's locals live.  The functions nested (index in
+	 * kdefs->kfns, next step), the subclass of a lock, an fdget of the
+	 * call not yet put, 1 while a hook runs (returning to the path's
+	 * ret_pc), the inode it works on when the path has no file (the
+	 * parent directory of a lookup), the last call's return, and the
+	 * value last read of each field: FLD_*, then the declared ones,
+	 * last, so that a state holds only those the script declared
+	 * (vfs_thread_resume_point) */
+	struct {
+		uint8_t kdepth;
+		int8_t ksub;
+		uint8_t kgot;
+		uint8_t khook;
+		struct { uint8_t fn, pc; } kstack[4];
+		int32_t kino;
+		int64_t kret;
+		int64_t kval[8 + VFS_MAX_UFIELDS];
+	} kfn;
 };
 
 struct vfs_thread {

@@ -21,11 +21,11 @@ for f in race upgrade empty; do
     fi
 done
 grep -q '^digraph lock_order' "$work/race.dot" && ok "a digraph" || fail "not a digraph"
-grep -Eq 'k4 -> k8 \[label="[^"]*B, step [0-9]+:\\lholds file#1 f_pos_lock \(getdents64 > fdget_pos > mutex_lock' \
+grep -Eq 'k8 -> k16 \[label="[^"]*B, step [0-9]+:\\lholds file#1 f_pos_lock \(getdents64 > fdget_pos > mutex_lock' \
     "$work/race.dot" && ok "f_pos_lock -> i_rwsem, first taken by B in getdents64" ||
     fail "the f_pos_lock -> i_rwsem edge and its path"
 grep -q 'D00000' "$work/race.dot" && fail "race.dot: no inversion expected" || ok "race.dot: no inversion"
-grep -Eq 'k8 -> k8 \[label="INVERSION[^"]*", color="#D00000"' "$work/upgrade.dot" &&
+grep -Eq 'k16 -> k16 \[label="INVERSION[^"]*", color="#D00000"' "$work/upgrade.dot" &&
     ok "the upgrade is a red self-inversion of i_rwsem" || fail "upgrade.dot: no red edge"
 grep -q 'no lock taken while holding another' "$work/empty.dot" && ok "an empty graph says so" ||
     fail "empty.dot"

@@ -43,8 +43,11 @@ static void test_lock_names(void **state)
 	assert_true(vfs_lockpat_match(&p, LC_I_RWSEM_DIR, LDSUB_PARENT));
 	assert_true(vfs_lockpat_match(&p, LC_I_RWSEM, LDSUB_PARENT));
 	assert_false(vfs_lockpat_match(&p, LC_I_RWSEM_DIR, LDSUB_NORMAL));
-	p = pat("i_rwsem:2");                   /* lockdep's /2 */
+	p = pat("i_rwsem:5");   /* lockdep's /5: the kernel's I_MUTEX_PARENT2 */
 	assert_true(vfs_lockpat_match(&p, LC_I_RWSEM_DIR, LDSUB_PARENT2));
+	assert_false(vfs_lockpat_match(&p, LC_I_RWSEM_DIR, LDSUB_CHILD));
+	p = pat("i_rwsem:child");               /* I_MUTEX_CHILD, /2 */
+	assert_true(vfs_lockpat_match(&p, LC_I_RWSEM_DIR, 2));
 	p = pat("i_rwsem_nondir");
 	assert_false(vfs_lockpat_match(&p, LC_I_RWSEM_DIR, LDSUB_NORMAL));
 	assert_true(vfs_lockpat_match(&p, LC_I_RWSEM, LDSUB_NONDIR2));
@@ -57,11 +60,11 @@ static void test_lock_names(void **state)
 	/* refused: the word at fault */
 	assert_int_equal(vfs_lockpat_parse("i_sem", &p, &bad), -1);
 	assert_int_equal(bad, 0);
-	assert_int_equal(vfs_lockpat_parse("i_rwsem:child", &p, &bad), -1);
+	assert_int_equal(vfs_lockpat_parse("i_rwsem:grandchild", &p, &bad), -1);
 	assert_int_equal(bad, 8);
 	assert_int_equal(vfs_lockpat_parse("f_pos_lock:parent", &p, &bad), -1);
 	assert_int_equal(bad, 11);
-	assert_int_equal(vfs_lockpat_parse("i_rwsem:4", &p, &bad), -1);
+	assert_int_equal(vfs_lockpat_parse("i_rwsem:6", &p, &bad), -1);
 	struct vfs_rule r = { .kind = VRULE_ORDER, .a = pat("s_vfs_rename_mutex"),
 			      .b = pat("i_rwsem_dir:parent") };
 	vfs_rule_text(&r, t, sizeof t);
