@@ -121,15 +121,17 @@ HANDLER(c_files)
 {
 	(void)c;
 	const struct vfs_world *w = s->w;
-	int lw = 0;     /* F_POS_LOCK's width: padded when declared fields follow */
-	for (int k = 0; k < vfs_nufields(w); k++)
-		lw = vfs_ufield_get(w, k)->obj == KO_FILE ? 16 : lw;
-	out(s, "%-8s %-22s %6s %7s %-22s %-*s", "FILE", "OBJECT", "F_POS", "F_COUNT",
-	    "F_MODE", lw, "F_POS_LOCK");
-	/* then the fields the script declared on files ('field') */
+	/* the fields the script declared on files ('field'), after
+	 * F_POS_LOCK, which is then padded to their column */
+	int uf[VFS_MAX_UFIELDS], nuf = 0;
 	for (int k = 0; k < vfs_nufields(w); k++)
 		if (vfs_ufield_get(w, k)->obj == KO_FILE)
-			out(s, " %s", vfs_field_name(vfs_ufield_get(w, k)->fld));
+			uf[nuf++] = k;
+	int lw = nuf ? 16 : 0;
+	out(s, "%-8s %-22s %6s %7s %-22s %-*s", "FILE", "OBJECT", "F_POS", "F_COUNT",
+	    "F_MODE", lw, "F_POS_LOCK");
+	for (int i = 0; i < nuf; i++)
+		out(s, " %s", vfs_field_name(vfs_ufield_get(w, uf[i])->fld));
 	out(s, "\n");
 	for (int f = 0; f < w->nfiles; f++) {
 		const struct vfs_file *fl = &w->files[f];
@@ -150,11 +152,10 @@ HANDLER(c_files)
 		}
 		out(s, "%-8s %-22s %6lld %7d %-22s %-*s", id, d, (long long)fl->f_pos,
 		    fl->f_count, mode, lw, lk);
-		for (int k = 0; k < vfs_nufields(w); k++)
-			if (vfs_ufield_get(w, k)->obj == KO_FILE)
-				out(s, " %*lld", (int)strlen(vfs_field_name(
-				    vfs_ufield_get(w, k)->fld)),
-				    (long long)vfs_ufield_value(w, k, f));
+		for (int i = 0; i < nuf; i++)
+			out(s, " %*lld", (int)strlen(vfs_field_name(
+			    vfs_ufield_get(w, uf[i])->fld)),
+			    (long long)vfs_ufield_value(w, uf[i], f));
 		out(s, "\n");
 	}
 	return 0;
