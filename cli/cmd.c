@@ -160,8 +160,10 @@ static const struct cmd_def base_table[] = {
 	  "inode is the parent directory, and a negative return fails the call.\n"
 	  "The trace and 'where' name FUNCTION; the race detector, lockdep, the\n"
 	  "rules and explore see its steps as the kernel's. A hooked function has\n"
-	  "no fdget, fdput or emit (the path has its file). 'hook POINT default'\n"
-	  "gives the path back to the kernel; 'hook' lists the points.",
+	  "no fdget, fdput or emit (the path has its file). A kill in its killable\n"
+	  "lock: it releases its own locks and returns EINTR to the path, which\n"
+	  "unwinds (fdput_pos; the parent's unlock). 'hook POINT default' gives\n"
+	  "the path back to the kernel; 'hook' lists the points.",
 	  0, 0, c_hook },
 	{ "mount", "world", "FSTYPE PATH [OPTION]", "mount a new filesystem on a new directory",
 	  "Creates PATH as the root of a new filesystem of type FSTYPE, a built-in\n"
@@ -185,7 +187,8 @@ static const struct cmd_def base_table[] = {
 	{ "kill", "world", "PROC", "SIGKILL: killable waits give up (EINTR), then the threads exit",
 	  "Drops PROC's queued calls and makes each thread exit after its current\n"
 	  "call. A thread asleep in a killable wait (iterate_dir's\n"
-	  "down_read_killable) gives up with EINTR at once; one asleep in a plain\n"
+	  "down_read_killable, a defined step's 'killable' lock, in a hook too)\n"
+	  "gives up with EINTR at once; one asleep in a plain\n"
 	  "wait (the v6.5 wrapper's down_write) sleeps on until it gets the lock,\n"
 	  "as the wrapper's comment in fs/readdir.c explains.", CMD_LOG, 0, c_kill },
 	{ "reset", "world", "", "an empty world; the preset and knobs are kept",

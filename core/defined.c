@@ -346,17 +346,20 @@ void defined_step(struct vx *x)
  * gives up, and the call's error path undoes what it did, as the kernel's
  * code after "if (err) goto out" does: the locks the call still holds
  * released, the newest first, the reference its fdget took put, and the
- * call returns -EINTR.
+ * call returns -EINTR.  In a hooked function (and those it calls) the
+ * function unwinds only what it took, the locks above kheld, and returns
+ * -EINTR to the built-in path, which unwinds its own as the kernel's does
+ * on that error: ksys_lseek's fdput_pos after vfs_llseek, the parent's
+ * inode_unlock after a lookup that failed.
  */
 bool kfn_kill_wait(struct vx *x)
 {
 	struct vfs_thread *t = x->t;
 	struct vfs_frame *f = &t->f;
-	/* (a hook's wait sleeps on: the path around it holds locks of its own) */
-	if (f->pc != RP(defined_step, step) || !f->kfn.kdepth || f->kfn.khook ||
-	    !lock_wait_abort(x))
+	if (f->pc != RP(defined_step, step) || !f->kfn.kdepth || !lock_wait_abort(x))
 		return false;
-	while (t->nheld) {
+	int keep = f->kfn.khook ? f->kfn.kheld : 0;     /* the path's own */
+	while (t->nheld > keep) {
 		const struct vfs_held *h = &t->held[t->nheld - 1];
 		int fn = h->cls == LC_F_LOCK ? VFN_spin_unlock :
 			 (h->cls == LC_I_RWSEM || h->cls == LC_I_RWSEM_DIR) && x->w->k.dir_lock ?
@@ -368,7 +371,7 @@ bool kfn_kill_wait(struct vx *x)
 	f->kfn.kgot = 0;
 	while (f->kfn.kdepth > 1)
 		kfn_return(x, -VE_INTR);
-	kfn_return(x, -VE_INTR);
+	kfn_return(x, -VE_INTR);        /* (a hook: back into the path) */
 	return true;
 }
 
@@ -442,6 +445,7 @@ bool kfn_hook(struct vx *x, int hook, int ret_rp, int ino)
 		return false;
 	f->kfn.kdepth = 1;
 	f->kfn.khook = 1;
+	f->kfn.kheld = x->t->nheld;
 	f->kfn.kino = ino;
 	f->kfn.kstack[0].fn = (uint8_t)k;
 	f->kfn.kstack[0].pc = 0;

@@ -192,7 +192,9 @@ struct vfs_frame {
 	 * while that path's locals live.  The functions nested (index in
 	 * kdefs->kfns, next step), the subclass of a lock, an fdget of the
 	 * call not yet put, 1 while a hook runs (returning to the path's
-	 * ret_pc), the inode it works on when the path has no file (the
+	 * ret_pc) and how many locks the path held when it began (those
+	 * below are the path's own: a kill unwinds only the hook's), the
+	 * inode it works on when the path has no file (the
 	 * parent directory of a lookup), the last call's return, and the
 	 * value last read of each field: FLD_*, then the declared ones,
 	 * last, so that a state holds only those the script declared
@@ -202,6 +204,7 @@ struct vfs_frame {
 		int8_t ksub;
 		uint8_t kgot;
 		uint8_t khook;
+		uint8_t kheld;
 		struct { uint8_t fn, pc; } kstack[4];
 		int32_t kino;
 		int64_t kret;
