@@ -147,7 +147,7 @@ static const struct cmd_def base_table[] = {
 	  "a lock, and 'explore' counts it in a state.\n"
 	  "  field generation of file = 1\n"
 	  "'field' lists the fields and each object's value ('files' shows the\n"
-	  "files' too). At most 4; a name is declared once; 'reset', 'kernel',\n"
+	  "files' too). At most 64; a name is declared once; 'reset', 'kernel',\n"
 	  "'back', 'compare', 'explore' and 'save' keep them.",
 	  0, 0, c_field },
 	{ "hook", "world", "[vfs_llseek|lookup [FUNCTION|default]]",

@@ -75,11 +75,20 @@ static int unlock_fn(const struct vfs_world *w, const struct vfs_thread *t,
 	return mode == M_READ ? VFN_up_read : VFN_up_write;
 }
 
-/* where a call keeps the value last read of field FLD: the built-in
- * fields' own, then the declared ones' by slot */
-static int kval_at(const struct vfs_world *w, int fld)
+/* The value T's call last read of field FLD: the frame keeps the
+ * built-in fields', the world's ufv[UFV_CALL] row the declared ones'. */
+static int64_t kval_get(const struct vfs_world *w, const struct vfs_thread *t, int fld)
 {
-	return fld < FLD__COUNT ? fld : FLD__COUNT + vfs_ufield_slot(w, fld);
+	return fld < FLD__COUNT ? t->f.kfn.kval[fld] :
+	       ufield_kval(w, (int)(t - w->threads), vfs_ufield_slot(w, fld));
+}
+
+static void kval_put(struct vx *x, int fld, int64_t v)
+{
+	if (fld < FLD__COUNT)
+		x->t->f.kfn.kval[fld] = v;
+	else
+		ufield_kval_set(x->w, x->tid, vfs_ufield_slot(x->w, fld), v);
 }
 
 static int64_t value(const struct vfs_world *w, const struct vfs_thread *t,
@@ -87,7 +96,7 @@ static int64_t value(const struct vfs_world *w, const struct vfs_thread *t,
 {
 	switch (v->kind) {
 	case KV_PARAM: return t->rec.call.a[v->v];
-	case KV_FIELD: return t->f.kfn.kval[kval_at(w, (int)v->v)];
+	case KV_FIELD: return kval_get(w, t, (int)v->v);
 	case KV_RET:   return t->f.kfn.kret;
 	default:       return v->v;
 	}
@@ -268,7 +277,7 @@ void defined_step(struct vx *x)
 			v = s->field == FLD_SIZE ? in->size : in->nchildren;
 			access_inode(x, fn, s->field, ino, v, false);
 		}
-		f->kfn.kval[kval_at(w, s->field)] = v;
+		kval_put(x, s->field, v);
 		break;
 	}
 	case KS_WRITE: {
@@ -276,28 +285,25 @@ void defined_step(struct vx *x)
 		if (s->arith)
 			v = s->arith == '+' ? v + value(w, x->t, &s->b) : v - value(w, x->t, &s->b);
 		int slot = vfs_ufield_slot(w, s->field);
-		int64_t init = slot >= 0 ? w->kdefs->ufields[slot].init : 0;
 		if (s->obj == KO_FILE) {
 			if (slot >= 0)
-				w->files[file].u[slot] = (int64_t)((uint64_t)v - (uint64_t)init);
+				ufield_set(w, slot, file, v);
 			else if (s->field == FLD_F_POS)
 				w->files[file].f_pos = v;
 			else
 				w->files[file].cursor = v;
 			access_file(x, fn, s->field, file, v, true, false);
 		} else {
-			struct vfs_inode *in = inode_mut(w, ino);
-			if (!in) {
-				w->oom = 1;
-				break;
-			}
+			struct vfs_inode *in = slot >= 0 ? NULL : inode_mut(w, ino);
 			if (slot >= 0)
-				in->u[slot] = (int64_t)((uint64_t)v - (uint64_t)init);
-			else
+				ufield_set(w, slot, ino, v);
+			else if (in)
 				in->size = v;
+			else
+				w->oom = 1;
 			access_inode(x, fn, s->field, ino, v, true);
 		}
-		f->kfn.kval[kval_at(w, s->field)] = v;
+		kval_put(x, s->field, v);
 		break;
 	}
 	case KS_CALL:

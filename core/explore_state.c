@@ -66,7 +66,6 @@ static void put_call(struct sbuf *b, const struct vfs_call *c)
 /* The inodes but their locks: the tree, names, dead flags, sizes, data. */
 uint64_t xs_tree_hash(struct sbuf *b, const struct vfs_world *w)
 {
-	size_t nu = sizeof(int64_t) * (size_t)vfs_nufields(w);  /* declared fields */
 	b->n = 0;
 	for (int i = 0; i < w->ninodes; i++) {
 		const struct vfs_inode *n = &w->inodes[i];
@@ -85,10 +84,6 @@ uint64_t xs_tree_hash(struct sbuf *b, const struct vfs_world *w)
 			put(b, n->data->bytes, sz < n->data->cap ? sz : n->data->cap);
 		}
 	}
-	/* the fields the script declared, after the tree (hot: not in its
-	 * loop when there are none) */
-	for (int i = 0; nu && i < w->ninodes; i++)
-		put(b, w->inodes[i].u, nu);
 	return xs_hash_buf(b->p, b->n);
 }
 
@@ -103,8 +98,10 @@ size_t xs_canon_bound(const struct vfs_world *w, bool data)
 	n += (size_t)w->nthreads * (64 + sizeof(struct vfs_frame) +
 		VFS_MAX_HELD * 8 + VFS_MAX_FNSTACK +
 		(VFS_MAX_PENDING + 1) * (sizeof(struct vfs_call) + 8));
-	n += (size_t)w->nfiles * (48 + 8 * VFS_MAX_UFIELDS);
-	n += (size_t)w->ninodes * (64 + 8 * VFS_MAX_UFIELDS + VFS_NAME_MAX);
+	size_t nu = sizeof(int64_t) * (size_t)vfs_nufields(w);  /* declared fields */
+	n += (size_t)w->nthreads * nu;
+	n += (size_t)w->nfiles * (48 + nu);
+	n += (size_t)w->ninodes * (64 + nu + VFS_NAME_MAX);
 	for (int i = 0; data && i < w->ninodes; i++)
 		if (w->inodes[i].data)
 			n += w->inodes[i].data->cap;
@@ -209,6 +206,9 @@ void xs_canon(struct sbuf *bo, const struct vfs_world *w, uint64_t tree,
 			/* the call in progress: its arguments and its locals
 			 * (the frame is cleared whole when a call starts) */
 			put(b, frame, fsize);
+			/* (a defined call's values of the declared fields) */
+			if (nu && t->f.kfn.kdepth && ufield_row(w, UFV_CALL, i))
+				put(b, ufield_row(w, UFV_CALL, i), nu);
 			if (fixed >> i & 1) {   /* a submitted call: its number */
 				PUT(b, t->rec.call.seq);
 			} else {
@@ -231,11 +231,16 @@ void xs_canon(struct sbuf *bo, const struct vfs_world *w, uint64_t tree,
 		PUT(b, f->pid);
 		PUT(b, f->f_pos);
 		PUT(b, f->cursor);
-		if (nu)
-			put(b, f->u, nu);
+		if (nu && ufield_row(w, UFV_FILE, i))
+			put(b, ufield_row(w, UFV_FILE, i), nu);
 		put_lock(b, &f->f_pos_lock);
 		put_lock(b, &f->f_lock);
 	}
+	/* the inodes' declared fields: here, not in the tree's hash, which a
+	 * step that is no VSYS_TREE call leaves as it was (a hook in lseek
+	 * writes them too); one block, none when none is declared */
+	if (nu && w->ufv[UFV_INODE].rows)
+		put(b, w->ufv[UFV_INODE].v, nu * (size_t)w->ufv[UFV_INODE].rows);
 	/* the inodes: the tree by its hash (tree_hash), the locks that are
 	 * not idle here (an idle lock's kind is set again when taken) */
 	_Static_assert(offsetof(struct vfs_lock, owner) == 1 &&

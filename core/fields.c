@@ -12,20 +12,136 @@
  * as a byte, and a world's copies, explore's workers and `compare`'s
  * replays see the same id); the world's declaration, in w->kdefs, says
  * which objects have it and its initial value.  An object keeps the
- * difference from the initial value (u[slot], zero when made), so every
- * file or inode starts at it, those made before the declaration too.
+ * difference from the initial value (its row of the world's ufv table,
+ * zero when made), so every file or inode starts at it, those made before
+ * the declaration too.  The rows are out of the objects and the frame:
+ * a world that declares none copies, hashes and compares nothing more.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include "internal.h"
 
-#define UFIELD_NAMES 32
+#define UFIELD_NAMES 240
 _Static_assert(FLD__COUNT + UFIELD_NAMES <= 255, "a field id is a uint8_t");
-_Static_assert(sizeof ((struct vfs_frame *)0)->kfn.kval / sizeof (int64_t) ==
-	       FLD__COUNT + VFS_MAX_UFIELDS, "a defined call keeps the value last "
-	       "read of each field, the declared ones too");
+_Static_assert(UFIELD_NAMES >= VFS_MAX_UFIELDS, "a world's fields have names");
+_Static_assert(UFV__COUNT == sizeof ((struct vfs_world *)0)->ufv /
+	       sizeof ((struct vfs_world *)0)->ufv[0], "a table per UFV_*");
 static char names_v[UFIELD_NAMES][VFS_KFN_NAME_MAX];
 struct name_tab ufield_names = { 0, UFIELD_NAMES, FLD__COUNT, names_v };
+
+/* ---- the values: a row per file, inode and call, nufields wide ---- */
+
+/* TAB with at least ROWS rows of WIDTH values, the new ones zero */
+static bool ufv_grow(struct vfs_ufvals *t, int rows, int width)
+{
+	if (rows <= t->rows)
+		return true;
+	if (rows > t->cap) {
+		int cap = t->cap ? t->cap : 4;
+		while (cap < rows)
+			cap *= 2;
+		int64_t *v = realloc(t->v, sizeof *v * (size_t)cap * (size_t)width);
+		if (!v)
+			return false;
+		t->v = v;
+		t->cap = cap;
+	}
+	memset(t->v + (size_t)t->rows * (size_t)width, 0,
+	       sizeof *t->v * (size_t)(rows - t->rows) * (size_t)width);
+	t->rows = rows;
+	return true;
+}
+
+const int64_t *ufield_row(const struct vfs_world *w, int tab, int i)
+{
+	int n = vfs_nufields(w);
+	return n && i >= 0 && i < w->ufv[tab].rows ? w->ufv[tab].v + (size_t)i * (size_t)n : NULL;
+}
+
+static int64_t *row_mut(struct vfs_world *w, int tab, int i)
+{
+	int n = vfs_nufields(w);
+	if (!n || i < 0 || !ufv_grow(&w->ufv[tab], i + 1, n)) {
+		if (n)
+			w->oom = 1;
+		return NULL;
+	}
+	return w->ufv[tab].v + (size_t)i * (size_t)n;
+}
+
+void ufield_made(struct vfs_world *w, int tab, int i)
+{
+	int n = vfs_nufields(w);
+	int64_t *r = n ? row_mut(w, tab, i) : NULL;      /* (hot: none declared) */
+	if (r)
+		memset(r, 0, sizeof *r * (size_t)n);
+}
+
+void ufield_set(struct vfs_world *w, int slot, int obj, int64_t v)
+{
+	const struct vfs_ufield *u = vfs_ufield_get(w, slot);
+	int64_t *r = u ? row_mut(w, u->obj, obj) : NULL;
+	if (r)
+		r[slot] = (int64_t)((uint64_t)v - (uint64_t)u->init);
+}
+
+int64_t ufield_kval(const struct vfs_world *w, int tid, int slot)
+{
+	const int64_t *r = ufield_row(w, UFV_CALL, tid);
+	return r ? r[slot] : 0;
+}
+
+void ufield_kval_set(struct vfs_world *w, int tid, int slot, int64_t v)
+{
+	int64_t *r = row_mut(w, UFV_CALL, tid);
+	if (r)
+		r[slot] = v;
+}
+
+bool ufield_copy(struct vfs_world *d, const struct vfs_world *s)
+{
+	int n = vfs_nufields(s);
+	for (int tab = 0; tab < UFV__COUNT; tab++) {
+		d->ufv[tab].rows = 0;
+		if (!n || !s->ufv[tab].rows)
+			continue;
+		if (!ufv_grow(&d->ufv[tab], s->ufv[tab].rows, n))
+			return false;
+		memcpy(d->ufv[tab].v, s->ufv[tab].v,
+		       sizeof *d->ufv[tab].v * (size_t)s->ufv[tab].rows * (size_t)n);
+	}
+	return true;
+}
+
+void ufield_free(struct vfs_world *w)
+{
+	for (int tab = 0; tab < UFV__COUNT; tab++) {
+		free(w->ufv[tab].v);
+		w->ufv[tab] = (struct vfs_ufvals){ 0 };
+	}
+}
+
+/* Every row one value wider (the field declared as slot N of N + 1): the
+ * rows of the objects and threads there are, the new value zero. */
+static bool ufv_widen(struct vfs_world *w, int n)
+{
+	int rows[UFV__COUNT] = { w->nfiles, w->ninodes, w->nthreads };
+	struct vfs_ufvals nt[UFV__COUNT] = { { 0 } };
+	for (int tab = 0; tab < UFV__COUNT; tab++) {
+		int keep = n ? w->ufv[tab].rows : 0;
+		if (!ufv_grow(&nt[tab], rows[tab] > keep ? rows[tab] : keep, n + 1)) {
+			for (int i = 0; i <= tab; i++)
+				free(nt[i].v);
+			return false;   /* (the world as it was) */
+		}
+		for (int i = 0; i < keep; i++)
+			memcpy(nt[tab].v + (size_t)i * (size_t)(n + 1),
+			       w->ufv[tab].v + (size_t)i * (size_t)n, sizeof *nt[tab].v * (size_t)n);
+	}
+	ufield_free(w);
+	memcpy(w->ufv, nt, sizeof nt);
+	return true;
+}
 
 int vfs_nufields(const struct vfs_world *w)
 {
@@ -52,9 +168,8 @@ int64_t vfs_ufield_value(const struct vfs_world *w, int slot, int obj)
 	const struct vfs_ufield *u = vfs_ufield_get(w, slot);
 	if (!u)
 		return 0;
-	uint64_t d = (uint64_t)(u->obj == KO_FILE ? w->files[obj].u[slot] :
-				w->inodes[obj].u[slot]);
-	return (int64_t)((uint64_t)u->init + d);
+	const int64_t *r = ufield_row(w, u->obj, obj);
+	return (int64_t)((uint64_t)u->init + (uint64_t)(r ? r[slot] : 0));
 }
 
 int vfs_ufield_declare(struct vfs_world *w, const char *name, int obj,
@@ -92,7 +207,7 @@ int vfs_ufield_declare(struct vfs_world *w, const char *name, int obj,
 		return -1;
 	}
 	struct vfs_kdefs *k = kdefs_mut(w);
-	if (!k) {
+	if (!k || !ufv_widen(w, k->nufields)) {
 		snprintf(err, nerr, "out of memory");
 		return -1;
 	}

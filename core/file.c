@@ -93,6 +93,7 @@ int file_alloc(struct vfs_world *w, int kind)
 	vfs_detect_forget(w, LID_FILE_POS, i);
 	vfs_detect_forget(w, LID_FILE_LOCK, i);
 	memset(f, 0, sizeof *f);
+	ufield_made(w, UFV_FILE, i);
 	f->kind = (uint8_t)kind;
 	f->id = w->next_file_id++;
 	f->f_count = 1;

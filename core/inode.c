@@ -208,6 +208,7 @@ int inode_new(struct vfs_world *w, int type)
 		w->ninodes = t->n;
 	}
 	inode_clear(&t->v[i]);
+	ufield_made(w, UFV_INODE, i);
 	t->v[i].type = (uint8_t)type;
 	t->v[i].ino = w->next_ino++;
 	lock_init(&w->ilocks[i], LK_RWSEM);
@@ -310,6 +311,7 @@ void inode_evict_unused(struct vfs_world *w)
 		data_put(m->data);
 		vfs_detect_forget(w, LID_INODE, i);
 		inode_clear(m);
+		ufield_made(w, UFV_INODE, i);
 		m->freed = 1;
 		m->next_sibling = w->free_inode;
 		w->free_inode = i;

@@ -425,6 +425,23 @@ extern struct name_tab ufield_names;
 /* Read declared field FLD of FILE (or of inode INO, as it is declared),
  * traced as FN's read; 0 where the object is not there. */
 int64_t ufield_read(struct vx *x, int fn, int fld, int file, int ino);
+/* The world's tables of declared fields' values (w->ufv): a file's, an
+ * inode's, a call's (the values last read in it). */
+enum { UFV_FILE = KO_FILE, UFV_INODE = KO_INODE, UFV_CALL, UFV__COUNT };
+/* Row I of table TAB made anew (a new file, inode or call: every field at
+ * its initial value); nothing when no field is declared; w->oom when out
+ * of memory. */
+void ufield_made(struct vfs_world *w, int tab, int i);
+/* Set declared field SLOT of object OBJ (as it is declared) to V. */
+void ufield_set(struct vfs_world *w, int slot, int obj, int64_t v);
+/* The value thread TID last read of declared field SLOT in its call. */
+int64_t ufield_kval(const struct vfs_world *w, int tid, int slot);
+void ufield_kval_set(struct vfs_world *w, int tid, int slot, int64_t v);
+/* Row I of TAB (nufields values), NULL past the rows made. */
+const int64_t *ufield_row(const struct vfs_world *w, int tab, int i);
+/* world.c: copy SRC's tables into DST's (false: out of memory), free. */
+bool ufield_copy(struct vfs_world *d, const struct vfs_world *s);
+void ufield_free(struct vfs_world *w);
 void kfn_call_print(FILE *f, const struct vfs_world *w, const struct vfs_call *c);
 void kfn_call_strace(const struct vfs_world *w, const struct vfs_call *c,
 		     char *buf, size_t n);

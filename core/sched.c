@@ -209,10 +209,10 @@ int vfs_thread_resume_point(const struct vfs_world *w, int tid,
 		*frame = f;
 		/* a defined function's part (core/defined.c) decides nothing
 		 * once none runs: the locks it took are in held[], its values
-		 * die with it (a hook's return is read in its last step) */
-		*size = !f->kfn.kdepth ? offsetof(struct vfs_frame, kfn) :
-			offsetof(struct vfs_frame, kfn.kval) +
-			sizeof f->kfn.kval[0] * (size_t)(FLD__COUNT + w->kdefs->nufields);
+		 * die with it (a hook's return is read in its last step; the
+		 * declared fields' values are the world's ufv[UFV_CALL] row,
+		 * which explore_state.c adds while one runs) */
+		*size = !f->kfn.kdepth ? offsetof(struct vfs_frame, kfn) : sizeof *f;
 	}
 	return f->pc;
 }

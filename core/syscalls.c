@@ -107,6 +107,7 @@ void do_syscall_64(struct vx *x)
 		r->started = 1;
 		r->start_step = w->step;
 		memset(&t->f, 0, sizeof t->f);
+		ufield_made(w, UFV_CALL, x->tid);     /* (and its declared fields') */
 		t->f.file = t->f.inode = -1;
 		t->f.fd = (int32_t)r->call.a[0];
 		w->call_started[x->tid] = ++w->call_seq;

@@ -26,7 +26,8 @@
 #define VFS_MAX_INODES    (1 << 24) /* inode slots in use (reused when freed) */
 #define VFS_MAX_SB        16
 #define VFS_MAX_FSDEFS    16    /* filesystem types a script defines (fs define) */
-#define VFS_MAX_UFIELDS   4     /* fields a script declares (field NAME of OBJ) */
+#define VFS_MAX_UFIELDS   64    /* fields a script declares (field NAME of OBJ);
+				 * their values are heap rows (core/fields.c) */
 #define VFS_FSTYPE_NAME_MAX 16  /* a filesystem type's name, NUL included */
 #define VFS_NR_OPEN       1024  /* descriptors per table (RLIMIT_NOFILE), then EMFILE */
 #define VFS_MAX_PENDING   8     /* queued calls per thread */

@@ -39,7 +39,6 @@ struct vfs_inode {
 	int32_t next_off;       /* next offset to give a child (from 2) */
 	int32_t nchildren;
 	int64_t size;
-	int64_t u[VFS_MAX_UFIELDS]; /* declared fields on inodes, as files' u */
 	struct vfs_blob *data;  /* the bytes written, shared copy-on-write */
 	char name[VFS_NAME_MAX];
 	/* (i_rwsem: the world's ilocks[], beside the table, which world
@@ -86,9 +85,6 @@ struct vfs_file {
 	int32_t pid;            /* FK_PIDFD: the process it refers to */
 	int64_t f_pos;
 	int64_t cursor;         /* the filesystem's private readdir state */
-	/* the fields the script declared on files (core/fields.c), each as
-	 * the difference from its initial value: a new file starts at it */
-	int64_t u[VFS_MAX_UFIELDS];
 	struct vfs_lock f_pos_lock;
 	struct vfs_lock f_lock;
 };
@@ -196,9 +192,8 @@ struct vfs_frame {
 	 * below are the path's own: a kill unwinds only the hook's), the
 	 * inode it works on when the path has no file (the
 	 * parent directory of a lookup), the last call's return, and the
-	 * value last read of each field: FLD_*, then the declared ones,
-	 * last, so that a state holds only those the script declared
-	 * (vfs_thread_resume_point) */
+	 * value last read of each built-in field (FLD_*; the declared
+	 * ones' are the world's ufv[UFV_CALL] row of the thread) */
 	struct {
 		uint8_t kdepth;
 		int8_t ksub;
@@ -208,7 +203,7 @@ struct vfs_frame {
 		struct { uint8_t fn, pc; } kstack[4];
 		int32_t kino;
 		int64_t kret;
-		int64_t kval[8 + VFS_MAX_UFIELDS];
+		int64_t kval[8];
 	} kfn;
 };
 
@@ -295,6 +290,14 @@ struct vfs_world {
 	int32_t nretired, retired_cap;
 	/* the kernel as the script made it (vfs_kdefs), or NULL */
 	struct vfs_kdefs *kdefs;
+	/* the values of the fields the script declared (core/fields.c), out
+	 * of the objects so that a world without any copies and hashes
+	 * nothing more: row I of ufv[UFV_FILE] is file slot I's, of
+	 * ufv[UFV_INODE] inode slot I's (each the difference from the
+	 * field's initial value: zero when made), of ufv[UFV_CALL] thread
+	 * I's values last read in its call; a row has kdefs->nufields
+	 * values, in declaration order */
+	struct vfs_ufvals { int64_t *v; int32_t rows, cap; } ufv[3];
 	/* the strings of submitted calls, interned: a handle is an offset
 	 * (0 is ""); append-only, so every copy of a world reads the same */
 	struct vfs_strtab {

@@ -64,6 +64,7 @@ void vfs_world_release(struct vfs_world *w)
 	free(w->strs.slot);
 	free(w->retired);
 	detect_free(&w->det);
+	ufield_free(w);
 	w->retired = NULL;
 	w->nretired = w->retired_cap = 0;
 	w->itab = NULL;
@@ -146,6 +147,7 @@ bool vfs_world_copy(struct vfs_world *d, const struct vfs_world *s)
 		d->kdefs = s->kdefs;
 	}
 	bool ok = dok && world_copy_objects(d, s) && world_copy_strings(d, s) &&
+		  ufield_copy(d, s) &&
 		  world_grow((void **)&d->retired, &d->retired_cap, s->nretired,
 			     sizeof *d->retired);
 	if (ok && s->nretired)
