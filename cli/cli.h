@@ -312,6 +312,12 @@ int resolve_proc(struct session *s, const char *name, int *proc, int *pid);
 int resolve_file(struct session *s, const char *name, int *file);
 int parse_num(const char *s, long long *v);
 const char *did_you_mean(const char *word, const char *const *cands, int n);
+/* The fields a step or 'expect field' names: the kernel's that a step reads
+ * (the file's f_pos, cursor, f_count, then the inode's size, dir:
+ * NKERNEL_FIELDS), then those W declared; ALL has room for
+ * NKERNEL_FIELDS + VFS_MAX_UFIELDS.  Returns how many (cmd_define.c). */
+#define NKERNEL_FIELDS 5
+int field_candidates(const struct vfs_world *w, const char **all);
 /* "WHAT 'WORD' (did you mean 'X'?)", else "(HINT)" when given; returns -1. */
 int cli_unknown(struct session *s, const char *what, const char *word,
 		const char *const *cands, int n, const char *hint);

@@ -199,6 +199,72 @@ COND(cond_file_num)
 	return 0;
 }
 
+/* `expect field FIELD OBJECT N`: a field of a file (FILE: file#N or
+ * PROC:FD) or of an inode (PATH, or a FILE's inode), the kernel's own
+ * (f_pos, cursor, f_count; size, dir: its entries) or one the script
+ * declared ('field'), read as 'field' and 'files' show it */
+static int field_name_arg(struct session *s, const char *name, int *fld, int *obj)
+{
+	const struct vfs_world *w = s->w;
+	const char *all[NKERNEL_FIELDS + VFS_MAX_UFIELDS];
+	int nall = field_candidates(w, all);
+	*fld = vfs_field_lookup(name);
+	for (int i = 0; i < nall; i++)
+		if (!strcmp(name, all[i])) {
+			*obj = i < NKERNEL_FIELDS ? (i < 3 ? KO_FILE : KO_INODE) :
+			       vfs_ufield_get(w, i - NKERNEL_FIELDS)->obj;
+			return 0;
+		}
+	const char *sug = did_you_mean(name, all, nall);
+	if (sug)
+		return cli_error(s, "expect field: unknown field '%s' (did you mean '%s'?)",
+				 name, sug);
+	return cli_error(s, "expect field: unknown field '%s' (f_pos, cursor, f_count, "
+			 "size, dir; or one 'field NAME of file|inode' declares)", name);
+}
+
+COND(cond_field)
+{
+	const struct vfs_world *w = s->w;
+	long long v;
+	int fld, obj, idx;
+	(void)ec; (void)neg; (void)rest;
+	if (field_name_arg(s, a[0], &fld, &obj) < 0)
+		return -1;
+	if (parse_num(a[2], &v) < 0)
+		return cli_error(s, "expect field: N must be a number, not '%s'", a[2]);
+	if (a[1][0] == '/') {
+		if (obj == KO_FILE)
+			return cli_error(s, "expect field: %s is a field of a file: name "
+					 "one (file#N or PROC:FD), not a path", a[0]);
+		idx = vfs_path_lookup(w, a[1]);
+		if (idx < 0)
+			return cli_error(s, "expect field: %s: no such file or directory",
+					 a[1]);
+	} else {
+		if (resolve_file(s, a[1], &idx) < 0)
+			return -1;
+		if (obj == KO_INODE) {
+			if (w->files[idx].kind != FK_INODE)
+				return cli_error(s, "expect field: %s is a pidfd: it has "
+						 "no inode", a[1]);
+			idx = w->files[idx].inode;
+		}
+	}
+	long long got;
+	int slot = vfs_ufield_slot(w, fld);
+	if (slot >= 0)
+		got = vfs_ufield_value(w, slot, idx);
+	else if (obj == KO_FILE)
+		got = fld == FLD_F_POS ? w->files[idx].f_pos : fld == FLD_CURSOR ?
+		      w->files[idx].cursor : w->files[idx].f_count;
+	else
+		got = fld == FLD_SIZE ? w->inodes[idx].size : w->inodes[idx].nchildren;
+	if (got != v)
+		return failed(s, "field %s %s: expected %lld, got %lld", a[0], a[1], v, got);
+	return 0;
+}
+
 /* took, skipped, blocked: THREAD [LOCK [MODE]] */
 struct thread_lock {
 	int tid, cls, mode;     /* cls 0, mode -1: not given */
@@ -346,6 +412,9 @@ const struct expect_cond expect_conds[] = {
 	  cond_file_num, -1, NULL },
 	{ "count", "FILE N", "the file's reference count (f_count) is N", 0,
 	  cond_file_num, -1, NULL },
+	{ "field", "FIELD OBJECT N", "OBJECT's FIELD is N: a file's (file#N, PROC:FD) or an inode's (PATH,\n"
+	  "                                 or a file's); f_pos, cursor, f_count, size, dir or a declared one",
+	  0, cond_field, -1, NULL },
 	{ "took", "THREAD LOCK [MODE]", "THREAD's last call took LOCK (MODE read, write or excl)",
 	  0, cond_took, -1, NULL },
 	{ "skipped", "THREAD f_pos_lock", "THREAD's last call passed fdget_pos without the lock ('no skipped': no\n"

@@ -141,9 +141,19 @@ static int lock_word(struct session *s, struct lex *l, int i, uint8_t *lock)
 			    l->words[i]);
 }
 
+int field_candidates(const struct vfs_world *w, const char **all)
+{
+	static const char *const names[NKERNEL_FIELDS] = { "f_pos", "cursor", "f_count",
+							   "size", "dir" };
+	int nall = NKERNEL_FIELDS;
+	memcpy(all, names, sizeof names);
+	for (int k = 0; k < vfs_nufields(w); k++)
+		all[nall++] = vfs_field_name(vfs_ufield_get(w, k)->fld);
+	return nall;
+}
+
 static int field_word(struct session *s, struct lex *l, int i, uint8_t *field)
 {
-	static const char *const names[] = { "f_pos", "cursor", "f_count", "size", "dir" };
 	if (i >= l->nwords)
 		return cli_error_at(s, l->cols[0], "define: %s FIELD of file|inode",
 				    l->words[0]);
@@ -153,12 +163,8 @@ static int field_word(struct session *s, struct lex *l, int i, uint8_t *field)
 		*field = (uint8_t)fld;
 		return 0;
 	}
-	const char *all[5 + VFS_MAX_UFIELDS];
-	int nall = 5;
-	memcpy(all, names, sizeof names);
-	for (int k = 0; k < vfs_nufields(s->w); k++)
-		all[nall++] = vfs_field_name(vfs_ufield_get(s->w, k)->fld);
-	const char *sug = did_you_mean(l->words[i], all, nall);
+	const char *all[NKERNEL_FIELDS + VFS_MAX_UFIELDS];
+	const char *sug = did_you_mean(l->words[i], all, field_candidates(s->w, all));
 	if (sug)
 		return cli_error_at(s, l->cols[i], "define: unknown field '%s' (did you "
 				    "mean '%s'?)", l->words[i], sug);

@@ -136,9 +136,12 @@ static const char *n_lock(int i)
 }
 static const char *n_concept(int i) { return i < nconcepts ? concepts[i].name : NULL; }
 static const char *n_mode(int i) { return M_EXCL + i <= M_WRITE ? vfs_mode_name(M_EXCL + i) : NULL; }
-static const char *n_field(int i)
+static const char *n_field(int i)     /* the kernel's, then the declared ones */
 {
-	return FLD_NONE + 1 + i < FLD__COUNT ? vfs_field_name(FLD_NONE + 1 + i) : NULL;
+	if (FLD_NONE + 1 + i < FLD__COUNT)
+		return vfs_field_name(FLD_NONE + 1 + i);
+	i -= FLD__COUNT - 1;
+	return i < vfs_nufields(cs->w) ? vfs_field_name(vfs_ufield_get(cs->w, i)->fld) : NULL;
 }
 static const char *n_uid(int i) { return i == 0 ? "uid=0" : i == 1 ? "uid=1000" : NULL; }
 static const char *n_option(int i) { return i ? NULL : "dirstat"; }     /* mount's */
@@ -175,6 +178,7 @@ static const struct placeholder {
 	{ "PATH", NULL, w_paths }, { "OLD", NULL, w_paths }, { "NEW", NULL, w_paths },
 	{ "FD", NULL, w_fds }, { "PIDFD", NULL, w_fds }, { "THREAD", NULL, w_threads },
 	{ "FILE", NULL, w_files }, { "VALUE", NULL, w_values }, { "LESSON", NULL, w_lessons },
+	{ "OBJECT", NULL, w_paths },
 	{ "PROC", n_proc, NULL }, { "PRESET", n_preset, NULL }, { "KNOB", n_knob, NULL },
 	{ "FUNC", n_func, NULL }, { "FSTYPE", n_fstype, NULL }, { "COMMAND", n_command, NULL },
 	{ "CONCEPT", n_concept, NULL }, { "LOCK", n_lock, NULL }, { "MODE", n_mode, NULL },

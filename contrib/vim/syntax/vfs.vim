@@ -19,7 +19,7 @@ syn keyword vfsLook     ps fds files locks where trace stats reports lockdep his
 syn keyword vfsLook     timeline export
 syn keyword vfsScript   source echo save lessons help apropos pause clear quit
 syn keyword vfsExpect   expect nextgroup=vfsCond skipwhite
-syn keyword vfsCond     contained no ret entries fpos count took skipped blocked race
+syn keyword vfsCond     contained no ret entries fpos count field took skipped blocked race
 syn keyword vfsCond     contained duplicate deadlock lockorder deaddir
 
 " a thread's system calls, after THREAD:
