@@ -524,7 +524,7 @@ void xs_fcopy(struct vfs_world *d, const struct vfs_world *s,
 	memcpy(d->sbs, s->sbs, sizeof d->sbs[0] * (size_t)s->nsb);
 	bool ok;
 	/* (the inode table is shared, not copied: only the locks are) */
-	ok = world_copy_objects(d, s);
+	ok = world_copy_objects(d, s) && ufield_copy(d, s);
 	if (!ok)
 		d->oom = 1;
 }
