@@ -98,7 +98,7 @@ size_t xs_canon_bound(const struct vfs_world *w, bool data)
 	n += (size_t)w->nthreads * (64 + sizeof(struct vfs_frame) +
 		VFS_MAX_HELD * 8 + VFS_MAX_FNSTACK +
 		(VFS_MAX_PENDING + 1) * (sizeof(struct vfs_call) + 8));
-	size_t nu = sizeof(int64_t) * (size_t)vfs_nufields(w);  /* declared fields */
+	size_t nu = sizeof(int64_t) * (size_t)ufields_n(w);  /* declared fields */
 	n += (size_t)w->nthreads * nu;
 	n += (size_t)w->nfiles * (48 + nu);
 	n += (size_t)w->ninodes * (64 + nu + VFS_NAME_MAX);
@@ -150,7 +150,7 @@ void xs_canon(struct sbuf *bo, const struct vfs_world *w, uint64_t tree,
 	/* a local copy of the buffer's cursor: stores through b->p may not
 	 * then change b->n, which the compiler otherwise reloads per put */
 	struct sbuf lb = *bo, *b = &lb;
-	size_t nu = sizeof(int64_t) * (size_t)vfs_nufields(w);  /* declared fields */
+	size_t nu = sizeof(int64_t) * (size_t)ufields_n(w);  /* declared fields */
 	b->n = 0;
 	/* allocation counters and sizes */
 	int32_t g[7] = { w->next_pid, w->next_file_id,

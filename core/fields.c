@@ -71,7 +71,7 @@ static int64_t *row_mut(struct vfs_world *w, int tab, int i)
 
 void ufield_made(struct vfs_world *w, int tab, int i)
 {
-	int n = vfs_nufields(w);
+	int n = ufields_n(w);
 	int64_t *r = n ? row_mut(w, tab, i) : NULL;      /* (hot: none declared) */
 	if (r)
 		memset(r, 0, sizeof *r * (size_t)n);
@@ -98,9 +98,9 @@ void ufield_kval_set(struct vfs_world *w, int tid, int slot, int64_t v)
 		r[slot] = v;
 }
 
-bool ufield_copy(struct vfs_world *d, const struct vfs_world *s)
+bool ufield_copy_rows(struct vfs_world *d, const struct vfs_world *s)
 {
-	int n = vfs_nufields(s);
+	int n = ufields_n(s);
 	for (int tab = 0; tab < UFV__COUNT; tab++) {
 		d->ufv[tab].rows = 0;
 		if (!n || !s->ufv[tab].rows)

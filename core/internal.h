@@ -440,8 +440,22 @@ void ufield_kval_set(struct vfs_world *w, int tid, int slot, int64_t v);
 /* Row I of TAB (nufields values), NULL past the rows made. */
 const int64_t *ufield_row(const struct vfs_world *w, int tab, int i);
 /* world.c: copy SRC's tables into DST's (false: out of memory), free. */
-bool ufield_copy(struct vfs_world *d, const struct vfs_world *s);
+bool ufield_copy_rows(struct vfs_world *d, const struct vfs_world *s);
 void ufield_free(struct vfs_world *w);
+/* how many fields W declared (vfs_nufields, inline: the explorers ask per
+ * state and per copy) */
+static inline int ufields_n(const struct vfs_world *w)
+{
+	return w->kdefs ? w->kdefs->nufields : 0;
+}
+/* (hot: the explorers copy a world per step; nothing to do when neither
+ * world has a declared field's row) */
+static inline bool ufield_copy(struct vfs_world *d, const struct vfs_world *s)
+{
+	if (!ufields_n(s) && !(d->ufv[0].rows | d->ufv[1].rows | d->ufv[2].rows))
+		return true;
+	return ufield_copy_rows(d, s);
+}
 void kfn_call_print(FILE *f, const struct vfs_world *w, const struct vfs_call *c);
 void kfn_call_strace(const struct vfs_world *w, const struct vfs_call *c,
 		     char *buf, size_t n);
