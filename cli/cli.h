@@ -318,6 +318,8 @@ const char *did_you_mean(const char *word, const char *const *cands, int n);
  * NKERNEL_FIELDS + VFS_MAX_UFIELDS.  Returns how many (cmd_define.c). */
 #define NKERNEL_FIELDS 5
 int field_candidates(const struct vfs_world *w, const char **all);
+/* "<", "<=", ... as enum vfs_kcmp; KC_NONE: no comparison (cmd_define.c) */
+int cmp_word(const char *w);
 /* "WHAT 'WORD' (did you mean 'X'?)", else "(HINT)" when given; returns -1. */
 int cli_unknown(struct session *s, const char *what, const char *word,
 		const char *const *cands, int n, const char *hint);

@@ -80,7 +80,7 @@ static const struct cmd_def base_table[] = {
 	  "reference) sees table_users (files->count).",
 	  0, 0, c_override },
 	{ "rule", "world", "[lockorder A before B | rank LOCK N | write|access FIELD under LOCK "
-	  "| entries once per pass | remove all|RULE...]",
+	  "| field FIELD CMP N | entries once per pass | remove all|RULE...]",
 	  "declare a lock-order rule or an invariant, checked beside lockdep's",
 	  "'rule lockorder A before B': no thread takes A while holding B.\n"
 	  "'rule rank LOCK N', as Documentation/filesystems/directory-locking.rst\n"
@@ -97,7 +97,9 @@ static const struct cmd_def base_table[] = {
 	  "numbers), else any subclass matches.\n"
 	  "'rule write f_pos under f_pos_lock': f_pos of a file only written while\n"
 	  "holding that file's f_pos_lock ('access': read too; an i_rwsem is the\n"
-	  "file's inode's). 'rule entries once per pass': an open directory hands\n"
+	  "file's inode's). 'rule field users <= 1': every value written to the\n"
+	  "field (f_pos, cursor, size or a declared one) of any object is <= 1 (CMP:\n"
+	  "< <= > >= == !=). 'rule entries once per pass': an open directory hands\n"
 	  "out each entry once in one pass.\n"
 	  "Each acquisition is checked while stepping and by 'explore' (the\n"
 	  "violation 'rule'); a broken rule is reported like lockdep's warnings\n"

@@ -186,11 +186,10 @@ static int ldsub_word(const char *w)
 	return -1;
 }
 
-static int cmp_word(const char *w)
+int cmp_word(const char *w)
 {
-	static const char *const ops[] = { "", "<", "<=", ">", ">=", "==", "!=" };
-	for (int i = 1; i < 7; i++)
-		if (!strcmp(w, ops[i]))
+	for (int i = KC_NONE + 1; i < KC__COUNT; i++)
+		if (!strcmp(w, vfs_kcmp_names[i]))
 			return i;
 	return KC_NONE;
 }

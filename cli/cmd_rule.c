@@ -108,6 +108,7 @@ HANDLER(c_rule)
 static const struct { const char *word; uint8_t kind; } rule_kinds[] = {
 	{ "lockorder", VRULE_ORDER }, { "rank", VRULE_RANK },
 	{ "write", VRULE_UNDER }, { "access", VRULE_UNDER }, { "entries", VRULE_ONCE },
+	{ "field", VRULE_VALUE },
 };
 #define NRULE_KINDS (int)(sizeof rule_kinds / sizeof rule_kinds[0])
 
@@ -169,6 +170,26 @@ static int parse_rule(struct session *s, const struct cmd_call *c, struct vfs_ru
 		r.field = (uint8_t)f;
 		if (lock_word(s, c, 3, &r.a) < 0)
 			return -1;
+		break;
+	}
+	case VRULE_VALUE: {
+		/* an invariant over a field's values: 'field users <= 1' */
+		int f = vfs_field_lookup(c->argv[1]);
+		if (f != FLD_F_POS && f != FLD_CURSOR && f != FLD_SIZE &&
+		    vfs_ufield_slot(s->w, f) < 0)
+			return cli_error_at(s, c->cols[1], "rule: '%s' is no field with "
+					    "values to check (f_pos, cursor, size, or one "
+					    "'field' declared)", c->argv[1]);
+		r.field = (uint8_t)f;
+		r.cmp = (uint8_t)cmp_word(c->argv[2]);
+		if (r.cmp == KC_NONE)
+			return cli_error_at(s, c->cols[2], "rule: '%s' is no comparison "
+					    "(<, <=, >, >=, ==, !=)", c->argv[2]);
+		long long v;
+		if (parse_num(c->argv[3], &v) < 0)
+			return cli_error_at(s, c->cols[3], "rule: '%s' is not a number",
+					    c->argv[3]);
+		r.value = v;
 		break;
 	}
 	default:        /* VRULE_ONCE: each entry once per pass of an open directory */

@@ -143,6 +143,7 @@ static const char *n_field(int i)     /* the kernel's, then the declared ones */
 	i -= FLD__COUNT - 1;
 	return i < vfs_nufields(cs->w) ? vfs_field_name(vfs_ufield_get(cs->w, i)->fld) : NULL;
 }
+static const char *n_cmp(int i) { return KC_NONE + 1 + i < KC__COUNT ? vfs_kcmp_names[KC_NONE + 1 + i] : NULL; }
 static const char *n_uid(int i) { return i == 0 ? "uid=0" : i == 1 ? "uid=1000" : NULL; }
 static const char *n_option(int i) { return i ? NULL : "dirstat"; }     /* mount's */
 /* explore replay's WHAT: K, a detector kind or a TOKEN; the kinds */
@@ -178,7 +179,7 @@ static const struct placeholder {
 	{ "PATH", NULL, w_paths }, { "OLD", NULL, w_paths }, { "NEW", NULL, w_paths },
 	{ "FD", NULL, w_fds }, { "PIDFD", NULL, w_fds }, { "THREAD", NULL, w_threads },
 	{ "FILE", NULL, w_files }, { "VALUE", NULL, w_values }, { "LESSON", NULL, w_lessons },
-	{ "OBJECT", NULL, w_paths },
+	{ "OBJECT", NULL, w_paths }, { "CMP", n_cmp, NULL },
 	{ "PROC", n_proc, NULL }, { "PRESET", n_preset, NULL }, { "KNOB", n_knob, NULL },
 	{ "FUNC", n_func, NULL }, { "FSTYPE", n_fstype, NULL }, { "COMMAND", n_command, NULL },
 	{ "CONCEPT", n_concept, NULL }, { "LOCK", n_lock, NULL }, { "MODE", n_mode, NULL },

@@ -102,7 +102,7 @@ static int64_t value(const struct vfs_world *w, const struct vfs_thread *t,
 	}
 }
 
-static bool holds(int64_t a, int cmp, int64_t b)
+bool vfs_kcmp_holds(int64_t a, int cmp, int64_t b)
 {
 	switch (cmp) {
 	case KC_LT: return a < b;
@@ -124,7 +124,7 @@ static int real_pc_branch(const struct vfs_world *w, const struct vfs_thread *t,
 	for (int guard = 0; pc < k->nsteps && guard <= VFS_KFN_STEPS; guard++) {
 		const struct vfs_kstep *s = &k->step[pc];
 		if (s->op == KS_IF)
-			pc = holds(value(w, t, &s->ca), s->cmp, value(w, t, &s->cb)) ?
+			pc = vfs_kcmp_holds(value(w, t, &s->ca), s->cmp, value(w, t, &s->cb)) ?
 			     pc + 1 : s->jump;
 		else if (s->op == KS_ELSE)
 			pc = s->jump;
@@ -336,7 +336,7 @@ void defined_step(struct vx *x)
 		sub_now(x);
 		break;
 	case KS_RETURN:
-		if (holds(value(w, x->t, &s->ca), s->cmp, value(w, x->t, &s->cb)))
+		if (vfs_kcmp_holds(value(w, x->t, &s->ca), s->cmp, value(w, x->t, &s->cb)))
 			kfn_return(x, value(w, x->t, &s->a));
 		break;
 	case KS_EMIT:

@@ -19,6 +19,7 @@ _Static_assert(sizeof ((struct vfs_frame *)0)->kfn.kstack /
 	       "the frame nests VFS_KFN_DEPTH defined functions");
 _Static_assert(VFS_KFN_STEPS <= 255 && VFS_MAX_KFNS <= 255, "uint8_t indices");
 
+const char *const vfs_kcmp_names[KC__COUNT] = { "", "<", "<=", ">", ">=", "==", "!=" };
 const char *const vfs_klock_names[KL__COUNT] = { "f_pos_lock", "f_lock", "i_rwsem" };
 const char *const vfs_kobj_names[2] = { "file", "inode" };
 
@@ -527,7 +528,7 @@ static void value_text(const struct vfs_kfn *f, const struct vfs_kvalue *v,
 void vfs_kstep_text(const struct vfs_world *w, const struct vfs_kfn *f,
 		    const struct vfs_kstep *s, char *buf, size_t n)
 {
-	static const char *const cmps[] = { "", "<", "<=", ">", ">=", "==", "!=" };
+	const char *const *cmps = vfs_kcmp_names;
 	char a[48], b[48];
 	value_text(f, &s->a, a, sizeof a);
 	value_text(f, &s->b, b, sizeof b);

@@ -110,6 +110,11 @@ void vfs_rule_text(const struct vfs_rule *r, char *buf, size_t n)
 		snprintf(buf, n, "entries once per pass");
 		return;
 	}
+	if (r->kind == VRULE_VALUE) {
+		snprintf(buf, n, "field %s %s %lld", vfs_field_name(r->field),
+			 vfs_kcmp_names[r->cmp], (long long)r->value);
+		return;
+	}
 	if (r->kind == VRULE_RANK) {
 		snprintf(buf, n, "rank %s %d", a, r->rank);
 		return;
@@ -251,6 +256,27 @@ static bool covers(const struct vfs_world *w, const struct vfs_held *h,
 	}
 }
 
+/* `rule field FIELD CMP N`: EV wrote a value that is not CMP N */
+static void rule_value_broken(struct vfs_world *w, int rule, const struct vfs_event *ev)
+{
+	struct vfs_report *r = invariant_report(w, rule, ev->fn, ev->op);
+	if (!r)
+		return;
+	char th[32], ob[VFS_PATH_MAX + 16], rt[96];
+	vfs_thread_name(w, ev->tid, th, sizeof th);
+	vfs_event_obj_name(w, ev, ob, sizeof ob);
+	vfs_rule_text(&w->kdefs->rules[rule], rt, sizeof rt);
+	r->obj = ev->obj;
+	r->field = ev->field;
+	r->b.tid = ev->tid;
+	r->b.step = ev->step;
+	r->b.fn = ev->fn;
+	r->b.write = 1;
+	snprintf(r->text, sizeof r->text, "rule %s: %s writes %lld to %s of %s in %s "
+		 "at step %d", rt, th, (long long)ev->value, vfs_field_name(ev->field),
+		 ob, vfs_fn_name(ev->fn), ev->step);
+}
+
 void rules_access(struct vfs_world *w, const struct vfs_event *ev)
 {
 	if (!rules_on(w) || ev->rcu || ev->atomic)
@@ -258,6 +284,11 @@ void rules_access(struct vfs_world *w, const struct vfs_event *ev)
 	const struct vfs_thread *t = &w->threads[ev->tid];
 	for (int i = 0; i < vfs_nrules(w); i++) {
 		const struct vfs_rule *ru = &w->kdefs->rules[i];
+		if (ru->kind == VRULE_VALUE && ru->field == ev->field && ev->op == OP_WRITE &&
+		    !vfs_kcmp_holds(ev->value, ru->cmp, ru->value)) {
+			rule_value_broken(w, i, ev);
+			continue;
+		}
 		if (ru->kind != VRULE_UNDER || ru->field != ev->field ||
 		    (ev->op == OP_READ && !ru->reads))
 			continue;

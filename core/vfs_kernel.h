@@ -180,14 +180,18 @@ struct vfs_lockpat {
 /* ORDER: `lockorder A before B`; RANK: `rank A N`; UNDER: `write FIELD
  * under A` (`access`: reads too): FIELD of an object only while holding
  * A of that object (of the file's inode for an i_rwsem); ONCE: `entries
- * once per pass`, each directory entry handed out once in one pass. */
-enum vfs_rule_kind { VRULE_ORDER, VRULE_RANK, VRULE_UNDER, VRULE_ONCE };
+ * once per pass`, each directory entry handed out once in one pass;
+ * VALUE: `field FIELD CMP N`, every value written to FIELD of any object
+ * is CMP N (enum vfs_kcmp). */
+enum vfs_rule_kind { VRULE_ORDER, VRULE_RANK, VRULE_UNDER, VRULE_ONCE, VRULE_VALUE };
 struct vfs_rule {
 	uint8_t kind;           /* enum vfs_rule_kind */
-	uint8_t field;          /* VRULE_UNDER: enum vfs_field */
+	uint8_t field;          /* VRULE_UNDER, VRULE_VALUE: enum vfs_field */
 	uint8_t reads;          /* VRULE_UNDER: reads too (`access`) */
+	uint8_t cmp;            /* VRULE_VALUE: enum vfs_kcmp */
 	int16_t rank;           /* VRULE_RANK */
 	struct vfs_lockpat a, b; /* ORDER: a before b; RANK: a */
+	int64_t value;          /* VRULE_VALUE: N */
 };
 #define VFS_MAX_RULES 16
 
@@ -245,7 +249,11 @@ enum vfs_kstep_op { KS_LOCK, KS_UNLOCK, KS_DOWNGRADE, KS_READ, KS_WRITE,
 enum vfs_kobj { KO_FILE, KO_INODE };    /* fdget's file, its inode */
 enum vfs_klock { KL_F_POS_LOCK, KL_F_LOCK, KL_I_RWSEM, KL__COUNT };
 enum vfs_kval { KV_CONST, KV_PARAM, KV_FIELD, KV_RET };
-enum vfs_kcmp { KC_NONE, KC_LT, KC_LE, KC_GT, KC_GE, KC_EQ, KC_NE };
+enum vfs_kcmp { KC_NONE, KC_LT, KC_LE, KC_GT, KC_GE, KC_EQ, KC_NE, KC__COUNT };
+/* the comparisons as a script writes them ("<", "<=" ...; "" for KC_NONE),
+ * and whether A CMP B holds (KC_NONE: always) */
+extern const char *const vfs_kcmp_names[KC__COUNT];
+bool vfs_kcmp_holds(int64_t a, int cmp, int64_t b);
 struct vfs_kvalue { uint8_t kind; int64_t v; };  /* v: the number, param, field */
 struct vfs_kstep {
 	uint8_t op;             /* enum vfs_kstep_op */
