@@ -24,25 +24,7 @@ make --no-print-directory -s "$vfsim" || exit 2
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 
-thieves() {     # thieves N LINES [CALL]: the scenario, then explore stateful
-    local n=$1 t k call=${3:-getdents}
-    echo "kernel v6.5"
-    [ -n "$2" ] && printf '%s\n' "$2"
-    echo "mkdir /d"
-    for k in $(seq 1 30); do echo "touch /d/f$k"; done
-    echo "spawn A"
-    echo "A: open /d"
-    for t in $(seq 1 "$n"); do echo "spawn T$t"; echo "T$t: pidfd_open A"; done
-    local two=" 2"
-    [ "$call" = getdents ] || two=
-    for k in $(seq 1 "$calls"); do echo "A: $call 3$two &"; done
-    for t in $(seq 1 "$n"); do
-        echo "T$t: pidfd_getfd 3 3 &"
-        for k in $(seq 1 "$calls"); do echo "T$t: $call 4$two &"; done
-    done
-    echo "explore stateful jobs 1"
-    echo "expect no duplicate"
-}
+. "$top/scripts/bench-thieves.bash"
 expr=$("$vfsim" -c 'kernel v6.5' -c 'override file_needs_f_pos_lock' |
        sed -n 's/^  the kernel.s: *//p')
 now() { date +%s.%N; }

@@ -25,6 +25,9 @@
 #   jobs   scripts/bench-jobs.sh: the 5x3 v6.5 proof with one worker and
 #          with two, alternating (ROUNDS), min and median, the speed-up,
 #          CPU time and how the work split between the two
+#   fields scripts/bench-fields.sh: explore on the thieves with 0, 4 and 6
+#          declared fields, callgrind's instructions against BENCH_BASE
+#          (main) built beside this tree (issue 15: none costs nothing)
 #
 #   BENCH_CALLS=N     calls for `core` (1000000)
 #   BENCH_SECS=S      seconds per round for `host` (0.3)
@@ -34,7 +37,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
-SECTIONS=(core base host detect startup explore override vs-spin jobs)
+SECTIONS=(core base host detect startup explore override vs-spin jobs fields)
 MAKE=${MAKE:-make}
 CC=${CC:-cc}
 out=build/bench
@@ -70,6 +73,7 @@ section_base()    { bash scripts/bench-base.sh; }
 section_vs-spin() { bash scripts/bench-vs-spin.sh; }
 section_jobs()    { bash scripts/bench-jobs.sh; }
 section_override() { bash scripts/bench-override.sh; }
+section_fields() { bash scripts/bench-fields.sh; }
 
 want=("$@")
 [ ${#want[@]} -eq 0 ] && want=("${SECTIONS[@]}")
