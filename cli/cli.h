@@ -29,7 +29,8 @@ struct rec {
 				 * world's, and `back` starts a new world) */
 };
 
-enum { TRACE_OFF, TRACE_TEXT, TRACE_JSONL };
+/* the live trace: off, lines, JSON lines, lines with the step's column */
+enum { TRACE_OFF, TRACE_TEXT, TRACE_JSONL, TRACE_STEPS };
 
 struct cmd_entry;
 struct cmd_call;

@@ -223,8 +223,17 @@ static const struct cmd_def base_table[] = {
 	  NULL, CMD_PAGER, 0, c_locks },
 	{ "where", "look", "[THREAD]", "a thread's kernel call chain, the locks it holds, its next step (FUNC:STEP)",
 	  NULL, CMD_PAGER, 0, c_where },
-	{ "trace", "look", "[on|off|jsonl|clear|show [N]]", "the trace: live, or what happened so far",
-	  NULL, CMD_PAGER, 0, c_trace },
+	{ "trace", "look", "[on|steps|off|jsonl|clear|show [steps] [N]]",
+	  "the trace: live, or what happened so far",
+	  "'trace on' prints each event as it happens; 'trace steps' adds a column,\n"
+	  "after the thread's, naming the step it happened in as 'where' names a\n"
+	  "resume point: FUNCTION:STEP, the kernel function's C function in core/\n"
+	  "and the case of its switch (iterate_dir:iterate, fdget_pos:lock;\n"
+	  "do_syscall_64:enter is a call's first step).  'trace show [steps] [N]'\n"
+	  "prints the kept events (the last N), with that column when asked or\n"
+	  "when the live trace has it; JSON lines (jsonl, 'export jsonl') carry it\n"
+	  "as \"point\".",
+	  CMD_PAGER, 0, c_trace },
 	{ "stats", "look", "", "per lock class: acquisitions, contention, waiting; atomics per call",
 	  NULL, CMD_PAGER, 0, c_stats },
 	{ "reports", "look", "[race|duplicate|skipped|deaddir|deadlock|lockorder|rule | live [on|off]]",

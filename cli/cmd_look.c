@@ -274,7 +274,8 @@ HANDLER(c_where)
 enum { TW_CLEAR = -1, TW_SHOW = -2, TW_NONE = -3 };
 static const struct { const char *word; int what; } trace_words[] = {
 	{ "on", TRACE_TEXT }, { "text", TRACE_TEXT }, { "jsonl", TRACE_JSONL },
-	{ "off", TRACE_OFF }, { "clear", TW_CLEAR }, { "show", TW_SHOW },
+	{ "steps", TRACE_STEPS }, { "off", TRACE_OFF }, { "clear", TW_CLEAR },
+	{ "show", TW_SHOW },
 };
 
 HANDLER(c_trace)
@@ -292,12 +293,20 @@ HANDLER(c_trace)
 		s->nev = 0;
 	} else if (what == TW_SHOW) {
 		long long last = 0;
-		if (c->argc > 1 && (parse_num(c->argv[1], &last) < 0 || last < 0))
-			return cli_error(s, "trace show [N]: N must be a count of events");
+		/* the step's column: `show steps`, or the live trace's */
+		int k = 1;
+		bool steps = s->trace == TRACE_STEPS;
+		if (c->argc > k && !strcmp(c->argv[k], "steps")) {
+			steps = true;
+			k++;
+		}
+		if (c->argc > k && (parse_num(c->argv[k], &last) < 0 || last < 0))
+			return cli_error(s, "trace show [steps] [N]: N must be a count of events");
 		size_t from = last && (size_t)last < s->nev ? s->nev - (size_t)last : 0;
 		char buf[512];
 		for (size_t i = from; i < s->nev; i++) {
-			vfs_event_text(s->w, &s->ev[i], buf, sizeof buf);
+			(steps ? vfs_event_text_point : vfs_event_text)
+				(s->w, &s->ev[i], buf, sizeof buf);
 			out(s, "%s\n", buf);
 		}
 		if (s->ev_dropped)
@@ -306,7 +315,7 @@ HANDLER(c_trace)
 			out(s, "the trace is empty: nothing has run yet%s\n",
 			    s->w->step ? " (or since 'trace clear')" : "");
 	} else {
-		return cli_error(s, "trace: expected on, off, jsonl, show or clear, not '%s'", a);
+		return cli_error(s, "trace: expected on, steps, off, jsonl, show or clear, not '%s'", a);
 	}
 	return 0;
 }

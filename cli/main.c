@@ -2,7 +2,7 @@
 /*
  * main.c - vfsim's command line and its prompt.
  *
- *   vfsim [-k PRESET] [-c COMMAND]... [-i] [--check] [--trace text|jsonl]
+ *   vfsim [-k PRESET] [-c COMMAND]... [-i] [--check] [--trace text|steps|jsonl]
  *         [-q] [--color auto|always|never] [SCRIPT...]
  *
  * Exit status: 0 all well, 1 an expect failed, 2 a usage or script error,
@@ -26,7 +26,8 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: vfsim [-k PRESET] [-c COMMAND]... [-i] [--check] [--trace text|jsonl]\n"
+		"usage: vfsim [-k PRESET] [-c COMMAND]... [-i] [--check]\n"
+		"             [--trace text|steps|jsonl]\n"
 		"             [-q] [--color auto|always|never] [SCRIPT...]\n"
 		"\n"
 		"  -k PRESET        start with this kernel preset (default v6.5; 'kernel list')\n"
@@ -34,8 +35,9 @@ static void usage(FILE *f)
 		"  -i               enter the prompt after the scripts and commands\n"
 		"  --check          run each SCRIPT as a test in a fresh world: PASS or FAIL\n"
 		"  --tap            with --check: the results as TAP (1..N, ok/not ok)\n"
-		"  --trace FORMAT   print every trace event as it happens (text or jsonl);\n"
-		"                   with jsonl, stdout has only JSON lines (the rest: stderr)\n"
+		"  --trace FORMAT   print every trace event as it happens (text, steps: text\n"
+		"                   with the step's FUNCTION:STEP, or jsonl); with jsonl,\n"
+		"                   stdout has only JSON lines (the rest: stderr)\n"
 		"  -q               quiet: no banner and no result lines (with -c 'export\n"
 		"                   FORMAT -', the other lines go to stderr)\n"
 		"  --width N        fold output to N columns (default: the terminal's)\n"
@@ -384,8 +386,10 @@ static int vfsim_main(int argc, char **argv)
 				o.trace = TRACE_TEXT;
 			else if (!strcmp(optarg, "jsonl"))
 				o.trace = TRACE_JSONL;
+			else if (!strcmp(optarg, "steps"))
+				o.trace = TRACE_STEPS;
 			else {
-				fprintf(stderr, "vfsim: --trace takes text or jsonl, not '%s'\n", optarg);
+				fprintf(stderr, "vfsim: --trace takes text, steps or jsonl, not '%s'\n", optarg);
 				return 2;
 			}
 			break;

@@ -68,7 +68,8 @@ static void sink_fn(void *ctx, const struct vfs_world *w, const struct vfs_event
 		vfs_event_jsonl(w, ev, buf, sizeof buf);
 		printf("%s\n", buf);   /* the machine's line: always stdout */
 	} else {
-		vfs_event_text(w, ev, buf, sizeof buf);
+		(s->trace == TRACE_STEPS ? vfs_event_text_point : vfs_event_text)
+			(w, ev, buf, sizeof buf);
 		out(s, "%s%s%s\n", color_on(s, "\033[2m"), buf, color_off(s));
 	}
 }

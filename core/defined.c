@@ -217,7 +217,7 @@ void sys_defined(struct vx *x)
  * to the definition's next step. */
 static void sub_now(struct vx *x)
 {
-	vfs_rps[x->t->f.pc].run(x);
+	run_at(x, x->t->f.pc);
 }
 
 void defined_step(struct vx *x)
@@ -457,6 +457,6 @@ bool kfn_hook(struct vx *x, int hook, int ret_rp, int ino)
 	f->kfn.kstack[0].pc = 0;
 	fn_enter(x, x->w->kdefs->kfns[k].fn);
 	call_sub(x, RP(defined_step, step), ret_rp);
-	defined_step(x);
+	run_at(x, RP(defined_step, step));
 	return true;
 }

@@ -25,6 +25,9 @@ struct vx {
 	int tid;
 	const struct vfs_sink *sink;
 	bool completed;         /* this step finished the thread's call */
+	/* the resume point whose step runs (or whose step the events are
+	 * of): what emit() gives each event (vfs_event_point) */
+	int rp;
 };
 
 /* A kernel function: runs the step its thread resumes at (t->f.pc). */
@@ -192,6 +195,21 @@ struct vfs_rp_desc {
 	kfn *run;               /* the C function the step is a case of */
 };
 extern const struct vfs_rp_desc vfs_rps[RP__COUNT];
+/* (events carry the resume point as a byte, and a blocked thread's) */
+_Static_assert(RP__COUNT <= 256, "a resume point fits vfs_event.rp");
+
+/* Run the step at resume point RP, its events marked with it. */
+static inline void run_at(struct vx *x, int rp)
+{
+	x->rp = rp;
+	vfs_rps[rp].run(x);
+}
+/* Where thread T's events are, outside a step of its own (a lock handed
+ * to it, a signal): the step it blocked in, or the one it resumes at. */
+static inline int thread_rp(const struct vfs_thread *t)
+{
+	return t->state == TS_BLOCKED ? t->wait_rp : t->f.pc;
+}
 
 /* The kernel functions, each defined in the file named after the kernel's
  * (do_syscall_64: syscalls.c). */

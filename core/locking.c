@@ -115,10 +115,13 @@ static int lock_subclass(const struct vfs_world *w, const struct vfs_thread *t,
 	return LDSUB_NORMAL;
 }
 
+/* (RP: the step of TID's the event is of) */
 static void lock_event(struct vfs_world *w, const struct vfs_sink *sink,
-		       int tid, int op, int fn, vfs_lid_t lid, int mode, int other)
+		       int tid, int rp, int op, int fn, vfs_lid_t lid, int mode,
+		       int other)
 {
-	struct vx x = { .w = w, .t = &w->threads[tid], .tid = tid, .sink = sink };
+	struct vx x = { .w = w, .t = &w->threads[tid], .tid = tid, .sink = sink,
+		.rp = rp };
 	struct vfs_event ev = { .op = (uint8_t)op, .fn = (uint8_t)fn,
 		.lock = lid, .cls = (uint8_t)lock_class(w, lid),
 		.mode = (uint8_t)mode, .other = (int8_t)other,
@@ -138,7 +141,7 @@ static void lock_event(struct vfs_world *w, const struct vfs_sink *sink,
 
 /* Give the lock to tid: bookkeeping shared by fast path and handoff. */
 static void grant(struct vfs_world *w, const struct vfs_sink *sink, int tid,
-		  vfs_lid_t lid, int mode, int fn)
+		  int rp, vfs_lid_t lid, int mode, int fn)
 {
 	struct vfs_lock *l = lock_ptr(w, lid);
 	struct vfs_thread *t = &w->threads[tid];
@@ -162,7 +165,7 @@ static void grant(struct vfs_world *w, const struct vfs_sink *sink, int tid,
 	t->rec.took |= took_bit(cls, mode);
 	w->stats.acquire[cls]++;
 	count_atomic(w, t);
-	lock_event(w, sink, tid, OP_ACQUIRE, fn, lid, mode, -1);
+	lock_event(w, sink, tid, rp, OP_ACQUIRE, fn, lid, mode, -1);
 }
 
 static void enqueue(struct vfs_world *w, struct vfs_lock *l, int tid)
@@ -204,10 +207,10 @@ static void wake_one(struct vfs_world *w, const struct vfs_sink *sink,
 	dequeue(w, lock_ptr(w, lid), tid);
 	t->state = TS_RUNNING;
 	w->stats.wait_steps[cls] += (uint32_t)(w->step - t->block_step);
-	lock_event(w, sink, tid, OP_WAKE, fn, lid, t->wait_mode, -1);
+	lock_event(w, sink, tid, t->wait_rp, OP_WAKE, fn, lid, t->wait_mode, -1);
 	if (t->nfn)
 		t->nfn--;       /* leaves the lock function it slept in */
-	grant(w, sink, tid, lid, t->wait_mode, fn);
+	grant(w, sink, tid, t->wait_rp, lid, t->wait_mode, fn);
 }
 
 static void wake_waiters(struct vfs_world *w, const struct vfs_sink *sink,
@@ -293,13 +296,14 @@ bool lock_acquire(struct vx *x, int fn, vfs_lid_t lid, int mode)
 	else
 		can = l->owner < 0 && l->nreaders == 0;
 	if (can) {
-		grant(w, x->sink, x->tid, lid, mode, fn);
+		grant(w, x->sink, x->tid, x->rp, lid, mode, fn);
 		return true;
 	}
 	struct vfs_thread *t = x->t;
 	t->state = TS_BLOCKED;
 	t->wait_lock = lid;
 	t->wait_mode = (uint8_t)mode;
+	t->wait_rp = (uint8_t)x->rp;
 	t->block_step = w->step;
 	enqueue(w, l, x->tid);
 	w->stats.contended[lock_class(w, lid)]++;
@@ -307,7 +311,7 @@ bool lock_acquire(struct vx *x, int fn, vfs_lid_t lid, int mode)
 		t->fnstack[t->nfn++] = (uint8_t)fn;
 	else
 		detect_overflow(w, VL_FNSTACK);
-	lock_event(w, x->sink, x->tid, OP_BLOCK, fn, lid, mode,
+	lock_event(w, x->sink, x->tid, x->rp, OP_BLOCK, fn, lid, mode,
 		   holder_of(w, l, lid));
 	return false;
 }
@@ -338,7 +342,7 @@ void lock_release(struct vx *x, int fn, vfs_lid_t lid)
 		l->owner = -1;
 	}
 	count_atomic(w, x->t);
-	lock_event(w, x->sink, x->tid, OP_RELEASE, fn, lid, mode, -1);
+	lock_event(w, x->sink, x->tid, x->rp, OP_RELEASE, fn, lid, mode, -1);
 	wake_waiters(w, x->sink, lid);
 }
 
@@ -355,7 +359,7 @@ void lock_downgrade(struct vx *x, int fn, vfs_lid_t lid)
 		l->owner = -1;
 	l->nreaders++;
 	count_atomic(w, t);
-	lock_event(w, x->sink, x->tid, OP_DOWNGRADE, fn, lid, M_READ, -1);
+	lock_event(w, x->sink, x->tid, x->rp, OP_DOWNGRADE, fn, lid, M_READ, -1);
 	/* rwsem_downgrade_write: wake the readers at the head, if any */
 	if (l->wait_head >= 0 && w->threads[l->wait_head].wait_mode == M_READ)
 		wake_waiters(w, x->sink, lid);

@@ -26,7 +26,7 @@ void ret_sub(struct vx *x)
 	int rp = f->depth ? f->ret_pc[--f->depth] : RP_IDLE;
 	go(x, rp);
 	if (vfs_rps[rp].inline_ret)
-		vfs_rps[rp].run(x);
+		run_at(x, rp);
 }
 
 void get_pos_sub(struct vx *x, int ret_rp)
@@ -171,7 +171,7 @@ bool vfs_step(struct vfs_world *w, int tid, const struct vfs_sink *sink)
 	w->step++;
 	t->steps++;
 	/* (between calls: do_syscall_64 enters the next queued call) */
-	vfs_rps[t->f.pc].run(&x);
+	run_at(&x, t->f.pc);
 	if (x.completed && w->ndying && !calls_in_progress(w))
 		inode_evict_unused(w);
 	return x.completed;

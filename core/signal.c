@@ -14,7 +14,8 @@ int vfs_kill(struct vfs_world *w, int proc, const struct vfs_sink *sink)
 		struct vfs_thread *t = &w->threads[i];
 		if (t->proc != proc || t->state == TS_FREE || t->state == TS_DEAD)
 			continue;
-		struct vx x = { .w = w, .t = t, .tid = i, .sink = sink };
+		struct vx x = { .w = w, .t = t, .tid = i, .sink = sink,
+			.rp = thread_rp(t) };
 		any = 1;
 		t->npending = 0;        /* nothing queued runs any more */
 		t->pend_head = 0;

@@ -100,6 +100,7 @@ void do_syscall_64(struct vx *x)
 		struct vfs_world *w = x->w;
 		struct vfs_callrec *r = &t->rec;
 
+		x->rp = RP(do_syscall_64, enter);       /* its events' step */
 		memset(r, 0, sizeof *r);
 		r->call = t->pending[t->pend_head];
 		t->pend_head = (uint8_t)((t->pend_head + 1) % VFS_MAX_PENDING);

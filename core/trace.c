@@ -265,15 +265,37 @@ void vfs_event_entry_name(const struct vfs_world *w, const struct vfs_event *ev,
 		snprintf(buf, n, "%s", w->inodes[ev->obj].name);
 }
 
-void vfs_event_text(const struct vfs_world *w, const struct vfs_event *ev,
-		    char *buf, size_t n)
+const char *vfs_event_point(const struct vfs_event *ev)
+{
+	return ev->rp < RP__COUNT ? vfs_rps[ev->rp].name : "?";
+}
+
+/* The widest "function:step" (the column of `trace steps`). */
+static int point_width(void)
+{
+	static int width;
+	if (!width)
+		for (int i = 0; i < RP__COUNT; i++)
+			if ((int)strlen(vfs_rps[i].name) > width)
+				width = (int)strlen(vfs_rps[i].name);
+	return width;
+}
+
+/* The line; POINT: with the step's column after the thread's. */
+static void event_text(const struct vfs_world *w, const struct vfs_event *ev,
+		       bool point, char *buf, size_t n)
 {
 	char th[32], obj[VFS_PATH_MAX + 16], r[32];
 	int o;
 
 	vfs_event_thread_name(w, ev, th, sizeof th);
-	o = snprintf(buf, n, "%5d %-6s %-24s %-9s", ev->step, th,
-		     vfs_fn_name(ev->fn), vfs_op_name(ev->op));
+	if (point)
+		o = snprintf(buf, n, "%5d %-6s %-*s %-24s %-9s", ev->step, th,
+			     point_width(), vfs_event_point(ev),
+			     vfs_fn_name(ev->fn), vfs_op_name(ev->op));
+	else
+		o = snprintf(buf, n, "%5d %-6s %-24s %-9s", ev->step, th,
+			     vfs_fn_name(ev->fn), vfs_op_name(ev->op));
 	if (o < 0 || (size_t)o >= n)
 		return;
 	buf += o;
@@ -316,6 +338,18 @@ void vfs_event_text(const struct vfs_world *w, const struct vfs_event *ev,
 	}
 }
 
+void vfs_event_text(const struct vfs_world *w, const struct vfs_event *ev,
+		    char *buf, size_t n)
+{
+	event_text(w, ev, false, buf, n);
+}
+
+void vfs_event_text_point(const struct vfs_world *w, const struct vfs_event *ev,
+			  char *buf, size_t n)
+{
+	event_text(w, ev, true, buf, n);
+}
+
 /* JSON string escaping for names we made (paths, thread names). */
 static size_t json_str(char *buf, size_t n, const char *s)
 {
@@ -355,6 +389,7 @@ void vfs_event_jsonl(const struct vfs_world *w, const struct vfs_event *ev,
 	APPEND_STR("thread", th);
 	APPEND_STR("fn", vfs_fn_name(ev->fn));
 	APPEND_STR("op", vfs_op_name(ev->op));
+	APPEND_STR("point", vfs_event_point(ev));
 	switch (ev->op) {
 	case OP_ENTER:
 		if (ev->sys)
@@ -418,6 +453,7 @@ void emit(struct vx *x, struct vfs_event *ev)
 		ev->ino = w->inodes[ev->obj].ino;
 	ev->tid = (int8_t)x->tid;
 	ev->ktid = x->t->tid;
+	ev->rp = (uint8_t)x->rp;
 	if (w->det.enabled && detect_needs(ev))
 		vfs_detect_event(w, ev);
 	if (x->sink && x->sink->fn)

@@ -67,11 +67,14 @@ struct vfs_event {
 	int8_t tid;             /* the thread it happened to (its slot) */
 	uint8_t op;             /* enum vfs_op */
 	uint8_t fn;             /* kernel function */
-	uint8_t cls;            /* lock class, for lock events */
+	/* the resume point of the step it happened in (iterate_dir:iterate,
+	 * the names `where` uses): vfs_event_point */
+	uint8_t rp;
 	uint8_t field;          /* read/write: enum vfs_field */
 	uint8_t objkind;        /* enum vfs_objkind */
 	uint8_t sys;            /* enter/exit of a syscall frame: enum vfs_sys */
 	uint8_t mode : 2;       /* lock events: enum vfs_mode */
+	uint8_t cls : 4;        /* lock events: the lock class (LC_*) */
 	uint8_t atomic : 1;     /* read/write of an atomic counter */
 	/* read: lockless, validated by a seqcount and retried (the RCU path
 	 * walk): never a race, ordered after the writes it saw */
@@ -79,6 +82,7 @@ struct vfs_event {
 };
 /* One cache line: the core replay's cost is mostly making events. */
 _Static_assert(sizeof(struct vfs_event) == 64, "struct vfs_event is 64 bytes");
+_Static_assert(LC__COUNT <= 16, "a lock class fits vfs_event.cls");
 
 
 typedef void vfs_sink_fn(void *ctx, const struct vfs_world *w,
@@ -115,6 +119,13 @@ void vfs_event_entry_name(const struct vfs_world *w, const struct vfs_event *ev,
 /* One line, no newline. */
 void vfs_event_text(const struct vfs_world *w, const struct vfs_event *ev,
 		    char *buf, size_t n);
+/* The step an event happened in, "function:step" ("iterate_dir:iterate",
+ * "do_syscall_64:enter" for a call's first step): the name `where` gives
+ * the resume point (vfs_resume_point_name), from the same table; and the
+ * line with it in a column after the thread's (`trace steps`). */
+const char *vfs_event_point(const struct vfs_event *ev);
+void vfs_event_text_point(const struct vfs_world *, const struct vfs_event *,
+			  char *line, size_t n);
 void vfs_event_jsonl(const struct vfs_world *w, const struct vfs_event *ev,
 		     char *buf, size_t n);
 

@@ -211,6 +211,7 @@ struct vfs_thread {
 	uint8_t state;          /* enum vfs_tstate */
 	int8_t wait_next;       /* next waiter in a lock's queue */
 	uint8_t wait_mode;
+	uint8_t wait_rp;        /* the resume point of the step it blocked in */
 	vfs_lid_t wait_lock;    /* the lock it waits for */
 	int16_t proc;
 	int16_t tnum;           /* NAME.tnum */

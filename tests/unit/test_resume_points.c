@@ -5,7 +5,9 @@
  * VFS_RP_LIST) names each one "function:step" once, every step runs in
  * the C function its name says, a getdents64 walks iterate_dir's steps
  * in fs/readdir.c's order, and rmdir and rename walk do_rmdir's and
- * do_renameat2's in fs/namei.c's.
+ * do_renameat2's in fs/namei.c's; every trace event names the step it
+ * happened in as `where` named it (vfs_event_point), a woken thread's
+ * the step it blocked in.
  */
 #include "harness.h"
 #include "internal.h"
@@ -153,12 +155,133 @@ static void test_namei_walk(void **state)
 	h_free(h);
 }
 
+/* Every resume point of every built-in kernel function: the name an
+ * event made in its step shows (vfs_event_point) is the one `where`
+ * gives a thread resuming there (one table), "function:step" of the C
+ * function that runs it; past the table: "?". */
+static void test_point_names(void **state)
+{
+	(void)state;
+	struct h *h = h_new("v6.5");
+	int t = h_spawn(h, "A", 0);
+	struct vfs_thread *th = &h->w->threads[t];
+	for (int i = 0; i < RP__COUNT; i++) {
+		struct vfs_event ev = { .rp = (uint8_t)i };
+		const char *name = vfs_event_point(&ev);
+		th->f.pc = (uint16_t)i;
+		assert_string_equal(name, vfs_resume_point_name(h->w, t));
+		const char *colon = strchr(name, ':');
+		assert_non_null(colon);
+		assert_true(colon > name && colon[1]);
+		for (int j = 0; j < RP__COUNT; j++)     /* its C function's */
+			if (vfs_rps[j].run == vfs_rps[i].run)
+				assert_memory_equal(vfs_rps[j].name, name,
+						    (size_t)(colon - name + 1));
+	}
+	th->f.pc = RP_IDLE;
+	if (RP__COUNT < 256) {
+		struct vfs_event past = { .rp = (uint8_t)RP__COUNT };
+		assert_string_equal(vfs_event_point(&past), "?");
+	}
+	h_free(h);
+}
+
+/* Step TID to the end of its call: each event of each step carries the
+ * name `where` gave before it (a call's first step, between calls
+ * "do_syscall_64:idle": do_syscall_64:enter), or, once the step returned
+ * to a point that runs in the step returning to it (do_syscall_64:exit),
+ * that point's; the number of events of kernel function FN whose point
+ * is AT, *ELSEWHERE of those at other points. */
+static int walk_points(struct h *h, int tid, const char *at, int fn,
+		       int *elsewhere)
+{
+	int n = 0;
+	*elsewhere = 0;
+	while (vfs_has_work(h->w, tid)) {
+		char want[64];
+		snprintf(want, sizeof want, "%s", vfs_resume_point_name(h->w, tid));
+		if (!strcmp(want, "do_syscall_64:idle"))
+			snprintf(want, sizeof want, "do_syscall_64:enter");
+		size_t mark = h_mark(h);
+		h_step(h, tid);
+		for (size_t i = mark; i < h->log.n; i++) {
+			const struct vfs_event *e = &h->log.ev[i];
+			if (vfs_rps[e->rp].inline_ret)
+				snprintf(want, sizeof want, "%s", vfs_event_point(e));
+			if (strcmp(vfs_event_point(e), want))
+				fail_msg("event %zu (%s %s): at %s, in the step of %s", i,
+					 vfs_fn_name(e->fn), vfs_op_name(e->op),
+					 vfs_event_point(e), want);
+			n += e->fn == fn && !strcmp(want, at);
+			*elsewhere += e->fn == fn && strcmp(want, at);
+		}
+	}
+	return n;
+}
+
+/* A getdents64 under v6.5, native (ext4) and wrapped (ceph): the
+ * iterator entered in iterate_dir:iterate, the wrapper's locks in its
+ * own steps; a thread that slept on f_pos_lock wakes holding it in the
+ * step it blocked in, fdget_pos:lock, and resumes at fdget_pos:locked. */
+static void test_event_points(void **state)
+{
+	(void)state;
+	struct h *h = h_new("v6.5");
+	h_mkdir(h, "/d");
+	h_mount(h, "ceph", "/c");
+	int a = h_spawn(h, "A", 0), other;
+	int fd = (int)h_do(h, a, C_OPEN("/d", VO_RDONLY));
+	h_submit(h, a, C_GETDENTS(fd, -1));
+	/* enter, dir and cursor read, "." and "..", cursor written, exit */
+	assert_int_equal(walk_points(h, a, "iterate_dir:iterate",
+				     VFN_ext4_readdir, &other), 7);
+	assert_int_equal(other, 0);
+	int cfd = (int)h_do(h, a, C_OPEN("/c", VO_RDONLY));
+	h_submit(h, a, C_GETDENTS(cfd, -1));
+	assert_true(walk_points(h, a, "iterate_dir:iterate", VFN_ceph_readdir,
+				&other) >= 2);
+	assert_int_equal(other, 0);
+	h_submit(h, a, C_GETDENTS(cfd, -1));
+	assert_int_equal(walk_points(h, a, "wrap_directory_iterator:down_write",
+				     VFN_down_write, &other), 1);
+	assert_int_equal(other, 0);
+
+	/* A and its clone A.2 list /d through one file: A.2 sleeps */
+	assert_true(h_do(h, a, C_CLONE()) > 0);
+	int a2 = h_tid(h, "A.2");
+	h_submit(h, a, C_GETDENTS(fd, -1));
+	h_until(h, a, VFN_iterate_dir);
+	h_submit(h, a2, C_GETDENTS(fd, -1));
+	assert_int_equal(h_finish(h, a2), H_BLOCKED);
+	assert_string_equal(vfs_resume_point_name(h->w, a2), "fdget_pos:locked");
+	size_t mark = h_mark(h);
+	h_finish(h, a);
+	int woken = 0;
+	for (size_t i = mark; i < h->log.n; i++) {
+		const struct vfs_event *e = &h->log.ev[i];
+		if (e->tid == a2) {
+			assert_true(e->op == OP_WAKE || e->op == OP_ACQUIRE);
+			assert_int_equal(e->cls, LC_F_POS_LOCK);
+			assert_string_equal(vfs_event_point(e), "fdget_pos:lock");
+			woken++;
+		} else if (e->op == OP_RELEASE && e->cls == LC_F_POS_LOCK) {
+			assert_string_equal(vfs_event_point(e), "fdput_pos:unlock");
+		}
+	}
+	assert_int_equal(woken, 2);
+	assert_int_equal(walk_points(h, a2, "fdget_pos:locked", VFN_fdget_pos,
+				     &other), 1);
+	h_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_getdents_walk),
 		cmocka_unit_test(test_namei_walk),
+		cmocka_unit_test(test_point_names),
+		cmocka_unit_test(test_event_points),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
