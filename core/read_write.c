@@ -37,12 +37,15 @@ int llseek_inode_unlock_fn(const struct vfs_world *w, const struct vfs_thread *t
 }
 
 /*
- * Where the seek goes. vfs_setpos() refuses a negative offset and, for
- * generic_file_llseek, one past the filesystem's s_maxbytes: EINVAL. The
- * kernel's f_pos + offset (or i_size + offset) wraps negative on overflow;
- * here the sum is checked, with the same answer.
+ * Where the seek goes, into *POS; false when it goes nowhere, the call's
+ * result then EINVAL.  vfs_setpos() refuses a negative offset and, for
+ * generic_file_llseek, one past the filesystem's s_maxbytes.  NO_END: the
+ * `switch (whence)` that dcache_dir_lseek, offset_dir_llseek and
+ * ovl_dir_llseek each open with, which knows SEEK_SET and SEEK_CUR only.
+ * The kernel's f_pos + offset (or i_size + offset) wraps negative on
+ * overflow; here the sum is checked, with the same answer.
  */
-static int64_t target(struct vx *x, int fsfn, bool *ok)
+static bool target(struct vx *x, int fsfn, bool no_end, int64_t *pos)
 {
 	struct vfs_frame *f = &x->t->f;
 	struct vfs_world *w = x->w;
@@ -50,6 +53,9 @@ static int64_t target(struct vx *x, int fsfn, bool *ok)
 	struct vfs_call *c = cur_call(x);
 	int64_t base = 0;
 
+	f->res = -VE_INVAL;
+	if (no_end && c->a[2] == VSEEK_END)
+		return false;
 	switch (c->a[2]) {
 	case VSEEK_CUR:
 		base = fl->f_pos;
@@ -67,10 +73,8 @@ static int64_t target(struct vx *x, int fsfn, bool *ok)
 	}
 	int64_t maxsize = f->llseek.flavour == LLSEEK_GENERIC ?
 		vfs_inode_fsops(w, fl->inode).maxbytes : INT64_MAX;
-	int64_t pos;
-	*ok = !__builtin_add_overflow(base, c->a[1], &pos) && pos >= 0 &&
-	      pos <= maxsize;
-	return *ok ? pos : -VE_INVAL;
+	return !__builtin_add_overflow(base, c->a[1], pos) && *pos >= 0 &&
+	       *pos <= maxsize;
 }
 
 static void write_fpos(struct vx *x, int fsfn, int64_t pos)
@@ -105,7 +109,6 @@ static void fs_llseek(struct vx *x)
 	struct vfs_file *fl = &w->files[f->file];
 	int fsfn = f_op_llseek_fn(w, x->t);
 	int64_t whence = cur_call(x)->a[2], pos;
-	bool ok;
 
 	fn_enter(x, fsfn);
 	switch (f->llseek.flavour) {
@@ -122,10 +125,7 @@ static void fs_llseek(struct vx *x)
 			go(x, RP(vfs_llseek, spin_lock));
 			return;
 		}
-		pos = target(x, fsfn, &ok);
-		if (!ok)
-			f->res = -VE_INVAL;
-		else
+		if (target(x, fsfn, false, &pos))
 			setpos(x, fsfn, pos, false);
 		break;
 	case LLSEEK_DCACHE_DIR:
@@ -135,15 +135,8 @@ static void fs_llseek(struct vx *x)
 			go(x, RP(vfs_llseek, inode_lock));
 			return;
 		}
-		if (whence == VSEEK_END) {
-			f->res = -VE_INVAL;
+		if (!target(x, fsfn, true, &pos))
 			break;
-		}
-		pos = target(x, fsfn, &ok);
-		if (!ok) {
-			f->res = -VE_INVAL;
-			break;
-		}
 		access_file(x, fsfn, FLD_F_POS, f->file, fl->f_pos, false, false);
 		if (pos == fl->f_pos) {
 			f->res = pos;
@@ -174,15 +167,8 @@ static void fs_llseek(struct vx *x)
 		}
 		break;
 	case LLSEEK_OFFSET_DIR:
-		if (whence == VSEEK_END) {
-			f->res = -VE_INVAL;
+		if (!target(x, fsfn, true, &pos))
 			break;
-		}
-		pos = target(x, fsfn, &ok);
-		if (!ok) {
-			f->res = -VE_INVAL;
-			break;
-		}
 		/* "->private_data is protected by f_pos_lock" */
 		setpos(x, fsfn, pos, true);
 		break;
@@ -205,18 +191,14 @@ static void fs_llseek_locked(struct vx *x)
 	struct vfs_world *w = x->w;
 	struct vfs_file *fl = &w->files[f->file];
 	int fsfn = f_op_llseek_fn(w, x->t);
-	int64_t whence = cur_call(x)->a[2], pos;
-	bool ok;
+	int64_t pos;
 
 	go(x, RP(vfs_llseek, inode_unlock));
 	if (f->llseek.flavour == LLSEEK_DCACHE_DIR && f->llseek.mode == M_WRITE) {
 		/* up to v4.6: whence, the new position and f_pos under
 		 * i_mutex; the cursor moves only past position 2 */
-		pos = whence == VSEEK_END ? -1 : target(x, fsfn, &ok);
-		if (pos < 0) {
-			f->res = -VE_INVAL;
+		if (!target(x, fsfn, true, &pos))
 			return;
-		}
 		access_file(x, fsfn, FLD_F_POS, f->file, fl->f_pos, false, false);
 		f->res = f->pos = pos;
 		if (pos == fl->f_pos)
@@ -235,19 +217,12 @@ static void fs_llseek_locked(struct vx *x)
 			write_fpos(x, fsfn, f->pos);
 		return;
 	}
-	if (whence == VSEEK_END && f->llseek.flavour == LLSEEK_CEPH_DIR) {
+	if (cur_call(x)->a[2] == VSEEK_END && f->llseek.flavour == LLSEEK_CEPH_DIR) {
 		f->res = -VE_OPNOTSUPP;
 		return;
 	}
-	if (whence == VSEEK_END && f->llseek.flavour == LLSEEK_OVL_DIR) {
-		f->res = -VE_INVAL;
+	if (!target(x, fsfn, f->llseek.flavour == LLSEEK_OVL_DIR, &pos))
 		return;
-	}
-	pos = target(x, fsfn, &ok);
-	if (!ok) {
-		f->res = -VE_INVAL;
-		return;
-	}
 	if (pos != fl->f_pos)
 		setpos(x, fsfn, pos, f->llseek.flavour != LLSEEK_DEFAULT);
 	f->res = pos;
@@ -300,11 +275,8 @@ void vfs_llseek(struct vx *x)
 		return;
 	case RP(vfs_llseek, f_lock_held): {
 		int fsfn = f_op_llseek_fn(x->w, x->t);
-		bool ok;
-		int64_t pos = target(x, fsfn, &ok);
-		if (!ok)
-			f->res = -VE_INVAL;
-		else
+		int64_t pos;
+		if (target(x, fsfn, false, &pos))
 			setpos(x, fsfn, pos, false);
 		lock_release(x, VFN_spin_unlock, VFS_LID(LID_FILE_LOCK, f->file));
 		finish_llseek(x, fsfn);
