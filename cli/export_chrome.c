@@ -96,6 +96,14 @@ static void ev_text(const struct pic *p, size_t i, char *buf, size_t n)
 	buf[o] = 0;
 }
 
+/* An event's args, opened: its world step and the step of its kernel
+ * function it happened in ("iterate_dir:iterate", as `where` names it). */
+static void args_open(FILE *f, const struct vfs_event *e)
+{
+	fprintf(f, ",\"args\":{\"step\":%d,\"point\":", e->step);
+	pic_json_escape(f, vfs_event_point(e));
+}
+
 int export_chrome(struct session *s, FILE *f)
 {
 	struct pic p;
@@ -178,8 +186,8 @@ int export_chrome(struct session *s, FILE *f)
 				break;
 			head(&c, "B", vfs_fn_name(e->fn), e->sys ? "syscall" : "kernel",
 			     pid, tid, p.ts[i]);
-			fprintf(f, ",\"args\":{\"step\":%d%s}}", e->step,
-				e->sys ? ",\"syscall\":true" : "");
+			args_open(f, e);
+			fputs(e->sys ? ",\"syscall\":true}}" : "}}", f);
 			break;
 		case OP_EXIT:
 			if (ends[i] == none)
@@ -187,7 +195,8 @@ int export_chrome(struct session *s, FILE *f)
 			head(&c, "E", vfs_fn_name(e->fn), e->sys ? "syscall" : "kernel",
 			     pid, tid, p.ts[i]);
 			vfs_ret_text(e->ret, txt, sizeof txt);
-			fprintf(f, ",\"args\":{\"step\":%d,\"ret\":", e->step);
+			args_open(f, e);
+			fputs(",\"ret\":", f);
 			pic_json_escape(f, txt);
 			fputs("}}", f);
 			break;
@@ -197,8 +206,9 @@ int export_chrome(struct session *s, FILE *f)
 			snprintf(name, sizeof name, "%s (waiting)", vfs_fn_name(e->fn));
 			head(&c, "X", name, "wait", pid, tid, p.ts[i]);
 			vfs_event_lock_name(p.w, e, ln, sizeof ln);
-			fprintf(f, ",\"dur\":%.3f,\"args\":{\"step\":%d,\"lock\":", t1 - p.ts[i],
-				e->step);
+			fprintf(f, ",\"dur\":%.3f", t1 - p.ts[i]);
+			args_open(f, e);
+			fputs(",\"lock\":", f);
 			pic_json_escape(f, ln);
 			fprintf(f, ",\"mode\":\"%s\"", vfs_mode_name(e->mode));
 			if (e->other >= 0) {
@@ -212,8 +222,9 @@ int export_chrome(struct session *s, FILE *f)
 		case OP_ACQUIRE: case OP_RELEASE: case OP_DOWNGRADE:
 			head(&c, "X", vfs_fn_name(e->fn), "lock", pid, tid, p.ts[i]);
 			vfs_event_lock_name(p.w, e, ln, sizeof ln);
-			fprintf(f, ",\"dur\":%.3f,\"args\":{\"step\":%d,\"op\":\"%s\",\"lock\":",
-				0.4 * slot, e->step, vfs_op_name(e->op));
+			fprintf(f, ",\"dur\":%.3f", 0.4 * slot);
+			args_open(f, e);
+			fprintf(f, ",\"op\":\"%s\",\"lock\":", vfs_op_name(e->op));
 			pic_json_escape(f, ln);
 			fprintf(f, ",\"mode\":\"%s\"}}", vfs_mode_name(e->mode));
 			break;
@@ -221,8 +232,9 @@ int export_chrome(struct session *s, FILE *f)
 		case OP_NOTE:
 			ev_text(&p, i, txt, sizeof txt);
 			head(&c, "i", txt, "access", pid, tid, p.ts[i]);
-			fprintf(f, ",\"s\":\"t\",\"args\":{\"step\":%d,\"fn\":\"%s\"}}", e->step,
-				vfs_fn_name(e->fn));
+			fputs(",\"s\":\"t\"", f);
+			args_open(f, e);
+			fprintf(f, ",\"fn\":\"%s\"}}", vfs_fn_name(e->fn));
 			break;
 		}
 	}

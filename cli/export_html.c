@@ -338,7 +338,8 @@ static void lane(struct hw *h, int tid)
 			if (p->ev[i].tid != tid)
 				continue;
 			char line[400];
-			vfs_event_text(p->w, &p->ev[i], line, sizeof line);
+			/* with the step's FUNCTION:STEP (`trace steps`) */
+			vfs_event_text_point(p->w, &p->ev[i], line, sizeof line);
 			const char *q = line + 13;      /* past the step and thread */
 			while (*q == ' ')
 				q++;
@@ -565,7 +566,7 @@ int export_html(struct session *s, FILE *f, const char *title)
 		pic_step_range(&p, k, &lo, &hi);
 		fprintf(f, "%s\n%d:[", k == h.from ? "" : ",", k);
 		for (size_t i = lo; i < hi; i++) {
-			vfs_event_text(w, &p.ev[i], buf, sizeof buf);
+			vfs_event_text_point(w, &p.ev[i], buf, sizeof buf);
 			if (i > lo)
 				fputc(',', f);
 			js_str(f, buf);

@@ -104,6 +104,9 @@ for t in ("A", "B"):
           path + ": %s's getdents64 returns 2" % t)
     check(any(s[2] == "iterate_dir" and s[1] == tid for s in sl),
           path + ": %s has an iterate_dir slice" % t)
+    check(any(e.get("ph") == "B" and e["name"] == "ext4_readdir" and e["tid"] == tid
+              and e["args"].get("point") == "iterate_dir:iterate" for e in evs),
+          path + ": %s enters ext4_readdir in the step iterate_dir:iterate" % t)
 check(any(s[2] == "mutex_lock" and s[1] == byname["B"][1] for s in sl),
       path + ": B's mutex_lock (the thief takes f_pos_lock)")
 check(not any(s[2] == "mutex_lock" and s[1] == byname["A"][1] for s in sl),

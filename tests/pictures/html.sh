@@ -40,6 +40,9 @@ has race 'class="fn sys" data-fn="getdents64"' "getdents64 boxes"
 has race 'class="fn sys" data-fn="pidfd_getfd"' "the pidfd_getfd box"
 has race 'class="hold" data-lock="file#1 f_pos_lock"' "the f_pos_lock hold"
 has race 'data-tip="[^"]*B holds file#1 f_pos_lock' "hover details on the hold"
+grep -q 'iterate_dir:iterate  *ext4_readdir  *enter' "$work/race.html" &&
+    ok "race: a step's details name its FUNCTION:STEP" ||
+    fail "race: no 'iterate_dir:iterate ext4_readdir enter' in the steps' details"
 n=$(grep -o '<title>' "$work/race.dom" | wc -l)
 [ "$n" -eq 1 ] && ok "race: the script turned the SVG's <title>s into its tooltip" ||
     fail "race: $n <title> elements left"

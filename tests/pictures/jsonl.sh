@@ -27,6 +27,9 @@ locks = [e for e in evs if e["op"] in ("acquire", "release", "block", "wake")]
 check(locks and all(all(k in e for k in ("lock", "obj", "mode")) for e in locks),
       "lock events have lock, obj, mode")
 check(all("ret" in e for e in evs if e["op"] == "exit"), "exits have ret")
+check(all(":" in e.get("point", "") for e in evs), "every event has its point (FUNCTION:STEP)")
+check(any(e["op"] == "enter" and e["fn"] == "ext4_readdir" and e["point"] == "iterate_dir:iterate"
+          for e in evs), "ext4_readdir is entered in the step iterate_dir:iterate")
 check(any(e["op"] == "skip" and e["thread"] == "A" for e in evs), "A skips f_pos_lock")
 check(any(e["op"] == "acquire" and e["thread"] == "B" and e["lock"] == "f_pos_lock"
           for e in evs), "B takes f_pos_lock")
