@@ -152,7 +152,7 @@ static const struct cmd_def base_table[] = {
 	  "files' too). At most 64; a name is declared once; 'reset', 'kernel',\n"
 	  "'back', 'compare', 'explore' and 'save' keep them.",
 	  0, 0, c_field },
-	{ "hook", "world", "[vfs_llseek|lookup [FUNCTION|default]]",
+	{ "hook", "world", "[vfs_llseek|lookup [FUNCTION|default | before FUNCTION after FUNCTION]]",
 	  "put a function you defined into a built-in path",
 	  "'hook vfs_llseek FUNCTION': lseek runs FUNCTION instead of vfs_llseek,\n"
 	  "on its file after fdget_pos; FUNCTION's return is lseek's, its\n"
@@ -160,6 +160,10 @@ static const struct cmd_def base_table[] = {
 	  "'hook lookup FUNCTION': mkdir, unlink, rmdir and rename run FUNCTION\n"
 	  "before looking up the last component, under the parent's lock; its\n"
 	  "inode is the parent directory, and a negative return fails the call.\n"
+	  "'hook lookup before F after G': F before the lookup, G after it\n"
+	  "whatever it found (and after F when F fails); F may return holding\n"
+	  "locks (define function F __acquires) that G releases (define\n"
+	  "function G __releases): held across the lookup, checked to balance.\n"
 	  "The trace and 'where' name FUNCTION; the race detector, lockdep, the\n"
 	  "rules and explore see its steps as the kernel's. A hooked function has\n"
 	  "no fdget, fdput or emit (the path has its file). A kill in its killable\n"

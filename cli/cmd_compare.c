@@ -241,6 +241,12 @@ static void lock_item(const struct vfs_world *w, const struct vfs_event *ev,
 	case LC_F_POS_LOCK: snprintf(buf, n, "f_pos_lock"); return;
 	case LC_F_LOCK:     snprintf(buf, n, "f_lock"); return;
 	case LC_RENAME_MUTEX: snprintf(buf, n, "rename_mutex"); return;
+	case LC_D_UPDATE: {
+		char ln[VFS_PATH_MAX + 32];
+		vfs_lock_name(w, ev->lock, ln, sizeof ln);
+		snprintf(buf, n, "%s", ln);
+		return;
+	}
 	default: {
 		char ln[VFS_PATH_MAX + 32];
 		vfs_lock_name(w, ev->lock, ln, sizeof ln);

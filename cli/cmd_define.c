@@ -40,7 +40,8 @@ void define_forget(struct session *s)
 	s->define = NULL;
 }
 
-#define LOCK_WORDS "f_pos_lock (a mutex), f_lock (a spinlock) or i_rwsem (a rwsem)"
+#define LOCK_WORDS "f_pos_lock (a mutex), f_lock (a spinlock), i_rwsem (a rwsem) " \
+	"or d_update (a mutex of the inode's dentry)"
 #define FIELD_WORDS "the file's f_pos, cursor, f_count; the inode's size, dir"
 
 /* The definition is refused: say where, forget it and its lines. */
@@ -443,6 +444,9 @@ static void define_lines(struct session *s, const struct vfs_kfn *f,
 				    f->syscall ? "syscall" : "function", f->name);
 	for (int p = 0; p < f->nparams && o < sizeof t; p++)
 		o += (size_t)snprintf(t + o, sizeof t - o, " %s", f->params[p]);
+	if (f->span && o < sizeof t)
+		snprintf(t + o, sizeof t - o, " %s", f->span == KSPAN_ACQUIRES ?
+			 "__acquires" : "__releases");
 	line(s, t);
 	for (int k = 0, depth = 1; k < f->nsteps; k++) {
 		int op = f->step[k].op, in = depth - (op == KS_ELSE || op == KS_ENDIF);
@@ -495,14 +499,27 @@ HANDLER(c_define)
 				    name);
 	/* (a function's parameters name the arguments of the system call it
 	 * runs in: lseek's FD OFFSET WHENCE for 'hook vfs_llseek') */
-	if (c->argc - 2 > VFS_SYS_MAXARGS)
+	/* sparse's annotations, last: a function that returns holding
+	 * locks, or releases its caller's (a hook pair's halves) */
+	int argc = c->argc, span = KSPAN_NONE;
+	if (argc > 2 && (!strcmp(c->argv[argc - 1], "__acquires") ||
+			 !strcmp(c->argv[argc - 1], "__releases"))) {
+		if (sys)
+			return cli_error_at(s, c->cols[argc - 1], "define: a system "
+					    "call returns holding nothing: only a "
+					    "function is %s", c->argv[argc - 1]);
+		span = c->argv[argc - 1][2] == 'a' ? KSPAN_ACQUIRES : KSPAN_RELEASES;
+		argc--;
+	}
+	if (argc - 2 > VFS_SYS_MAXARGS)
 		return cli_error_at(s, c->cols[2 + VFS_SYS_MAXARGS],
 				    "define: at most %d parameters", VFS_SYS_MAXARGS);
 	struct define_state *d = xcalloc(1, sizeof *d);
 	snprintf(d->f.name, sizeof d->f.name, "%s", name);
 	d->f.syscall = sys;
-	d->f.nparams = (uint8_t)(c->argc - 2);
-	for (int i = 2; i < c->argc; i++) {
+	d->f.span = (uint8_t)span;
+	d->f.nparams = (uint8_t)(argc - 2);
+	for (int i = 2; i < argc; i++) {
 		if (!vfs_valid_name(c->argv[i]) || strlen(c->argv[i]) >= VFS_KFN_PARAM_MAX) {
 			free(d);
 			return cli_error_at(s, c->cols[i], "define: '%s' is no parameter "
@@ -592,15 +609,28 @@ HANDLER(c_field)
 	return 0;
 }
 
-/* `hook POINT FUNCTION|default`; `hook`: the points and what is at each */
+/* What is at hook point H as `hook` takes it after the point's word
+ * ("my_llseek", "before F after G"), "" for the kernel's own. */
+void hook_text(const struct vfs_world *w, int h, char *buf, size_t n)
+{
+	int k = vfs_hook_get(w, h), g = vfs_hook_get_after(w, h);
+	if (k >= 0 && g >= 0)
+		snprintf(buf, n, "before %s after %s", vfs_kfn_get(w, k)->name,
+			 vfs_kfn_get(w, g)->name);
+	else
+		snprintf(buf, n, "%s", k >= 0 ? vfs_kfn_get(w, k)->name : "");
+}
+
+/* `hook POINT FUNCTION|default`, `hook POINT before F after G`; `hook`:
+ * the points and what is at each */
 HANDLER(c_hook)
 {
 	if (!c->argc) {
 		for (int i = 0; i < VHOOK__COUNT; i++) {
-			int k = vfs_hook_get(s->w, i);
+			char at[64];
+			hook_text(s->w, i, at, sizeof at);
 			out(s, "%-11s %-24s %s\n", vfs_hooks[i].point,
-			    k >= 0 ? vfs_kfn_get(s->w, k)->name : "(the kernel's own)",
-			    vfs_hooks[i].help);
+			    at[0] ? at : "(the kernel's own)", vfs_hooks[i].help);
 		}
 		return 0;
 	}
@@ -608,6 +638,19 @@ HANDLER(c_hook)
 	if (h < 0)
 		return cli_error_at(s, c->cols[0], "hook: '%s' is no point a function "
 				    "is put into (vfs_llseek, lookup)", c->argv[0]);
+	if (c->argc == 5) {             /* before F after G (the synopsis) */
+		int k = vfs_kfn_lookup(s->w, c->argv[2]), g = vfs_kfn_lookup(s->w, c->argv[4]);
+		if (k < 0 || g < 0)
+			return cli_error_at(s, c->cols[k < 0 ? 2 : 4], "hook: unknown "
+					    "function '%s' (one 'define function' made)",
+					    c->argv[k < 0 ? 2 : 4]);
+		char err[200];
+		int bad;
+		if (vfs_hook_set_pair(s->w, h, k, g, &bad, err, sizeof err) < 0)
+			return cli_error_at(s, c->cols[bad ? 4 : 2], "hook: %s", err);
+		session_log_setup(s, c, "hook");
+		return 0;
+	}
 	if (c->argc != 2)
 		return cli_error_at(s, c->cols[0], "hook: %s FUNCTION|default",
 				    c->argv[0]);

@@ -16,8 +16,8 @@
 #include "commands.h"
 
 #define LOCK_WORDS "s_vfs_rename_mutex, f_pos_lock, i_rwsem, i_rwsem_dir, " \
-	"i_rwsem_nondir, f_lock, cred_guard_mutex, exec_update_mutex or " \
-	"exec_update_lock, with :normal, :parent, :child, :xattr, :nondir2 or " \
+	"i_rwsem_nondir, f_lock, cred_guard_mutex, exec_update_mutex, " \
+	"exec_update_lock or d_update, with :normal, :parent, :child, :xattr, :nondir2 or " \
 	":parent2 for an i_rwsem"
 
 static int lock_word(struct session *s, const struct cmd_call *c, int i,

@@ -249,9 +249,9 @@ HANDLER(c_reset)
 		kfns[i] = *vfs_kfn_get(s->w, i);
 	for (int i = 0; i < nrules; i++)
 		rules[i] = *vfs_rule_get(s->w, i);
-	int hooks[VHOOK__COUNT];
+	char hooks[VHOOK__COUNT][64];
 	for (int i = 0; i < VHOOK__COUNT; i++)
-		hooks[i] = vfs_hook_get(s->w, i);
+		hook_text(s->w, i, hooks[i], sizeof hooks[i]);
 	struct vfs_ufield fields[VFS_MAX_UFIELDS];
 	int nfields = vfs_nufields(s->w);
 	for (int i = 0; i < nfields; i++)
@@ -297,9 +297,9 @@ HANDLER(c_reset)
 	define_again(s, kfns, nkfns);
 	free(kfns);
 	for (int i = 0; i < VHOOK__COUNT; i++)
-		if (hooks[i] >= 0) {
+		if (hooks[i][0]) {
 			snprintf(line, sizeof line, "hook %s %s", vfs_hooks[i].point,
-				 vfs_kfn_get(s->w, hooks[i])->name);
+				 hooks[i]);
 			session_exec_line(s, line);
 		}
 	(void)sched;

@@ -33,6 +33,8 @@ int define_call_line(struct session *s, struct lex *l);
 void define_forget(struct session *s);
 /* make the N definitions DEFS again, as their lines (reset) */
 void define_again(struct session *s, const struct vfs_kfn *defs, int n);
+/* What is at hook point H, as `hook` takes it after the point ("" none). */
+void hook_text(const struct vfs_world *w, int h, char *buf, size_t n);
 /* cmd_run.c */
 HANDLER(c_step); HANDLER(c_run); HANDLER(c_back);
 /* cmd_look.c */

@@ -46,6 +46,7 @@ static vfs_lid_t lid_of(const struct vfs_world *w, const struct vfs_frame *f,
 	switch (s->lock) {
 	case KL_F_POS_LOCK: return VFS_LID(LID_FILE_POS, file_of(w, f));
 	case KL_F_LOCK:     return VFS_LID(LID_FILE_LOCK, file_of(w, f));
+	case KL_D_UPDATE:   return VFS_LID(LID_DENTRY, inode_of(w, f));
 	default:            return VFS_LID(LID_INODE, inode_of(w, f));
 	}
 }
@@ -56,7 +57,7 @@ static int lock_fn(const struct vfs_world *w, const struct vfs_kstep *s)
 {
 	if (s->lock == KL_F_LOCK)
 		return VFN_spin_lock;
-	if (s->lock == KL_F_POS_LOCK || !w->k.dir_lock)
+	if (s->lock != KL_I_RWSEM || !w->k.dir_lock)
 		return s->killable ? VFN_mutex_lock_killable : VFN_mutex_lock;
 	if (s->mode == M_READ)
 		return s->killable ? VFN_down_read_killable : VFN_down_read;
@@ -69,7 +70,7 @@ static int unlock_fn(const struct vfs_world *w, const struct vfs_thread *t,
 	int mode = M_EXCL;
 	if (s->lock == KL_F_LOCK)
 		return VFN_spin_unlock;
-	if (s->lock == KL_F_POS_LOCK || !w->k.dir_lock)
+	if (s->lock != KL_I_RWSEM || !w->k.dir_lock)
 		return VFN_mutex_unlock;
 	thread_holds(t, lid_of(w, &t->f, s), &mode);
 	return mode == M_READ ? VFN_up_read : VFN_up_write;
@@ -388,7 +389,8 @@ const struct vfs_hook_desc vfs_hooks[VHOOK__COUNT] = {
 			   "after fdget_pos; its return is lseek's" },
 	[VHOOK_LOOKUP] = { "lookup", "before the lookup of the last component, "
 			   "under the parent's lock: its inode is the parent "
-			   "directory; a negative return fails the call" },
+			   "directory; a negative return fails the call; 'before F "
+			   "after G': G after the lookup, whatever it found" },
 };
 
 int vfs_hook_lookup(const char *point)
@@ -421,6 +423,19 @@ static const char *hook_refuses(const struct vfs_world *w, int k, int guard)
 	return NULL;
 }
 
+/* Function K (and G after: a pair; -1 none) at HOOK: 0, or -1 and ERR. */
+static int hooks_put(struct vfs_world *w, int hook, int k, int g, char *err, size_t nerr)
+{
+	struct vfs_kdefs *kd = kdefs_mut(w);
+	if (!kd) {
+		snprintf(err, nerr, "out of memory");
+		return -1;
+	}
+	kd->hooks[hook] = (int8_t)(k + 1);
+	kd->hooks_after[hook] = (int8_t)(g + 1);
+	return 0;
+}
+
 int vfs_hook_set(struct vfs_world *w, int hook, int k, char *err, size_t nerr)
 {
 	const struct vfs_kfn *f = vfs_kfn_get(w, k);
@@ -434,19 +449,94 @@ int vfs_hook_set(struct vfs_world *w, int hook, int k, char *err, size_t nerr)
 		snprintf(err, nerr, "%s has a step a hook cannot have: %s", f->name, why);
 		return -1;
 	}
-	struct vfs_kdefs *kd = kdefs_mut(w);
-	if (!kd) {
-		snprintf(err, nerr, "out of memory");
+	if (k >= 0 && f->span) {
+		snprintf(err, nerr, "%s %s %s of %s: it is half of a pair around the "
+			 "lookup ('hook %s before F after G')", f->name,
+			 f->span == KSPAN_ACQUIRES ? "returns holding" : "releases",
+			 vfs_klock_names[f->spanl[0].lock], vfs_kobj_names[f->spanl[0].obj],
+			 vfs_hooks[VHOOK_LOOKUP].point);
 		return -1;
 	}
-	kd->hooks[hook] = (int8_t)(k + 1);
-	return 0;
+	return hooks_put(w, hook, k, -1, err, nerr);
+}
+
+int vfs_hook_get_after(const struct vfs_world *w, int hook)
+{
+	return w->kdefs && hook >= 0 && hook < VHOOK__COUNT ?
+	       w->kdefs->hooks_after[hook] - 1 : -1;
+}
+
+/* Whether every lock of A's span is in B's. */
+static bool span_in(const struct vfs_kfn *a, const struct vfs_kfn *b)
+{
+	for (int i = 0; i < a->nspan; i++) {
+		bool in = false;
+		for (int j = 0; j < b->nspan; j++)
+			in |= a->spanl[i].lock == b->spanl[j].lock &&
+			      a->spanl[i].obj == b->spanl[j].obj;
+		if (!in)
+			return false;
+	}
+	return true;
+}
+
+int vfs_hook_set_pair(struct vfs_world *w, int hook, int k, int g, int *bad_word,
+		      char *err, size_t nerr)
+{
+	const struct vfs_kfn *f[2] = { vfs_kfn_get(w, k), vfs_kfn_get(w, g) };
+	*bad_word = 0;
+	if (hook != VHOOK_LOOKUP) {
+		snprintf(err, nerr, "a pair goes around lookup only");
+		return -1;
+	}
+	for (int i = 0; i < 2; i++) {
+		const char *why = f[i] && !f[i]->syscall ? hook_refuses(w, i ? g : k, 0) : NULL;
+		*bad_word = i;
+		if (!f[i] || f[i]->syscall) {
+			snprintf(err, nerr, "%s is a system call: a hook is a function "
+				 "('define function')", f[i] ? f[i]->name : "?");
+			return -1;
+		}
+		if (why) {
+			snprintf(err, nerr, "%s has a step a hook cannot have: %s",
+				 f[i]->name, why);
+			return -1;
+		}
+		if (f[i]->span == (i ? KSPAN_ACQUIRES : KSPAN_RELEASES)) {
+			snprintf(err, nerr, "%s is %s: it goes %s", f[i]->name,
+				 i ? "__acquires" : "__releases", i ? "before" : "after");
+			return -1;
+		}
+	}
+	/* what the first returns holding, the second releases: no more, no less */
+	const struct vfs_kfn *a = f[0], *r = f[1];
+	if (!span_in(a, r) || !span_in(r, a)) {
+		bool more = !span_in(a, r);
+		const struct vfs_kfn *x = more ? a : r, *y = more ? r : a;
+		for (int i = 0; i < x->nspan; i++) {
+			bool in = false;
+			for (int j = 0; j < y->nspan; j++)
+				in |= x->spanl[i].lock == y->spanl[j].lock &&
+				      x->spanl[i].obj == y->spanl[j].obj;
+			if (in)
+				continue;
+			*bad_word = 1;
+			snprintf(err, nerr, "unbalanced lock and unlock: %s %s %s of %s, "
+				 "which %s %s", a->name, more ? "returns holding" :
+				 "does not take", vfs_klock_names[x->spanl[i].lock],
+				 vfs_kobj_names[x->spanl[i].obj], r->name, more ?
+				 "does not release (__releases)" : "releases");
+			return -1;
+		}
+	}
+	return hooks_put(w, hook, k, g, err, nerr);
 }
 
 bool kfn_hook(struct vx *x, int hook, int ret_rp, int ino)
 {
 	struct vfs_frame *f = &x->t->f;
-	int k = vfs_hook_get(x->w, hook);
+	int k = hook >= VHOOK__COUNT ? vfs_hook_get_after(x->w, hook - VHOOK__COUNT) :
+		vfs_hook_get(x->w, hook);
 	if (k < 0 || f->kfn.kdepth)
 		return false;
 	f->kfn.kdepth = 1;
@@ -457,6 +547,9 @@ bool kfn_hook(struct vx *x, int hook, int ret_rp, int ino)
 	f->kfn.kstack[0].pc = 0;
 	fn_enter(x, x->w->kdefs->kfns[k].fn);
 	call_sub(x, RP(defined_step, step), ret_rp);
-	run_at(x, RP(defined_step, step));
+	/* (a pair's after half begins at the next step: the built-in step
+	 * it follows is one of its own) */
+	if (hook < VHOOK__COUNT)
+		run_at(x, RP(defined_step, step));
 	return true;
 }

@@ -20,7 +20,8 @@ _Static_assert(sizeof ((struct vfs_frame *)0)->kfn.kstack /
 _Static_assert(VFS_KFN_STEPS <= 255 && VFS_MAX_KFNS <= 255, "uint8_t indices");
 
 const char *const vfs_kcmp_names[KC__COUNT] = { "", "<", "<=", ">", ">=", "==", "!=" };
-const char *const vfs_klock_names[KL__COUNT] = { "f_pos_lock", "f_lock", "i_rwsem" };
+const char *const vfs_klock_names[KL__COUNT] = { "f_pos_lock", "f_lock", "i_rwsem",
+						 "d_update" };
 const char *const vfs_kobj_names[2] = { "file", "inode" };
 
 /* ---- names: one kernel function id per defined name, process-wide ----
@@ -187,7 +188,9 @@ static bool reaches(const struct vfs_kdefs *kd, const struct vfs_kfn *f, int sel
 struct held_lock { uint8_t lock, obj, mode; int step; };
 struct path_state {
 	struct held_lock held[VFS_KFN_STEPS];
-	int nheld, got, got_step;       /* got: KS_FDGET or KS_FDGET_POS */
+	/* an __releases function's unlocks of locks its caller holds */
+	struct held_lock rel[VFS_KFN_SPAN];
+	int nheld, nrel, got, got_step; /* got: KS_FDGET or KS_FDGET_POS */
 	bool have_file;                 /* a function works on its caller's file */
 	bool dead;                      /* after an unconditional return */
 };
@@ -217,6 +220,8 @@ static const char *path_differs(const struct path_state *x,
 {
 	if (x->got != y->got)
 		return "an fdget put on one and not on the other";
+	if (x->nrel != y->nrel)
+		return "a lock the caller holds released on one and not on the other";
 	for (int k = 0; k < x->nheld || k < y->nheld; k++) {
 		const struct path_state *more = x->nheld > y->nheld ? x : y;
 		if (k >= x->nheld || k >= y->nheld || x->held[k].lock != y->held[k].lock ||
@@ -229,6 +234,53 @@ static const char *path_differs(const struct path_state *x,
 		}
 	}
 	return NULL;
+}
+
+static bool span_has(const struct held_lock *v, int n, const struct held_lock *h)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i].lock == h->lock && v[i].obj == h->obj)
+			return true;
+	return false;
+}
+
+/* A return of an __acquires function (the locks it holds there) or an
+ * __releases one (those of its caller it released): the same at every
+ * return, the first saying what (F's spanl). */
+static int span_return(struct vfs_kfn *f, const struct path_state *ps, int *nret,
+		       int i, int *bad, char *err, size_t nerr)
+{
+	bool acq = f->span == KSPAN_ACQUIRES;
+	const struct held_lock *v = acq ? ps->held : ps->rel;
+	int n = acq ? ps->nheld : ps->nrel;
+	char a[64];
+	if (!acq && ps->nheld)
+		return fail(bad, i, err, nerr, "unbalanced lock and unlock: %s (taken "
+			    "at step %d) is still held at return",
+			    lock_what(&ps->held[ps->nheld - 1], a, sizeof a),
+			    ps->held[ps->nheld - 1].step + 1);
+	if (n > VFS_KFN_SPAN)
+		return fail(bad, i, err, nerr, "at most %d locks held at return",
+			    VFS_KFN_SPAN);
+	bool first = !(*nret)++, same = first || n == f->nspan;
+	for (int k = 0; !first && same && k < n; k++) {
+		bool in = false;
+		for (int j = 0; j < f->nspan; j++)
+			in |= f->spanl[j].lock == v[k].lock && f->spanl[j].obj == v[k].obj;
+		same = in;
+	}
+	if (!same)
+		return fail(bad, i, err, nerr, "unbalanced lock and unlock: every "
+			    "return of an %s function %s the same locks",
+			    acq ? "__acquires" : "__releases", acq ? "holds" : "releases");
+	if (*nret == 1) {
+		f->nspan = (uint8_t)n;
+		for (int k = 0; k < n; k++) {
+			f->spanl[k].lock = v[k].lock;
+			f->spanl[k].obj = v[k].obj;
+		}
+	}
+	return 0;
 }
 
 int vfs_kfn_define(struct vfs_world *w, const struct vfs_kfn *in, int *bad,
@@ -265,6 +317,11 @@ int vfs_kfn_define(struct vfs_world *w, const struct vfs_kfn *in, int *bad,
 	/* the state along the path being checked; at an `if`, the state it
 	 * began with, and at its `else`, the state its `then` ended with */
 	struct path_state ps = { .got_step = -1, .have_file = !f.syscall };
+	int nret = 0;           /* an __acquires or __releases function's returns */
+	if (f.span && f.syscall)
+		return fail(bad, -1, err, nerr, "a system call returns holding "
+			    "nothing: only a function is __acquires or __releases");
+	f.nspan = 0;
 	struct { int at, else_at; struct path_state entry, then; } br[VFS_KFN_STEPS];
 	int nbr = 0;
 	char a[64];
@@ -284,10 +341,11 @@ int vfs_kfn_define(struct vfs_world *w, const struct vfs_kfn *in, int *bad,
 				    "its file with 'fdget FD' or 'fdget_pos FD' first");
 		switch (s->op) {
 		case KS_LOCK: {
-			if ((s->lock == KL_I_RWSEM) != (s->obj == KO_INODE))
+			bool of_inode = s->lock == KL_I_RWSEM || s->lock == KL_D_UPDATE;
+			if (of_inode != (s->obj == KO_INODE))
 				return fail(bad, i, err, nerr, "%s is a lock of the %s, "
 					    "not of the %s", vfs_klock_names[s->lock],
-					    s->lock == KL_I_RWSEM ? "inode" : "file",
+					    of_inode ? "inode" : "file",
 					    vfs_kobj_names[s->obj]);
 			if (s->lock != KL_I_RWSEM && (s->mode == M_READ || s->sub > 0))
 				return fail(bad, i, err, nerr, "%s is a %s: no %s",
@@ -311,9 +369,20 @@ int vfs_kfn_define(struct vfs_world *w, const struct vfs_kfn *in, int *bad,
 			while (h >= 0 && !(ps.held[h].lock == s->lock && ps.held[h].obj == s->obj))
 				h--;
 			struct held_lock me = { s->lock, s->obj, 0, i };
+			if (h < 0 && f.span == KSPAN_RELEASES && s->op == KS_UNLOCK &&
+			    !span_has(ps.rel, ps.nrel, &me)) {
+				if (ps.nrel >= VFS_KFN_SPAN)
+					return fail(bad, i, err, nerr, "at most %d locks "
+						    "released for the caller", VFS_KFN_SPAN);
+				ps.rel[ps.nrel++] = me;         /* the caller's */
+				break;
+			}
 			if (h < 0)
 				return fail(bad, i, err, nerr, "unbalanced lock and unlock: "
-					    "%s is not held here", lock_what(&me, a, sizeof a));
+					    "%s is not held here%s", lock_what(&me, a, sizeof a),
+					    f.syscall || f.span ? "" : " (a function that "
+					    "releases its caller's lock says so: define "
+					    "function NAME __releases)");
 			if (s->op == KS_DOWNGRADE) {
 				if (s->lock != KL_I_RWSEM || ps.held[h].mode == M_READ)
 					return fail(bad, i, err, nerr, "downgrade: %s is not "
@@ -357,6 +426,12 @@ int vfs_kfn_define(struct vfs_world *w, const struct vfs_kfn *in, int *bad,
 				return fail(bad, i, err, nerr, "%s is a system call: a "
 					    "step calls a function ('define function')",
 					    kd->kfns[s->callee].name);
+			if (kd->kfns[s->callee].span)
+				return fail(bad, i, err, nerr, "%s is %s: a half of a "
+					    "hook pair ('hook lookup before F after G'), not "
+					    "called", kd->kfns[s->callee].name,
+					    kd->kfns[s->callee].span == KSPAN_ACQUIRES ?
+					    "__acquires" : "__releases");
 			break;
 		case KS_FDGET: case KS_FDGET_POS:
 			if (ps.got)
@@ -382,11 +457,16 @@ int vfs_kfn_define(struct vfs_world *w, const struct vfs_kfn *in, int *bad,
 			ps.got = 0;
 			break;
 		case KS_RETURN:
-			if (ps.nheld)
+			if (f.span) {
+				if (span_return(&f, &ps, &nret, i, bad, err, nerr) < 0)
+					return -1;
+			} else if (ps.nheld)
 				return fail(bad, i, err, nerr, "unbalanced lock and unlock: "
-					    "%s (taken at step %d) is still held at return",
+					    "%s (taken at step %d) is still held at return%s",
 					    lock_what(&ps.held[ps.nheld - 1], a, sizeof a),
-					    ps.held[ps.nheld - 1].step + 1);
+					    ps.held[ps.nheld - 1].step + 1, f.syscall ? "" :
+					    " (a function that returns holding it says so: "
+					    "define function NAME __acquires)");
 			if (ps.got && f.syscall)
 				return fail(bad, i, err, nerr, "return without %s: the "
 					    "reference %s took leaks",
@@ -436,6 +516,10 @@ int vfs_kfn_define(struct vfs_world *w, const struct vfs_kfn *in, int *bad,
 	}
 	if (nbr)
 		return fail(bad, br[nbr - 1].at, err, nerr, "'if' without its 'end'");
+	if (f.span && !f.nspan)
+		return fail(bad, -1, err, nerr, "%s is %s but %s no lock", f.name,
+			    f.span == KSPAN_ACQUIRES ? "__acquires" : "__releases",
+			    f.span == KSPAN_ACQUIRES ? "returns holding" : "releases");
 	if (call_depth(kd, &f, self, &f, 0) > VFS_KFN_DEPTH)
 		return fail(bad, -1, err, nerr, "calls nested deeper than %d",
 			    VFS_KFN_DEPTH);

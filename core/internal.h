@@ -134,17 +134,20 @@ typedef int kfn_resolver(const struct vfs_world *w, const struct vfs_thread *t);
 	P(pidfd_getfd, exec_unlock,            none,                    pidfd_exec_unlock_fn,  1, 0) \
 	P(pidfd_getfd, receive_fd,             receive_fd,              NULL,                  1, 0) \
 	/* fs/namei.c */ \
-	/* lookup_hooked: back from the script's function before the lookup ('hook lookup') */ \
+	/* lookup_hooked: back from the script's function before the lookup ('hook lookup'); \
+	 * lookup_after: back from a pair's after half, on to where the lookup sent it */ \
 	P(do_mkdirat, parentat,                do_mkdirat,              NULL,                  1, 0) \
 	P(do_mkdirat, lock_parent,             none,                    inode_lock_fn,         1, 0) \
 	P(do_mkdirat, lookup,                  do_mkdirat,              NULL,                  0, 0) \
 	P(do_mkdirat, lookup_hooked,           do_mkdirat,              NULL,                  0, 1) \
+	P(do_mkdirat, lookup_after,            do_mkdirat,              NULL,                  0, 1) \
 	P(do_mkdirat, vfs_mkdir,               vfs_mkdir,               NULL,                  1, 0) \
 	P(do_mkdirat, unlock_parent,           none,                    inode_unlock_fn,       1, 0) \
 	P(do_unlinkat, parentat,               do_unlinkat,             NULL,                  1, 0) \
 	P(do_unlinkat, lock_parent,            none,                    inode_lock_fn,         1, 0) \
 	P(do_unlinkat, lookup,                 do_unlinkat,             NULL,                  0, 0) \
 	P(do_unlinkat, lookup_hooked,          do_unlinkat,             NULL,                  0, 1) \
+	P(do_unlinkat, lookup_after,           do_unlinkat,             NULL,                  0, 1) \
 	P(do_unlinkat, vfs_unlink,             vfs_unlink,              NULL,                  1, 0) \
 	P(do_unlinkat, lock_victim,            none,                    inode_lock_fn,         1, 0) \
 	P(do_unlinkat, unlink,                 vfs_unlink,              NULL,                  0, 0) \
@@ -154,6 +157,7 @@ typedef int kfn_resolver(const struct vfs_world *w, const struct vfs_thread *t);
 	P(do_rmdir, lock_parent,               none,                    inode_lock_fn,         1, 0) \
 	P(do_rmdir, lookup,                    do_rmdir,                NULL,                  0, 0) \
 	P(do_rmdir, lookup_hooked,             do_rmdir,                NULL,                  0, 1) \
+	P(do_rmdir, lookup_after,              do_rmdir,                NULL,                  0, 1) \
 	P(do_rmdir, vfs_rmdir,                 vfs_rmdir,               NULL,                  1, 0) \
 	P(do_rmdir, lock_victim,               none,                    inode_lock_fn,         1, 0) \
 	P(do_rmdir, rmdir,                     vfs_rmdir,               NULL,                  0, 0) \
@@ -165,6 +169,7 @@ typedef int kfn_resolver(const struct vfs_world *w, const struct vfs_thread *t);
 	P(do_renameat2, lock_parent2,          none,                    inode_lock_fn,         1, 0) \
 	P(do_renameat2, lookup,                do_renameat2,            NULL,                  0, 0) \
 	P(do_renameat2, lookup_hooked,         do_renameat2,            NULL,                  0, 1) \
+	P(do_renameat2, lookup_after,          do_renameat2,            NULL,                  0, 1) \
 	P(do_renameat2, vfs_rename,            vfs_rename,              NULL,                  1, 0) \
 	P(do_renameat2, lock_victim,           none,                    inode_lock_fn,         1, 0) \
 	P(do_renameat2, lock_victim2,          none,                    inode_lock_fn,         1, 0) \
@@ -426,6 +431,7 @@ bool kfn_kill_wait(struct vx *x);
 /* the function the script put at HOOK, if any: entered (its first step
  * run in this one), coming back to RET_RP with its return in f.kfn.kret, the
  * inode INO its steps work on when the frame has no file; false: none */
+/* (HOOK + VHOOK__COUNT: the after half of HOOK's pair) */
 bool kfn_hook(struct vx *x, int hook, int ret_rp, int ino);
 /* A process-wide table of the names a script makes (defined functions,
  * declared fields): each an id, BASE + its index, the same in every world

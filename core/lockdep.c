@@ -30,7 +30,7 @@ static const char *const key_base[LC__COUNT] = {
 	"?", "&f->f_pos_lock", "&type->i_rwsem_dir_key", "&type->i_rwsem_key",
 	"&f->f_lock", "&type->s_vfs_rename_key",
 	"&sig->cred_guard_mutex", "&sig->exec_update_mutex",
-	"&sig->exec_update_lock",
+	"&sig->exec_update_lock", "&dentry->d_update",
 };
 
 const char *vfs_ld_key_name(int key)

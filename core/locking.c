@@ -35,7 +35,8 @@ const struct vfs_lock *lock_cptr(const struct vfs_world *w, vfs_lid_t lid)
 	switch (VFS_LID_KIND(lid)) {
 	case LID_FILE_POS:  return &w->files[idx].f_pos_lock;
 	case LID_FILE_LOCK: return &w->files[idx].f_lock;
-	case LID_INODE:     return &w->ilocks[idx];
+	case LID_INODE:     return &w->ilocks[idx].i_rwsem;
+	case LID_DENTRY:    return &w->ilocks[idx].d_update;
 	case LID_EXEC:      return &w->procs[idx].exec_lock;
 	default:            return &w->rename_mutex;
 	}
@@ -55,6 +56,7 @@ int lock_class(const struct vfs_world *w, vfs_lid_t lid)
 		return w->inodes[VFS_LID_IDX(lid)].type == IT_DIR ?
 			LC_I_RWSEM_DIR : LC_I_RWSEM;
 	case LID_EXEC:      return vfs_exec_locks[w->k.exec_lock].cls;
+	case LID_DENTRY:    return LC_D_UPDATE;
 	default:            return LC_RENAME_MUTEX;
 	}
 }
@@ -129,7 +131,7 @@ static void lock_event(struct vfs_world *w, const struct vfs_sink *sink,
 	switch (VFS_LID_KIND(lid)) {
 	case LID_FILE_POS: case LID_FILE_LOCK:
 		ev.objkind = VOK_FILE; ev.obj = VFS_LID_IDX(lid); break;
-	case LID_INODE:
+	case LID_INODE: case LID_DENTRY:
 		ev.objkind = VOK_INODE; ev.obj = VFS_LID_IDX(lid); break;
 	case LID_EXEC:
 		ev.objkind = VOK_PROC; ev.obj = VFS_LID_IDX(lid); break;
@@ -379,12 +381,15 @@ bool vfs_lock_next(const struct vfs_world *w, vfs_lid_t *lid)
 			}
 		idx = -1;
 		/* fall through */
-	case LID_INODE:
+	case LID_DENTRY:
 		if (++idx < w->ninodes) {
 			*lid = VFS_LID(LID_INODE, idx);
 			return true;
 		}
 		*lid = VFS_LID(LID_RENAME, 0);
+		return true;
+	case LID_INODE:         /* (each inode's i_rwsem, then its d_update) */
+		*lid = VFS_LID(LID_DENTRY, idx);
 		return true;
 	case LID_FILE_POS:
 		*lid = VFS_LID(LID_FILE_LOCK, idx);

@@ -102,24 +102,42 @@ static void namei_unwind(struct vx *x, int64_t res, int next)
 	go(x, next);
 }
 
-/* The victim's own lock (its i_nlink, S_DEAD, its entries): f->inode,
- * then NEXT; rename's second in lock_two_inodes' order at NEXT2. */
+/*
+ * After the lookup, its answer RES, the path going on at NEXT: the after
+ * half of a pair ('hook lookup before F after G') runs first, whatever
+ * the lookup found, as the kernel's error paths after a lookup release
+ * what was taken before it (done_path_create, the dput and unlock after
+ * a failed lookup_one_qstr_excl); it comes back to AFTER, which goes on
+ * to NEXT.  G's return is not looked at: the lookup's answer stands.
+ */
+static void lookup_done(struct vx *x, int64_t res, int next, int after)
+{
+	struct vfs_frame *f = &x->t->f;
+	f->res = res;
+	f->namei.after_next = (uint16_t)next;
+	if (!kfn_hook(x, VHOOK__COUNT + VHOOK_LOOKUP, after, f->namei.parent))
+		go(x, next);
+}
+
 /* 'hook lookup': the script's function before the lookup of the last
  * component, under the parent's lock, on the (first) parent directory.
  * True while it runs, or when its negative return failed the call (the
- * parents unlocked from UNLOCK); false: do the lookup now (no function
- * there, or it came back to HOOKED with 0 or more). */
-static bool lookup_hook(struct vx *x, int hooked, int unlock)
+ * pair's after half run, then the parents unlocked from UNLOCK); false:
+ * do the lookup now (no function there, or it came back to HOOKED with 0
+ * or more). */
+static bool lookup_hook(struct vx *x, int hooked, int unlock, int after)
 {
 	struct vfs_frame *f = &x->t->f;
 	if (f->pc != hooked)
 		return kfn_hook(x, VHOOK_LOOKUP, hooked, f->namei.parent);
 	if (f->kfn.kret >= 0)
 		return false;
-	namei_unwind(x, f->kfn.kret, unlock);
+	lookup_done(x, f->kfn.kret, unlock, after);
 	return true;
 }
 
+/* The victim's own lock (its i_nlink, S_DEAD, its entries): f->inode,
+ * then NEXT; rename's second in lock_two_inodes' order at NEXT2. */
 static void lock_victim(struct vx *x, int next2, int next)
 {
 	struct vfs_frame *f = &x->t->f;
@@ -193,9 +211,14 @@ void do_mkdirat(struct vx *x)
 	case RP(do_mkdirat, lock_parent):
 		lock_parent(x, RP(do_mkdirat, lookup));
 		return;
+	case RP(do_mkdirat, lookup_after):
+		go(x, f->namei.after_next);
+		do_mkdirat(x);
+		return;
 	case RP(do_mkdirat, lookup):
 	case RP(do_mkdirat, lookup_hooked):
-		if (lookup_hook(x, RP(do_mkdirat, lookup_hooked), RP(do_mkdirat, unlock_parent)))
+		if (lookup_hook(x, RP(do_mkdirat, lookup_hooked), RP(do_mkdirat, unlock_parent),
+				RP(do_mkdirat, lookup_after)))
 			return;
 		r = lookup_one_qstr_excl(x, VFN_do_mkdirat, 0, f->namei.parent,
 					 f->namei.parent, &v);
@@ -204,8 +227,8 @@ void do_mkdirat(struct vx *x)
 			if (v >= 0)
 				r = -VE_EXIST;
 		}
-		namei_unwind(x, r, r < 0 ? RP(do_mkdirat, unlock_parent) :
-			     RP(do_mkdirat, vfs_mkdir));
+		lookup_done(x, r, r < 0 ? RP(do_mkdirat, unlock_parent) :
+			    RP(do_mkdirat, vfs_mkdir), RP(do_mkdirat, lookup_after));
 		return;
 	case RP(do_mkdirat, vfs_mkdir):
 		fn_enter(x, VFN_vfs_mkdir);
@@ -237,9 +260,14 @@ void do_unlinkat(struct vx *x)
 	case RP(do_unlinkat, lock_parent):
 		lock_parent(x, RP(do_unlinkat, lookup));
 		return;
+	case RP(do_unlinkat, lookup_after):
+		go(x, f->namei.after_next);
+		do_unlinkat(x);
+		return;
 	case RP(do_unlinkat, lookup):
 	case RP(do_unlinkat, lookup_hooked):
-		if (lookup_hook(x, RP(do_unlinkat, lookup_hooked), RP(do_unlinkat, unlock_parent)))
+		if (lookup_hook(x, RP(do_unlinkat, lookup_hooked), RP(do_unlinkat, unlock_parent),
+				RP(do_unlinkat, lookup_after)))
 			return;
 		r = lookup_one_qstr_excl(x, VFN_do_unlinkat, 0, f->namei.parent,
 					 f->namei.parent, &v);
@@ -248,8 +276,8 @@ void do_unlinkat(struct vx *x)
 			if (v < 0 || w->inodes[v].type == IT_DIR)
 				r = v < 0 ? -VE_NOENT : -VE_ISDIR;
 		}
-		namei_unwind(x, r, r < 0 ? RP(do_unlinkat, unlock_parent) :
-			     RP(do_unlinkat, vfs_unlink));
+		lookup_done(x, r, r < 0 ? RP(do_unlinkat, unlock_parent) :
+			    RP(do_unlinkat, vfs_unlink), RP(do_unlinkat, lookup_after));
 		return;
 	case RP(do_unlinkat, vfs_unlink):
 		vfs_op_victim(x, VFN_vfs_unlink, RP(do_unlinkat, lock_victim));
@@ -288,9 +316,14 @@ void do_rmdir(struct vx *x)
 	case RP(do_rmdir, lock_parent):
 		lock_parent(x, RP(do_rmdir, lookup));
 		return;
+	case RP(do_rmdir, lookup_after):
+		go(x, f->namei.after_next);
+		do_rmdir(x);
+		return;
 	case RP(do_rmdir, lookup):
 	case RP(do_rmdir, lookup_hooked):
-		if (lookup_hook(x, RP(do_rmdir, lookup_hooked), RP(do_rmdir, unlock_parent)))
+		if (lookup_hook(x, RP(do_rmdir, lookup_hooked), RP(do_rmdir, unlock_parent),
+				RP(do_rmdir, lookup_after)))
 			return;
 		r = lookup_one_qstr_excl(x, VFN_do_rmdir, 0, f->namei.parent,
 					 f->namei.parent, &v);
@@ -299,8 +332,8 @@ void do_rmdir(struct vx *x)
 			if (v < 0 || w->inodes[v].type != IT_DIR)
 				r = v < 0 ? -VE_NOENT : -VE_NOTDIR;
 		}
-		namei_unwind(x, r, r < 0 ? RP(do_rmdir, unlock_parent) :
-			     RP(do_rmdir, vfs_rmdir));
+		lookup_done(x, r, r < 0 ? RP(do_rmdir, unlock_parent) :
+			    RP(do_rmdir, vfs_rmdir), RP(do_rmdir, lookup_after));
 		return;
 	case RP(do_rmdir, vfs_rmdir):
 		vfs_op_victim(x, VFN_vfs_rmdir, RP(do_rmdir, lock_victim));
@@ -548,14 +581,18 @@ void do_renameat2(struct vx *x)
 		/* the other parent, in lock_rename's order */
 		inode_lock_then(x, nd->parent2, RP(do_renameat2, lookup));
 		return;
+	case RP(do_renameat2, lookup_after):
+		go(x, nd->after_next);
+		do_renameat2(x);
+		return;
 	case RP(do_renameat2, lookup):
 	case RP(do_renameat2, lookup_hooked):
 		if (lookup_hook(x, RP(do_renameat2, lookup_hooked),
-				RP(do_renameat2, unlock_parent)))
+				RP(do_renameat2, unlock_parent), RP(do_renameat2, lookup_after)))
 			return;
 		r = rename_lookup(x);
-		namei_unwind(x, r < 0 ? r : 0, r > 0 ? RP(do_renameat2, vfs_rename) :
-			     RP(do_renameat2, unlock_parent));
+		lookup_done(x, r < 0 ? r : 0, r > 0 ? RP(do_renameat2, vfs_rename) :
+			    RP(do_renameat2, unlock_parent), RP(do_renameat2, lookup_after));
 		return;
 	case RP(do_renameat2, vfs_rename):
 		fn_enter(x, VFN_vfs_rename);

@@ -24,6 +24,7 @@ static const struct { const char *name; int cls; bool inode; } pat_classes[] = {
 	{ "cred_guard_mutex", LC_CRED_GUARD_MUTEX, false },
 	{ "exec_update_mutex", LC_EXEC_UPDATE_MUTEX, false },
 	{ "exec_update_lock", LC_EXEC_UPDATE_LOCK, false },
+	{ "d_update", LC_D_UPDATE, false },
 };
 /* include/linux/fs.h's enum inode_i_mutex_lock_class (LDSUB_*) */
 const char *const vfs_ldsub_names[LDSUB__COUNT] = {
@@ -246,7 +247,7 @@ static bool covers(const struct vfs_world *w, const struct vfs_held *h,
 	switch (VFS_LID_KIND(h->lock)) {
 	case LID_FILE_POS: case LID_FILE_LOCK:
 		return ev->objkind == VOK_FILE && ev->obj == idx;
-	case LID_INODE:
+	case LID_INODE: case LID_DENTRY:
 		if (ev->objkind == VOK_INODE)
 			return ev->obj == idx;
 		return ev->objkind == VOK_FILE && ev->obj >= 0 &&

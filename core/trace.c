@@ -47,7 +47,7 @@ const char *vfs_op_name(int op)
 
 static const char *const class_names[LC__COUNT] = {
 	"none", "f_pos_lock", "i_rwsem", "i_rwsem", "f_lock", "rename_mutex",
-	"cred_guard_mutex", "exec_update_mutex", "exec_update_lock",
+	"cred_guard_mutex", "exec_update_mutex", "exec_update_lock", "d_update",
 };
 const char *vfs_class_name(int cls)
 {
@@ -189,6 +189,10 @@ void vfs_lock_name(const struct vfs_world *w, vfs_lid_t lid, char *buf, size_t n
 		vfs_inode_path(w, idx, obj, sizeof obj);
 		snprintf(buf, n, "%s %s", obj, w->k.dir_lock ? "i_rwsem" : "i_mutex");
 		break;
+	case LID_DENTRY:
+		vfs_inode_path(w, idx, obj, sizeof obj);
+		snprintf(buf, n, "%s d_update", obj);
+		break;
 	case LID_EXEC:          /* the process's signal_struct's lock */
 		snprintf(buf, n, "%s %s", w->procs[idx].name,
 			 vfs_exec_locks[w->k.exec_lock].name);
@@ -242,8 +246,9 @@ void vfs_event_lock_name(const struct vfs_world *w, const struct vfs_event *ev,
 	} else if (k == LID_EXEC) {     /* named as the era it was taken in */
 		snprintf(buf, n, "%s %s", w->procs[VFS_LID_IDX(ev->lock)].name,
 			 vfs_class_name(ev->cls));
-	} else if (k == LID_INODE && ev_inode_gone(w, ev, VFS_LID_IDX(ev->lock))) {
-		snprintf(buf, n, "inode#%d %s", ev->ino,
+	} else if ((k == LID_INODE || k == LID_DENTRY) &&
+		   ev_inode_gone(w, ev, VFS_LID_IDX(ev->lock))) {
+		snprintf(buf, n, "inode#%d %s", ev->ino, k == LID_DENTRY ? "d_update" :
 			 w->k.dir_lock ? "i_rwsem" : "i_mutex");
 	} else {
 		vfs_lock_name(w, ev->lock, buf, n);

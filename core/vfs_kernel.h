@@ -229,6 +229,12 @@ int vfs_hook_lookup(const char *point);                         /* -1: none */
  * and ERR (a system call, a step that would change the path's file). */
 int vfs_hook_set(struct vfs_world *w, int hook, int k, char *err, size_t nerr);
 int vfs_hook_get(const struct vfs_world *w, int hook);          /* -1: none */
+/* A pair around the point's built-in step (`hook lookup before K after
+ * G`): the locks K returns holding are those G releases.  0, or -1, ERR
+ * and *BAD_WORD: 0 K is at fault, 1 G. */
+int vfs_hook_set_pair(struct vfs_world *w, int hook, int k, int g, int *bad_word,
+		      char *err, size_t nerr);
+int vfs_hook_get_after(const struct vfs_world *w, int hook);    /* -1: none */
 
 struct vfs_call;
 #define VFS_MAX_KFNS      16    /* functions and system calls a script defines */
@@ -247,7 +253,9 @@ enum vfs_kstep_op { KS_LOCK, KS_UNLOCK, KS_DOWNGRADE, KS_READ, KS_WRITE,
 		     * where `if` goes when false, `else` always */
 		    KS_IF, KS_ELSE, KS_ENDIF, KS__COUNT };
 enum vfs_kobj { KO_FILE, KO_INODE };    /* fdget's file, its inode */
-enum vfs_klock { KL_F_POS_LOCK, KL_F_LOCK, KL_I_RWSEM, KL__COUNT };
+/* d_update: the inode's dentry's sleeping update lock (a mutex), as the
+ * parallel directory operations proposed for 2025 lock a dentry */
+enum vfs_klock { KL_F_POS_LOCK, KL_F_LOCK, KL_I_RWSEM, KL_D_UPDATE, KL__COUNT };
 enum vfs_kval { KV_CONST, KV_PARAM, KV_FIELD, KV_RET };
 enum vfs_kcmp { KC_NONE, KC_LT, KC_LE, KC_GT, KC_GE, KC_EQ, KC_NE, KC__COUNT };
 /* the comparisons as a script writes them ("<", "<=" ...; "" for KC_NONE),
@@ -271,9 +279,19 @@ struct vfs_kstep {
 	struct vfs_kvalue a, b; /* the value (write, return, fdget's FD) */
 	struct vfs_kvalue ca, cb; /* the condition: ca CMP cb */
 };
+/* A function that returns holding locks (`define function NAME
+ * __acquires`) or releases locks its caller holds (`__releases`), as
+ * sparse's annotations say of the kernel's: the halves of a hook pair
+ * around a built-in step (`hook lookup before F after G`). */
+enum vfs_kspan { KSPAN_NONE, KSPAN_ACQUIRES, KSPAN_RELEASES };
+#define VFS_KFN_SPAN 4          /* locks a half takes or releases */
 struct vfs_kfn {
 	char name[VFS_KFN_NAME_MAX];
 	uint8_t syscall;        /* a system call (a thread's command) */
+	uint8_t span;           /* enum vfs_kspan */
+	uint8_t nspan;          /* (set by vfs_kfn_define) the locks it
+				 * returns holding, or releases */
+	struct { uint8_t lock, obj; } spanl[VFS_KFN_SPAN];
 	uint8_t nparams, nsteps;
 	uint8_t fn;             /* its kernel function id (vfs_fn_intern) */
 	char params[3][VFS_KFN_PARAM_MAX];  /* VFS_SYS_MAXARGS */
@@ -317,6 +335,7 @@ struct vfs_kdefs {
 	int16_t nufields;
 	struct vfs_ufield ufields[VFS_MAX_UFIELDS];
 	int8_t hooks[VHOOK__COUNT];     /* the function at each (index + 1), 0 */
+	int8_t hooks_after[VHOOK__COUNT]; /* a pair's after half (index + 1), 0 */
 	struct vfs_fstype fsdefs[];     /* VFS_MAX_FSDEFS */
 };
 /* Set (E NULL: clear) the override of DEC.  0, -VE_INVAL (not an

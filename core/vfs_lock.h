@@ -13,7 +13,10 @@
 enum vfs_lock_kind { LK_MUTEX, LK_RWSEM, LK_SPIN };
 enum vfs_lock_class { LC_NONE, LC_F_POS_LOCK, LC_I_RWSEM_DIR, LC_I_RWSEM,
 		      LC_F_LOCK, LC_RENAME_MUTEX, LC_CRED_GUARD_MUTEX,
-		      LC_EXEC_UPDATE_MUTEX, LC_EXEC_UPDATE_LOCK, LC__COUNT };
+		      LC_EXEC_UPDATE_MUTEX, LC_EXEC_UPDATE_LOCK,
+		      /* a directory's per-dentry update lock, which only a
+		       * script's steps take (`lock d_update of inode`) */
+		      LC_D_UPDATE, LC__COUNT };
 enum vfs_mode { M_NONE, M_EXCL, M_READ, M_WRITE };
 
 
@@ -24,7 +27,9 @@ enum { LID_FILE_POS = 1, LID_FILE_LOCK = 2, LID_INODE = 3, LID_RENAME = 4,
 	* detector keeps a clock for (the RCU path walk) */
        LID_DSEQ = 5,
        /* a process's signal->exec_update_lock (or the era's mutex) */
-       LID_EXEC = 6 };
+       LID_EXEC = 6,
+       /* an inode's dentry's d_update (a sleeping lock, exclusive) */
+       LID_DENTRY = 7 };
 #define VFS_LID(kind, idx) ((vfs_lid_t)(((uint32_t)(kind) << 28) | (uint32_t)(idx)))
 #define VFS_LID_KIND(l)    ((int)((l) >> 28))
 #define VFS_LID_IDX(l)     ((int)((l) & 0xfffffff))

@@ -179,6 +179,9 @@ struct vfs_frame {
 			int32_t dentry, new_dentry, inode2;
 			uint8_t locked_parent, locked_parent2, locked_rename,
 				locked_victim, locked_victim2;
+			/* where the path goes on after a 'hook lookup before F
+			 * after G''s G (the lookup's answer in res) */
+			uint16_t after_next;
 		} namei;
 		/* pidfd_getfd: the target task (its process) */
 		struct { int32_t task; } pidfd_getfd;
@@ -281,7 +284,8 @@ struct vfs_world {
 	 * (core/inode.c), which unshares the table first */
 	const struct vfs_inode *inodes; /* itab->v */
 	struct vfs_itab *itab;
-	struct vfs_lock *ilocks;        /* each inode's i_rwsem, by slot */
+	/* each inode's i_rwsem, and its dentry's d_update, by slot */
+	struct vfs_ilocks { struct vfs_lock i_rwsem, d_update; } *ilocks;
 	/* the entries each thread's most recent getdents handed out: inode
 	 * index, or -1 ".", -2 ".." (rec.nent of them) */
 	struct vfs_entvec { int32_t *v; int32_t cap; } rec_ent[VFS_MAX_THREADS];

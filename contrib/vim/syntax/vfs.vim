@@ -28,7 +28,7 @@ syn keyword vfsCall     contained open close dup dup2 clone fork exit pidfd_open
 syn keyword vfsCall     contained pidfd_getfd getdents lseek read write pread pwrite readv
 syn keyword vfsCall     contained creat unlink rmdir rename mkdir
 
-syn keyword vfsLock     f_pos_lock i_rwsem f_lock rename_mutex
+syn keyword vfsLock     f_pos_lock i_rwsem f_lock rename_mutex d_update
 syn keyword vfsWord     rdonly wronly rdwr directory cloexec until on off jsonl
 syn keyword vfsWord     rr fifo random stateful naive replay max jobs bound live
 syn match   vfsErrno    "\<E[A-Z]\{2,}\>"
