@@ -128,12 +128,18 @@ static const struct cmd_def base_table[] = {
 	  "of inode from VALUE [max VALUE] (ret: the offset after); call FUNCTION\n"
 	  "(one defined before, 'define function NAME'); return VALUE [if VALUE CMP\n"
 	  "VALUE]; if VALUE CMP VALUE, its steps, [else, its steps,] end (no step\n"
-	  "of its own; each way must leave the same locks held). LOCK: f_pos_lock\n"
-	  "(mutex), f_lock (spinlock), i_rwsem (rwsem; the\n"
-	  "era's i_mutex before v4.7). OBJ: file, inode. FIELD: the file's f_pos,\n"
+	  "of its own; each way must leave the same locks held); upgrade i_rwsem\n"
+	  "of inode (inode_upgrade_trylock: ret 1 held for writing now, 0 not);\n"
+	  "iterate (the legacy ->iterate, in wrap_directory_iterator's place).\n"
+	  "LOCK: f_pos_lock (mutex), f_lock (spinlock), i_rwsem (rwsem; the\n"
+	  "era's i_mutex before v4.7), d_update (the inode's dentry's mutex). OBJ:\n"
+	  "file, inode. FIELD: the file's f_pos,\n"
 	  "cursor, f_count; the inode's size, dir (its entries). VALUE: a number, an\n"
 	  "errno name (EBADF: -9), a parameter, a field read before, ret (what the\n"
-	  "last call returned). Refused at 'end': an unknown lock or field, a lock\n"
+	  "last call returned), dead (IS_DEADDIR, read with dir). After a\n"
+	  "function's parameters, as sparse says it: __acquires (returns holding\n"
+	  "locks), __releases (releases its caller's), __must_hold(LOCK) (entered\n"
+	  "holding LOCK, returns so): see 'help hook'. Refused at 'end': an unknown lock or field, a lock\n"
 	  "still held or an fdget not put at a return, an unlock of a lock not held,\n"
 	  "a cycle of calls. 'define' lists the definitions; 'reset', 'kernel',\n"
 	  "'back', 'compare', 'explore' and 'save' keep them.",
@@ -152,7 +158,7 @@ static const struct cmd_def base_table[] = {
 	  "files' too). At most 64; a name is declared once; 'reset', 'kernel',\n"
 	  "'back', 'compare', 'explore' and 'save' keep them.",
 	  0, 0, c_field },
-	{ "hook", "world", "[vfs_llseek|lookup [FUNCTION|default | before FUNCTION after FUNCTION]]",
+	{ "hook", "world", "[vfs_llseek|lookup|wrap_directory_iterator [FUNCTION|default | before FUNCTION after FUNCTION]]",
 	  "put a function you defined into a built-in path",
 	  "'hook vfs_llseek FUNCTION': lseek runs FUNCTION instead of vfs_llseek,\n"
 	  "on its file after fdget_pos; FUNCTION's return is lseek's, its\n"
@@ -164,6 +170,11 @@ static const struct cmd_def base_table[] = {
 	  "whatever it found (and after F when F fails); F may return holding\n"
 	  "locks (define function F __acquires) that G releases (define\n"
 	  "function G __releases): held across the lookup, checked to balance.\n"
+	  "'hook wrap_directory_iterator FUNCTION': a legacy ->iterate under v6.5's\n"
+	  "shared iterate_dir runs FUNCTION in the wrapper's place, entered holding\n"
+	  "i_rwsem for reading and returning so (define function F\n"
+	  "__must_hold(i_rwsem)); its step 'iterate' is the wrapper's iter(file,\n"
+	  "ctx), 'upgrade i_rwsem of inode' the inode_upgrade_trylock it wishes for.\n"
 	  "The trace and 'where' name FUNCTION; the race detector, lockdep, the\n"
 	  "rules and explore see its steps as the kernel's. A hooked function has\n"
 	  "no fdget, fdput or emit (the path has its file). A kill in its killable\n"

@@ -94,6 +94,10 @@ static int value_word(struct session *s, const struct vfs_kfn *f, const char *w,
 		*v = (struct vfs_kvalue){ KV_RET, 0 };
 		return 0;
 	}
+	if (!strcmp(w, "dead")) {      /* IS_DEADDIR, read with dir */
+		*v = (struct vfs_kvalue){ KV_DEAD, 0 };
+		return 0;
+	}
 	for (int i = 0; i < f->nparams; i++)
 		if (!strcmp(f->params[i], w)) {
 			*v = (struct vfs_kvalue){ KV_PARAM, i };
@@ -107,7 +111,7 @@ static int value_word(struct session *s, const struct vfs_kfn *f, const char *w,
 	}
 	return cli_error_at(s, col, "define: '%s' is no value (a number, an errno "
 			    "name, a parameter, a field read before: f_pos, cursor, "
-			    "f_count, size, dir, one 'field' declared; or ret)", w);
+			    "f_count, size, dir, one 'field' declared; ret; or dead)", w);
 }
 
 static int obj_word(struct session *s, struct lex *l, int i, uint8_t *obj)
@@ -226,6 +230,8 @@ static const struct step_kind {
 	{ "fdput_pos", KS_FDPUT_POS },
 	{ "return VALUE [if VALUE CMP VALUE]", KS_RETURN },
 	{ "emit entries of inode from VALUE [max VALUE]", KS_EMIT },
+	{ "upgrade LOCK of OBJECT", KS_UPGRADE },
+	{ "iterate", KS_ITERATE },
 	{ "if VALUE CMP VALUE", KS_IF },
 	{ "else", KS_ELSE },
 	{ "end", KS_ENDIF },    /* an 'if''s; the definition's is define_line's */
@@ -309,6 +315,7 @@ static int body_step(struct session *s, struct define_state *d, struct lex *l)
 		break;
 	case KS_UNLOCK:
 	case KS_DOWNGRADE:
+	case KS_UPGRADE:
 		if (lock_word(s, l, 1, &st.lock) < 0 || obj_word(s, l, 2, &st.obj) < 0)
 			return -1;
 		break;
@@ -444,7 +451,10 @@ static void define_lines(struct session *s, const struct vfs_kfn *f,
 				    f->syscall ? "syscall" : "function", f->name);
 	for (int p = 0; p < f->nparams && o < sizeof t; p++)
 		o += (size_t)snprintf(t + o, sizeof t - o, " %s", f->params[p]);
-	if (f->span && o < sizeof t)
+	if (f->span == KSPAN_HOLDS && o < sizeof t)
+		snprintf(t + o, sizeof t - o, " __must_hold(%s)",
+			 vfs_klock_names[f->spanl[0].lock]);
+	else if (f->span && o < sizeof t)
 		snprintf(t + o, sizeof t - o, " %s", f->span == KSPAN_ACQUIRES ?
 			 "__acquires" : "__releases");
 	line(s, t);
@@ -501,14 +511,26 @@ HANDLER(c_define)
 	 * runs in: lseek's FD OFFSET WHENCE for 'hook vfs_llseek') */
 	/* sparse's annotations, last: a function that returns holding
 	 * locks, or releases its caller's (a hook pair's halves) */
-	int argc = c->argc, span = KSPAN_NONE;
-	if (argc > 2 && (!strcmp(c->argv[argc - 1], "__acquires") ||
-			 !strcmp(c->argv[argc - 1], "__releases"))) {
+	int argc = c->argc, span = KSPAN_NONE, held = -1;
+	const char *last = c->argv[argc - 1];
+	if (argc > 2 && (!strcmp(last, "__acquires") || !strcmp(last, "__releases") ||
+			 !strncmp(last, "__must_hold", 11))) {
 		if (sys)
 			return cli_error_at(s, c->cols[argc - 1], "define: a system "
 					    "call returns holding nothing: only a "
-					    "function is %s", c->argv[argc - 1]);
-		span = c->argv[argc - 1][2] == 'a' ? KSPAN_ACQUIRES : KSPAN_RELEASES;
+					    "function is %s", last);
+		span = last[2] == 'a' ? KSPAN_ACQUIRES : last[2] == 'r' ?
+		       KSPAN_RELEASES : KSPAN_HOLDS;
+		for (int k = 0; span == KSPAN_HOLDS && k < KL__COUNT; k++) {
+			char want[40];
+			snprintf(want, sizeof want, "__must_hold(%s)", vfs_klock_names[k]);
+			if (!strcmp(last, want))
+				held = k;
+		}
+		if (span == KSPAN_HOLDS && held < 0)
+			return cli_error_at(s, c->cols[argc - 1], "define: "
+					    "__must_hold(LOCK), LOCK one of " LOCK_WORDS
+					    ", not '%s'", last);
 		argc--;
 	}
 	if (argc - 2 > VFS_SYS_MAXARGS)
@@ -518,6 +540,8 @@ HANDLER(c_define)
 	snprintf(d->f.name, sizeof d->f.name, "%s", name);
 	d->f.syscall = sys;
 	d->f.span = (uint8_t)span;
+	if (held >= 0)
+		d->f.spanl[0].lock = (uint8_t)held;
 	d->f.nparams = (uint8_t)(argc - 2);
 	for (int i = 2; i < argc; i++) {
 		if (!vfs_valid_name(c->argv[i]) || strlen(c->argv[i]) >= VFS_KFN_PARAM_MAX) {
@@ -629,7 +653,7 @@ HANDLER(c_hook)
 		for (int i = 0; i < VHOOK__COUNT; i++) {
 			char at[64];
 			hook_text(s->w, i, at, sizeof at);
-			out(s, "%-11s %-24s %s\n", vfs_hooks[i].point,
+			out(s, "%-23s %-24s %s\n", vfs_hooks[i].point,
 			    at[0] ? at : "(the kernel's own)", vfs_hooks[i].help);
 		}
 		return 0;
@@ -637,7 +661,8 @@ HANDLER(c_hook)
 	int h = vfs_hook_lookup(c->argv[0]);
 	if (h < 0)
 		return cli_error_at(s, c->cols[0], "hook: '%s' is no point a function "
-				    "is put into (vfs_llseek, lookup)", c->argv[0]);
+				    "is put into (vfs_llseek, lookup, "
+				    "wrap_directory_iterator)", c->argv[0]);
 	if (c->argc == 5) {             /* before F after G (the synopsis) */
 		int k = vfs_kfn_lookup(s->w, c->argv[2]), g = vfs_kfn_lookup(s->w, c->argv[4]);
 		if (k < 0 || g < 0)

@@ -99,6 +99,7 @@ static int64_t value(const struct vfs_world *w, const struct vfs_thread *t,
 	case KV_PARAM: return t->rec.call.a[v->v];
 	case KV_FIELD: return kval_get(w, t, (int)v->v);
 	case KV_RET:   return t->f.kfn.kret;
+	case KV_DEAD:  return t->f.kfn.kval[FLD_NONE];  /* (FLD_NONE's slot) */
 	default:       return v->v;
 	}
 }
@@ -154,6 +155,8 @@ int kfn_fn(const struct vfs_world *w, const struct vfs_thread *t)
 	case KS_LOCK:      return lock_fn(w, s);
 	case KS_UNLOCK:    return unlock_fn(w, t, s);
 	case KS_DOWNGRADE: return VFN_downgrade_write;
+	case KS_UPGRADE:   return VFN_inode_upgrade_trylock;
+	case KS_ITERATE:   return iterate_dir_actor_fn(w, t);
 	case KS_CALL:      return w->kdefs->kfns[s->callee].fn;
 	case KS_FDGET:     return VFN_fdget;
 	case KS_FDGET_POS: return w->k.fpos_lock != FPOS_NONE ? VFN_fdget_pos : VFN_fdget;
@@ -238,7 +241,8 @@ void defined_step(struct vx *x)
 	*pc = (uint8_t)real_pc(w, x->t, k, *pc);        /* past `if`, `else`, `end` */
 	s = &k->step[*pc];
 	int file = file_of(w, f), ino = inode_of(w, f);
-	if ((s->op <= KS_WRITE || s->op == KS_EMIT) &&
+	if ((s->op <= KS_WRITE || s->op == KS_EMIT || s->op == KS_UPGRADE ||
+	     s->op == KS_ITERATE) &&
 	    (s->obj == KO_INODE ? ino < 0 : file < 0)) {
 		/* a function called without a file, or a pidfd's file: no inode */
 		note(x, fn, s->obj == KO_INODE ? "no inode: the file is no file of "
@@ -261,8 +265,29 @@ void defined_step(struct vx *x)
 		lock_release(x, ufn, lid_of(w, f, s));
 		break;
 	}
-	case KS_DOWNGRADE:
-		lock_downgrade(x, VFN_downgrade_write, lid_of(w, f, s));
+	case KS_DOWNGRADE: {
+		int mode = M_NONE;
+		if (thread_holds(x->t, lid_of(w, f, s), &mode) && mode == M_WRITE)
+			lock_downgrade(x, VFN_downgrade_write, lid_of(w, f, s));
+		else            /* (an upgrade that failed, and no fall-back) */
+			note(x, fn, "downgrade_write of a lock not held for writing: "
+			     "nothing done (the kernel's would corrupt the count)");
+		break;
+	}
+	case KS_UPGRADE:
+		f->kfn.kret = lock_upgrade_try(x, VFN_inode_upgrade_trylock,
+					       lid_of(w, f, s));
+		break;
+	case KS_ITERATE:
+		/* the wrapper's ret = iter(file, ctx), on ctx->pos (f->pos) */
+		if (!f->kfn.khook || x->t->rec.call.sys != SYS_GETDENTS) {
+			note(x, fn, "iterate: no directory context (only in "
+			     "wrap_directory_iterator's place)");
+			kfn_return(x, -VE_INVAL);
+			break;
+		}
+		dir_iterate(x);
+		f->kfn.kret = f->res;
 		break;
 	case KS_READ: {
 		int64_t v;
@@ -277,6 +302,8 @@ void defined_step(struct vx *x)
 			const struct vfs_inode *in = &w->inodes[ino];
 			v = s->field == FLD_SIZE ? in->size : in->nchildren;
 			access_inode(x, fn, s->field, ino, v, false);
+			if (s->field == FLD_DIR)        /* IS_DEADDIR, with it */
+				f->kfn.kval[FLD_NONE] = in->dead;
 		}
 		kval_put(x, s->field, v);
 		break;
@@ -391,6 +418,10 @@ const struct vfs_hook_desc vfs_hooks[VHOOK__COUNT] = {
 			   "under the parent's lock: its inode is the parent "
 			   "directory; a negative return fails the call; 'before F "
 			   "after G': G after the lookup, whatever it found" },
+	[VHOOK_WRAP] = { "wrap_directory_iterator", "in the wrapper's place, for a "
+			 "legacy ->iterate under a shared iterate_dir: a "
+			 "__must_hold(i_rwsem) function ('iterate' calls ->iterate); "
+			 "a negative return is getdents's" },
 };
 
 int vfs_hook_lookup(const char *point)
@@ -406,9 +437,10 @@ int vfs_hook_get(const struct vfs_world *w, int hook)
 	return w->kdefs && hook >= 0 && hook < VHOOK__COUNT ? w->kdefs->hooks[hook] - 1 : -1;
 }
 
-/* A step a hooked function (or one it calls) may not have: the path's
- * own file and position are in the frame it shares. */
-static const char *hook_refuses(const struct vfs_world *w, int k, int guard)
+/* A step a function at HOOK (or one it calls) may not have: the path's
+ * own file and position are in the frame it shares; only the wrapper's
+ * place has a directory context to iterate. */
+static const char *hook_refuses(const struct vfs_world *w, int hook, int k, int guard)
 {
 	const struct vfs_kfn *f = vfs_kfn_get(w, k);
 	for (int i = 0; f && guard < VFS_KFN_DEPTH && i < f->nsteps; i++) {
@@ -417,8 +449,10 @@ static const char *hook_refuses(const struct vfs_world *w, int k, int guard)
 			return "fdget and fdput (the path has its file already)";
 		if (s->op == KS_EMIT)
 			return "emit (the path hands out no entries)";
-		if (s->op == KS_CALL && hook_refuses(w, s->callee, guard + 1))
-			return hook_refuses(w, s->callee, guard + 1);
+		if (s->op == KS_ITERATE && hook != VHOOK_WRAP)
+			return "iterate (only in wrap_directory_iterator's place)";
+		if (s->op == KS_CALL && hook_refuses(w, hook, s->callee, guard + 1))
+			return hook_refuses(w, hook, s->callee, guard + 1);
 	}
 	return NULL;
 }
@@ -444,12 +478,24 @@ int vfs_hook_set(struct vfs_world *w, int hook, int k, char *err, size_t nerr)
 			 "('define function')", f ? f->name : "?");
 		return -1;
 	}
-	const char *why = k >= 0 ? hook_refuses(w, k, 0) : NULL;
+	const char *why = k >= 0 ? hook_refuses(w, hook, k, 0) : NULL;
 	if (why) {
 		snprintf(err, nerr, "%s has a step a hook cannot have: %s", f->name, why);
 		return -1;
 	}
-	if (k >= 0 && f->span) {
+	bool holds = k >= 0 && f->span == KSPAN_HOLDS && f->spanl[0].lock == KL_I_RWSEM;
+	if (k >= 0 && hook == VHOOK_WRAP && !holds) {
+		snprintf(err, nerr, "%s is entered holding the directory's i_rwsem "
+			 "for reading, and must return so: define function %s "
+			 "__must_hold(i_rwsem)", vfs_hooks[hook].point, f->name);
+		return -1;
+	}
+	if (k >= 0 && f->span == KSPAN_HOLDS && hook != VHOOK_WRAP) {
+		snprintf(err, nerr, "%s is __must_hold: only wrap_directory_iterator's "
+			 "place is entered holding a lock", f->name);
+		return -1;
+	}
+	if (k >= 0 && f->span && !holds) {
 		snprintf(err, nerr, "%s %s %s of %s: it is half of a pair around the "
 			 "lookup ('hook %s before F after G')", f->name,
 			 f->span == KSPAN_ACQUIRES ? "returns holding" : "releases",
@@ -490,7 +536,7 @@ int vfs_hook_set_pair(struct vfs_world *w, int hook, int k, int g, int *bad_word
 		return -1;
 	}
 	for (int i = 0; i < 2; i++) {
-		const char *why = f[i] && !f[i]->syscall ? hook_refuses(w, i ? g : k, 0) : NULL;
+		const char *why = f[i] && !f[i]->syscall ? hook_refuses(w, hook, i ? g : k, 0) : NULL;
 		*bad_word = i;
 		if (!f[i] || f[i]->syscall) {
 			snprintf(err, nerr, "%s is a system call: a hook is a function "

@@ -205,7 +205,7 @@ static bool value_ok(const struct vfs_world *w, const struct vfs_kfn *f,
 		     const struct vfs_kvalue *v)
 {
 	switch (v->kind) {
-	case KV_CONST: case KV_RET: return true;
+	case KV_CONST: case KV_RET: case KV_DEAD: return true;
 	case KV_PARAM: return v->v >= 0 && v->v < f->nparams;
 	case KV_FIELD: return (v->v > FLD_NONE && v->v < FLD__COUNT) ||
 			      vfs_ufield_slot(w, (int)v->v) >= 0;
@@ -252,6 +252,19 @@ static int span_return(struct vfs_kfn *f, const struct path_state *ps, int *nret
 {
 	bool acq = f->span == KSPAN_ACQUIRES;
 	const struct held_lock *v = acq ? ps->held : ps->rel;
+	if (f->span == KSPAN_HOLDS) {
+		const struct held_lock *h = ps->held;
+		bool l = f->spanl[0].lock == KL_I_RWSEM;
+		if (ps->nheld != 1 || h->lock != f->spanl[0].lock ||
+		    h->mode != (l ? M_READ : M_EXCL))
+			return fail(bad, i, err, nerr, "unbalanced lock and unlock: a "
+				    "__must_hold(%s) function returns holding %s of %s "
+				    "as it got it%s, and no other lock",
+				    vfs_klock_names[f->spanl[0].lock],
+				    vfs_klock_names[f->spanl[0].lock],
+				    vfs_kobj_names[f->spanl[0].obj], l ? " (for reading)" : "");
+		return 0;
+	}
 	int n = acq ? ps->nheld : ps->nrel;
 	char a[64];
 	if (!acq && ps->nheld)
@@ -322,6 +335,15 @@ int vfs_kfn_define(struct vfs_world *w, const struct vfs_kfn *in, int *bad,
 		return fail(bad, -1, err, nerr, "a system call returns holding "
 			    "nothing: only a function is __acquires or __releases");
 	f.nspan = 0;
+	if (f.span == KSPAN_HOLDS) {    /* entered holding it: as its caller has it */
+		uint8_t l = f.spanl[0].lock;
+		if (l >= KL__COUNT)
+			return fail(bad, -1, err, nerr, "not a lock");
+		f.spanl[0].obj = l == KL_I_RWSEM || l == KL_D_UPDATE ? KO_INODE : KO_FILE;
+		f.nspan = 1;
+		ps.held[ps.nheld++] = (struct held_lock){ l, f.spanl[0].obj,
+			l == KL_I_RWSEM ? M_READ : M_EXCL, -1 };
+	}
 	struct { int at, else_at; struct path_state entry, then; } br[VFS_KFN_STEPS];
 	int nbr = 0;
 	char a[64];
@@ -335,7 +357,8 @@ int vfs_kfn_define(struct vfs_world *w, const struct vfs_kfn *in, int *bad,
 		if (ps.dead && s->op != KS_ELSE && s->op != KS_ENDIF && i < in->nsteps)
 			return fail(bad, i, err, nerr, "never reached: the step before "
 				    "returns");
-		bool uses_obj = s->op <= KS_WRITE || s->op == KS_EMIT;
+		bool uses_obj = s->op <= KS_WRITE || s->op == KS_EMIT ||
+				s->op == KS_UPGRADE || s->op == KS_ITERATE;
 		if (uses_obj && !ps.have_file)
 			return fail(bad, i, err, nerr, "no file here: a system call gets "
 				    "its file with 'fdget FD' or 'fdget_pos FD' first");
@@ -405,6 +428,28 @@ int vfs_kfn_define(struct vfs_world *w, const struct vfs_kfn *in, int *bad,
 					    "(%s)", vfs_field_name(s->field), s->field ==
 					    FLD_DIR ? "the entries change with mkdir, unlink, "
 					    "rename" : "fget and fput move it");
+			break;
+		case KS_UPGRADE: {
+			int h = ps.nheld - 1;
+			while (h >= 0 && !(ps.held[h].lock == KL_I_RWSEM &&
+					   ps.held[h].obj == KO_INODE))
+				h--;
+			if (s->lock != KL_I_RWSEM || s->obj != KO_INODE)
+				return fail(bad, i, err, nerr, "upgrade: only i_rwsem of "
+					    "inode has a read mode to upgrade");
+			if (h < 0 || ps.held[h].mode != M_READ)
+				return fail(bad, i, err, nerr, "upgrade: i_rwsem of inode "
+					    "is not held for reading here");
+			/* (held for writing if ret is 1: the fall-back when it
+			 * is 0 is the script's, as the kernel's caller's) */
+			ps.held[h].mode = M_WRITE;
+			break;
+		}
+		case KS_ITERATE:
+			if (f.syscall)
+				return fail(bad, i, err, nerr, "iterate: a function in "
+					    "wrap_directory_iterator's place iterates "
+					    "(hook wrap_directory_iterator F)");
 			break;
 		case KS_EMIT:
 			if (s->obj != KO_INODE)
@@ -600,6 +645,7 @@ static void value_text(const struct vfs_kfn *f, const struct vfs_kvalue *v,
 	case KV_PARAM: snprintf(buf, n, "%s", f->params[v->v]); break;
 	case KV_FIELD: snprintf(buf, n, "%s", vfs_field_name((int)v->v)); break;
 	case KV_RET:   snprintf(buf, n, "ret"); break;
+	case KV_DEAD:  snprintf(buf, n, "dead"); break;
 	default:
 		e = v->v < 0 ? vfs_errno_name((int)-v->v) : NULL;
 		if (e)
@@ -624,9 +670,13 @@ void vfs_kstep_text(const struct vfs_world *w, const struct vfs_kfn *f,
 			 s->killable ? " killable" : "", s->sub >= 0 ? " nested " : "",
 			 s->sub >= 0 ? vfs_ldsub_names[s->sub] : "");
 		break;
-	case KS_UNLOCK: case KS_DOWNGRADE:
-		snprintf(buf, n, "%s %s of %s", s->op == KS_UNLOCK ? "unlock" : "downgrade",
+	case KS_UNLOCK: case KS_DOWNGRADE: case KS_UPGRADE:
+		snprintf(buf, n, "%s %s of %s", s->op == KS_UNLOCK ? "unlock" :
+			 s->op == KS_UPGRADE ? "upgrade" : "downgrade",
 			 vfs_klock_names[s->lock], vfs_kobj_names[s->obj]);
+		break;
+	case KS_ITERATE:
+		snprintf(buf, n, "iterate");
 		break;
 	case KS_READ:
 		snprintf(buf, n, "read %s of %s", vfs_field_name(s->field),

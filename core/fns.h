@@ -24,6 +24,7 @@
 	X(mutex_lock) X(mutex_lock_killable) X(mutex_unlock) \
 	X(down_read) X(down_read_killable) X(down_write) X(down_write_killable) \
 	X(up_read) X(up_write) X(downgrade_write) X(spin_lock) X(spin_unlock) \
+	X(inode_upgrade_trylock) \
 	/* fs/open.c, fs/namei.c */ \
 	X(do_sys_open) X(path_openat) X(do_dentry_open) X(filename_create) \
 	X(do_mkdirat) X(vfs_mkdir) X(vfs_create) X(do_unlinkat) X(vfs_unlink) \

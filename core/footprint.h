@@ -38,11 +38,12 @@ static inline int vfs_footprint(const struct vfs_event *ev,
 			return 1;
 		}
 		/* fall through */
-	case OP_DOWNGRADE: case OP_BLOCK: case OP_WAKE:
+	case OP_DOWNGRADE: case OP_BLOCK: case OP_WAKE: case OP_FAIL:
+		/* (a failed trylock read what any lock operation changes) */
 		loc[0] = (struct vfs_loc){ .kind = LOC_LOCK,
 			.why = ev->op == OP_BLOCK || ev->op == OP_WAKE ?
 			       LW_LOCK_WAIT : LW_LOCK_OP,
-			.write = ev->op == OP_DOWNGRADE ||
+			.write = ev->op == OP_DOWNGRADE || ev->op == OP_FAIL ||
 				 (ev->op == OP_ACQUIRE && ev->mode != M_READ),
 			.lock = ev->lock, .objkind = ev->objkind, .obj = ev->obj };
 		return 1;

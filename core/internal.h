@@ -78,6 +78,8 @@ typedef int kfn_resolver(const struct vfs_world *w, const struct vfs_thread *t);
 	P(wrap_directory_iterator, down_write, down_write,              NULL,                  1, 0) \
 	P(wrap_directory_iterator, deaddir,    wrap_directory_iterator, NULL,                  0, 0) \
 	P(wrap_directory_iterator, downgrade,  downgrade_write,         NULL,                  1, 0) \
+	/* (back from the script's function in its place: 'hook wrap_directory_iterator') */ \
+	P(wrap_directory_iterator, hooked,     iterate_dir,             NULL,                  0, 1) \
 	/* fs/read_write.c */ \
 	P(vfs_llseek, enter,                   vfs_llseek,              NULL,                  1, 0) \
 	P(vfs_llseek, f_op_llseek,             none,                    f_op_llseek_fn,        1, 0) \
@@ -292,6 +294,12 @@ void note(struct vx *x, int fn, const char *text);
 bool lock_acquire(struct vx *x, int fn, vfs_lid_t lid, int mode);
 void lock_release(struct vx *x, int fn, vfs_lid_t lid);
 void lock_downgrade(struct vx *x, int fn, vfs_lid_t lid);
+/* inode_upgrade_trylock of a lock the thread holds for reading: true
+ * when it holds it for writing now. */
+bool lock_upgrade_try(struct vx *x, int fn, vfs_lid_t lid);
+/* readdir.c: the filesystem's iterator on the call's file from f->pos
+ * (ctx->pos), its count in f->res; the wrapper's iter(file, ctx) */
+void dir_iterate(struct vx *x);
 /* A fatal signal: true when the thread's wait was killable and it left. */
 bool lock_wait_abort(struct vx *x);
 /* inode_lock(INO), exclusive (i_rwsem or i_mutex by era: open.c), the

@@ -367,6 +367,33 @@ void lock_downgrade(struct vx *x, int fn, vfs_lid_t lid)
 		wake_waiters(w, x->sink, lid);
 }
 
+/*
+ * inode_upgrade_trylock, as fs/readdir.c's wrap_directory_iterator wishes
+ * for it and mm/memory.c's mmap_upgrade_trylock says how: a compare and
+ * exchange from "one reader" to "a writer", which fails while anybody
+ * else reads or waits (the waiters' flag is in the count).  Got: the read
+ * hold released and the write hold acquired in this one step (the
+ * detectors, lockdep and the explorers see a release and an acquire);
+ * not: an OP_FAIL event, it read the lock.  Held exclusive already (a
+ * mutex era's i_mutex): got, nothing to do.
+ */
+bool lock_upgrade_try(struct vx *x, int fn, vfs_lid_t lid)
+{
+	const struct vfs_lock *l = lock_cptr(x->w, lid);
+	int mode = M_NONE;
+	if (!thread_holds(x->t, lid, &mode))
+		return false;
+	if (mode != M_READ)
+		return true;
+	if (l->nreaders != 1 || l->wait_head >= 0 || l->owner >= 0) {
+		lock_event(x->w, x->sink, x->tid, x->rp, OP_FAIL, fn, lid, M_WRITE, -1);
+		return false;
+	}
+	lock_release(x, fn, lid);
+	lock_acquire(x, fn, lid, M_WRITE);      /* (free: granted at once) */
+	return true;
+}
+
 /* ---- what views read of the locks (vfs_lock.h) ---- */
 bool vfs_lock_next(const struct vfs_world *w, vfs_lid_t *lid)
 {

@@ -95,7 +95,7 @@ int64_t emit_entries(struct vx *x, int fn, int ino, int64_t pos, int64_t max,
 }
 
 /* The filesystem's iterator: hands out entries from ctx->pos on. */
-static void dir_iterate(struct vx *x)
+void dir_iterate(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
 	struct vfs_world *w = x->w;
@@ -262,6 +262,10 @@ void wrap_directory_iterator(struct vx *x)
 
 	switch (f->pc) {
 	case RP(wrap_directory_iterator, enter):
+		/* the script's function in the wrapper's place, entered
+		 * holding i_rwsem for reading as the wrapper is */
+		if (kfn_hook(x, VHOOK_WRAP, RP(wrap_directory_iterator, hooked), -1))
+			return;
 		fn_enter(x, VFN_wrap_directory_iterator);
 		if (w->k.wrapper == WRAP_NAIVE_UPGRADE) {
 			note(x, VFN_wrap_directory_iterator,
@@ -300,6 +304,12 @@ void wrap_directory_iterator(struct vx *x)
 			return;
 		}
 		go(x, RP(iterate_dir, iterate));        /* ret = iter(file, ctx) */
+		return;
+	case RP(wrap_directory_iterator, hooked):
+		/* its error is iterate_dir's; else what its iterate counted */
+		if (f->kfn.kret < 0)
+			f->res = f->kfn.kret;
+		go(x, RP(iterate_dir, set_pos));
 		return;
 	case RP(wrap_directory_iterator, downgrade):
 		/* back to shared, as iterate_dir expects: nobody gets in */

@@ -38,7 +38,7 @@ int vfs_fn_lookup(const char *name)
 
 static const char *const op_names[OP__COUNT] = {
 	"enter", "exit", "acquire", "release", "block", "wake", "skip",
-	"read", "write", "downgrade", "emit", "note",
+	"read", "write", "downgrade", "emit", "note", "fail",
 };
 const char *vfs_op_name(int op)
 {
@@ -311,7 +311,7 @@ static void event_text(const struct vfs_world *w, const struct vfs_event *ev,
 		snprintf(buf, n, " = %s", r);
 		break;
 	case OP_ACQUIRE: case OP_RELEASE: case OP_BLOCK: case OP_WAKE:
-	case OP_DOWNGRADE: case OP_SKIP: {
+	case OP_DOWNGRADE: case OP_SKIP: case OP_FAIL: {
 		char ln[VFS_PATH_MAX + 32];
 		if (ev->op == OP_SKIP) {
 			vfs_event_obj_name(w, ev, obj, sizeof obj);
@@ -408,7 +408,7 @@ void vfs_event_jsonl(const struct vfs_world *w, const struct vfs_event *ev,
 		break;
 	}
 	case OP_ACQUIRE: case OP_RELEASE: case OP_BLOCK: case OP_WAKE:
-	case OP_DOWNGRADE: case OP_SKIP:
+	case OP_DOWNGRADE: case OP_SKIP: case OP_FAIL:
 		APPEND_STR("lock", ev->op == OP_SKIP ? "f_pos_lock" :
 			   (ev->cls == LC_I_RWSEM_DIR || ev->cls == LC_I_RWSEM) &&
 			   !w->k.dir_lock ? "i_mutex" : vfs_class_name(ev->cls));

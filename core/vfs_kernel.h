@@ -219,9 +219,13 @@ int64_t vfs_ufield_value(const struct vfs_world *w, int slot, int obj);
  * FUNCTION`, core/defined.c): VHOOK_LLSEEK runs it instead of vfs_llseek
  * (lseek's file, after fdget_pos; its return is lseek's), VHOOK_LOOKUP
  * before the lookup of the last component, under the parent's lock (its
- * inode: the parent directory; a negative return fails the call).
+ * inode: the parent directory; a negative return fails the call),
+ * VHOOK_WRAP in wrap_directory_iterator's place (a __must_hold(i_rwsem)
+ * function: entered holding the directory's i_rwsem for reading, it
+ * returns so; `iterate` is the legacy ->iterate; a negative return is
+ * getdents's).
  */
-enum vfs_hook { VHOOK_LLSEEK, VHOOK_LOOKUP, VHOOK__COUNT };
+enum vfs_hook { VHOOK_LLSEEK, VHOOK_LOOKUP, VHOOK_WRAP, VHOOK__COUNT };
 struct vfs_hook_desc { const char *point, *help; };
 extern const struct vfs_hook_desc vfs_hooks[VHOOK__COUNT];
 int vfs_hook_lookup(const char *point);                         /* -1: none */
@@ -248,6 +252,13 @@ enum vfs_kstep_op { KS_LOCK, KS_UNLOCK, KS_DOWNGRADE, KS_READ, KS_WRITE,
 		    /* hand out the directory's entries from a position (`emit
 		     * entries of inode from V [max N]`): ret is where it stopped */
 		    KS_EMIT,
+		    /* `upgrade i_rwsem of inode`: inode_upgrade_trylock, ret
+		     * 1 (held for writing now) or 0 (still for reading) */
+		    KS_UPGRADE,
+		    /* `iterate`: the filesystem's ->iterate on the file, as
+		     * the wrapper's iter(file, ctx) (wrap_directory_iterator's
+		     * place only): ret is its count, or its error */
+		    KS_ITERATE,
 		    /* `if CA CMP CB` ... [`else` ...] `end`: no step of their
 		     * own (the scheduler's step runs the next real one); jump:
 		     * where `if` goes when false, `else` always */
@@ -256,7 +267,8 @@ enum vfs_kobj { KO_FILE, KO_INODE };    /* fdget's file, its inode */
 /* d_update: the inode's dentry's sleeping update lock (a mutex), as the
  * parallel directory operations proposed for 2025 lock a dentry */
 enum vfs_klock { KL_F_POS_LOCK, KL_F_LOCK, KL_I_RWSEM, KL_D_UPDATE, KL__COUNT };
-enum vfs_kval { KV_CONST, KV_PARAM, KV_FIELD, KV_RET };
+/* KV_DEAD: IS_DEADDIR of the inode as the last `read dir of inode` saw it */
+enum vfs_kval { KV_CONST, KV_PARAM, KV_FIELD, KV_RET, KV_DEAD };
 enum vfs_kcmp { KC_NONE, KC_LT, KC_LE, KC_GT, KC_GE, KC_EQ, KC_NE, KC__COUNT };
 /* the comparisons as a script writes them ("<", "<=" ...; "" for KC_NONE),
  * and whether A CMP B holds (KC_NONE: always) */
@@ -283,7 +295,10 @@ struct vfs_kstep {
  * __acquires`) or releases locks its caller holds (`__releases`), as
  * sparse's annotations say of the kernel's: the halves of a hook pair
  * around a built-in step (`hook lookup before F after G`). */
-enum vfs_kspan { KSPAN_NONE, KSPAN_ACQUIRES, KSPAN_RELEASES };
+enum vfs_kspan { KSPAN_NONE, KSPAN_ACQUIRES, KSPAN_RELEASES,
+		 /* `__must_hold(LOCK)`: entered holding LOCK (an i_rwsem
+		  * for reading), and returns so (spanl[0]) */
+		 KSPAN_HOLDS };
 #define VFS_KFN_SPAN 4          /* locks a half takes or releases */
 struct vfs_kfn {
 	char name[VFS_KFN_NAME_MAX];

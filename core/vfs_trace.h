@@ -26,7 +26,9 @@ enum vfs_objkind { VOK_NONE, VOK_FILE, VOK_INODE, VOK_FDTABLE, VOK_GLOBAL,
 		   VOK_PROC };
 enum vfs_op { OP_ENTER, OP_EXIT, OP_ACQUIRE, OP_RELEASE, OP_BLOCK, OP_WAKE,
 	      OP_SKIP, OP_READ, OP_WRITE, OP_DOWNGRADE, OP_EMIT, OP_NOTE,
-	      OP__COUNT };
+	      /* a trylock that failed (inode_upgrade_trylock): it read the
+	       * lock and took nothing */
+	      OP_FAIL, OP__COUNT };
 
 struct vfs_event {
 	uint64_t seq;

@@ -17,6 +17,7 @@
 # row does not follow.)
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
+. "$top/tests/cli/lib/wrapper-situations.bash"
 case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac
 
 # each legacy type as a kernel developer would define it: its directories'
@@ -80,22 +81,7 @@ situations() {   # situations FSTYPE: every situation under every kernel
                 echo "set wrapper $w"
                 echo "echo ---- $k wrapper $w: $s"
                 echo "mount $fs /x"
-                echo "mkdir /x/d /x/e"
-                echo "touch /x/d/a /x/d/b"
-                echo "spawn A"
-                echo "spawn B"
-                case $s in
-                readers) echo "A: open /x/d"; echo "B: open /x/d"
-                         echo "A: getdents 3 &"; echo "B: getdents 3 &" ;;
-                rmdir)   echo "A: open /x/e"; echo "A: getdents 3 &"
-                         echo "B: rmdir /x/e &" ;;
-                lseek)   echo "A: open /x/d"; echo "A: clone"
-                         echo "A: getdents 3 1 &"; echo "A.2: lseek 3 0 cur &"
-                         echo "B: pidfd_open A"; echo "B: pidfd_getfd 3 3 &" ;;
-                esac
-                echo "explore jobs 1"
-                echo "explore stateful jobs 1"
-                echo "explore all jobs 1"
+                wrapper_situation "$s"
             done
         done
     done

@@ -10,10 +10,12 @@ syn case match
 " setting up the world, running, looking, checking, scripts
 syn keyword vfsWorld    kernel set fs override rule mount mkdir touch ls spawn kill reset sched
 " define syscall NAME PARAM... / define function NAME, its steps, end;
-" field NAME of file|inode; hook vfs_llseek|lookup FUNCTION
+" field NAME of file|inode; hook vfs_llseek|lookup|wrap_directory_iterator FUNCTION
 syn keyword vfsWorld    define end syscall function field hook
 syn keyword vfsStep     lock unlock downgrade fdget fdget_pos fdput fdput_pos call
-syn keyword vfsStep     of killable nested file inode if else
+syn keyword vfsStep     of killable nested file inode if else upgrade iterate dead
+syn keyword vfsStep     __acquires __releases before after
+syn match   vfsStep     "\<__must_hold([a-z_]*)"
 syn keyword vfsRun      step run back explore compare
 syn keyword vfsLook     ps fds files locks where trace stats reports lockdep history
 syn keyword vfsLook     timeline export
