@@ -248,6 +248,8 @@ static int64_t fpos_var(void *ctx, int id)
 		return file_is(w, fl, IT_DIR);
 	case VDV_ITERATE_SHARED:
 		return has_iterate_shared(w, fl);
+	case VDV_LSEEK:         /* (the thread's own call: nothing shared read) */
+		return c->x->t->rec.call.sys == SYS_LSEEK;
 	default:
 		return file_is(w, fl, IT_REG);
 	}

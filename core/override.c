@@ -13,7 +13,8 @@
 
 static const char *const fpos_vars[] = {
 	[VDV_ATOMIC_POS] = "atomic_pos", [VDV_COUNT] = "count", [VDV_DIR] = "dir",
-	[VDV_ITERATE_SHARED] = "iterate_shared", [VDV_REGULAR] = "regular", NULL,
+	[VDV_ITERATE_SHARED] = "iterate_shared", [VDV_REGULAR] = "regular",
+	[VDV_LSEEK] = "lseek", NULL,
 };
 static const char *const fpos_var_help[] = {
 	[VDV_ATOMIC_POS] = "file->f_mode has FMODE_ATOMIC_POS (1 or 0)",
@@ -22,6 +23,8 @@ static const char *const fpos_var_help[] = {
 	[VDV_ITERATE_SHARED] = "file->f_op->iterate_shared is set: a directory whose "
 			       "filesystem has it under this kernel (1 or 0)",
 	[VDV_REGULAR] = "the file is a regular file (1 or 0)",
+	[VDV_LSEEK] = "the call is lseek (1 or 0): not what the kernel's test sees, "
+		      "the caller's own decision, as if ksys_lseek had a test of its own",
 	NULL,
 };
 

@@ -86,7 +86,8 @@ int vfs_knob_set(struct vfs_knobs *k, const struct vfs_knob_desc *d,
  */
 enum vfs_decision { VDEC_FPOS_LOCK, VDEC_FGET_LIGHT, VDEC_ITERATE, VDEC__COUNT };
 /* file_needs_f_pos_lock's variables */
-enum { VDV_ATOMIC_POS, VDV_COUNT, VDV_DIR, VDV_ITERATE_SHARED, VDV_REGULAR };
+enum { VDV_ATOMIC_POS, VDV_COUNT, VDV_DIR, VDV_ITERATE_SHARED, VDV_REGULAR,
+       VDV_LSEEK };
 /* __fget_light's (true: borrow the file, no reference) */
 enum { VDV_TABLE_USERS };
 /* iterate_dir's dispatch (true: i_rwsem shared and ->iterate_shared, through
