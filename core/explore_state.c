@@ -256,18 +256,22 @@ void xs_canon(struct sbuf *bo, const struct vfs_world *w, uint64_t tree,
 	for (int32_t i = 0; i < w->ninodes; i++) {
 		/* (most are idle: owner, readers and queue head in one load,
 		 * against an idle lock's, the kind masked off) */
-		uint32_t x, y;
-		memcpy(&x, &w->ilocks[i].i_rwsem, 4);
-		memcpy(&y, &w->ilocks[i].d_update, 4);
-		if ((x & idle_mask) != idle_bits) {
-			PUT(b, i);
-			put_lock(b, &w->ilocks[i].i_rwsem);
-		}
-		if ((y & idle_mask) != idle_bits) {     /* (a script's d_update) */
-			int32_t di = i | INT32_C(0x40000000);
-			PUT(b, di);
-			put_lock(b, &w->ilocks[i].d_update);
-		}
+		uint32_t x;
+		memcpy(&x, &w->ilocks[i], 4);
+		if ((x & idle_mask) == idle_bits)
+			continue;
+		PUT(b, i);
+		put_lock(b, &w->ilocks[i]);
+	}
+	/* a script's d_update locks (none until one was taken) */
+	for (int32_t i = 0; i < w->ndlocks; i++) {
+		uint32_t x;
+		memcpy(&x, &w->dlocks[i], 4);
+		if ((x & idle_mask) == idle_bits)
+			continue;
+		int32_t di = i | INT32_C(0x40000000);
+		PUT(b, di);
+		put_lock(b, &w->dlocks[i]);
 	}
 	for (int i = 0; i < w->nfdt; i++) {
 		const struct vfs_fdtable *t = &w->fdt[i];

@@ -211,8 +211,11 @@ int inode_new(struct vfs_world *w, int type)
 	ufield_made(w, UFV_INODE, i);
 	t->v[i].type = (uint8_t)type;
 	t->v[i].ino = w->next_ino++;
-	lock_init(&w->ilocks[i].i_rwsem, LK_RWSEM);
-	lock_init(&w->ilocks[i].d_update, LK_MUTEX);
+	lock_init(&w->ilocks[i], LK_RWSEM);
+	if (w->ndlocks && dlocks_own(w) < 0)
+		return -VE_NOMEM;
+	if (i < w->ndlocks)
+		lock_init(&w->dlocks[i], LK_MUTEX);
 	return i;
 }
 
@@ -304,9 +307,10 @@ void inode_evict_unused(struct vfs_world *w)
 				pinned[w->rec_ent[t].v[e]] = 1;
 	for (int i = 0; i < w->ninodes && w->ndying; i++) {
 		const struct vfs_inode *in = &w->inodes[i];
-		const struct vfs_lock *l = &w->ilocks[i].i_rwsem, *d = &w->ilocks[i].d_update;
+		const struct vfs_lock *l = &w->ilocks[i];
 		if (in->freed || !in->unlinked || pinned[i] || l->owner >= 0 ||
-		    l->nreaders || l->wait_head >= 0 || d->owner >= 0 || d->wait_head >= 0)
+		    l->nreaders || l->wait_head >= 0 ||
+		    vfs_lock_busy(w, VFS_LID(LID_DENTRY, i)))
 			continue;
 		struct vfs_inode *m = inode_mut(w, i);
 		data_put(m->data);

@@ -331,6 +331,8 @@ static inline bool world_grow(void **p, int32_t *cap, int32_t need, size_t elem)
 bool world_copy_objects(struct vfs_world *d, const struct vfs_world *s);
 bool world_copy_files(struct vfs_world *d, const struct vfs_world *s);
 bool world_copy_ilocks(struct vfs_world *d, const struct vfs_world *s);
+/* locking.c: the d_update locks from the first one taken on (ndlocks) */
+int dlocks_own(struct vfs_world *w);
 /* Inode I, to change: the world's own copy of the table (inode.c). */
 struct vfs_inode *inode_mut(struct vfs_world *w, int i);
 void itab_get(struct vfs_itab *t);

@@ -29,14 +29,32 @@ static uint64_t took_bit(int cls, int mode)
 	return UINT64_C(1) << (cls * 4 + mode);
 }
 
+static const struct vfs_lock idle_mutex = { LK_MUTEX, -1, 0, -1, -1 };
+
+/* The d_update locks, one per inode slot, from the first that is taken
+ * on: 0, or -VE_NOMEM. */
+int dlocks_own(struct vfs_world *w)
+{
+	if (w->ndlocks == w->ninodes)
+		return 0;
+	if (!world_grow((void **)&w->dlocks, &w->dlocks_cap, w->ninodes,
+			sizeof *w->dlocks))
+		return -VE_NOMEM;
+	for (int i = w->ndlocks; i < w->ninodes; i++)
+		lock_init(&w->dlocks[i], LK_MUTEX);
+	w->ndlocks = w->ninodes;
+	return 0;
+}
+
 const struct vfs_lock *lock_cptr(const struct vfs_world *w, vfs_lid_t lid)
 {
 	int idx = VFS_LID_IDX(lid);
 	switch (VFS_LID_KIND(lid)) {
 	case LID_FILE_POS:  return &w->files[idx].f_pos_lock;
 	case LID_FILE_LOCK: return &w->files[idx].f_lock;
-	case LID_INODE:     return &w->ilocks[idx].i_rwsem;
-	case LID_DENTRY:    return &w->ilocks[idx].d_update;
+	case LID_INODE:     return &w->ilocks[idx];
+	case LID_DENTRY:    /* (none taken yet: an idle one) */
+		return idx < w->ndlocks ? &w->dlocks[idx] : &idle_mutex;
 	case LID_EXEC:      return &w->procs[idx].exec_lock;
 	default:            return &w->rename_mutex;
 	}
@@ -275,6 +293,10 @@ static int holder_of(const struct vfs_world *w, const struct vfs_lock *l,
 bool lock_acquire(struct vx *x, int fn, vfs_lid_t lid, int mode)
 {
 	struct vfs_world *w = x->w;
+	if (VFS_LID_KIND(lid) == LID_DENTRY && dlocks_own(w) < 0) {
+		w->oom = 1;
+		return true;
+	}
 	struct vfs_lock *l = lock_ptr(w, lid);
 	bool can;
 
@@ -416,7 +438,15 @@ bool vfs_lock_next(const struct vfs_world *w, vfs_lid_t *lid)
 		*lid = VFS_LID(LID_RENAME, 0);
 		return true;
 	case LID_INODE:         /* (each inode's i_rwsem, then its d_update) */
-		*lid = VFS_LID(LID_DENTRY, idx);
+		if (idx < w->ndlocks) {
+			*lid = VFS_LID(LID_DENTRY, idx);
+			return true;
+		}
+		if (++idx < w->ninodes) {
+			*lid = VFS_LID(LID_INODE, idx);
+			return true;
+		}
+		*lid = VFS_LID(LID_RENAME, 0);
 		return true;
 	case LID_FILE_POS:
 		*lid = VFS_LID(LID_FILE_LOCK, idx);

@@ -284,8 +284,12 @@ struct vfs_world {
 	 * (core/inode.c), which unshares the table first */
 	const struct vfs_inode *inodes; /* itab->v */
 	struct vfs_itab *itab;
-	/* each inode's i_rwsem, and its dentry's d_update, by slot */
-	struct vfs_ilocks { struct vfs_lock i_rwsem, d_update; } *ilocks;
+	struct vfs_lock *ilocks;        /* each inode's i_rwsem, by slot */
+	/* each inode's dentry's d_update, by slot: none (ndlocks 0) until
+	 * a script's step takes one (dlocks_own), so that a world without
+	 * them copies and hashes nothing more */
+	struct vfs_lock *dlocks;
+	int32_t ndlocks, dlocks_cap;
 	/* the entries each thread's most recent getdents handed out: inode
 	 * index, or -1 ".", -2 ".." (rec.nent of them) */
 	struct vfs_entvec { int32_t *v; int32_t cap; } rec_ent[VFS_MAX_THREADS];

@@ -56,6 +56,7 @@ void vfs_world_release(struct vfs_world *w)
 	kdefs_put(w->kdefs);
 	w->kdefs = NULL;
 	free(w->ilocks);
+	free(w->dlocks);
 	free(w->files);
 	free(w->fdt);
 	for (int t = 0; t < VFS_MAX_THREADS; t++)
@@ -70,6 +71,8 @@ void vfs_world_release(struct vfs_world *w)
 	w->itab = NULL;
 	w->inodes = NULL;
 	w->ilocks = NULL;
+	w->dlocks = NULL;
+	w->ndlocks = w->dlocks_cap = 0;
 	w->files = NULL;
 	w->fdt = NULL;
 	memset(w->rec_ent, 0, sizeof w->rec_ent);
@@ -217,6 +220,12 @@ bool world_copy_ilocks(struct vfs_world *d, const struct vfs_world *s)
 		return false;
 	if (s->ninodes)
 		memcpy(d->ilocks, s->ilocks, sizeof *d->ilocks * (size_t)s->ninodes);
+	if (s->ndlocks && !world_grow((void **)&d->dlocks, &d->dlocks_cap, s->ndlocks,
+				      sizeof *d->dlocks))
+		return false;
+	if (s->ndlocks)
+		memcpy(d->dlocks, s->dlocks, sizeof *d->dlocks * (size_t)s->ndlocks);
+	d->ndlocks = s->ndlocks;
 	return true;
 }
 

@@ -65,7 +65,7 @@ static void getdents_seq(const char *preset, const char *fstype, char *buf,
 	size_t mark = h_mark(h);
 	assert_int_equal(h_do(h, A, C_GETDENTS(3, 10)), 3);
 	h_irwsem_seq(h, mark, A, buf, n);
-	*lock_kind = h->w->ilocks[vfs_path_lookup(h->w, dir)].i_rwsem.kind;
+	*lock_kind = h->w->ilocks[vfs_path_lookup(h->w, dir)].kind;
 	h_free(h);
 }
 
@@ -110,7 +110,7 @@ static void test_wrapper_sequence_v65_exfat(void **state)
 	h_submit(h, A, C_GETDENTS(3, 10));
 	h_until(h, A, VFN_exfat_iterate);
 	int ino = vfs_path_lookup(h->w, "/x");
-	const struct vfs_lock *l = &h->w->ilocks[ino].i_rwsem;
+	const struct vfs_lock *l = &h->w->ilocks[ino];
 	assert_int_equal(l->owner, A);          /* held for writing inside */
 	assert_int_equal(l->nreaders, 0);
 	assert_int_equal(h_finish(h, A), 3);

@@ -15,7 +15,7 @@
 
 static const struct vfs_lock *ilock(struct h *h, const char *path)
 {
-	return &h->w->ilocks[vfs_path_lookup(h->w, path)].i_rwsem;
+	return &h->w->ilocks[vfs_path_lookup(h->w, path)];
 }
 
 /* Threads woken (OP_WAKE) since MARK, as a bit mask, all in one step? */
@@ -381,14 +381,14 @@ static void test_view_accessors(void **state)
 	assert_true(vfs_lock_of_file(fpos));
 	assert_false(vfs_lock_of_file(lid));
 
-	/* every lock once: 2 per open file, 2 per inode (i_rwsem, d_update),
-	 * the rename mutex, 1 per process; the inode's and the file's among them */
+	/* every lock once: 2 per open file, 1 per inode, the rename mutex, 1
+	 * per process; the inode's and the file's among them */
 	int n = 0, seen_i = 0, seen_f = 0;
 	for (vfs_lid_t l = 0; vfs_lock_next(h->w, &l); n++) {
 		seen_i += l == lid;
 		seen_f += l == fpos;
 	}
-	assert_int_equal(n, 2 * 1 + 2 * h->w->ninodes + 1 + h->w->nprocs);
+	assert_int_equal(n, 2 * 1 + h->w->ninodes + 1 + h->w->nprocs);
 	assert_int_equal(seen_i, 1);
 	assert_int_equal(seen_f, 1);
 	assert_false(vfs_lock_busy(h->w, VFS_LID(LID_RENAME, 0)));
