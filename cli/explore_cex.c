@@ -37,9 +37,12 @@ static void step_label(const struct vfs_world *w, const struct vfs_event *ev, si
 	for (size_t i = 0; i < n; i++) {
 		const struct vfs_event *e = &ev[i];
 		if (e->op == OP_ACQUIRE || e->op == OP_BLOCK || e->op == OP_RELEASE ||
-		    e->op == OP_DOWNGRADE || e->op == OP_SKIP) {
+		    e->op == OP_DOWNGRADE || e->op == OP_SKIP || e->op == OP_FAIL) {
+			/* (an upgrade: its release, then the acquire it made) */
 			if (!best || best->op == OP_ENTER || best->op == OP_EXIT ||
-			    best->op == OP_READ || best->op == OP_WRITE)
+			    best->op == OP_READ || best->op == OP_WRITE ||
+			    (best->op == OP_RELEASE && e->op == OP_ACQUIRE &&
+			     e->lock == best->lock))
 				best = e;
 		} else if (e->op == OP_EMIT) {
 			entries++;
@@ -61,6 +64,7 @@ static void step_label(const struct vfs_world *w, const struct vfs_event *ev, si
 	case OP_RELEASE: snprintf(buf, cap, "%s -%s", vfs_fn_name(best->fn), cls); break;
 	case OP_DOWNGRADE: snprintf(buf, cap, "downgrade_write"); break;
 	case OP_SKIP:    snprintf(buf, cap, "skip f_pos_lock"); break;
+	case OP_FAIL:    snprintf(buf, cap, "%s fails", vfs_fn_name(best->fn)); break;
 	case OP_WRITE:   snprintf(buf, cap, "%s %s=%lld", vfs_fn_name(best->fn),
 				  vfs_field_name(best->field), (long long)best->value); break;
 	default:
