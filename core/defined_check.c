@@ -378,6 +378,15 @@ int vfs_kfn_define(struct vfs_world *w, const struct vfs_kfn *in, int *bad,
 			if (s->lock == KL_F_LOCK && s->killable)
 				return fail(bad, i, err, nerr, "f_lock is a spinlock: "
 					    "spin_lock does not sleep, so is never killable");
+			/* (a kill ends only what the function took, and a
+			 * __releases or __must_hold function must give back
+			 * what its caller holds: "we can't use the killable()
+			 * locking here", fs/readdir.c's wrapper says) */
+			if (s->killable && (f.span == KSPAN_RELEASES || f.span == KSPAN_HOLDS))
+				return fail(bad, i, err, nerr, "a %s function must give "
+					    "back its caller's lock even when dying: no "
+					    "killable lock", f.span == KSPAN_HOLDS ?
+					    "__must_hold" : "__releases");
 			for (int h = 0; h < ps.nheld; h++)
 				if (ps.held[h].lock == s->lock && ps.held[h].obj == s->obj)
 					return fail(bad, i, err, nerr, "%s is held already "

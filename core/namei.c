@@ -122,9 +122,9 @@ static void lookup_done(struct vx *x, int64_t res, int next, int after)
 /* 'hook lookup': the script's function before the lookup of the last
  * component, under the parent's lock, on the (first) parent directory.
  * True while it runs, or when its negative return failed the call (the
- * pair's after half run, then the parents unlocked from UNLOCK); false:
- * do the lookup now (no function there, or it came back to HOOKED with 0
- * or more). */
+ * pair's after half run when the function still holds what it took, then
+ * the parents unlocked from UNLOCK); false: do the lookup now (no
+ * function there, or it came back to HOOKED with 0 or more). */
 static bool lookup_hook(struct vx *x, int hooked, int unlock, int after)
 {
 	struct vfs_frame *f = &x->t->f;
@@ -132,7 +132,12 @@ static bool lookup_hook(struct vx *x, int hooked, int unlock, int after)
 		return kfn_hook(x, VHOOK_LOOKUP, hooked, f->namei.parent);
 	if (f->kfn.kret >= 0)
 		return false;
-	lookup_done(x, f->kfn.kret, unlock, after);
+	/* (a kill in its wait released what it took: nothing to undo, as
+	 * the kernel's caller of a failed lock function undoes nothing) */
+	if (x->t->nheld > f->kfn.kheld)
+		lookup_done(x, f->kfn.kret, unlock, after);
+	else
+		namei_unwind(x, f->kfn.kret, unlock);
 	return true;
 }
 
