@@ -218,7 +218,7 @@ void do_mkdirat(struct vx *x)
 		return;
 	case RP(do_mkdirat, lookup_after):
 		go(x, f->namei.after_next);
-		do_mkdirat(x);
+		run_at(x, f->namei.after_next);
 		return;
 	case RP(do_mkdirat, lookup):
 	case RP(do_mkdirat, lookup_hooked):
@@ -267,7 +267,7 @@ void do_unlinkat(struct vx *x)
 		return;
 	case RP(do_unlinkat, lookup_after):
 		go(x, f->namei.after_next);
-		do_unlinkat(x);
+		run_at(x, f->namei.after_next);
 		return;
 	case RP(do_unlinkat, lookup):
 	case RP(do_unlinkat, lookup_hooked):
@@ -323,7 +323,7 @@ void do_rmdir(struct vx *x)
 		return;
 	case RP(do_rmdir, lookup_after):
 		go(x, f->namei.after_next);
-		do_rmdir(x);
+		run_at(x, f->namei.after_next);
 		return;
 	case RP(do_rmdir, lookup):
 	case RP(do_rmdir, lookup_hooked):
@@ -588,7 +588,7 @@ void do_renameat2(struct vx *x)
 		return;
 	case RP(do_renameat2, lookup_after):
 		go(x, nd->after_next);
-		do_renameat2(x);
+		run_at(x, nd->after_next);
 		return;
 	case RP(do_renameat2, lookup):
 	case RP(do_renameat2, lookup_hooked):
