@@ -258,16 +258,29 @@ uint64_t xorshift64(uint64_t *s);
 /* The events vfs_detect_event (race.c, lockdep.c, deadlock.c) reads; the
  * rest are not handed to it: a function's exit, a lock not taken, a
  * non-iterator's entry (no directory to check for S_DEAD), a note other
- * than copy_process's (the only one that orders threads). */
-static inline bool detect_needs(const struct vfs_event *ev)
+ * than copy_process's (the only one that orders threads).  A world
+ * without vector clocks (det.no_clocks: the explorers' copies) reads
+ * fewer: no release or downgrade (they only move clocks), no
+ * copy_process note, and of the accesses only a write of f_pos (a seek
+ * starts a new pass) unless the script declared rules (rules_access). */
+static inline bool detect_needs(const struct vfs_world *w,
+				const struct vfs_event *ev)
 {
-	enum { NEED = 1u << OP_READ | 1u << OP_WRITE | 1u << OP_ACQUIRE |
-		1u << OP_RELEASE | 1u << OP_DOWNGRADE | 1u << OP_BLOCK |
-		1u << OP_WAKE | 1u << OP_EMIT };
+	enum { NEED = 1u << OP_ACQUIRE | 1u << OP_BLOCK | 1u << OP_WAKE |
+		1u << OP_EMIT,
+	       CLOCKS = 1u << OP_RELEASE | 1u << OP_DOWNGRADE,
+	       ACCESS = 1u << OP_READ | 1u << OP_WRITE };
 	if (NEED >> ev->op & 1)
 		return true;
+	if (ACCESS >> ev->op & 1)
+		return !w->det.no_clocks ||
+		       (ev->op == OP_WRITE && ev->field == FLD_F_POS) ||
+		       (w->kdefs && w->kdefs->nrules);
+	if (CLOCKS >> ev->op & 1)
+		return !w->det.no_clocks;
 	return (ev->op == OP_ENTER && ev->dir >= 0) ||
-	       (ev->op == OP_NOTE && ev->fn == VFN_copy_process);
+	       (ev->op == OP_NOTE && ev->fn == VFN_copy_process &&
+		!w->det.no_clocks);
 }
 void emit(struct vx *x, struct vfs_event *ev);
 void fn_enter(struct vx *x, int fn);

@@ -459,7 +459,7 @@ void emit(struct vx *x, struct vfs_event *ev)
 	ev->tid = (int8_t)x->tid;
 	ev->ktid = x->t->tid;
 	ev->rp = (uint8_t)x->rp;
-	if (w->det.enabled && detect_needs(ev))
+	if (w->det.enabled && detect_needs(w, ev))
 		vfs_detect_event(w, ev);
 	if (x->sink && x->sink->fn)
 		x->sink->fn(x->sink->ctx, w, ev);
