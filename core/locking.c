@@ -135,17 +135,18 @@ static int lock_subclass(const struct vfs_world *w, const struct vfs_thread *t,
 	return LDSUB_NORMAL;
 }
 
-/* (RP: the step of TID's the event is of) */
-static void lock_event(struct vfs_world *w, const struct vfs_sink *sink,
-		       int tid, int rp, int op, int fn, vfs_lid_t lid, int mode,
-		       int other)
+/* The event of OP on LID, whose class and nesting subclass are CLS and
+ * SUB (RP: the step of TID's the event is of) */
+static void lock_event_of(struct vfs_world *w, const struct vfs_sink *sink,
+			  int tid, int rp, int op, int fn, vfs_lid_t lid, int mode,
+			  int other, int cls, int sub)
 {
 	struct vx x = { .w = w, .t = &w->threads[tid], .tid = tid, .sink = sink,
 		.rp = rp };
 	struct vfs_event ev = { .op = (uint8_t)op, .fn = (uint8_t)fn,
-		.lock = lid, .cls = (uint8_t)lock_class(w, lid),
+		.lock = lid, .cls = (uint8_t)cls,
 		.mode = (uint8_t)mode, .other = (int8_t)other,
-		.subclass = (uint8_t)lock_subclass(w, x.t, lid) };
+		.subclass = (uint8_t)sub };
 	switch (VFS_LID_KIND(lid)) {
 	case LID_FILE_POS: case LID_FILE_LOCK:
 		ev.objkind = VOK_FILE; ev.obj = VFS_LID_IDX(lid); break;
@@ -159,13 +160,21 @@ static void lock_event(struct vfs_world *w, const struct vfs_sink *sink,
 	emit(&x, &ev);
 }
 
+static void lock_event(struct vfs_world *w, const struct vfs_sink *sink,
+		       int tid, int rp, int op, int fn, vfs_lid_t lid, int mode,
+		       int other)
+{
+	lock_event_of(w, sink, tid, rp, op, fn, lid, mode, other,
+		      lock_class(w, lid), lock_subclass(w, &w->threads[tid], lid));
+}
+
 /* Give the lock to tid: bookkeeping shared by fast path and handoff. */
 static void grant(struct vfs_world *w, const struct vfs_sink *sink, int tid,
 		  int rp, vfs_lid_t lid, int mode, int fn)
 {
 	struct vfs_lock *l = lock_ptr(w, lid);
 	struct vfs_thread *t = &w->threads[tid];
-	int cls = lock_class(w, lid);
+	int cls = lock_class(w, lid), sub = lock_subclass(w, t, lid);
 
 	if (mode == M_READ)
 		l->nreaders++;
@@ -177,7 +186,7 @@ static void grant(struct vfs_world *w, const struct vfs_sink *sink, int tid,
 		t->held[t->nheld].cls = (uint8_t)cls;
 		t->held[t->nheld].fn = (uint8_t)(t->nfn ? t->fnstack[t->nfn - 1] : fn);
 		t->held[t->nheld].frame = (uint8_t)(t->nfn ? t->nfn - 1 : 0);
-		t->held[t->nheld].sub = (uint8_t)lock_subclass(w, t, lid);
+		t->held[t->nheld].sub = (uint8_t)sub;
 		t->nheld++;
 	} else {
 		detect_overflow(w, VL_HELD);
@@ -185,7 +194,7 @@ static void grant(struct vfs_world *w, const struct vfs_sink *sink, int tid,
 	t->rec.took |= took_bit(cls, mode);
 	w->stats.acquire[cls]++;
 	count_atomic(w, t);
-	lock_event(w, sink, tid, rp, OP_ACQUIRE, fn, lid, mode, -1);
+	lock_event_of(w, sink, tid, rp, OP_ACQUIRE, fn, lid, mode, -1, cls, sub);
 }
 
 static void enqueue(struct vfs_world *w, struct vfs_lock *l, int tid)
