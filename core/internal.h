@@ -413,8 +413,13 @@ void detect_free(struct vfs_detect *d);
 /* A bound of core/limits.h was reached at the current step: record it
  * (the first time), which turns off the detector that needed the room. */
 void detect_overflow(struct vfs_world *w, int limit);
-/* Whether the detector deciding reports of KIND is still on. */
-bool detect_on(const struct vfs_detect *d, int kind);
+/* Whether the detector deciding reports of KIND is still on (asked at
+ * every lock event: no table filled, no call). */
+bool detect_on_slow(const struct vfs_detect *d, int kind);
+static inline bool detect_on(const struct vfs_detect *d, int kind)
+{
+	return !d->overflowed || detect_on_slow(d, kind);
+}
 void deadlock_on_block(struct vfs_world *w, int tid);
 size_t deadlock_detail(const struct vfs_world *w, const struct vfs_report *r,
 		       char *buf, size_t n);

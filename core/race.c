@@ -67,7 +67,7 @@ void detect_overflow(struct vfs_world *w, int limit)
 	d->overflow_step[limit] = w->step;
 }
 
-bool detect_on(const struct vfs_detect *d, int kind)
+bool detect_on_slow(const struct vfs_detect *d, int kind)
 {
 	for (uint32_t m = d->overflowed; m; m &= m - 1)
 		if (limits[__builtin_ctz(m)].kinds & RK(kind))
@@ -560,8 +560,10 @@ static bool is_llseek_fn(int fn)
 	return false;
 }
 
-/* (asked at every function entry: a table, made once) */
+/* (asked at every function entry: a table, made once; once made, one
+ * load says so, without a call of pthread_once) */
 static uint8_t iterator_fn[256];
+static uint8_t iterator_made;
 static pthread_once_t iterator_once = PTHREAD_ONCE_INIT;
 
 static void iterator_init(void)
@@ -571,11 +573,13 @@ static void iterator_init(void)
 		if (vfs_fstypes[i].later_knob)
 			iterator_fn[vfs_fstypes[i].later.iter_fn] = 1;
 	}
+	__atomic_store_n(&iterator_made, 1, __ATOMIC_RELEASE);
 }
 
 bool vfs_fn_is_iterator(int fn)
 {
-	pthread_once(&iterator_once, iterator_init);
+	if (!__atomic_load_n(&iterator_made, __ATOMIC_ACQUIRE))
+		pthread_once(&iterator_once, iterator_init);
 	return fn >= 0 && fn < 256 && iterator_fn[fn];
 }
 
