@@ -456,9 +456,31 @@ static void pass_extend(struct vfs_pass *p, int64_t end)
 		end = VFS_MAX_PASS_OFFSETS;
 	if (end <= p->hi)
 		return;
-	memset(p->by + p->hi, 0, (size_t)(end - p->hi) * sizeof p->by[0]);
-	memset(p->at + p->hi, 0, (size_t)(end - p->hi) * sizeof p->at[0]);
+	if (end == p->hi + 1) {         /* (the next entry: most calls) */
+		p->by[p->hi] = 0;
+		p->at[p->hi] = 0;
+	} else {
+		memset(p->by + p->hi, 0, (size_t)(end - p->hi) * sizeof p->by[0]);
+		memset(p->at + p->hi, 0, (size_t)(end - p->hi) * sizeof p->at[0]);
+	}
 	p->hi = (int16_t)end;
+}
+
+/* The first offset below END that P has not handed out (by[] 0), or END:
+ * eight offsets at a time, as most below an entry were handed out. */
+static int64_t pass_first_open(const struct vfs_pass *p, int64_t end)
+{
+	int64_t o = 0;
+	for (; o + 8 <= end; o += 8) {
+		uint64_t v;
+		memcpy(&v, p->by + o, sizeof v);
+		if ((v - UINT64_C(0x0101010101010101)) & ~v &
+		    UINT64_C(0x8080808080808080))
+			break;          /* a zero byte among them */
+	}
+	while (o < end && p->by[o])
+		o++;
+	return o;
 }
 
 static void entry_label(const struct vfs_world *w, int dir, int64_t off,
@@ -522,7 +544,7 @@ static void on_emit(struct vfs_world *w, const struct vfs_event *ev)
 		p->at[off] = ev->step;
 	}
 	/* anything before this offset, present and not handed out: skipped */
-	for (int64_t o = 0; o < off; o++) {
+	for (int64_t o = pass_first_open(p, off); o < off; o++) {
 		if (p->by[o])
 			continue;
 		bool exists = o < 2;
