@@ -25,6 +25,7 @@ struct vx {
 	int tid;
 	const struct vfs_sink *sink;
 	bool completed;         /* this step finished the thread's call */
+	bool no_frames;         /* the plain frames are not made (vfs_step_noframes) */
 	/* the resume point whose step runs (or whose step the events are
 	 * of): what emit() gives each event (vfs_event_point) */
 	int rp;

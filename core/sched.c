@@ -163,10 +163,12 @@ static bool calls_in_progress(const struct vfs_world *w)
 	return false;
 }
 
-bool vfs_step(struct vfs_world *w, int tid, const struct vfs_sink *sink)
+static bool step(struct vfs_world *w, int tid, const struct vfs_sink *sink,
+		 bool no_frames)
 {
 	struct vfs_thread *t = &w->threads[tid];
-	struct vx x = { .w = w, .t = t, .tid = tid, .sink = sink };
+	struct vx x = { .w = w, .t = t, .tid = tid, .sink = sink,
+		.no_frames = no_frames };
 
 	w->step++;
 	t->steps++;
@@ -175,6 +177,16 @@ bool vfs_step(struct vfs_world *w, int tid, const struct vfs_sink *sink)
 	if (x.completed && w->ndying && !calls_in_progress(w))
 		inode_evict_unused(w);
 	return x.completed;
+}
+
+bool vfs_step(struct vfs_world *w, int tid, const struct vfs_sink *sink)
+{
+	return step(w, tid, sink, false);
+}
+
+bool vfs_step_noframes(struct vfs_world *w, int tid, const struct vfs_sink *sink)
+{
+	return step(w, tid, sink, true);
 }
 
 int vfs_next_fn(const struct vfs_world *w, int tid, bool *enters)

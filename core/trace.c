@@ -465,6 +465,7 @@ void emit(struct vx *x, struct vfs_event *ev)
 		x->sink->fn(x->sink->ctx, w, ev);
 }
 
+/* Enter FN; EV its entry's event, or NULL when it is not made. */
 static void fn_push(struct vx *x, struct vfs_event *ev, int fn)
 {
 	struct vfs_thread *t = x->t;
@@ -472,6 +473,10 @@ static void fn_push(struct vx *x, struct vfs_event *ev, int fn)
 		t->fnstack[t->nfn++] = (uint8_t)fn;
 	else
 		detect_overflow(x->w, VL_FNSTACK);
+	if (!ev) {
+		x->w->seq++;
+		return;
+	}
 	if (t->nfn == 1)
 		ev->sys = t->rec.call.sys;
 	emit(x, ev);
@@ -481,6 +486,11 @@ static void fn_push(struct vx *x, struct vfs_event *ev, int fn)
  * dead-directory check and footprints of an iterator's entry). */
 void fn_enter(struct vx *x, int fn)
 {
+	/* (vfs_step_noframes: not made, numbered all the same) */
+	if (x->no_frames && !vfs_fn_is_iterator(fn)) {
+		fn_push(x, NULL, fn);
+		return;
+	}
 	struct vfs_event ev = { .op = OP_ENTER, .fn = (uint8_t)fn,
 		.file = -1, .dir = -1 };
 	fn_push(x, &ev, fn);
@@ -500,12 +510,16 @@ void fn_enter_iter(struct vx *x, int fn)
 void fn_exit(struct vx *x, int fn, int64_t ret)
 {
 	struct vfs_thread *t = x->t;
-	struct vfs_event ev = { .op = OP_EXIT, .fn = (uint8_t)fn, .ret = ret };
 	for (int i = t->nfn - 1; i >= 0; i--)
 		if (t->fnstack[i] == fn) {
 			t->nfn = (uint8_t)i;
 			break;
 		}
+	if (x->no_frames) {             /* (numbered all the same) */
+		x->w->seq++;
+		return;
+	}
+	struct vfs_event ev = { .op = OP_EXIT, .fn = (uint8_t)fn, .ret = ret };
 	if (t->nfn == 0)
 		ev.sys = t->rec.call.sys;
 	emit(x, &ev);

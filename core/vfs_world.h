@@ -430,6 +430,12 @@ bool vfs_call_took(const struct vfs_world *w, int tid, int cls, int mode);
 /* Run one atomic step of tid (must be runnable). Returns true if the step
  * completed a call. */
 bool vfs_step(struct vfs_world *w, int tid, const struct vfs_sink *sink);
+/* vfs_step for a sink that reads no plain frame of the function stack (a
+ * function's exit, the entry of one that is not a filesystem's iterator;
+ * no detector reads them either), as a search's sinks: those events are
+ * not made, and the world changes as with vfs_step (the function stack,
+ * the event numbers). */
+bool vfs_step_noframes(struct vfs_world *w, int tid, const struct vfs_sink *sink);
 /*
  * SIGKILL to a process (kernel/signal.c, as far as the paths here care):
  * its queued calls are dropped and each thread exits after its current

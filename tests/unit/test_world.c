@@ -59,6 +59,71 @@ static void test_copy_continues_alike(void **state)
 	h_free(c);
 }
 
+/* A plain frame: what vfs_step_noframes does not make. */
+static bool plain_frame(const struct vfs_event *ev)
+{
+	return ev->op == OP_EXIT ||
+	       (ev->op == OP_ENTER && !vfs_fn_is_iterator(ev->fn));
+}
+
+/* vfs_step_noframes runs the same steps as vfs_step: the same world after
+ * each (its function stacks, its event numbers, the detectors' reports),
+ * and the sink sees the same events, numbered the same, but the plain
+ * frames (exits, non-iterators' entries), which vfs_step hands it. */
+static void test_noframes_steps_alike(void **state)
+{
+	(void)state;
+	struct h *h = half_race();
+	struct h *c = h_new("v6.5");
+	vfs_world_copy(c->w, h->w);
+	int tids[2] = { h_tid(h, "B"), h_tid(h, "A") };
+	h_clear(h);
+	h_clear(c);
+	/* B's getdents, then A's (the duplicate), the same on both */
+	for (int i = 0; i < 2; i++)
+		while (vfs_runnable(h->w, tids[i])) {
+			assert_true(vfs_runnable(c->w, tids[i]));
+			assert_int_equal(vfs_step(h->w, tids[i], &h->sink),
+					 vfs_step_noframes(c->w, tids[i], &c->sink));
+			assert_int_equal(h->w->seq, c->w->seq);
+			for (int t = 0; t < h->w->nthreads; t++) {
+				assert_int_equal(vfs_thread_nframes(h->w, t),
+						 vfs_thread_nframes(c->w, t));
+				for (int f = 0; f < vfs_thread_nframes(h->w, t); f++)
+					assert_int_equal(vfs_thread_frame_fn(h->w, t, f),
+							 vfs_thread_frame_fn(c->w, t, f));
+			}
+		}
+	assert_false(vfs_has_work(h->w, tids[0]) || vfs_has_work(h->w, tids[1]));
+	size_t j = 0, frames = 0, iters = 0;
+	for (size_t i = 0; i < h->log.n; i++) {
+		const struct vfs_event *e = &h->log.ev[i];
+		if (plain_frame(e)) {
+			frames++;
+			continue;
+		}
+		iters += e->op == OP_ENTER;
+		assert_true(j < c->log.n);
+		char x[256], y[256];
+		vfs_event_text(h->w, e, x, sizeof x);
+		vfs_event_text(c->w, &c->log.ev[j], y, sizeof y);
+		assert_string_equal(x, y);
+		assert_int_equal(e->seq, c->log.ev[j].seq);
+		j++;
+	}
+	assert_int_equal(j, c->log.n);
+	assert_true(frames > 0);        /* vfs_step made them, ... */
+	assert_true(iters > 0);         /* ... and both the iterators' entries */
+	for (int k = 0; k < DK__REPORTS; k++)
+		assert_int_equal(vfs_report_count(h->w, k, 0),
+				 vfs_report_count(c->w, k, 0));
+	assert_true(vfs_report_count(c->w, DK_DUPLICATE, 0) > 0);
+	assert_int_equal(vfs_report_count(h->w, DK_RACE, FLD_F_POS),
+			 vfs_report_count(c->w, DK_RACE, FLD_F_POS));
+	h_free(h);
+	h_free(c);
+}
+
 /* A clone made in a copied world starts from its parent's clock, not from
  * whatever an earlier, bigger world left in the buffer. */
 static void test_copy_into_used_buffer(void **state)
@@ -209,6 +274,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_copy_continues_alike),
+		cmocka_unit_test(test_noframes_steps_alike),
 		cmocka_unit_test(test_copy_into_used_buffer),
 		cmocka_unit_test(test_copies_share_nothing_visible),
 		cmocka_unit_test(test_inode_slots_reused),
