@@ -268,7 +268,7 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 				goto oom;
 			vfs_world_copy(K[r], W);
 			uint64_t ni = inode_stamp(K[r]);
-			vfs_step(K[r], t, &sink);
+			vfs_step_noframes(K[r], t, &sink);
 			int p = N.pre + (lastrun && t != last);
 			path[N.steps] = (uint8_t)t;
 			if (counts_kinds(W, K[r]) & c.viol)

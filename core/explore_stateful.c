@@ -340,7 +340,7 @@ int xs_expand(struct sworker *s, int d)
 			}
 			o->cls = XM_B;
 			uint64_t acc0 = acc;
-			if (vfs_step(W, t, &sink) && s->st->o.outcomes)
+			if (vfs_step_noframes(W, t, &sink) && s->st->o.outcomes)
 				acc += xcall_hash(W, t);
 			k++;
 			s->probes++;
@@ -384,7 +384,7 @@ int xs_expand(struct sworker *s, int d)
 			acc = L->acc;
 			for (int q = 0; q < k; q++) {
 				uint64_t ni = inode_stamp(W);
-				if (vfs_step(W, t, &sink) && s->st->o.outcomes)
+				if (vfs_step_noframes(W, t, &sink) && s->st->o.outcomes)
 					acc += xcall_hash(W, t);
 				if (!tree_clean(W, t, ni))
 					dirty = true;
