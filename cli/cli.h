@@ -73,9 +73,13 @@ struct session {
 	int human_err;          /* human lines to stderr: stdout carries JSON lines */
 	char *obuf;             /* a line being assembled, when wrapping */
 	size_t olen, ocap;
+	int oraw;               /* out of memory for it: the line goes out unfolded */
 	/* the detectors' reports printed as they fire (`reports live on|off`) */
 	int live_reports;
 	int reports_seen;       /* how many of them were printed */
+	/* memory ran out for the log, the events or a line of output during
+	 * the command: session_exec_line undoes it and says so */
+	int nomem;
 	/* `lessons N step`: the source depth of the lesson (0: not stepping);
 	 * its commands are echoed, with a pause between parts */
 	int lesson_step;
@@ -162,10 +166,15 @@ int cmd_check_words(struct session *s, const char *name, const char *syn,
 int cmd_check_args(struct session *s, const struct cmd_entry *e,
 		   const struct cmd_call *c);
 
-/* session.c: allocation that exits (status 2) when memory runs out */
-void *xrealloc(void *p, size_t n);
-void *xcalloc(size_t n, size_t sz);
-char *xstrdup(const char *s);
+/* session.c: allocation that exits (status 2) when memory runs out, only
+ * where going on is impossible (docs/HACKING.md, "Errors"); a command's own
+ * allocations are checked and say "NAME: out of memory" (cli_errno).
+ * (Hidden: readline and libedit have functions of these names, which
+ * vfsim's must not replace.) */
+#define CLI_HIDDEN __attribute__((visibility("hidden")))
+CLI_HIDDEN void *xrealloc(void *p, size_t n);
+CLI_HIDDEN void *xcalloc(size_t n, size_t sz);
+CLI_HIDDEN char *xstrdup(const char *s);
 
 /* session.c */
 extern int cli_stdout_errno;    /* the first failed write's, or 0 */
@@ -179,7 +188,7 @@ int session_run_stream(struct session *s, FILE *in, const char *name);
 /* script.c: the one reader of command lines (scripts, stdin, compare, the
  * prompt).  One line of a file with its newline into *buf (grown as
  * needed): its length, -1 at the end of the file, -2 when longer than
- * CLI_MAX_LINE. */
+ * CLI_MAX_LINE, -3 out of memory. */
 #define CLI_MAX_LINE (64 * 1024)
 ssize_t cli_read_line(char **buf, size_t *cap, FILE *in);
 /* A command being joined from lines that end in `\`: its text (each
@@ -191,11 +200,12 @@ struct line_join {
 	int nconts, capconts;
 };
 /* Add a line (its newline dropped): 1 when it continues, 0 when the
- * command is whole, -1 when it grew past CLI_MAX_LINE. */
+ * command is whole, -1 when it grew past CLI_MAX_LINE, -2 out of memory
+ * (J as it was). */
 int line_join_add(struct line_join *j, const char *part);
 void line_join_reset(struct line_join *j);
 void line_join_free(struct line_join *j);
-enum { SR_TOO_LONG = 1, SR_CONT_TOO_LONG, SR_NUL, SR_READ };
+enum { SR_TOO_LONG = 1, SR_CONT_TOO_LONG, SR_NUL, SR_READ, SR_NOMEM };
 struct script_reader {
 	FILE *in;
 	const char *name;       /* for FILE:LINE */
@@ -219,7 +229,9 @@ void script_reader_free(struct script_reader *r);
 void session_log_setup(struct session *s, const struct cmd_call *c,
 		       const char *name);
 /* WORD quoted so that the lexer reads it back the same (for logs, save) */
-void session_log(struct session *s, int kind, int tid, const struct vfs_call *c);
+/* A record added to the log, or NULL (replaying; out of memory: s->nomem,
+ * and the command is undone). */
+struct rec *session_log(struct session *s, int kind, int tid, const struct vfs_call *c);
 /* Run one step of tid, logging it and printing what it finished. */
 bool session_step(struct session *s, int tid);
 /* SIGKILL to a process, its events recorded (vfs_kill). */

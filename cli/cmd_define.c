@@ -67,7 +67,11 @@ static void log_line(struct session *s, struct lex *l, int depth)
 	session_log_setup(s, &c, l->words[0]);
 	if (s->nlog > n && depth > 0) {
 		char *t = s->log[s->nlog - 1].text;
-		char *u = xcalloc(1, strlen(t) + 2 * (size_t)depth + 1);
+		char *u = calloc(1, strlen(t) + 2 * (size_t)depth + 1);
+		if (!u) {
+			s->nomem = 1;   /* the line is undone (session_exec_line) */
+			return;
+		}
 		memset(u, ' ', 2 * (size_t)depth);
 		strcpy(u + 2 * depth, t);
 		free(t);
@@ -536,7 +540,9 @@ HANDLER(c_define)
 	if (argc - 2 > VFS_SYS_MAXARGS)
 		return cli_error_at(s, c->cols[2 + VFS_SYS_MAXARGS],
 				    "define: at most %d parameters", VFS_SYS_MAXARGS);
-	struct define_state *d = xcalloc(1, sizeof *d);
+	struct define_state *d = calloc(1, sizeof *d);
+	if (!d)
+		return cli_errno(s, "define", NULL, -VE_NOMEM);
 	snprintf(d->f.name, sizeof d->f.name, "%s", name);
 	d->f.syscall = sys;
 	d->f.span = (uint8_t)span;

@@ -260,6 +260,8 @@ static int fs_define(struct session *s, const struct cmd_call *c)
 	if (r == -VE_NOSPC)
 		return cli_error_at(s, ncol, "fs define: too many defined filesystem types "
 				    "(at most %d)", VFS_MAX_FSDEFS);
+	if (r == -VE_NOMEM)
+		return cli_errno(s, "fs define", NULL, r);
 	if (r < 0)
 		return cli_error_at(s, ncol, "fs define: '%s' cannot be defined (%s)", name,
 				    vfs_errno_name(-r));

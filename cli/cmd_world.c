@@ -207,6 +207,8 @@ HANDLER(c_spawn)
 		uid = (int)v;
 	}
 	int r = vfs_spawn(s->w, c->argv[0], uid);
+	if (r == -VE_NOMEM)
+		return cli_errno(s, "spawn", NULL, r);
 	if (r == -VE_EXIST)
 		return cli_error(s, "spawn: a process named '%s' exists already", c->argv[0]);
 	if (r == -VE_INVAL)

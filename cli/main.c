@@ -122,8 +122,9 @@ static void apply(struct session *s, const struct opts *o)
 	if (o->preset) {
 		char line[64];
 		snprintf(line, sizeof line, "kernel %s", o->preset);
-		session_log(s, REC_SETUP, -1, NULL);
-		s->log[s->nlog - 1].text = strdup(line);
+		struct rec *r = session_log(s, REC_SETUP, -1, NULL);
+		if (r && !(r->text = strdup(line)))
+			s->nlog--;      /* (out of memory at start: v6.5 kept) */
 	}
 }
 
@@ -301,19 +302,23 @@ static int repl(struct session *s)
 		}
 		free(part);
 		if (more < 0) {
-			cli_error(s, "line too long (more than %d bytes with its "
-				  "continuations)", CLI_MAX_LINE);
+			if (more == -2)         /* the line is not run */
+				cli_errno(s, NULL, NULL, -VE_NOMEM);
+			else
+				cli_error(s, "line too long (more than %d bytes with "
+					  "its continuations)", CLI_MAX_LINE);
 			line_join_free(&j);
 			continue;
 		}
-		char *line = j.text ? j.text : xstrdup("");
+		char *line = j.text;
 		free(j.conts);
-		if (*line) {
+		if (line && *line) {
 			le_add_history(line);
 			char **nh = realloc(s->hist, sizeof *nh * (s->nhist + 1));
-			if (nh) {
+			if (nh) {       /* (out of memory: `history` lacks it) */
 				s->hist = nh;
-				s->hist[s->nhist++] = strdup(line);
+				if ((s->hist[s->nhist] = strdup(line)))
+					s->nhist++;
 			}
 			le_interrupted = 0;
 			s->term_cols = cli_columns(s);  /* the screen, even when paged */
@@ -350,8 +355,10 @@ static int vfsim_main(int argc, char **argv)
 	};
 	int ch;
 	o.cmds = calloc((size_t)argc + 1, sizeof *o.cmds);
-	if (!o.cmds)
+	if (!o.cmds) {
+		fprintf(stderr, "vfsim: out of memory\n");
 		return 2;
+	}
 	while ((ch = getopt_long(argc, argv, "k:c:iqh", longs, NULL)) != -1) {
 		switch (ch) {
 		case 'k':
@@ -447,8 +454,11 @@ static int vfsim_main(int argc, char **argv)
 		return r;
 	}
 	struct session *s = session_new();
-	if (!s)
+	if (!s) {
+		fprintf(stderr, "vfsim: out of memory\n");
+		free(o.cmds);
 		return 2;
+	}
 	apply(s, &o);
 	take_terminal();
 	catch_stop(s);

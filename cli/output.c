@@ -231,9 +231,27 @@ void out(struct session *s, const char *fmt, ...)
 		for (const char *p = msg; *p;) {
 			const char *nl = strchr(p, '\n');
 			size_t len = nl ? (size_t)(nl - p) : strlen(p);
-			if (s->olen + len + 1 > s->ocap) {
+			char *b = NULL;
+			if (!s->oraw && s->olen + len + 1 > s->ocap &&
+			    (b = realloc(s->obuf, (s->olen + len + 1) * 2))) {
+				s->obuf = b;
 				s->ocap = (s->olen + len + 1) * 2;
-				s->obuf = xrealloc(s->obuf, s->ocap);
+			}
+			if (s->oraw || s->olen + len + 1 > s->ocap) {
+				/* out of memory: this line goes out as it is,
+				 * unfolded, up to its newline (nothing is lost) */
+				out_flush(s);
+				s->oraw = !nl;
+				if (!nl) {
+					put_shown(human(s), p, s->color);
+					break;
+				}
+				msg[nl - msg] = 0;      /* (msg is ours) */
+				put_shown(human(s), p, s->color);
+				msg[nl - msg] = '\n';
+				fputc('\n', human(s));
+				p = nl + 1;
+				continue;
 			}
 			memcpy(s->obuf + s->olen, p, len);
 			s->olen += len;
@@ -301,6 +319,12 @@ int cli_errno(struct session *s, const char *what, const char *arg, int err)
 
 int cli_error(struct session *s, const char *fmt, ...)
 {
+	if (s->replaying) {
+		/* a line the log kept failed when replayed: the memory it
+		 * needed is lacking; session_replay keeps the world it had */
+		s->nomem = 1;
+		return -1;
+	}
 	va_list ap;
 	va_start(ap, fmt);
 	cli_vmessage(s, s->file ? NULL : "vfsim:", fmt, ap);

@@ -12,23 +12,30 @@
 #include <string.h>
 #include "cli.h"
 
+/* *BUF grown to CAP bytes: -1 when out of memory (*BUF kept). */
+static int grow(char **buf, size_t *cap, size_t n)
+{
+	char *b = realloc(*buf, n);
+	if (!b)
+		return -1;
+	*buf = b;
+	*cap = n;
+	return 0;
+}
+
 /* One line of `in` with its newline, NUL-terminated, into *buf: its length
  * in bytes, -1 at the end of the file, -2 when it is longer than
  * CLI_MAX_LINE (a line that long is reported rather than read whole:
- * `source /dev/zero`). */
+ * `source /dev/zero`), -3 out of memory. */
 ssize_t cli_read_line(char **buf, size_t *cap, FILE *in)
 {
 	size_t n = 0;
 	int ch = EOF;
-	if (!*cap) {
-		*cap = 256;
-		*buf = xrealloc(*buf, *cap);
-	}
+	if (!*cap && grow(buf, cap, 256) < 0)
+		return -3;
 	while (n <= CLI_MAX_LINE && (ch = getc(in)) != EOF) {
-		if (n + 2 > *cap) {
-			*cap *= 2;
-			*buf = xrealloc(*buf, *cap);
-		}
+		if (n + 2 > *cap && grow(buf, cap, *cap * 2) < 0)
+			return -3;
 		(*buf)[n++] = (char)ch;
 		if (ch == '\n')
 			break;
@@ -54,11 +61,18 @@ int line_join_add(struct line_join *j, const char *part)
 	if (j->len + len > CLI_MAX_LINE)
 		return -1;
 	if (j->nconts == j->capconts) {
-		j->capconts = j->capconts ? j->capconts * 2 : 8;
-		j->conts = xrealloc(j->conts, sizeof *j->conts * (size_t)j->capconts);
+		int cap = j->capconts ? j->capconts * 2 : 8;
+		size_t *c = realloc(j->conts, sizeof *c * (size_t)cap);
+		if (!c)
+			return -2;
+		j->conts = c;
+		j->capconts = cap;
 	}
+	char *t = realloc(j->text, j->len + len + 1);
+	if (!t)
+		return -2;
+	j->text = t;
 	j->conts[j->nconts++] = j->len;
-	j->text = xrealloc(j->text, j->len + len + 1);
 	memcpy(j->text + j->len, part, len);
 	j->len += len;
 	j->text[j->len] = 0;
@@ -94,6 +108,11 @@ int script_reader_next(struct script_reader *r)
 		return 0;
 	for (;;) {
 		ssize_t n = cli_read_line(&r->buf, &r->cap, r->in);
+		if (n == -3) {
+			r->err = SR_NOMEM;
+			r->start = r->lineno + 1;
+			return -1;
+		}
 		if (n == -2) {
 			r->err = SR_TOO_LONG;
 			r->start = r->lineno + 1;
@@ -121,7 +140,7 @@ int script_reader_next(struct script_reader *r)
 			r->start = r->lineno;
 		int more = line_join_add(&r->cmd, r->buf);
 		if (more < 0) {
-			r->err = SR_CONT_TOO_LONG;
+			r->err = more == -2 ? SR_NOMEM : SR_CONT_TOO_LONG;
 			return -1;
 		}
 		if (!more)
@@ -139,6 +158,8 @@ int script_reader_error(struct session *s, const struct script_reader *r)
 	case SR_CONT_TOO_LONG:
 		return cli_error(s, "line too long (more than %d bytes with its "
 				 "continuations)", CLI_MAX_LINE);
+	case SR_NOMEM:
+		return cli_errno(s, NULL, NULL, -VE_NOMEM);
 	case SR_NUL:
 		return cli_error(s, "column %zu: a NUL byte (not a text file?)", r->col);
 	default:

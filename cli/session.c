@@ -15,7 +15,9 @@
 #define MAX_SOURCE_DEPTH 16
 #define MAX_EVENTS (4u << 20)
 
-/* Out of memory in the shell is fatal: say so and leave with status 2. */
+/* Out of memory where continuing is impossible (reading a line of a
+ * script, start-up): say so and leave with status 2.  A command's own
+ * allocations are checked instead (docs/HACKING.md, "Errors"). */
 static void *oom(void *p)
 {
 	if (!p) {
@@ -52,13 +54,22 @@ static void sink_fn(void *ctx, const struct vfs_world *w, const struct vfs_event
 			 * that makes few events stays off the allocator's
 			 * large-chunk path (a 256 KiB first buffer was an mmap
 			 * and a munmap per session) */
-			s->capev = s->capev ? s->capev * 2 : 256;
-			s->ev = xrealloc(s->ev, s->capev * sizeof *s->ev);
+			size_t cap = s->capev ? s->capev * 2 : 256;
+			struct vfs_event *nev = realloc(s->ev, cap * sizeof *nev);
+			if (!nev) {
+				/* the command is rolled back (session_exec_line) */
+				s->nomem = 1;
+				s->ev_dropped++;
+				goto told;
+			}
+			s->ev = nev;
+			s->capev = cap;
 		}
 		s->ev[s->nev++] = *ev;
 	} else {
 		s->ev_dropped++;
 	}
+told:
 	if (s->watch && s->watch->event)
 		s->watch->event(s->watch->ctx, s, ev);
 	if (s->replaying || s->silent || s->trace == TRACE_OFF)
@@ -88,16 +99,25 @@ struct session *session_new(void)
 		return NULL;
 	}
 	session_reset(s, NULL);
+	if (s->w->oom) {        /* no root: nothing to go on with */
+		session_free(s);
+		return NULL;
+	}
 	return s;
+}
+
+static void recs_free(struct rec *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(r[i].text);
+		free(r[i].str[0]);
+		free(r[i].str[1]);
+	}
 }
 
 static void log_clear(struct session *s)
 {
-	for (size_t i = 0; i < s->nlog; i++) {
-		free(s->log[i].text);
-		free(s->log[i].str[0]);
-		free(s->log[i].str[1]);
-	}
+	recs_free(s->log, s->nlog);
 	s->nlog = 0;
 }
 
@@ -129,24 +149,51 @@ void session_reset(struct session *s, const struct vfs_preset *p)
 	vfs_world_init(s->w, p);
 }
 
-void session_log(struct session *s, int kind, int tid, const struct vfs_call *c)
+/* Room for N more records of the log, grown before the world changes so
+ * that what a command did is always logged: -1 when out of memory. */
+static int log_room(struct session *s, size_t n)
+{
+	if (s->nlog + n <= s->caplog)
+		return 0;
+	size_t cap = s->caplog ? s->caplog : 256;
+	while (cap < s->nlog + n)
+		cap *= 2;
+	struct rec *l = realloc(s->log, cap * sizeof *l);
+	if (!l)
+		return -1;
+	s->log = l;
+	s->caplog = cap;
+	return 0;
+}
+
+/* The log back to its first N records (a command undone). */
+static void log_truncate(struct session *s, size_t n)
+{
+	if (s->nlog > n) {
+		recs_free(s->log + n, s->nlog - n);
+		s->nlog = n;
+	}
+}
+
+struct rec *session_log(struct session *s, int kind, int tid, const struct vfs_call *c)
 {
 	if (s->replaying)
-		return;
-	if (s->nlog == s->caplog) {
-		s->caplog = s->caplog ? s->caplog * 2 : 256;
-		s->log = xrealloc(s->log, s->caplog * sizeof *s->log);
+		return NULL;
+	if (log_room(s, 1) < 0) {
+		s->nomem = 1;
+		return NULL;
 	}
 	struct rec *r = &s->log[s->nlog++];
 	memset(r, 0, sizeof *r);
 	r->kind = (uint8_t)kind;
 	r->tid = (int16_t)tid;
 	if (c) {
-		r->call = *c;
 		for (int i = 0; i < 2; i++)
-			if (c->s[i])
-				r->str[i] = xstrdup(vfs_call_str(s->w, c, i));
+			if (c->s[i] && !(r->str[i] = strdup(vfs_call_str(s->w, c, i))))
+				s->nomem = 1;
+		r->call = *c;
 	}
+	return r;
 }
 
 /* A word as the lexer reads it back: bare when it can be, else in '...'
@@ -162,22 +209,26 @@ void session_log_setup(struct session *s, const struct cmd_call *c,
 		return;
 	FILE *f = open_memstream(&line, &len);
 	if (!f) {
-		fprintf(stderr, "vfsim: out of memory\n");
-		exit(2);
+		s->nomem = 1;
+		return;
 	}
 	fputs(name, f);
 	for (int i = 0; i < c->argc; i++) {
 		fputc(' ', f);
 		vfs_print_word(f, c->argv[i]);
 	}
-	if (fclose(f) != 0 || !line) {
-		fprintf(stderr, "vfsim: out of memory\n");
-		exit(2);
+	struct rec *r;
+	if (fclose(f) != 0 || !line || !(r = session_log(s, REC_SETUP, -1, NULL))) {
+		s->nomem = 1;
+		free(line);
+		return;
 	}
-	session_log(s, REC_SETUP, -1, NULL);
-	s->log[s->nlog - 1].text = line;
+	r->text = line;
 }
 
+/* Rebuild the world from the log, minus its last DROP_STEPS steps, into a
+ * new world (and a new log, new events) that replace the old ones only when
+ * it is whole: out of memory (s->nomem) leaves the session as it was. */
 void session_replay(struct session *s, size_t drop_steps)
 {
 	size_t n = s->nlog, keep_steps = 0, total = 0;
@@ -185,65 +236,86 @@ void session_replay(struct session *s, size_t drop_steps)
 		total += s->log[i].kind == REC_STEP;
 	keep_steps = drop_steps > total ? 0 : total - drop_steps;
 
-	struct rec *old = s->log;
-	s->log = NULL;
-	s->nlog = s->caplog = 0;
-	int q = s->quiet, tr = s->trace;
-	const char *file = s->file;
-	int line = s->line;
-	vfs_world_init(s->w, vfs_preset_lookup("v6.5"));
-	s->nev = 0;
+	struct vfs_world *w = vfs_world_new(vfs_preset_lookup("v6.5"));
+	struct rec *old = s->log, *fresh = malloc((n ? n : 1) * sizeof *fresh);
+	if (!w || !fresh) {
+		vfs_world_free(w);
+		free(fresh);
+		s->nomem = 1;
+		return;
+	}
+	const struct session was = *s; /* what stays if the replay fails */
+	s->w = w;
+	s->log = fresh;
+	s->nlog = 0;
+	s->caplog = n ? n : 1;
+	s->ev = NULL;
+	s->nev = s->capev = s->ev_dropped = 0;
 	s->have_ret = 0;
 	s->file = "(replay)";
+	s->nomem = 0;
 	size_t steps = 0;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && !s->nomem && w->oom != 1; i++) {
 		struct rec *r = &old[i];
-		if (r->kind == REC_STEP && steps++ >= keep_steps) {
-			free(r->text);
+		if (r->kind == REC_STEP && steps++ >= keep_steps)
 			continue;
-		}
 		s->replaying = 1;
 		if (r->kind == REC_SETUP)
 			session_exec_line(s, r->text);
 		s->replaying = 0;
 		if (r->kind == REC_SUBMIT) {
 			for (int k = 0; k < 2; k++)
-				if (r->str[k])
-					vfs_call_set_str(s->w, &r->call, k, r->str[k]);
-			vfs_submit(s->w, r->tid, &r->call);
-			session_log(s, REC_SUBMIT, r->tid, &r->call);
-			s->log[s->nlog - 1].fg = r->fg;
+				if (r->str[k] &&
+				    vfs_call_set_str(w, &r->call, k, r->str[k]) < 0)
+					s->nomem = 1;
+			vfs_submit(w, r->tid, &r->call);
+			struct rec *nr = session_log(s, REC_SUBMIT, r->tid, &r->call);
+			if (nr)
+				nr->fg = r->fg;
 		} else if (r->kind == REC_STEP) {
-			if (r->tid < 0 || r->tid >= s->w->nthreads ||
-			    !vfs_runnable(s->w, r->tid)) {
-				/* a log that no longer fits the world: never step a
-				 * thread that has nothing to run (vfs_step's rule) */
-				free(r->text);
-				continue;
-			}
+			if (r->tid < 0 || r->tid >= w->nthreads || !vfs_runnable(w, r->tid))
+				continue;       /* a log that no longer fits the world:
+						 * never step a thread that has nothing
+						 * to run (vfs_step's rule) */
 			s->replaying = 1;
 			if (r->picked)
-				vfs_sched_pick(s->w);   /* keeps rr/random state exact */
+				vfs_sched_pick(w);      /* keeps rr/random state exact */
 			session_step(s, r->tid);
 			s->replaying = 0;
-			session_log(s, REC_STEP, r->tid, NULL);
-			s->log[s->nlog - 1].picked = r->picked;
-			s->log[s->nlog - 1].fg = r->fg;
+			struct rec *nr = session_log(s, REC_STEP, r->tid, NULL);
+			if (nr) {
+				nr->picked = r->picked;
+				nr->fg = r->fg;
+			}
 		} else {
-			session_log(s, REC_SETUP, -1, NULL);
-			s->log[s->nlog - 1].text = r->text;
-			r->text = NULL;
+			struct rec *nr = session_log(s, REC_SETUP, -1, NULL);
+			if (nr && !(nr->text = strdup(r->text)))
+				s->nomem = 1;
 		}
-		free(r->text);
-		free(r->str[0]);
-		free(r->str[1]);
 	}
-	free(old);
-	s->quiet = q;
-	s->trace = tr;
-	s->file = file;
-	s->line = line;
 	s->replaying = 0;
+	s->quiet = was.quiet;
+	s->trace = was.trace;
+	s->file = was.file;
+	s->line = was.line;
+	bool whole = !s->nomem && w->oom != 1;
+	if (whole) {            /* the new log, world and events stay */
+		recs_free(old, n);
+		free(old);
+		vfs_world_free(was.w);
+		free(was.ev);
+		return;
+	}
+	recs_free(s->log, s->nlog);     /* out of memory: the old ones */
+	free(s->log);
+	vfs_world_free(w);
+	free(s->ev);
+	define_forget(s);
+	void *explore = s->explore;     /* (a replayed `kernel` forgets it) */
+	*s = was;
+	s->explore = explore;
+	s->define = NULL;               /* (none: `back` and undo_nomem) */
+	s->nomem = 1;
 }
 
 int session_interrupted(struct session *s)
@@ -391,6 +463,60 @@ static const struct cmd_entry defined_call = {
 	.name = "define", .group = "thread", .args = "", .max_args = -1,
 	.flags = CMD_THREAD };
 
+/* What a command may have to be rolled back to. */
+struct undo {
+	size_t nlog;
+	int nomem;              /* an enclosing command's (source, lessons) */
+	int have_ret;
+	char ret[32];
+};
+
+static int undo_mark(struct session *s, struct undo *u)
+{
+	u->nlog = s->nlog;
+	u->nomem = s->nomem;
+	u->have_ret = s->have_ret;
+	memcpy(u->ret, s->ret, sizeof u->ret);
+	s->nomem = 0;
+	/* room for the records a command makes before its first step, so
+	 * that what it did is always logged (session_step grows the log) */
+	return s->replaying ? 0 : log_room(s, 2);
+}
+
+/*
+ * After a command: when memory ran out in it (the log, the events, a step
+ * of the world: w->oom), the command fails and is undone: the log back to
+ * what it was, the world rebuilt from it as `back` does, one line
+ * "NAME: out of memory" (unless the command failed and said why: the core
+ * function's -VE_NOMEM).  A session a `compare` watches is thrown away
+ * after it: the line only.
+ */
+static int undo_nomem(struct session *s, struct undo *u, const char *name, int r)
+{
+	if (s->replaying || (!s->nomem && s->w->oom != 1)) {
+		s->nomem |= u->nomem;
+		return r;
+	}
+	if (!s->watch) {
+		log_truncate(s, u->nlog);
+		define_forget(s);       /* the log's open definition comes back */
+		s->nomem = 0;
+		session_replay(s, 0);
+		s->have_ret = u->have_ret;
+		memcpy(s->ret, u->ret, sizeof s->ret);
+		s->reports_seen = s->w->det.nreports;
+	}
+	if (r == 0)             /* (a command that failed said why) */
+		cli_errno(s, name, NULL, -VE_NOMEM);
+	if (s->nomem || s->w->oom == 1) {
+		s->w->oom = 2;          /* (said once) */
+		cli_error(s, "out of memory: the simulated world is incomplete "
+			  "from here on ('reset' starts a new one)");
+	}
+	s->nomem = u->nomem;
+	return -1;
+}
+
 int session_exec_line(struct session *s, const char *line)
 {
 	struct lex l;
@@ -398,8 +524,11 @@ int session_exec_line(struct session *s, const char *line)
 		return cli_error(s, "column %d: %s", l.errcol, l.err);
 	if (!l.nwords)
 		return 0;
+	struct undo u;
 	if (s->define) {        /* a line of a definition (cmd_define.c) */
-		int r = define_line(s, &l, line);
+		int r = undo_mark(s, &u) < 0 ? cli_errno(s, "define", NULL, -VE_NOMEM) :
+			define_line(s, &l, line);
+		r = undo_nomem(s, &u, "define", r);
 		out_flush(s);
 		return r;
 	}
@@ -419,7 +548,9 @@ int session_exec_line(struct session *s, const char *line)
 	    s->watch->command(s->watch->ctx, s, defined ? &defined_call : e, &c))
 		return 0;       /* a replay leaves it out (CMD_NOREPLAY) */
 	if (defined) {
-		int r = define_call_line(s, &l);
+		int r = undo_mark(s, &u) < 0 ? cli_errno(s, l.words[0], NULL, -VE_NOMEM) :
+			define_call_line(s, &l);
+		r = undo_nomem(s, &u, l.words[0], r);
 		detect_tell_overflow(s);
 		session_live_reports(s);
 		out_flush(s);
@@ -440,17 +571,14 @@ int session_exec_line(struct session *s, const char *line)
 	}
 	if (cmd_check_args(s, e, &c) < 0)
 		return -1;
-	int r = e->fn(s, &c);
+	int r = undo_mark(s, &u) < 0 ? cli_errno(s, e->name, NULL, -VE_NOMEM) :
+		e->fn(s, &c);
 	detect_tell_overflow(s);        /* cmd_detect.c: a detector went off */
 	if (r == 0 && (e->flags & CMD_LOG) && c.tid < 0)
 		session_log_setup(s, &c, e->name);
+	r = undo_nomem(s, &u, e->name, r);
 	session_live_reports(s);        /* a foreground call's own steps */
 	out_flush(s);
-	if (s->w->oom == 1) {
-		s->w->oom = 2;          /* (said once) */
-		return cli_error(s, "out of memory: the simulated world is incomplete "
-				 "from here on ('reset' starts a new one)");
-	}
 	return r;
 }
 
@@ -540,8 +668,12 @@ int session_source(struct session *s, const char *path)
 		fclose(f);
 		return cli_error(s, "source: '%s' is a directory", path);
 	}
+	char *name = strdup(path);
+	if (!name) {
+		fclose(f);
+		return cli_errno(s, "source", NULL, -VE_NOMEM);
+	}
 	s->depth++;
-	char *name = xstrdup(path);
 	int r = run_lines(s, f, name);
 	s->depth--;
 	fclose(f);

@@ -11,11 +11,14 @@ struct vfs_fdtable *proc_fdt(struct vfs_world *w, int proc)
 	return i < 0 ? NULL : &w->fdt[i];
 }
 
-/* A new, empty descriptor table (files->count 1); -ENOMEM. */
+/* A new, empty descriptor table (files->count 1); -ENOMEM, and the
+ * world says it ran out (w->oom: the shell undoes the command). */
 int fdt_new(struct vfs_world *w)
 {
-	if (!world_grow((void **)&w->fdt, &w->fdt_cap, w->nfdt + 1, sizeof *w->fdt))
+	if (!world_grow((void **)&w->fdt, &w->fdt_cap, w->nfdt + 1, sizeof *w->fdt)) {
+		w->oom = 1;
 		return -VE_NOMEM;
+	}
 	struct vfs_fdtable *t = &w->fdt[w->nfdt];
 	t->count = 1;
 	t->nfds = 0;
@@ -82,8 +85,10 @@ int file_alloc(struct vfs_world *w, int kind)
 		if (w->nfiles >= VFS_FILE_MAX)
 			return -VE_NFILE;
 		if (!world_grow((void **)&w->files, &w->files_cap, w->nfiles + 1,
-				sizeof *w->files))
+				sizeof *w->files)) {
+			w->oom = 1;     /* vfsim's memory, not the kernel's */
 			return -VE_NOMEM;
+		}
 		w->nfiles++;
 	}
 	struct vfs_file *f = &w->files[i];

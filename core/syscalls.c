@@ -420,7 +420,7 @@ static int parse_arg(struct vfs_world *w, const struct vfs_sysdesc *d,
 		snprintf(err, nerr, "%s too long (%zu characters; at most %d)", what,
 			 strlen(v), VFS_CALL_STR_MAX - 1);
 	else if (r < 0)
-		snprintf(err, nerr, "out of memory for the %s", what);
+		snprintf(err, nerr, "%s: out of memory", d->name);
 	return r < 0 ? VCP_BAD : 0;
 }
 

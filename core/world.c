@@ -622,6 +622,15 @@ int proc_new(struct vfs_world *w, const char *name, int uid, int fdt)
 	int t = thread_slot(w, &reused);
 	if (t < 0)
 		return t;
+	if (fdt < 0) {
+		/* before the world changes: -ENOMEM leaves it as it was */
+		if ((fdt = fdt_new(w)) < 0)
+			return fdt;
+		w->fdt[fdt].nfds = 3;
+		/* 0-2 are taken, as stdio would be (model: no file behind them) */
+		for (int i = 0; i < 3; i++)
+			w->fdt[fdt].fd[i] = FD_STDIO;
+	}
 	int p = w->nprocs++;
 	struct vfs_proc *pr = &w->procs[p];
 	memset(pr, 0, sizeof *pr);
@@ -630,14 +639,6 @@ int proc_new(struct vfs_world *w, const char *name, int uid, int fdt)
 	pr->pid = w->next_pid++;
 	pr->uid = uid;
 	strcpy(pr->name, name);
-	if (fdt < 0) {
-		if ((fdt = fdt_new(w)) < 0)
-			return fdt;
-		w->fdt[fdt].nfds = 3;
-		/* 0-2 are taken, as stdio would be (model: no file behind them) */
-		for (int i = 0; i < 3; i++)
-			w->fdt[fdt].fd[i] = FD_STDIO;
-	}
 	pr->fdt = (int16_t)fdt;
 	struct vfs_thread *th = &w->threads[t];
 	memset(th, 0, sizeof *th);

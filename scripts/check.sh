@@ -234,6 +234,18 @@ fi
 # ---- the shell's dealings with files and streams: save, history, stdout ----------
 sh_tests cli
 
+# ---- out of memory: every allocation of a session at the prompt fails once ---------
+if [ -f tests/oom/oom.py ]; then
+    stage oom
+    if ! command -v python3 >/dev/null 2>&1; then
+        skip "oom (no python3)"
+    elif build vfsim-oom build/asan/vfsim-oom; then
+        out=$(run python3 tests/oom/oom.py build/asan/vfsim-oom 2>&1); rc=$?
+        printf '%s\n' "$out" | tail -n 1 | indent
+        verdict oom/oom.py "$rc" "$out"
+    fi
+fi
+
 # ---- the shared conformance scenarios --------------------------------------------
 stage conformance
 if ! have "$shared/*.vfs"; then
