@@ -310,6 +310,10 @@ int cli_errno(struct session *s, const char *what, const char *arg, int err);
  * "column C: message", on the line of a continued command it is on. */
 int cli_error_at(struct session *s, int col, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* ... about column COL (none when 0) of line LINE of the script (the
+ * command's own when 0): a definition's step, said at its `end`. */
+int cli_error_on(struct session *s, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 /* FILE:LINE: (in a script), then LABEL (coloured), then the message. */
 void cli_vmessage(struct session *s, const char *label, const char *fmt, va_list ap);
 /* Once per limit: "vfsim: too many X (limit N): ... off from step S" when
@@ -336,6 +340,9 @@ int cmp_word(const char *w);
 /* "WHAT 'WORD' (did you mean 'X'?)", else "(HINT)" when given; returns -1. */
 int cli_unknown(struct session *s, const char *what, const char *word,
 		const char *const *cands, int n, const char *hint);
+/* ... about the word at column COL (cli_error_at; none when 0). */
+int cli_unknown_at(struct session *s, int col, const char *what, const char *word,
+		   const char *const *cands, int n, const char *hint);
 /* The command names, for suggestions; returns how many. */
 int cmd_names(const char **names, int max);
 

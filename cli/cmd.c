@@ -537,30 +537,63 @@ const char *did_you_mean(const char *word, const char *const *cands, int n)
 int cli_unknown(struct session *s, const char *what, const char *word,
 		const char *const *cands, int n, const char *hint)
 {
-	const char *sug = did_you_mean(word, cands, n);
-	if (sug)
-		return cli_error(s, "%s '%s' (did you mean '%s'?)", what, word, sug);
-	if (hint)
-		return cli_error(s, "%s '%s' (%s)", what, word, hint);
-	return cli_error(s, "%s '%s'", what, word);
+	return cli_unknown_at(s, 0, what, word, cands, n, hint);
 }
 
-int cli_error_at(struct session *s, int col, const char *fmt, ...)
+int cli_unknown_at(struct session *s, int col, const char *what, const char *word,
+		   const char *const *cands, int n, const char *hint)
+{
+	const char *sug = did_you_mean(word, cands, n);
+	if (sug)
+		return cli_error_on(s, 0, col, "%s '%s' (did you mean '%s'?)", what,
+				    word, sug);
+	if (hint)
+		return cli_error_on(s, 0, col, "%s '%s' (%s)", what, word, hint);
+	return cli_error_on(s, 0, col, "%s '%s'", what, word);
+}
+
+/* The one diagnostic of a place in a script: FILE:LINE: (the command's
+ * line, or LINE), then "column C: " when COLUMN (on the continuation
+ * line it is on), then the message (cli_error). */
+static int verror_on(struct session *s, int line, int col, bool column,
+		     const char *fmt, va_list ap)
 {
 	char msg[1024];
-	va_list ap;
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	int line = s->line, k = s->ncont - 1;
+	int was = s->line, k = s->ncont - 1;
+	if (line > 0) {
+		s->line = line;         /* an earlier line: a definition's step */
+		k = 0;
+	}
 	while (k > 0 && (size_t)(col - 1) < s->cont_at[k])
 		k--;
 	if (k > 0) {            /* on a continuation line */
 		s->line += k;
 		col -= (int)s->cont_at[k];
 	}
-	cli_error(s, "column %d: %s", col, msg);
-	s->line = line;
+	if (column)
+		cli_error(s, "column %d: %s", col, msg);
+	else
+		cli_error(s, "%s", msg);
+	s->line = was;
+	return -1;
+}
+
+int cli_error_on(struct session *s, int line, int col, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	verror_on(s, line, col, col > 0, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int cli_error_at(struct session *s, int col, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	verror_on(s, 0, col, true, fmt, ap);
+	va_end(ap);
 	return -1;
 }
 

@@ -142,12 +142,8 @@ static int lock_word(struct session *s, struct lex *l, int i, uint8_t *lock)
 			*lock = (uint8_t)k;
 			return 0;
 		}
-	const char *sug = did_you_mean(l->words[i], vfs_klock_names, KL__COUNT);
-	if (sug)
-		return cli_error_at(s, l->cols[i], "define: unknown lock '%s' (did you "
-				    "mean '%s'?)", l->words[i], sug);
-	return cli_error_at(s, l->cols[i], "define: unknown lock '%s' (" LOCK_WORDS ")",
-			    l->words[i]);
+	return cli_unknown_at(s, l->cols[i], "define: unknown lock", l->words[i],
+			      vfs_klock_names, KL__COUNT, LOCK_WORDS);
 }
 
 int field_candidates(const struct vfs_world *w, const char **all)
@@ -173,12 +169,9 @@ static int field_word(struct session *s, struct lex *l, int i, uint8_t *field)
 		return 0;
 	}
 	const char *all[NKERNEL_FIELDS + VFS_MAX_UFIELDS];
-	const char *sug = did_you_mean(l->words[i], all, field_candidates(s->w, all));
-	if (sug)
-		return cli_error_at(s, l->cols[i], "define: unknown field '%s' (did you "
-				    "mean '%s'?)", l->words[i], sug);
-	return cli_error_at(s, l->cols[i], "define: unknown field '%s' (" FIELD_WORDS
-			    "; or one 'field NAME of file|inode' declares)", l->words[i]);
+	return cli_unknown_at(s, l->cols[i], "define: unknown field", l->words[i], all,
+			      field_candidates(s->w, all), FIELD_WORDS "; or one 'field "
+			      "NAME of file|inode' declares");
 }
 
 /* a lockdep nesting subclass: "parent", or the kernel's I_MUTEX_PARENT */
@@ -247,7 +240,7 @@ static int step_kind(struct session *s, struct lex *l)
 {
 	const char *op = l->words[0];
 	const char *words[NSTEP_KINDS];
-	char names[NSTEP_KINDS][16], list[256];
+	char names[NSTEP_KINDS][16], list[320];
 	size_t o = 0, len = strlen(op);
 	for (int k = 0; k < NSTEP_KINDS; k++) {
 		const char *syn = step_kinds[k].syn;
@@ -258,12 +251,9 @@ static int step_kind(struct session *s, struct lex *l)
 		words[k] = names[k];
 		o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", k ? ", " : "", names[k]);
 	}
-	const char *sug = did_you_mean(op, words, NSTEP_KINDS);
-	if (sug)
-		return cli_error_at(s, l->cols[0], "define: unknown step '%s' (did you "
-				    "mean '%s'?)", op, sug);
-	return cli_error_at(s, l->cols[0], "define: unknown step '%s' (%s; an end "
-			    "outside an if ends the definition)", op, list);
+	snprintf(list + o, sizeof list - o, "; an end outside an if ends the definition");
+	return cli_unknown_at(s, l->cols[0], "define: unknown step", op, words,
+			      NSTEP_KINDS, list);
 }
 
 /* One line of the body: a step into d->f. */
@@ -407,19 +397,12 @@ static int finish(struct session *s, struct define_state *d)
 		define_forget(s);
 		return 0;
 	}
-	int line = s->line;
-	const char *file = s->file;
-	if (bad >= 0 && bad < d->f.nsteps) {
-		s->line = d->line[bad];
-		cli_error_at(s, d->col[bad], "define %s: %s", d->f.name, err);
-	} else if (bad >= 0) {          /* the implicit return at the end */
-		cli_error_at(s, 1, "define %s: at its end: %s", d->f.name, err);
-	} else {
-		s->line = d->def_line;
-		cli_error(s, "define %s: %s", d->f.name, err);
-	}
-	s->line = line;
-	s->file = file;
+	if (bad >= 0 && bad < d->f.nsteps)
+		cli_error_on(s, d->line[bad], d->col[bad], "define %s: %s", d->f.name, err);
+	else if (bad >= 0)              /* the implicit return at the end */
+		cli_error_on(s, 0, 1, "define %s: at its end: %s", d->f.name, err);
+	else
+		cli_error_on(s, d->def_line, 0, "define %s: %s", d->f.name, err);
 	return refuse(s);
 }
 

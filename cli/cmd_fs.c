@@ -110,17 +110,13 @@ static int bad_value(struct session *s, int col, const char *what, int key,
 {
 	const char *names[64] = { NULL };
 	int n = key_values(key, names, 64);
-	const char *sug = did_you_mean(word, names, n);
-	if (sug)
-		return cli_error_at(s, col, "fs define: unknown %s '%s' (did you mean '%s'?)",
-				    what, word, sug);
-	char list[512] = "";
-	size_t o = 0;
+	char list[512] = "one of ", unknown[64];
+	size_t o = strlen(list);
 	for (int i = 0; i < n && o < sizeof list; i++)
 		o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", i ? ", " : "",
 				      names[i]);
-	return cli_error_at(s, col, "fs define: unknown %s '%s' (one of %s)", what, word,
-			    list);
+	snprintf(unknown, sizeof unknown, "fs define: unknown %s", what);
+	return cli_unknown_at(s, col, unknown, word, names, n, list);
 }
 
 /* "5.7" or "2.6.28": VFS_ERA(5, 7); -1 when not a release */
@@ -152,13 +148,9 @@ static int define_pair(struct session *s, const struct cmd_call *c, int i,
 	while (k < FK__COUNT && strcmp(fs_keys[k], key))
 		k++;
 	if (k == FK__COUNT) {
-		const char *sug = did_you_mean(key, fs_keys, FK__COUNT);
-		if (sug)
-			return cli_error_at(s, c->cols[i], "fs define: unknown key '%s' "
-					    "(did you mean '%s'?)", key, sug);
-		return cli_error_at(s, c->cols[i], "fs define: unknown key '%s' (iterate, "
-				    "iterate_shared, llseek, read, maxbytes, since, until)",
-				    key);
+		return cli_unknown_at(s, c->cols[i], "fs define: unknown key", key, fs_keys,
+				      FK__COUNT, "iterate, iterate_shared, llseek, read, "
+				      "maxbytes, since, until");
 	}
 	int iter = given[FK_ITERATE] ? FK_ITERATE : FK_ITERATE_SHARED;
 	if ((k == FK_ITERATE || k == FK_ITERATE_SHARED) &&
