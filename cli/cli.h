@@ -323,6 +323,32 @@ void detect_tell_overflow(struct session *s);
 const char *color_on(struct session *s, const char *code);
 const char *color_off(struct session *s);
 
+/* vfsim's options (options.c): main.c's getopt and usage, and `vfsim
+ * --tables` read them; ID is what getopt returns (a short option's letter,
+ * or one of these) */
+enum { OPT_CHECK = 256, OPT_TRACE, OPT_COLOR, OPT_VERSION, OPT_HELP, OPT_MDOC,
+       OPT_TAP, OPT_WIDTH, OPT_NO_PAGER, OPT_CONDS_MDOC, OPT_TABLES, OPT_COMPLETE };
+struct cli_word {
+	const char *word;
+	int value;
+};
+#define CLI_OPT_SYNOPSIS 0x1    /* in usage's first lines */
+#define CLI_OPT_REPEAT   0x2    /* may be given again: "[-c COMMAND]..." */
+#define CLI_OPT_HIDDEN   0x4    /* an alias, or for the tests and man pages */
+#define CLI_OPT_BREAK    0x8    /* the synopsis goes on a new line before it */
+struct cli_option {
+	const char *name;       /* "trace" for --trace, or NULL */
+	char short_name;        /* 'k' for -k, or 0 */
+	const char *arg;        /* its argument's placeholder, or NULL */
+	int id;                 /* what getopt returns */
+	const struct cli_word *words;   /* the words ARG takes; NULL: any */
+	unsigned flags;
+	const char *help;       /* usage's lines; "": named on the last line */
+};
+#define CLI_MAX_OPTIONS 32
+extern const struct cli_option cli_options[];
+extern const int cli_noptions;
+
 /* names and resolution (cmd.c) */
 int resolve_thread(struct session *s, const char *name, int *tid);
 int resolve_proc(struct session *s, const char *name, int *proc, int *pid);

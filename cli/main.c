@@ -23,28 +23,74 @@
 #define VFSIM_VERSION "0.1"
 #endif
 
+/* "-k PRESET", "--trace FORMAT", "--trace text|jsonl" (WORDS: its words) */
+static void opt_text(const struct cli_option *o, bool words, char *buf, size_t n)
+{
+	size_t k = o->name ? (size_t)snprintf(buf, n, "--%s", o->name) :
+			     (size_t)snprintf(buf, n, "-%c", o->short_name);
+	if (o->arg && words && o->words)
+		for (const struct cli_word *w = o->words; w->word && k < n; w++)
+			k += (size_t)snprintf(buf + k, n - k, "%c%s",
+					      w == o->words ? ' ' : '|', w->word);
+	else if (o->arg && k < n)
+		snprintf(buf + k, n - k, " %s", o->arg);
+}
+
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: vfsim [-k PRESET] [-c COMMAND]... [-i] [--check]\n"
-		"             [--trace text|steps|jsonl]\n"
-		"             [-q] [--color auto|always|never] [SCRIPT...]\n"
-		"\n"
-		"  -k PRESET        start with this kernel preset (default v6.5; 'kernel list')\n"
-		"  -c COMMAND       run COMMAND after the scripts (repeatable)\n"
-		"  -i               enter the prompt after the scripts and commands\n"
-		"  --check          run each SCRIPT as a test in a fresh world: PASS or FAIL\n"
-		"  --tap            with --check: the results as TAP (1..N, ok/not ok)\n"
-		"  --trace FORMAT   print every trace event as it happens (text, steps: text\n"
-		"                   with the step's FUNCTION:STEP, or jsonl); with jsonl,\n"
-		"                   stdout has only JSON lines (the rest: stderr)\n"
-		"  -q               quiet: no banner and no result lines (with -c 'export\n"
-		"                   FORMAT -', the other lines go to stderr)\n"
-		"  --width N        fold output to N columns (default: the terminal's)\n"
-		"  --no-pager       never page long output (paged only on a terminal, $PAGER)\n"
-		"  --color WHEN     auto (a terminal, without NO_COLOR), always or never\n"
-		"  --version, --help\n"
-		"\nAt the prompt, 'help' lists the commands. See vfsim(1) and vfsim(5).\n");
+	char t[96];
+	fprintf(f, "usage: vfsim");
+	for (int i = 0; i < cli_noptions; i++) {
+		const struct cli_option *o = &cli_options[i];
+		if (!(o->flags & CLI_OPT_SYNOPSIS))
+			continue;
+		opt_text(o, true, t, sizeof t);
+		fprintf(f, "%s [%s]%s", o->flags & CLI_OPT_BREAK ? "\n            " : "", t,
+			o->flags & CLI_OPT_REPEAT ? "..." : "");
+	}
+	fprintf(f, " [SCRIPT...]\n\n");
+	const char *last = "";
+	for (int i = 0; i < cli_noptions; i++) {
+		const struct cli_option *o = &cli_options[i];
+		if (!o->help || !*o->help)
+			continue;
+		opt_text(o, false, t, sizeof t);
+		fprintf(f, "  %-16s ", t);
+		for (const char *h = o->help; *h;) {
+			size_t len = strcspn(h, "\n");
+			fprintf(f, "%.*s\n", (int)len, h);
+			h += len + (h[len] == '\n');
+			if (*h)
+				fprintf(f, "%19s", "");
+		}
+	}
+	/* the options said in a word: "--version, --help" */
+	fprintf(f, " ");
+	for (int i = 0; i < cli_noptions; i++)
+		if (cli_options[i].help && !*cli_options[i].help) {
+			opt_text(&cli_options[i], false, t, sizeof t);
+			fprintf(f, "%s %s", last, t);
+			last = ",";
+		}
+	fprintf(f, "\n\nAt the prompt, 'help' lists the commands. See vfsim(1) and vfsim(5).\n");
+}
+
+/* ARG as one of O's words: its value in *V, or 0 said ("--trace takes
+ * text or jsonl, not 'x'") and -1. */
+static int opt_word(const struct cli_option *o, const char *arg, int *v)
+{
+	int n = 0;
+	for (const struct cli_word *w = o->words; w->word; w++, n++)
+		if (!strcmp(w->word, arg)) {
+			*v = w->value;
+			return 0;
+		}
+	fprintf(stderr, "vfsim: --%s takes", o->name);
+	for (int i = 0; i < n; i++)
+		fprintf(stderr, "%s %s", i == 0 ? "" : i == n - 1 ? " or" : ",",
+			o->words[i].word);
+	fprintf(stderr, ", not '%s'\n", arg);
+	return -1;
 }
 
 struct opts {
@@ -338,28 +384,36 @@ static int repl(struct session *s)
 static int vfsim_main(int argc, char **argv)
 {
 	struct opts o = { .color = -1 };
-	enum { OPT_CHECK = 256, OPT_TRACE, OPT_COLOR, OPT_VERSION, OPT_HELP, OPT_MDOC,
-	       OPT_TAP, OPT_WIDTH, OPT_NO_PAGER, OPT_CONDS_MDOC, OPT_TABLES,
-	       OPT_COMPLETE };
-	/* the options usage() describes, and hidden ones for the tests and the
-	 * man pages (commands-mdoc, conditions-mdoc, tables, complete) */
-	enum { NO = no_argument, ARG = required_argument };
-	static const struct option longs[] = {
-		{ "check", NO, NULL, OPT_CHECK }, { "tap", NO, NULL, OPT_TAP },
-		{ "trace", ARG, NULL, OPT_TRACE }, { "width", ARG, NULL, OPT_WIDTH },
-		{ "color", ARG, NULL, OPT_COLOR }, { "colour", ARG, NULL, OPT_COLOR },
-		{ "no-pager", NO, NULL, OPT_NO_PAGER }, { "version", NO, NULL, OPT_VERSION },
-		{ "help", NO, NULL, OPT_HELP }, { "commands-mdoc", NO, NULL, OPT_MDOC },
-		{ "conditions-mdoc", NO, NULL, OPT_CONDS_MDOC }, { "tables", NO, NULL, OPT_TABLES },
-		{ "complete", ARG, NULL, OPT_COMPLETE }, { NULL, 0, NULL, 0 },
-	};
+	/* getopt's lists, from the table */
+	struct option longs[CLI_MAX_OPTIONS + 1];
+	char shorts[2 * CLI_MAX_OPTIONS + 1];
+	int nl = 0, ns = 0;
+	for (int i = 0; i < cli_noptions; i++) {
+		const struct cli_option *c = &cli_options[i];
+		if (c->name)
+			longs[nl++] = (struct option){ c->name, c->arg ? required_argument :
+						       no_argument, NULL, c->id };
+		if (c->short_name) {
+			shorts[ns++] = c->short_name;
+			if (c->arg)
+				shorts[ns++] = ':';
+		}
+	}
+	longs[nl] = (struct option){ NULL, 0, NULL, 0 };
+	shorts[ns] = 0;
+	const struct cli_option *by_id[OPT_COMPLETE + 1] = { NULL };
+	for (int i = cli_noptions - 1; i >= 0; i--)
+		by_id[cli_options[i].id] = &cli_options[i];
 	int ch;
 	o.cmds = calloc((size_t)argc + 1, sizeof *o.cmds);
 	if (!o.cmds) {
 		fprintf(stderr, "vfsim: out of memory\n");
 		return 2;
 	}
-	while ((ch = getopt_long(argc, argv, "k:c:iqh", longs, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+		for (int i = 0; i < cli_noptions; i++)
+			if (ch == cli_options[i].short_name)
+				ch = cli_options[i].id;         /* -h: --help */
 		switch (ch) {
 		case 'k':
 			if (!vfs_preset_lookup(optarg)) {
@@ -388,27 +442,10 @@ static int vfsim_main(int argc, char **argv)
 			o.width = (int)v;
 			break;
 		}
-		case OPT_TRACE:
-			if (!strcmp(optarg, "text"))
-				o.trace = TRACE_TEXT;
-			else if (!strcmp(optarg, "jsonl"))
-				o.trace = TRACE_JSONL;
-			else if (!strcmp(optarg, "steps"))
-				o.trace = TRACE_STEPS;
-			else {
-				fprintf(stderr, "vfsim: --trace takes text, steps or jsonl, not '%s'\n", optarg);
-				return 2;
-			}
-			break;
-		case OPT_COLOR:
-			if (!strcmp(optarg, "always"))
-				o.color = 1;
-			else if (!strcmp(optarg, "never"))
-				o.color = 0;
-			else if (!strcmp(optarg, "auto"))
-				o.color = -1;
-			else {
-				fprintf(stderr, "vfsim: --color takes auto, always or never\n");
+		case OPT_TRACE: case OPT_COLOR:
+			if (opt_word(by_id[ch], optarg, ch == OPT_TRACE ? &o.trace :
+				     &o.color) < 0) {
+				free(o.cmds);
 				return 2;
 			}
 			break;
@@ -416,7 +453,7 @@ static int vfsim_main(int argc, char **argv)
 			printf("vfsim %s (line editing: %s)\n", VFSIM_VERSION, le_name());
 			free(o.cmds);
 			return 0;
-		case OPT_HELP: case 'h':
+		case OPT_HELP:
 			usage(stdout);
 			free(o.cmds);
 			return 0;

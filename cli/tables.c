@@ -73,6 +73,19 @@ void cli_print_tables(FILE *f)
 	for (int i = 0; i < export_nformats; i++)
 		fprintf(f, "format\t%s\t%s\t%s\n", export_formats[i].name,
 			export_formats[i].titled ? "title" : "-", export_formats[i].what);
+	/* option, --NAME or -, -C or -, ARG or -, its words (a|b) or -, hidden */
+	for (int i = 0; i < cli_noptions; i++) {
+		const struct cli_option *o = &cli_options[i];
+		char words[128] = "-";
+		size_t k = 0;
+		for (const struct cli_word *w = o->words; w && w->word; w++)
+			k += (size_t)snprintf(words + k, sizeof words - k, "%s%s",
+					      k ? "|" : "", w->word);
+		char sh[3] = { '-', o->short_name, 0 };
+		fprintf(f, "option\t%s%s\t%s\t%s\t%s\t%s\n", o->name ? "--" : "-",
+			o->name ? o->name : "", sh, o->arg ? o->arg : "-", words,
+			o->flags & CLI_OPT_HIDDEN ? "hidden" : "-");
+	}
 }
 
 /* What Tab offers for the last word of LINE in S, one a line. */

@@ -50,16 +50,9 @@ import re, sys
 d, top = sys.argv[1:3]
 man1, man5 = top + "/man/vfsim.1", top + "/man/vfsim.5"
 bad = 0
-def same(what, got, want):
-    global bad
-    got, want = set(got), set(want)
-    if got == want:
-        print("ok: %s (%d)" % (what, len(want)))
-        return
-    bad = 1
-    print("FAIL: %s" % what)
-    if want - got: print("    missing: " + " ".join(sorted(want - got)))
-    if got - want: print("    not in the table: " + " ".join(sorted(got - want)))
+sys.path.insert(0, top + "/tests/cli/lib")
+import drift
+from drift import same          # (its failures: drift.bad)
 
 rows = [l.rstrip("\n").split("\t") for l in open(d + "/tables")]
 cmds = [r for r in rows if r[0] == "command"]
@@ -286,5 +279,5 @@ print("ok: each command's counts and first keywords are its synopsis's (%d)" %
 dict_words = set(re.findall(r'^"([^"]*)"$', open(top + "/tests/fuzz/vfsim.dict").read(), re.M))
 want = set(cmd_names + sys_names + [r[2] for r in sysc] + cond_names + kind_names + fmt_names)
 same("the fuzzer's dictionary has the tables' words", dict_words & want, want)
-sys.exit(bad)
+sys.exit(bad or drift.bad)
 PY
