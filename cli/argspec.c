@@ -14,6 +14,7 @@
  * A WORD in lower case is itself (a keyword: "until", "rdonly"); in upper
  * case (or NAME=VALUE) it stands for a word of a kind (THREAD, PATH, N).
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
@@ -274,4 +275,204 @@ bool argspec_counts_decide(const char *syn)
 		p = q;
 	}
 	return true;
+}
+
+/*
+ * The compiled form: the synopsis parsed once (cmd_table_init) into a tree
+ * that the walk above would follow, so that checking a line compares words
+ * and sets bits, and never scans the synopsis' text again.  It answers only
+ * "does SYN take WORDS"; what a refused line is told comes from
+ * argspec_match, as before.
+ */
+enum { AN_ALTS, AN_SEQ, AN_GROUP, AN_CHOICE, AN_WORD };
+
+struct an {
+	uint8_t kind;
+	bool rep;               /* GROUP, CHOICE: "..." */
+	bool any;               /* CHOICE: a placeholder (takes any word) */
+	int16_t kid, next;      /* the first child, the next sibling (-1) */
+	const char *w;          /* WORD: a keyword, W[0..len) */
+	uint16_t len;
+};
+
+/* Static, made once at start-up: nothing to free, nothing allocated (the
+ * fuzzer counts an input's mallocs and frees) */
+#define AS_NODES 8192
+#define AS_SPECS 256
+static struct an as_pool[AS_NODES];
+static int as_used;
+
+struct argspec {
+	bool decide;            /* argspec_counts_decide: the counts say all */
+	int n;
+	struct an *node;        /* in as_pool */
+};
+static struct argspec as_specs[AS_SPECS];
+static int as_nspecs;
+
+struct comp {
+	struct argspec *a;
+	int cap;
+	bool bad;
+};
+
+static int an_new(struct comp *c, int kind)
+{
+	if (c->a->n == c->cap) {
+		c->bad = true;
+		return 0;
+	}
+	struct an *x = &c->a->node[c->a->n];
+	*x = (struct an){ .kind = (uint8_t)kind, .kid = -1, .next = -1 };
+	return c->a->n++;
+}
+
+/* Append node K to PARENT's children (LAST: its last child, or -1). */
+static void an_add(struct comp *c, int parent, int *last, int k)
+{
+	if (*last < 0)
+		c->a->node[parent].kid = (int16_t)k;
+	else
+		c->a->node[*last].next = (int16_t)k;
+	*last = k;
+}
+
+static int comp_alts(struct comp *c, const char *p, const char *end);
+
+/* walk_seq's items, as nodes */
+static int comp_seq(struct comp *c, const char *p, const char *end)
+{
+	int seq = an_new(c, AN_SEQ), last = -1;
+	for (p = skip_blanks(p); p < end && !c->bad; p = skip_blanks(p)) {
+		if (*p == '[') {
+			const char *g = group_end(p);
+			int k = an_new(c, AN_GROUP);
+			c->a->node[k].rep = *g && !strncmp(g + 1, "...", 3);
+			c->a->node[k].kid = (int16_t)comp_alts(c, p + 1, g);
+			an_add(c, seq, &last, k);
+			p = g + (*g == ']') + (c->a->node[k].rep ? 3 : 0);
+			continue;
+		}
+		const char *q = p;
+		while (q < end && *q != ' ' && *q != '[' && *q != ']')
+			q++;
+		if (q == p) {           /* a stray ']': the walk's error */
+			c->bad = true;
+			break;
+		}
+		int k = an_new(c, AN_CHOICE), wl = -1;
+		bool rep;
+		item_takes(p, q, NULL, &rep);
+		c->a->node[k].rep = rep;
+		for (const char *s = p; s < q && !c->bad;) {    /* item_takes' words */
+			const char *bar = memchr(s, '|', (size_t)(q - s));
+			const char *e = bar ? bar : q;
+			size_t n = (size_t)(e - s);
+			if (n >= 3 && !strncmp(e - 3, "...", 3))
+				n -= 3;
+			if (n && ((s[0] >= 'A' && s[0] <= 'Z') || memchr(s, '=', n))) {
+				c->a->node[k].any = true;
+			} else {
+				int x = an_new(c, AN_WORD);
+				c->a->node[x].w = s;
+				c->a->node[x].len = (uint16_t)n;
+				an_add(c, k, &wl, x);
+			}
+			s = bar ? bar + 1 : q;
+		}
+		an_add(c, seq, &last, k);
+		p = q;
+	}
+	return seq;
+}
+
+static int comp_alts(struct comp *c, const char *p, const char *end)
+{
+	int alts = an_new(c, AN_ALTS), last = -1;
+	for (;;) {
+		const char *e = alt_end(p, end);
+		an_add(c, alts, &last, comp_seq(c, p, e));
+		if (e >= end || c->bad)
+			return alts;
+		p = e + 3;
+	}
+}
+
+struct argspec *argspec_compile(const char *syn)
+{
+	/* nodes: at most one per character, and the first ALTS and SEQ */
+	int cap = (int)strlen(syn) + 8;
+	if (as_nspecs == AS_SPECS || cap > AS_NODES - as_used)
+		return NULL;            /* (then the walk checks each line) */
+	struct argspec *a = &as_specs[as_nspecs];
+	*a = (struct argspec){ argspec_counts_decide(syn), 0, as_pool + as_used };
+	struct comp c = { a, cap, false };
+	comp_alts(&c, syn, syn + strlen(syn));
+	if (c.bad)
+		return NULL;
+	as_used += a->n;
+	as_nspecs++;
+	return a;
+}
+
+static bool an_takes(const struct argspec *a, const struct an *x, const char *word)
+{
+	if (x->any)
+		return true;
+	size_t n = strlen(word);
+	for (int k = x->kid; k >= 0; k = a->node[k].next)
+		if (a->node[k].len == n && !memcmp(a->node[k].w, word, n))
+			return true;
+	return false;
+}
+
+static posset run_alts(const struct argspec *a, int alts, char *const *words, int nwords,
+		       posset in);
+
+/* walk_seq, on the nodes */
+static posset run_seq(const struct argspec *a, int seq, char *const *words, int nwords,
+		      posset cur)
+{
+	for (int k = a->node[seq].kid; k >= 0 && cur; k = a->node[k].next) {
+		const struct an *x = &a->node[k];
+		if (x->kind == AN_GROUP) {
+			posset from = cur;
+			do {
+				posset got = run_alts(a, x->kid, words, nwords, from);
+				from = x->rep ? got & ~cur : 0;
+				cur |= got;
+			} while (from);
+			continue;
+		}
+		posset next = 0, from = cur;
+		while (from) {
+			posset got = 0;
+			for (int i = 0; i < nwords; i++)
+				if ((from & 1ULL << i) && i + 1 < AS_MAXPOS &&
+				    an_takes(a, x, words[i]))
+					got |= 1ULL << (i + 1);
+			from = x->rep ? got & ~next : 0;
+			next |= got;
+		}
+		cur = next;
+	}
+	return cur;
+}
+
+static posset run_alts(const struct argspec *a, int alts, char *const *words, int nwords,
+		       posset in)
+{
+	posset out = 0;
+	for (int k = a->node[alts].kid; k >= 0; k = a->node[k].next)
+		out |= run_seq(a, k, words, nwords, in);
+	return out;
+}
+
+bool argspec_accepts(const struct argspec *a, char *const *words, int nwords)
+{
+	if (a->decide)
+		return true;
+	if (nwords >= AS_MAXPOS)
+		return false;
+	return run_alts(a, 0, words, nwords, 1) & 1ULL << nwords;
 }

@@ -276,6 +276,14 @@ bool argspec_counts_decide(const char *syn);
 /* Where SYN's first alternative ends (its " | " outside brackets), or NULL
  * when it has one. */
 const char *argspec_alt(const char *syn);
+/* SYN parsed once (it must outlive the result), for argument checking, in
+ * static room for the command table's: NULL when that is full or SYN is
+ * malformed (then argspec_match checks). */
+struct argspec;
+struct argspec *argspec_compile(const char *syn);
+/* Whether the compiled synopsis takes WORDS whole (argspec_match's -1),
+ * when the counts allow them. */
+bool argspec_accepts(const struct argspec *a, char *const *words, int nwords);
 
 /* Write PATH atomically through WRITER (cmd_script.c); -1 reported. */
 int write_atomic(struct session *s, const char *what, const char *path,

@@ -352,6 +352,9 @@ static const struct cmd_def base_table[] = {
 #define NBASE (sizeof base_table / sizeof base_table[0])
 
 static struct cmd_entry table[NBASE + SYS__COUNT];
+/* each command's synopsis, compiled once for argument checking (NULL:
+ * the walk of argspec_match checks its lines) */
+static struct argspec *compiled[NBASE + SYS__COUNT];
 static char synopses[SYS__COUNT][96];
 const struct cmd_entry *cmd_table = table;
 int cmd_count;
@@ -408,18 +411,23 @@ void cmd_table_init(void)
 	export_entry();
 	/* what argument checking allows: what the synopsis says */
 	for (int i = 0; i < n; i++)
-		if (!table[i].sys || table[i].fn != c_syscall)
+		if (!table[i].sys || table[i].fn != c_syscall) {
 			argspec_counts(table[i].args, &table[i].min_args, &table[i].max_args);
+			compiled[i] = argspec_compile(table[i].args);
+		}
 }
 
-int cmd_check_words(struct session *s, const char *name, const char *syn,
-		    int min, int max, const char *prefix, const struct cmd_call *c)
+/* cmd_check_words, with SYN compiled in A when it is (the lines it takes
+ * are told from a few comparisons; the walk says what a refused one is) */
+static int check_words(struct session *s, const char *name, const char *syn,
+		       const struct argspec *a, int min, int max, const char *prefix,
+		       const struct cmd_call *c)
 {
 	if (c->argc < min || (max >= 0 && c->argc > max))
 		return cli_error(s, "%s: %s arguments (usage: %s%s%s%s)", name,
 				 c->argc < min ? "missing" : "too many", prefix, name,
 				 *syn ? " " : "", syn);
-	if (argspec_counts_decide(syn))
+	if (a ? argspec_accepts(a, c->argv, c->argc) : argspec_counts_decide(syn))
 		return 0;
 	char alt[256];
 	int bad = argspec_match(syn, c->argv, c->argc, alt, sizeof alt);
@@ -434,6 +442,12 @@ int cmd_check_words(struct session *s, const char *name, const char *syn,
 				    name, c->argv[bad], alt);
 	return cli_error_at(s, c->cols[c->argc - 1], "%s: missing words after '%s' "
 			    "(usage: %s)", name, c->argv[c->argc - 1], alt);
+}
+
+int cmd_check_words(struct session *s, const char *name, const char *syn,
+		    int min, int max, const char *prefix, const struct cmd_call *c)
+{
+	return check_words(s, name, syn, NULL, min, max, prefix, c);
 }
 
 int cmd_check_args(struct session *s, const struct cmd_entry *e,
@@ -455,8 +469,8 @@ int cmd_check_args(struct session *s, const struct cmd_entry *e,
 					 e->name, e->args);
 		return 0;
 	}
-	return cmd_check_words(s, e->name, e->args, e->min_args, e->max_args,
-			       e->flags & CMD_THREAD ? "THREAD: " : "", c);
+	return check_words(s, e->name, e->args, compiled[e - table], e->min_args,
+			   e->max_args, e->flags & CMD_THREAD ? "THREAD: " : "", c);
 }
 
 /* Short names people type for a command. */
