@@ -616,7 +616,10 @@ HANDLER(c_field)
 		return cli_error_at(s, c->cols[4], "field: '%s' is no number",
 				    c->argv[4]);
 	char err[160];
-	if (vfs_ufield_declare(s->w, c->argv[0], obj, init, err, sizeof err) < 0)
+	int r = vfs_ufield_declare(s->w, c->argv[0], obj, init, err, sizeof err);
+	if (r == -VE_NOMEM)
+		return cli_errno(s, "field", NULL, r);
+	if (r < 0)
 		return cli_error_at(s, c->cols[0], "field: %s", err);
 	session_log_setup(s, c, "field");
 	return 0;

@@ -209,7 +209,7 @@ int vfs_ufield_declare(struct vfs_world *w, const char *name, int obj,
 	struct vfs_kdefs *k = kdefs_mut(w);
 	if (!k || !ufv_widen(w, k->nufields)) {
 		snprintf(err, nerr, "out of memory");
-		return -1;
+		return -VE_NOMEM;
 	}
 	k->ufields[k->nufields] = (struct vfs_ufield){ (uint8_t)fld, (uint8_t)obj, init };
 	return k->nufields++;

@@ -205,7 +205,8 @@ struct vfs_rule {
  * object has it and its initial value.
  */
 struct vfs_ufield { uint8_t fld, obj; int64_t init; };
-/* Declare NAME on OBJ (KO_FILE, KO_INODE): its slot, or -1 and ERR. */
+/* Declare NAME on OBJ (KO_FILE, KO_INODE): its slot, or -1 and ERR
+ * (-VE_NOMEM: out of memory, the world as it was). */
 int vfs_ufield_declare(struct vfs_world *w, const char *name, int obj,
 		       int64_t init, char *err, size_t nerr);
 int vfs_nufields(const struct vfs_world *w);
