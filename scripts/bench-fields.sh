@@ -18,20 +18,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
 base=${BENCH_BASE:-main}
 n=${THIEVES:-3} calls=${CALLS:-4} rounds=${ROUNDS:-5}
-out=build/bench
-dir=$out/fields-base
-MAKE=${MAKE:-make}
-mkdir -p "$out"
 command -v valgrind >/dev/null || { echo "bench-fields: valgrind is needed"; exit 2; }
-rev=$(git rev-parse --short "$base") || exit 2
-if [ ! -x "$dir/build/vfsim" ] || [ "$(cat "$dir.rev" 2>/dev/null)" != "$rev" ]; then
-    rm -rf "$dir" && mkdir -p "$dir" || exit 2
-    git archive "$rev" | tar -x -C "$dir" || exit 2
-    $MAKE -C "$dir" --no-print-directory -s -j2 build/vfsim >"$dir.log" 2>&1 ||
-        { tail -20 "$dir.log"; exit 2; }
-    echo "$rev" >"$dir.rev"
-fi
-$MAKE --no-print-directory -s build/vfsim || exit 2
+. "$top/scripts/bench-base-tree.bash"
+base_tree fields-base
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 

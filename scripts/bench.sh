@@ -28,6 +28,9 @@
 #   fields scripts/bench-fields.sh: explore on the thieves with 0, 4 and 6
 #          declared fields, callgrind's instructions against BENCH_BASE
 #          (main) built beside this tree (issue 15: none costs nothing)
+#   shell  scripts/bench-shell.sh: a 6,045-line script of calls, steps and
+#          views, callgrind's instructions and argument checking's against
+#          BENCH_BASE (main) built beside this tree (issue 14)
 #
 #   BENCH_CALLS=N     calls for `core` (1000000)
 #   BENCH_SECS=S      seconds per round for `host` (0.3)
@@ -37,7 +40,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
-SECTIONS=(core base host detect startup explore override vs-spin jobs fields)
+SECTIONS=(core base host detect startup explore override vs-spin jobs fields shell)
 MAKE=${MAKE:-make}
 CC=${CC:-cc}
 out=build/bench
@@ -74,6 +77,7 @@ section_vs-spin() { bash scripts/bench-vs-spin.sh; }
 section_jobs()    { bash scripts/bench-jobs.sh; }
 section_override() { bash scripts/bench-override.sh; }
 section_fields() { bash scripts/bench-fields.sh; }
+section_shell() { bash scripts/bench-shell.sh; }
 
 want=("$@")
 [ ${#want[@]} -eq 0 ] && want=("${SECTIONS[@]}")
