@@ -188,6 +188,12 @@ static inline uint32_t xoverflowed(const struct vfs_world *from,
 uint64_t xcall_hash(const struct vfs_world *w, int t);
 uint64_t xfinal_hash(const struct vfs_world *w);
 int xsched_dup(uint8_t **dst, const uint8_t *src, int len);
-uint64_t xmix(uint64_t x);
+static inline uint64_t xmix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
 
 #endif

@@ -314,16 +314,6 @@ static void restore(struct xsearch *s, int d)
 	s->wdepth = d;
 }
 
-/* ---- hashing outcomes ---- */
-
-uint64_t xmix(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
-
 /* ---- one step, with the bookkeeping of the reduction ---- */
 
 static void join(uint32_t *c, const uint32_t *o, int n)

@@ -183,6 +183,7 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 	struct sheap hp = { 0 };
 	struct xset closed = { 0 };
 	struct sbuf b = { 0 };
+	struct xhash hx = { 0 };
 	struct xmovers xm;
 	struct xobs obs[XMAXT];
 	struct vfs_world *W = xs_wnew(), *K[XMAXT] = { 0 };
@@ -287,8 +288,10 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 			 * changed it (as the stateful search does) */
 			uint64_t tr = tree_clean(K[r], t, ni) ? N.tree :
 				      xs_tree_hash(&b, K[r]);
-			xs_canon(&b, K[r], tr, fixed);
-			uint64_t h = xmix(xs_hash_buf(b.p, b.n) ^
+			if (xs_hash_reserve(&hx, K[r]) < 0)
+				goto oom;
+			uint64_t h = xmix(xs_state_hash(&b, &hx, K[r], tr, fixed,
+							NULL, NULL, NULL) ^
 					  (uint64_t)(t + 1) * 0x9e3779b97f4a7c15ull);
 			if (!h)
 				h = 1;
@@ -347,6 +350,7 @@ out:
 	free(hp.idx);
 	xset_free(&closed);
 	free(b.p);
+	free(hx.h);
 	free(path);
 	return rc;
 }

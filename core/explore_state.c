@@ -18,10 +18,13 @@
  * record's results (entries, return value), the receivers and steps of
  * the pass entries, vector clocks, shadows and reports.
  *
- * Hashing: the canonical state is serialised into a buffer (used slots
- * only) and hashed to 64 bits; the visited set keeps the hashes only
- * (hash compaction, as SPIN's -DHC): two distinct states collide with
- * probability about n^2 / 2^65 for n states, reported in the result.
+ * Hashing: the canonical state is serialised by component (the globals,
+ * the processes, the inode locks, each thread, file, fd table and pass:
+ * used slots only), each hashed to 64 bits, and the state's hash is their
+ * sum, mixed; a successor hashes again only the components whose bytes
+ * are not its parent's (xs_state_hash).  The visited set keeps the hashes
+ * only (hash compaction, as SPIN's -DHC): two distinct states collide
+ * with probability about n^2 / 2^65 for n states, reported in the result.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -144,21 +147,47 @@ int xs_open_accesses(const struct vfs_world *snap, struct xopen *o)
 	return n;
 }
 
-void xs_canon(struct sbuf *bo, const struct vfs_world *w, uint64_t tree,
-		  uint32_t fixed)
+/* ---- the canonical state, by component ----
+ * A state's hash is the sum of its components' hashes (each seeded with
+ * its place), mixed: the globals (allocation counters, sizes, the rename
+ * mutex, the tree's hash, lockdep, the history), the processes, the inode
+ * locks, then each thread, file, fd table and pass.  A successor differs
+ * from its parent in a few components: those whose bytes are the parent's
+ * keep the parent's hash (xs_state_hash), the others are serialised and
+ * hashed again.  Two distinct states collide with probability about
+ * 2^-64, as with one hash of the whole (the sum of independent 64-bit
+ * hashes). */
+
+enum { XC_GLOB, XC_PROCS, XC_ILOCKS, XC_UINODES, XC_THREADS };
+
+static void canon_glob(struct sbuf *b, const struct vfs_world *w, uint64_t tree)
 {
-	/* a local copy of the buffer's cursor: stores through b->p may not
-	 * then change b->n, which the compiler otherwise reloads per put */
-	struct sbuf lb = *bo, *b = &lb;
-	size_t nu = sizeof(int64_t) * (size_t)ufields_n(w);  /* declared fields */
-	b->n = 0;
-	/* allocation counters and sizes */
 	int32_t g[7] = { w->next_pid, w->next_file_id,
 			 (int32_t)w->nprocs | (int32_t)w->nthreads << 16,
 			 w->nfiles, w->ninodes, w->next_ino, w->free_inode };
 	put(b, g, sizeof g);
 	PUT(b, w->nfdt);
 	put_lock(b, &w->rename_mutex);
+	PUT(b, tree);
+	/* the detectors: what decides their future reports (the passes are
+	 * components of their own) */
+	const struct vfs_detect *d = &w->det;
+	PUT(b, d->npasses);
+	const struct vfs_lockdep *ld = &d->ld;
+	uint8_t lh[4] = { ld->nedges, ld->nseen, ld->ndead, ld->overflow };
+	put(b, lh, 4);
+	PUT(b, d->overflowed);  /* a detector turned off decides nothing more */
+	PUT(b, ld->woken);
+	put(b, ld->seen, sizeof ld->seen[0] * ld->nseen);
+	put(b, ld->dead, sizeof ld->dead[0] * ld->ndead);
+	for (int i = 0; i < ld->nedges; i++) {
+		uint8_t e[2] = { ld->edges[i].from, ld->edges[i].to };
+		put(b, e, 2);
+	}
+}
+
+static void canon_procs(struct sbuf *b, const struct vfs_world *w)
+{
 	for (int i = 0; i < w->nprocs; i++) {
 		const struct vfs_proc *p = &w->procs[i];
 		uint8_t h[2] = { p->alive, p->exists };
@@ -170,79 +199,12 @@ void xs_canon(struct sbuf *bo, const struct vfs_world *w, uint64_t tree,
 		put_str(b, p->name, VFS_NAME_MAX);
 		put_lock(b, &p->exec_lock);
 	}
-	for (int i = 0; i < w->nthreads; i++) {
-		const struct vfs_thread *t = &w->threads[i];
-		uint8_t h[4] = { t->state, (uint8_t)t->wait_next, t->wait_mode,
-				 t->npending };
-		put(b, h, 4);
-		if (t->state == TS_FREE || t->state == TS_DEAD)
-			continue;
-		PUT(b, t->wait_lock);
-		PUT(b, t->proc);
-		PUT(b, t->tnum);
-		PUT(b, t->tid);
-		/* fixed: the queue is a suffix of the snapshot's */
-		if (fixed >> i & 1)
-			PUT(b, t->pend_head);
-		else
-			for (int k = 0; k < t->npending; k++)
-				put_call(b, &t->pending[(t->pend_head + k) %
-							VFS_MAX_PENDING]);
-		PUT(b, t->nheld);
-		for (int k = 0; k < t->nheld; k++) {
-			const struct vfs_held *hd = &t->held[k];
-			uint8_t v[7] = { (uint8_t)hd->lock, (uint8_t)(hd->lock >> 8),
-					 hd->mode, hd->cls, hd->fn, hd->frame, hd->sub };
-			put(b, v, 7);
-		}
-		PUT(b, t->nfn);
-		put(b, t->fnstack, t->nfn < VFS_MAX_FNSTACK ? t->nfn : VFS_MAX_FNSTACK);
-		uint8_t rs[2] = { t->rec.started, t->rec.done };
-		put(b, rs, 2);
-		const void *frame;
-		size_t fsize;
-		int pc = vfs_thread_resume_point(w, i, &frame, &fsize);
-		if (pc != RP_IDLE) {
-			/* the call in progress: its arguments and its locals
-			 * (the frame is cleared whole when a call starts) */
-			put(b, frame, fsize);
-			/* (a defined call's values of the declared fields) */
-			if (nu && t->f.kfn.kdepth && ufield_row(w, UFV_CALL, i))
-				put(b, ufield_row(w, UFV_CALL, i), nu);
-			if (fixed >> i & 1) {   /* a submitted call: its number */
-				PUT(b, t->rec.call.seq);
-			} else {
-				put_call(b, &t->rec.call);
-			}
-		} else {
-			uint16_t site = (uint16_t)pc;
-			PUT(b, site);
-		}
-	}
-	for (int i = 0; i < w->nfiles; i++) {
-		const struct vfs_file *f = &w->files[i];
-		PUT(b, f->kind);
-		if (f->kind == FK_NONE)
-			continue;
-		PUT(b, f->f_mode);
-		PUT(b, f->id);
-		PUT(b, f->f_count);
-		PUT(b, f->inode);
-		PUT(b, f->pid);
-		PUT(b, f->f_pos);
-		PUT(b, f->cursor);
-		if (nu && ufield_row(w, UFV_FILE, i))
-			put(b, ufield_row(w, UFV_FILE, i), nu);
-		put_lock(b, &f->f_pos_lock);
-		put_lock(b, &f->f_lock);
-	}
-	/* the inodes' declared fields: here, not in the tree's hash, which a
-	 * step that is no VSYS_TREE call leaves as it was (a hook in lseek
-	 * writes them too); one block, none when none is declared */
-	if (nu && w->ufv[UFV_INODE].rows)
-		put(b, w->ufv[UFV_INODE].v, nu * (size_t)w->ufv[UFV_INODE].rows);
-	/* the inodes: the tree by its hash (tree_hash), the locks that are
-	 * not idle here (an idle lock's kind is set again when taken) */
+}
+
+/* The inode locks that are not idle (an idle lock's kind is set again
+ * when taken); the inodes themselves are the tree's hash. */
+static void canon_ilocks(struct sbuf *b, const struct vfs_world *w)
+{
 	_Static_assert(offsetof(struct vfs_lock, owner) == 1 &&
 		       offsetof(struct vfs_lock, nreaders) == 2 &&
 		       offsetof(struct vfs_lock, wait_head) == 3,
@@ -252,7 +214,6 @@ void xs_canon(struct sbuf *bo, const struct vfs_world *w, uint64_t tree,
 	uint32_t idle_bits, idle_mask;
 	memcpy(&idle_bits, idle, 4);
 	memcpy(&idle_mask, busy, 4);
-	PUT(b, tree);
 	for (int32_t i = 0; i < w->ninodes; i++) {
 		/* (most are idle: owner, readers and queue head in one load,
 		 * against an idle lock's, the kind masked off) */
@@ -273,63 +234,291 @@ void xs_canon(struct sbuf *bo, const struct vfs_world *w, uint64_t tree,
 		PUT(b, di);
 		put_lock(b, &w->dlocks[i]);
 	}
-	for (int i = 0; i < w->nfdt; i++) {
-		const struct vfs_fdtable *t = &w->fdt[i];
-		PUT(b, t->count);
-		PUT(b, t->nfds);
-		put(b, t->fd, sizeof t->fd[0] * (size_t)(t->nfds > 0 ? t->nfds : 0));
+}
+
+static void canon_thread(struct sbuf *b, const struct vfs_world *w, int i,
+			 uint32_t fixed, size_t nu)
+{
+	const struct vfs_thread *t = &w->threads[i];
+	uint8_t h[4] = { t->state, (uint8_t)t->wait_next, t->wait_mode,
+			 t->npending };
+	put(b, h, 4);
+	if (t->state == TS_FREE || t->state == TS_DEAD)
+		return;
+	PUT(b, t->wait_lock);
+	PUT(b, t->proc);
+	PUT(b, t->tnum);
+	PUT(b, t->tid);
+	/* fixed: the queue is a suffix of the snapshot's */
+	if (fixed >> i & 1)
+		PUT(b, t->pend_head);
+	else
+		for (int k = 0; k < t->npending; k++)
+			put_call(b, &t->pending[(t->pend_head + k) %
+						VFS_MAX_PENDING]);
+	PUT(b, t->nheld);
+	for (int k = 0; k < t->nheld; k++) {
+		const struct vfs_held *hd = &t->held[k];
+		uint8_t v[7] = { (uint8_t)hd->lock, (uint8_t)(hd->lock >> 8),
+				 hd->mode, hd->cls, hd->fn, hd->frame, hd->sub };
+		put(b, v, 7);
 	}
-	/* the detectors: what decides their future reports */
-	const struct vfs_detect *d = &w->det;
-	PUT(b, d->npasses);
-	for (int i = 0; i < d->npasses; i++) {
-		const struct vfs_pass *p = &d->passes[i];
-		PUT(b, p->used);
-		PUT(b, p->file);
-		PUT(b, p->epoch);
-		/* given (1), not given (0), before the pass or reported
-		 * skipped (2): not who got it, nor when */
-		int last = p->hi;       /* (8 at a time: hot) */
-		while (last >= 8) {
-			uint64_t x;
-			memcpy(&x, p->by + last - 8, 8);
-			if (x)
-				break;
-			last -= 8;
+	PUT(b, t->nfn);
+	put(b, t->fnstack, t->nfn < VFS_MAX_FNSTACK ? t->nfn : VFS_MAX_FNSTACK);
+	uint8_t rs[2] = { t->rec.started, t->rec.done };
+	put(b, rs, 2);
+	const void *frame;
+	size_t fsize;
+	int pc = vfs_thread_resume_point(w, i, &frame, &fsize);
+	if (pc != RP_IDLE) {
+		/* the call in progress: its arguments and its locals (the
+		 * frame is cleared whole when a call starts) */
+		put(b, frame, fsize);
+		/* (a defined call's values of the declared fields) */
+		if (nu && t->f.kfn.kdepth && ufield_row(w, UFV_CALL, i))
+			put(b, ufield_row(w, UFV_CALL, i), nu);
+		if (fixed >> i & 1) {   /* a submitted call: its number */
+			PUT(b, t->rec.call.seq);
+		} else {
+			put_call(b, &t->rec.call);
 		}
-		while (last > 0 && !p->by[last - 1])
-			last--;
-		int16_t nl = (int16_t)last;
-		PUT(b, nl);
-		uint8_t *v = b->p + b->n;
-		int k = 0;
-		/* 8 at a time: a byte's sign bit says < 0, its low seven
-		 * bits plus 0x7f carry into bit 7 when nonzero */
-		for (; k + 8 <= nl; k += 8) {
-			const uint64_t lo = 0x0101010101010101ull, m7 = 0x7f7f7f7f7f7f7f7full;
-			uint64_t x, y;
-			memcpy(&x, p->by + k, 8);
-			uint64_t neg = x >> 7 & lo;
-			uint64_t nz = (((x & m7) + m7) | x) >> 7 & lo;
-			y = (nz & ~neg) | neg << 1;
-			memcpy(v + k, &y, 8);
-		}
-		for (; k < nl; k++)
-			v[k] = (uint8_t)((p->by[k] > 0) | (p->by[k] < 0) << 1);
-		b->n += (size_t)nl;
+	} else {
+		uint16_t site = (uint16_t)pc;
+		PUT(b, site);
 	}
-	const struct vfs_lockdep *ld = &d->ld;
-	uint8_t lh[4] = { ld->nedges, ld->nseen, ld->ndead, ld->overflow };
-	put(b, lh, 4);
-	PUT(b, d->overflowed);  /* a detector turned off decides nothing more */
-	PUT(b, ld->woken);
-	put(b, ld->seen, sizeof ld->seen[0] * ld->nseen);
-	put(b, ld->dead, sizeof ld->dead[0] * ld->ndead);
-	for (int i = 0; i < ld->nedges; i++) {
-		uint8_t e[2] = { ld->edges[i].from, ld->edges[i].to };
-		put(b, e, 2);
+}
+
+static void canon_file(struct sbuf *b, const struct vfs_world *w, int i,
+		       size_t nu)
+{
+	const struct vfs_file *f = &w->files[i];
+	PUT(b, f->kind);
+	if (f->kind == FK_NONE)
+		return;
+	PUT(b, f->f_mode);
+	PUT(b, f->id);
+	PUT(b, f->f_count);
+	PUT(b, f->inode);
+	PUT(b, f->pid);
+	PUT(b, f->f_pos);
+	PUT(b, f->cursor);
+	if (nu && ufield_row(w, UFV_FILE, i))
+		put(b, ufield_row(w, UFV_FILE, i), nu);
+	put_lock(b, &f->f_pos_lock);
+	put_lock(b, &f->f_lock);
+}
+
+static void canon_fdt(struct sbuf *b, const struct vfs_fdtable *t)
+{
+	PUT(b, t->count);
+	PUT(b, t->nfds);
+	put(b, t->fd, sizeof t->fd[0] * (size_t)(t->nfds > 0 ? t->nfds : 0));
+}
+
+/* An open directory's pass: given (1), not given (0), before the pass or
+ * reported skipped (2) per offset; not who got it, nor when. */
+static void canon_pass(struct sbuf *b, const struct vfs_pass *p)
+{
+	PUT(b, p->used);
+	PUT(b, p->file);
+	PUT(b, p->epoch);
+	int last = p->hi;       /* (8 at a time: hot) */
+	while (last >= 8) {
+		uint64_t x;
+		memcpy(&x, p->by + last - 8, 8);
+		if (x)
+			break;
+		last -= 8;
 	}
-	*bo = lb;
+	while (last > 0 && !p->by[last - 1])
+		last--;
+	int16_t nl = (int16_t)last;
+	PUT(b, nl);
+	uint8_t *v = b->p + b->n;
+	int k = 0;
+	/* 8 at a time: a byte's sign bit says < 0, its low seven bits plus
+	 * 0x7f carry into bit 7 when nonzero */
+	for (; k + 8 <= nl; k += 8) {
+		const uint64_t lo = 0x0101010101010101ull, m7 = 0x7f7f7f7f7f7f7f7full;
+		uint64_t x, y;
+		memcpy(&x, p->by + k, 8);
+		uint64_t neg = x >> 7 & lo;
+		uint64_t nz = (((x & m7) + m7) | x) >> 7 & lo;
+		y = (nz & ~neg) | neg << 1;
+		memcpy(v + k, &y, 8);
+	}
+	for (; k < nl; k++)
+		v[k] = (uint8_t)((p->by[k] > 0) | (p->by[k] < 0) << 1);
+	b->n += (size_t)nl;
+}
+
+/* Component I's hash from the bytes serialised into B (emptied). */
+static inline uint64_t comp_hash(struct sbuf *b, int i)
+{
+	uint64_t h = xs_hash_seed(b->p, b->n, (uint64_t)(i + 1));
+	b->n = 0;
+	return h;
+}
+
+/* N bytes at A and B equal, N a small constant: 16 at a time, no call */
+typedef uint8_t xv16 __attribute__((vector_size(16)));
+static inline bool eq(const void *a, const void *b, size_t n)
+{
+	const uint8_t *p = a, *q = b;
+	xv16 d = { 0 };
+	size_t i = 0;
+#pragma GCC unroll 16
+	for (; i + 16 <= n; i += 16) {
+		xv16 x, y;
+		memcpy(&x, p + i, 16);
+		memcpy(&y, q + i, 16);
+		d |= x ^ y;
+	}
+	uint64_t r[2];
+	memcpy(r, &d, 16);
+	r[0] |= r[1];
+	for (; i + 4 <= n; i += 4) {
+		uint32_t x, y;
+		memcpy(&x, p + i, 4);
+		memcpy(&y, q + i, 4);
+		r[0] |= x ^ y;
+	}
+	for (; i < n; i++)
+		r[0] |= (uint64_t)(p[i] ^ q[i]);
+	return !r[0];
+}
+
+/* (equal bytes: an equal canonical form; unequal ones may still have
+ * one, and are only serialised again).  A thread's frame up to its
+ * defined function's part, that part while one runs in either, its held
+ * locks, function stack and call, its header, and its queue unless
+ * FIXED (the snapshot's: never changed, only taken from). */
+static inline bool thread_same(const struct vfs_thread *a,
+			       const struct vfs_thread *b, bool fixed)
+{
+	size_t h = offsetof(struct vfs_thread, nheld),
+	       end = offsetof(struct vfs_thread, rec) +
+		     offsetof(struct vfs_callrec, ret);
+	if (!eq(&a->f, &b->f, offsetof(struct vfs_frame, kfn)) ||
+	    !eq((const char *)a + h, (const char *)b + h, end - h) ||
+	    !eq(a, b, offsetof(struct vfs_thread, pending)))
+		return false;
+	if ((a->f.kfn.kdepth | b->f.kfn.kdepth) &&
+	    memcmp(&a->f.kfn, &b->f.kfn, sizeof a->f.kfn))
+		return false;
+	return fixed || !memcmp(a->pending, b->pending, sizeof a->pending);
+}
+
+static inline bool pass_same(const struct vfs_pass *a, const struct vfs_pass *b)
+{
+	return a->hi == b->hi &&
+	       eq(a, b, offsetof(struct vfs_pass, by)) &&
+	       !memcmp(a->by, b->by, (size_t)a->hi);
+}
+
+static inline bool fdt_same(const struct vfs_fdtable *a,
+			    const struct vfs_fdtable *b)
+{
+	return a->count == b->count && a->nfds == b->nfds &&
+	       !memcmp(a->fd, b->fd, sizeof a->fd[0] *
+		       (size_t)(a->nfds > 0 ? a->nfds : 0));
+}
+
+/* Row I of table TAB of the declared fields' values (NU bytes), in A
+ * and in B: both missing, or equal. */
+static inline bool urow_same(const struct vfs_world *a, const struct vfs_world *b,
+			     int tab, int i, size_t nu)
+{
+	if (!nu)
+		return true;
+	const int64_t *x = ufield_row(a, tab, i), *y = ufield_row(b, tab, i);
+	return x ? y && !memcmp(x, y, nu) : !y;
+}
+
+int xs_hash_reserve(struct xhash *x, const struct vfs_world *w)
+{
+	int n = XC_THREADS + w->nthreads + w->nfiles + w->nfdt + w->det.npasses;
+	if (n > x->cap) {
+		int cap = n * 2 > 64 ? n * 2 : 64;
+		uint64_t *h = realloc(x->h, sizeof *h * (size_t)cap);
+		if (!h)
+			return -1;
+		x->h = h;
+		x->cap = cap;
+	}
+	x->n = n;
+	return 0;
+}
+
+uint64_t xs_state_hash(struct sbuf *b, struct xhash *x,
+		       const struct vfs_world *w, uint64_t tree, uint32_t fixed,
+		       const struct xst *hist, const struct vfs_world *pw,
+		       const struct xhash *px)
+{
+	/* a local copy of the buffer's cursor: stores through b->p may not
+	 * then change b->n, which the compiler otherwise reloads per put */
+	struct sbuf lb = *b, *lbp = &lb;
+	size_t nu = sizeof(int64_t) * (size_t)ufields_n(w);  /* declared fields */
+	/* the parent's hashes are the same components' when the sizes are */
+	if (pw && (pw->nthreads != w->nthreads || pw->nfiles != w->nfiles ||
+		   pw->nfdt != w->nfdt || pw->det.npasses != w->det.npasses ||
+		   pw->nprocs != w->nprocs || pw->ninodes != w->ninodes))
+		pw = NULL;
+	lb.n = 0;
+	canon_glob(lbp, w, tree);
+	if (hist)
+		xs_canon_history(lbp, w, hist);
+	uint64_t *h = x->h, sum = h[XC_GLOB] = comp_hash(lbp, XC_GLOB);
+	/* component C: the parent's hash when SAME, else CANON's bytes' */
+#define COMP(c, same, canon) do {                       \
+		if (same) {                             \
+			h[c] = px->h[c];                \
+		} else {                                \
+			canon;                          \
+			h[c] = comp_hash(lbp, c);       \
+		}                                       \
+		sum += h[c];                            \
+	} while (0)
+	COMP(XC_PROCS, pw && !memcmp(pw->procs, w->procs,
+				     sizeof w->procs[0] * (size_t)w->nprocs),
+	     canon_procs(lbp, w));
+	COMP(XC_ILOCKS, pw && !memcmp(pw->ilocks, w->ilocks,
+				      sizeof w->ilocks[0] * (size_t)w->ninodes) &&
+			pw->ndlocks == w->ndlocks &&
+			!memcmp(pw->dlocks, w->dlocks,
+				sizeof w->dlocks[0] * (size_t)w->ndlocks),
+	     canon_ilocks(lbp, w));
+	/* the inodes' declared fields: here, not in the tree's hash, which a
+	 * step that is no VSYS_TREE call leaves as it was (a hook in lseek
+	 * writes them too); one block, none when none is declared */
+	const struct vfs_ufvals *ui = &w->ufv[UFV_INODE];
+	if (!nu || !ui->rows)
+		h[XC_UINODES] = 0;
+	else
+		COMP(XC_UINODES, pw && pw->ufv[UFV_INODE].rows == ui->rows &&
+				 !memcmp(pw->ufv[UFV_INODE].v, ui->v,
+					 nu * (size_t)ui->rows),
+		     put(lbp, ui->v, nu * (size_t)ui->rows));
+	int c = XC_THREADS;
+	for (int i = 0; i < w->nthreads; i++, c++)
+		COMP(c, pw && thread_same(&pw->threads[i], &w->threads[i],
+					  fixed >> i & 1) &&
+			urow_same(pw, w, UFV_CALL, i, nu),
+		     canon_thread(lbp, w, i, fixed, nu));
+	for (int i = 0; i < w->nfiles; i++, c++)
+		COMP(c, pw && eq(&pw->files[i], &w->files[i], sizeof w->files[i]) &&
+			urow_same(pw, w, UFV_FILE, i, nu),
+		     canon_file(lbp, w, i, nu));
+	for (int i = 0; i < w->nfdt; i++, c++)
+		COMP(c, pw && fdt_same(&pw->fdt[i], &w->fdt[i]),
+		     canon_fdt(lbp, &w->fdt[i]));
+	for (int i = 0; i < w->det.npasses; i++, c++)
+		COMP(c, pw && pass_same(&pw->det.passes[i], &w->det.passes[i]),
+		     canon_pass(lbp, &w->det.passes[i]));
+#undef COMP
+	*b = lb;
+	uint64_t r = xmix(sum);
+	return r ? r : 1;
 }
 
 static inline uint64_t rd64(const uint8_t *p)
@@ -354,22 +543,33 @@ static inline uint64_t mum(uint64_t a, uint64_t b)
  * 8-byte rounds.  A lane's state enters as the second factor's key, so
  * a zero factor needs a word equal to a random key or to the lane's
  * state (probability 2^-64 a round, as in wyhash). */
-uint64_t xs_hash_buf(const uint8_t *p, size_t n)
+uint64_t xs_hash_seed(const uint8_t *p, size_t n, uint64_t seed)
 {
 	const uint64_t k0 = 0xa0761d6478bd642full, k1 = 0xe7037ed1a0b428dbull,
 		       k2 = 0x8ebc6af09c88c6e3ull, k3 = 0x589965cc75374cc3ull;
-	uint64_t a = 0x60ea27eeadc0b5d6ull ^ n, b = 0x2d358dccaa6c78a5ull;
+	uint64_t a = 0x60ea27eeadc0b5d6ull ^ n,
+		 b = 0x2d358dccaa6c78a5ull ^ seed * 0x9e3779b97f4a7c15ull;
 	size_t i = 0;
 	for (; i + 32 <= n; i += 32) {
 		a = mum(rd64(p + i) ^ k0, rd64(p + i + 8) ^ a);
 		b = mum(rd64(p + i + 16) ^ k1, rd64(p + i + 24) ^ b);
 	}
 	uint8_t tail[32] = { 0 };
-	memcpy(tail, p + i, n - i);
+	if (n - i <= 16) {      /* (small components: no call) */
+		for (size_t k = 0; k < n - i; k++)
+			tail[k] = p[i + k];
+	} else {
+		memcpy(tail, p + i, n - i);
+	}
 	a = mum(rd64(tail) ^ k2, rd64(tail + 8) ^ a);
 	b = mum(rd64(tail + 16) ^ k3, rd64(tail + 24) ^ b);
 	uint64_t h = xmix(a ^ (b << 32 | b >> 32));
 	return h ? h : 1;
+}
+
+uint64_t xs_hash_buf(const uint8_t *p, size_t n)
+{
+	return xs_hash_seed(p, n, 0);
 }
 
 /* ---- one step, watched ---- */

@@ -191,27 +191,46 @@ void xs_violation(struct sworker *s, int plen, const uint8_t *extra, int nx,
 
 
 
-/* Hash W; TREE: its tree_hash when known (the parent's), else 0. */
-static int hash_state(struct sworker *s, const struct vfs_world *W,
-		      uint64_t tree, uint64_t acc, uint64_t *tr, uint64_t *h)
+/* The room for W's canonical state in the worker's buffer. */
+static int buf_reserve(struct sworker *s, const struct vfs_world *W, bool data)
 {
-	size_t need = xs_canon_bound(W, !tree);
+	size_t need = xs_canon_bound(W, data);
 	if (s->buf.cap < need) {
 		free(s->buf.p);
 		s->buf.cap = need * 2;
 		if (!(s->buf.p = malloc(s->buf.cap)))
 			return -1;
 	}
+	return 0;
+}
+
+/* Hash W, a successor of level L's state: its components into X; TREE:
+ * its tree_hash when known (the parent's), else 0. */
+static int hash_state(struct sworker *s, const struct lvl *L, struct xhash *x,
+		      const struct vfs_world *W, uint64_t tree, uint64_t acc,
+		      uint64_t *tr, uint64_t *h)
+{
+	if (buf_reserve(s, W, !tree) < 0 || xs_hash_reserve(x, W) < 0)
+		return -1;
 	*tr = tree ? tree : xs_tree_hash(&s->buf, W);
-	xs_canon(&s->buf, W, *tr, s->st->fixed);
-	if (s->st->hist)
-		xs_canon_history(&s->buf, W, s->st);
-	*h = xs_hash_buf(s->buf.p, s->buf.n);
+	*h = xs_state_hash(&s->buf, x, W, *tr, s->st->fixed,
+			   s->st->hist ? s->st : NULL, L->state, &L->hx);
 	if (s->st->o.outcomes && acc) {
 		*h = xmix(*h ^ acc);
 		if (!*h)
 			*h = 1;
 	}
+	return 0;
+}
+
+/* Level D's state's components, hashed whole (its hash is known). */
+int xs_level_hash(struct sworker *s, int d)
+{
+	struct lvl *L = &s->lv[d];
+	if (buf_reserve(s, L->state, false) < 0 || xs_hash_reserve(&L->hx, L->state) < 0)
+		return -1;
+	xs_state_hash(&s->buf, &L->hx, L->state, L->tree, s->st->fixed,
+		      s->st->hist ? s->st : NULL, NULL, NULL);
 	return 0;
 }
 
@@ -277,6 +296,9 @@ static void keep_last(struct sworker *s, struct lvl *L)
 	struct vfs_world *w = L->last;
 	L->last = s->work;
 	s->work = w;
+	struct xhash x = L->hxlast;
+	L->hxlast = s->hxw;
+	s->hxw = x;
 }
 
 /* Make the successors of level D's state (the reduced set).  A
@@ -396,7 +418,8 @@ int xs_expand(struct sworker *s, int d)
 		L->kinds[n] = (uint8_t)counts_kinds(S, W);
 		s->overflowed |= xoverflowed(S, W);
 		L->sacc[n] = acc;
-		if (hash_state(s, W, dirty ? 0 : L->tree, acc, &L->tr[n], &L->h[n]) < 0)
+		if (hash_state(s, L, &s->hxw, W, dirty ? 0 : L->tree, acc,
+			       &L->tr[n], &L->h[n]) < 0)
 			return -1;
 		vt_prefetch(&s->st->vt, L->h[n]);
 		if (!o->shared) {
@@ -520,7 +543,7 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 	s->lv[d].tree = tree;
 	s->lv[d].acc = acc;
 	s->lv[d].plen = plen;
-	if (xs_expand(s, d) < 0)
+	if (xs_level_hash(s, d) < 0 || xs_expand(s, d) < 0)
 		return -1;
 	uint64_t polls = 0;
 	for (;;) {
@@ -581,6 +604,16 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 		s->lv[d].tree = tr;
 		s->lv[d].acc = s->lv[d - 1].sacc[i];
 		s->lv[d].plen = np;
+		/* the components: the last successor's were kept, another's
+		 * are hashed again */
+		if (i == s->lv[d - 1].n - 1) {
+			const struct xhash *p = &s->lv[d - 1].hxlast;
+			if (xs_hash_reserve(&s->lv[d].hx, W) < 0)
+				return -1;
+			memcpy(s->lv[d].hx.h, p->h, sizeof *p->h * (size_t)p->n);
+		} else if (xs_level_hash(s, d) < 0) {
+			return -1;
+		}
 		if (xs_expand(s, d) < 0)
 			return -1;
 	}
@@ -591,7 +624,10 @@ void xs_worker_free(struct sworker *s)
 	for (int d = 0; d < s->caplv; d++) {
 		vfs_world_free(s->lv[d].buf);
 		vfs_world_free(s->lv[d].last);
+		free(s->lv[d].hx.h);
+		free(s->lv[d].hxlast.h);
 	}
+	free(s->hxw.h);
 	vfs_world_free(s->work);
 	free(s->lv);
 	free(s->path);

@@ -135,9 +135,26 @@ struct xobs {                   /* what the block being run did */
 size_t xs_canon_bound(const struct vfs_world *w, bool data);
 uint64_t xs_tree_hash(struct sbuf *b, const struct vfs_world *w);
 int xs_open_accesses(const struct vfs_world *snap, struct xopen *o);
-void xs_canon(struct sbuf *bo, const struct vfs_world *w, uint64_t tree,
-	      uint32_t fixed);
 uint64_t xs_hash_buf(const uint8_t *p, size_t n);
+uint64_t xs_hash_seed(const uint8_t *p, size_t n, uint64_t seed);
+
+/* A state's hash by components (explore_state.c): the hash of each, in
+ * the order of xs_state_hash. */
+struct xhash {
+	uint64_t *h;
+	int n, cap;
+};
+struct xst;
+/* Room in X for W's components (-1: out of memory). */
+int xs_hash_reserve(struct xhash *x, const struct vfs_world *w);
+/* W's hash, its components' in X (reserved for W); TREE: its tree_hash;
+ * HIST: the search whose open accesses W's history holds, or NULL.  PW:
+ * a world whose component hashes PX are (W's parent), or NULL: the
+ * components whose bytes are PW's are not hashed again. */
+uint64_t xs_state_hash(struct sbuf *b, struct xhash *x,
+		       const struct vfs_world *w, uint64_t tree, uint32_t fixed,
+		       const struct xst *hist, const struct vfs_world *pw,
+		       const struct xhash *px);
 void xs_obs_sink(void *ctx, const struct vfs_world *w,
 		 const struct vfs_event *ev);
 bool xs_steps_race(const struct xobs *x, const struct xobs *y);
@@ -193,6 +210,8 @@ struct lvl {
 	 * again (its block run again) when the search goes down to it */
 	struct vfs_world *buf;          /* this level's state when remade */
 	struct vfs_world *last;         /* successor n - 1 */
+	struct xhash hx;                /* this level's state's components */
+	struct xhash hxlast;            /* ... and successor n - 1's */
 };
 
 struct xst;
@@ -206,6 +225,7 @@ struct sworker {
 	int cappath;
 	struct xobs obs[XMAXT];
 	struct sbuf buf;
+	struct xhash hxw;               /* the work buffer's components */
 	/* counters */
 	uint64_t states, transitions, matched, probes, local, violating;
 	uint64_t kind_n[DK__COUNT];
@@ -277,6 +297,7 @@ void xs_violation(struct sworker *s, int plen, const uint8_t *extra, int nx,
 		  uint32_t kinds);
 struct vfs_world *xs_regen_next(struct sworker *s, int d, int i);
 int xs_expand(struct sworker *s, int d);
+int xs_level_hash(struct sworker *s, int d);
 int xs_path_push(struct sworker *s, const struct lvl *L, int i);
 bool xs_count_state(struct sworker *s);
 uint8_t xs_abort_cut(int abort);

@@ -65,10 +65,12 @@ static int top(struct xst *st, struct sworker *s)
 	if (!(b->p = malloc(b->cap)))
 		return -1;
 	uint64_t t0 = xs_tree_hash(b, st->snap);
-	xs_canon(b, st->snap, t0, st->fixed);
-	if (st->hist)
-		xs_canon_history(b, st->snap, st);
-	uint64_t h = xs_hash_buf(b->p, b->n);
+	struct xhash x = { 0 };
+	if (xs_hash_reserve(&x, st->snap) < 0)
+		return -1;
+	uint64_t h = xs_state_hash(b, &x, st->snap, t0, st->fixed,
+				   st->hist ? st : NULL, NULL, NULL);
+	free(x.h);
 	if (vt_insert(&st->vt, h, s->id) == -2)
 		return -1;
 	if (!xs_count_state(s))
@@ -91,7 +93,7 @@ static int top(struct xst *st, struct sworker *s)
 			s->lv[d].tree = it->tree;
 			s->lv[d].acc = it->acc;
 			s->lv[d].plen = it->plen;
-			if (xs_expand(s, d) < 0)
+			if (xs_level_hash(s, d) < 0 || xs_expand(s, d) < 0)
 				return -1;
 			struct lvl *L = &s->lv[d];
 			for (int i = 0; i < L->n; i++) {

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_state_hash.c - the stateful search's hash of a state by components
+ * (core/explore_state.c, xs_state_hash): a successor's hash made from its
+ * parent's, keeping the hashes of the components whose bytes did not
+ * change, must be the hash made from nothing, along random walks of
+ * scenarios that change every kind of component (threads, files, fd
+ * tables, processes, inode locks, passes, the tree, threads made and
+ * gone); and a change in one component must change the hash.
+ */
+#include "harness.h"
+#include "explore_stateful.h"
+
+/* A owns /d (fd 3); the thieves each take it with pidfd_getfd and list
+ * it (the scenario of the issue); B also seeks it. */
+static struct h *thieves(const char *preset)
+{
+	struct h *h = h_new(preset);
+	h_mkdir(h, "/d");
+	for (int i = 1; i <= 6; i++) {
+		char path[16];
+		snprintf(path, sizeof path, "/d/f%d", i);
+		h_touch(h, path);
+	}
+	int A = h_spawn(h, "A", 1000);
+	assert_int_equal(h_do(h, A, C_OPEN("/d", VO_RDONLY | VO_DIRECTORY)), 3);
+	int B = h_spawn(h, "B", 1000), C = h_spawn(h, "C", 1000);
+	assert_int_equal(h_do(h, B, C_PIDFD_OPEN(h_pid(h, A))), 3);
+	assert_int_equal(h_do(h, C, C_PIDFD_OPEN(h_pid(h, A))), 3);
+	h_submit(h, A, C_GETDENTS(3, 2));
+	h_submit(h, A, C_GETDENTS(3, 2));
+	h_submit(h, B, C_PIDFD_GETFD(3, 3));
+	h_submit(h, B, C_LSEEK(4, 0, 0));
+	h_submit(h, B, C_GETDENTS(4, 2));
+	h_submit(h, C, C_PIDFD_GETFD(3, 3));
+	h_submit(h, C, C_GETDENTS(4, 2));
+	h_submit(h, C, C_CLOSE(4));
+	return h;
+}
+
+/* The tree changes, descriptors come and go, a thread is made and one
+ * exits, a file is written. */
+static struct h *tree_ops(void)
+{
+	struct h *h = h_new("mainline");
+	h_mkdir(h, "/a");
+	h_mkdir(h, "/b");
+	h_touch(h, "/a/x");
+	int A = h_spawn(h, "A", 0), B = h_spawn(h, "B", 0);
+	assert_int_equal(h_do(h, A, C_OPEN("/a", VO_RDONLY | VO_DIRECTORY)), 3);
+	h_submit(h, A, C_MKDIR("/a/n"));
+	h_submit(h, A, C_GETDENTS(3, 2));
+	h_submit(h, A, C_RENAME("/a/x", "/b/y"));
+	h_submit(h, A, C_DUP(3));
+	h_submit(h, A, C_CLONE());
+	h_submit(h, B, C_CREAT("/b/z"));
+	h_submit(h, B, C_WRITE(3, "hello"));
+	h_submit(h, B, C_UNLINK("/b/z"));
+	h_submit(h, B, C_RMDIR("/a/n"));
+	h_submit(h, B, C_FORK("kid"));
+	h_submit(h, B, C_EXIT());
+	return h;
+}
+
+struct hashed {
+	struct xhash x;
+	uint64_t h, tree;
+};
+
+/* Two worlds (a state and its successor), a buffer, three hashes. */
+struct bench {
+	struct vfs_world *w, *k;
+	struct sbuf b;
+	struct hashed hw, hk, hf;
+};
+
+static void bench_init(struct bench *c, const struct vfs_world *snap)
+{
+	memset(c, 0, sizeof *c);
+	c->w = xs_wnew();
+	c->k = xs_wnew();
+	assert_true(c->w && c->k);
+	c->b.cap = xs_canon_bound(snap, true) * 4 + 4096;
+	assert_non_null(c->b.p = malloc(c->b.cap));
+}
+
+static void bench_free(struct bench *c)
+{
+	free(c->hw.x.h);
+	free(c->hk.x.h);
+	free(c->hf.x.h);
+	free(c->b.p);
+	vfs_world_free(c->w);
+	vfs_world_free(c->k);
+}
+
+static uint64_t hash_of(struct sbuf *b, struct hashed *o, const struct vfs_world *w,
+			uint32_t fixed, const struct vfs_world *pw,
+			const struct hashed *p)
+{
+	assert_int_equal(xs_hash_reserve(&o->x, w), 0);
+	o->tree = xs_tree_hash(b, w);
+	o->h = xs_state_hash(b, &o->x, w, o->tree, fixed, NULL, pw,
+			     p ? &p->x : NULL);
+	return o->h;
+}
+
+/* C->k: C->w's successor by thread T, hashed from C->w's components and
+ * from nothing, alike. */
+static uint64_t successor(struct bench *c, int t, uint32_t fixed)
+{
+	xs_fcopy(c->k, c->w, fixed, false);
+	vfs_step(c->k, t, NULL);
+	uint64_t inc = hash_of(&c->b, &c->hk, c->k, fixed, c->w, &c->hw);
+	uint64_t full = hash_of(&c->b, &c->hf, c->k, fixed, NULL, NULL);
+	assert_int_equal(inc, full);
+	assert_int_equal(c->hk.x.n, c->hf.x.n);
+	assert_memory_equal(c->hk.x.h, c->hf.x.h, sizeof *c->hk.x.h * (size_t)c->hk.x.n);
+	return inc;
+}
+
+/* Random walks from H's world: at each state, every runnable thread's
+ * step hashed from the state's components and from nothing. */
+static void walk(struct h *h, uint32_t fixed, uint64_t seed)
+{
+	struct bench c;
+	bench_init(&c, h->w);
+	uint64_t rng = seed;
+	int steps = 0;
+	for (int run = 0; run < 20; run++) {
+		assert_true(vfs_world_copy(c.w, h->w));
+		c.w->det.no_clocks = 1;
+		assert_true(vfs_world_copy(c.k, c.w));
+		hash_of(&c.b, &c.hw, c.w, fixed, NULL, NULL);
+		for (int d = 0; d < 400; d++) {
+			int run_t[XMAXT], n = 0;
+			for (int t = 0; t < c.w->nthreads; t++) {
+				if (!vfs_runnable(c.w, t))
+					continue;
+				run_t[n++] = t;
+				/* (a step never leads back to its state) */
+				assert_int_not_equal(successor(&c, t, fixed), c.hw.h);
+			}
+			if (!n)
+				break;
+			successor(&c, run_t[xorshift64(&rng) % (uint64_t)n], fixed);
+			struct vfs_world *x = c.w;
+			c.w = c.k;
+			c.k = x;
+			struct hashed y = c.hw;
+			c.hw = c.hk;
+			c.hk = y;
+			steps++;
+		}
+	}
+	assert_true(steps > 100);
+	bench_free(&c);
+}
+
+static uint32_t fixed_of(const struct vfs_world *w)
+{
+	uint32_t f = 0;
+	for (int i = 0; i < w->nthreads; i++)
+		if (w->threads[i].state != TS_FREE)
+			f |= 1u << i;
+	return f;
+}
+
+static void test_thieves(void **state)
+{
+	(void)state;
+	const char *presets[] = { "v6.4", "v6.5", "v5.6" };
+	for (int p = 0; p < 3; p++) {
+		struct h *h = thieves(presets[p]);
+		walk(h, 0, 0x9e3779b97f4a7c15ull + (uint64_t)p);
+		walk(h, fixed_of(h->w), 0x853c49e6748fea9bull + (uint64_t)p);
+		h_free(h);
+	}
+}
+
+static void test_tree_ops(void **state)
+{
+	(void)state;
+	struct h *h = tree_ops();
+	walk(h, 0, 7);
+	walk(h, fixed_of(h->w), 11);
+	h_free(h);
+}
+
+/* One byte of one component changed: the hash made from the parent's
+ * components sees it (and is the hash made from nothing). */
+static void test_one_change(void **state)
+{
+	(void)state;
+	struct h *h = thieves("v6.5");
+	struct bench c;
+	bench_init(&c, h->w);
+	assert_true(vfs_world_copy(c.w, h->w) && vfs_world_copy(c.k, c.w));
+	hash_of(&c.b, &c.hw, c.w, 0, NULL, NULL);
+	for (int what = 0; what < 5; what++) {
+		xs_fcopy(c.k, c.w, 0, false);
+		assert_int_equal(hash_of(&c.b, &c.hk, c.k, 0, c.w, &c.hw), c.hw.h);
+		switch (what) {
+		case 0: c.k->files[0].f_pos += 1; break;
+		case 1: c.k->threads[1].tnum += 1; break;
+		case 2: c.k->procs[0].uid += 1; break;
+		case 3: c.k->fdt[1].fd[0] ^= 1; break;
+		case 4: c.k->ilocks[0].owner = 1; break;
+		}
+		uint64_t inc = hash_of(&c.b, &c.hk, c.k, 0, c.w, &c.hw);
+		assert_int_not_equal(inc, c.hw.h);
+		assert_int_equal(inc, hash_of(&c.b, &c.hf, c.k, 0, NULL, NULL));
+	}
+	bench_free(&c);
+	h_free(h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_thieves),
+		cmocka_unit_test(test_tree_ops),
+		cmocka_unit_test(test_one_change),
+	};
+	return cmocka_run_group_tests(tests, NULL, h_teardown);
+}
