@@ -153,6 +153,26 @@ enum { XM_B, XM_L, XM_N };
  * of the discipline is recorded and sets m->violated. */
 int xm_event(struct xmovers *m, const struct vfs_world *w,
 	     const struct vfs_event *ev, int *vis_access);
+/* A worker's memo for xm_event_memo: by what an event's footprint reads
+ * of it (op, lock, mode, field, object, file, directory, function), its
+ * locations and their rows of the discipline's table (whose class is read
+ * when used; the table is not reallocated while a worker lives). */
+#define XMEMO_SIZE 256          /* direct mapped */
+struct xmemo {
+	uint32_t mask;          /* the slots used, less one: XMEMO_SIZE - 1
+				 * (a test uses fewer) */
+	struct xmemo_e {
+		uint64_t k[3];
+		int8_t n;       /* locations, -1: visible whatever the table */
+		uint8_t used;
+		uint8_t write[2];
+		uint32_t key[2];
+		const struct xmloc *l[2];
+	} e[XMEMO_SIZE];
+};
+/* xm_event, its footprint and table rows from C (filled on a miss). */
+int xm_event_memo(struct xmovers *m, struct xmemo *c, const struct vfs_world *w,
+		  const struct vfs_event *ev, int *vis_access);
 /* Demote the locations found violated; returns how many. */
 int xm_apply(struct xmovers *m);
 void xm_count(const struct xmovers *m, int *visible, int *hidden);

@@ -291,7 +291,7 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 			if (xs_hash_reserve(&hx, K[r]) < 0)
 				goto oom;
 			uint64_t h = xmix(xs_state_hash(&b, &hx, K[r], tr, fixed,
-							NULL, NULL, NULL) ^
+							NULL, NULL, NULL, -1) ^
 					  (uint64_t)(t + 1) * 0x9e3779b97f4a7c15ull);
 			if (!h)
 				h = 1;

@@ -377,6 +377,12 @@ static inline bool eq(const void *a, const void *b, size_t n)
 	uint64_t r[2];
 	memcpy(r, &d, 16);
 	r[0] |= r[1];
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x, y;
+		memcpy(&x, p + i, 8);
+		memcpy(&y, q + i, 8);
+		r[0] |= x ^ y;
+	}
 	for (; i + 4 <= n; i += 4) {
 		uint32_t x, y;
 		memcpy(&x, p + i, 4);
@@ -453,7 +459,7 @@ int xs_hash_reserve(struct xhash *x, const struct vfs_world *w)
 uint64_t xs_state_hash(struct sbuf *b, struct xhash *x,
 		       const struct vfs_world *w, uint64_t tree, uint32_t fixed,
 		       const struct xst *hist, const struct vfs_world *pw,
-		       const struct xhash *px)
+		       const struct xhash *px, int ran)
 {
 	/* a local copy of the buffer's cursor: stores through b->p may not
 	 * then change b->n, which the compiler otherwise reloads per put */
@@ -501,8 +507,8 @@ uint64_t xs_state_hash(struct sbuf *b, struct xhash *x,
 		     put(lbp, ui->v, nu * (size_t)ui->rows));
 	int c = XC_THREADS;
 	for (int i = 0; i < w->nthreads; i++, c++)
-		COMP(c, pw && thread_same(&pw->threads[i], &w->threads[i],
-					  fixed >> i & 1) &&
+		COMP(c, pw && i != ran &&
+			thread_same(&pw->threads[i], &w->threads[i], fixed >> i & 1) &&
 			urow_same(pw, w, UFV_CALL, i, nu),
 		     canon_thread(lbp, w, i, fixed, nu));
 	for (int i = 0; i < w->nfiles; i++, c++)
@@ -589,7 +595,8 @@ void xs_obs_sink(void *ctx, const struct vfs_world *w,
 			    o->open[i].tid != ev->tid &&
 			    (o->open[i].write || ev->op == OP_WRITE))
 				__atomic_store_n(o->need_hist, 1, __ATOMIC_RELAXED);
-	int c = xm_event(o->xm, w, ev, &vis_access);
+	int c = o->memo ? xm_event_memo(o->xm, o->memo, w, ev, &vis_access) :
+			  xm_event(o->xm, w, ev, &vis_access);
 	if (c > o->cls)
 		o->cls = (uint8_t)c;
 	if (c == XM_B)

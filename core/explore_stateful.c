@@ -204,17 +204,17 @@ static int buf_reserve(struct sworker *s, const struct vfs_world *W, bool data)
 	return 0;
 }
 
-/* Hash W, a successor of level L's state: its components into X; TREE:
- * its tree_hash when known (the parent's), else 0. */
+/* Hash W, a successor of level L's state by thread T: its components
+ * into X; TREE: its tree_hash when known (the parent's), else 0. */
 static int hash_state(struct sworker *s, const struct lvl *L, struct xhash *x,
-		      const struct vfs_world *W, uint64_t tree, uint64_t acc,
+		      const struct vfs_world *W, int t, uint64_t tree, uint64_t acc,
 		      uint64_t *tr, uint64_t *h)
 {
 	if (buf_reserve(s, W, !tree) < 0 || xs_hash_reserve(x, W) < 0)
 		return -1;
 	*tr = tree ? tree : xs_tree_hash(&s->buf, W);
 	*h = xs_state_hash(&s->buf, x, W, *tr, s->st->fixed,
-			   s->st->hist ? s->st : NULL, L->state, &L->hx);
+			   s->st->hist ? s->st : NULL, L->state, &L->hx, t);
 	if (s->st->o.outcomes && acc) {
 		*h = xmix(*h ^ acc);
 		if (!*h)
@@ -230,7 +230,7 @@ int xs_level_hash(struct sworker *s, int d)
 	if (buf_reserve(s, L->state, false) < 0 || xs_hash_reserve(&L->hx, L->state) < 0)
 		return -1;
 	xs_state_hash(&s->buf, &L->hx, L->state, L->tree, s->st->fixed,
-		      s->st->hist ? s->st : NULL, NULL, NULL);
+		      s->st->hist ? s->st : NULL, NULL, NULL, -1);
 	return 0;
 }
 
@@ -327,9 +327,15 @@ int xs_expand(struct sworker *s, int d)
 				return -1;
 			vfs_world_copy(s->work, S);
 		}
+		if (!s->memo) {
+			if (!(s->memo = calloc(1, sizeof *s->memo)))
+				return -1;
+			s->memo->mask = XMEMO_SIZE - 1;
+		}
 		struct vfs_world *W = s->work;
 		struct xobs *o = &s->obs[n];
 		o->xm = &s->st->xm;
+		o->memo = s->memo;
 		o->open = s->st->open;
 		o->nopen = s->st->hist ? 0 : s->st->nopen;
 		o->need_hist = &s->st->need_hist;
@@ -418,7 +424,7 @@ int xs_expand(struct sworker *s, int d)
 		L->kinds[n] = (uint8_t)counts_kinds(S, W);
 		s->overflowed |= xoverflowed(S, W);
 		L->sacc[n] = acc;
-		if (hash_state(s, L, &s->hxw, W, dirty ? 0 : L->tree, acc,
+		if (hash_state(s, L, &s->hxw, W, t, dirty ? 0 : L->tree, acc,
 			       &L->tr[n], &L->h[n]) < 0)
 			return -1;
 		vt_prefetch(&s->st->vt, L->h[n]);
@@ -628,6 +634,7 @@ void xs_worker_free(struct sworker *s)
 		free(s->lv[d].hxlast.h);
 	}
 	free(s->hxw.h);
+	free(s->memo);
 	vfs_world_free(s->work);
 	free(s->lv);
 	free(s->path);

@@ -123,6 +123,7 @@ struct xacc {
 
 struct xobs {                   /* what the block being run did */
 	struct xmovers *xm;
+	struct xmemo *memo;             /* the worker's, or NULL */
 	const struct xopen *open;       /* without clocks: the open accesses */
 	int nopen;
 	int *need_hist;
@@ -150,11 +151,13 @@ int xs_hash_reserve(struct xhash *x, const struct vfs_world *w);
 /* W's hash, its components' in X (reserved for W); TREE: its tree_hash;
  * HIST: the search whose open accesses W's history holds, or NULL.  PW:
  * a world whose component hashes PX are (W's parent), or NULL: the
- * components whose bytes are PW's are not hashed again. */
+ * components whose bytes are PW's are not hashed again; RAN: a thread
+ * that ran since PW (its component hashed again without comparing), or
+ * -1. */
 uint64_t xs_state_hash(struct sbuf *b, struct xhash *x,
 		       const struct vfs_world *w, uint64_t tree, uint32_t fixed,
 		       const struct xst *hist, const struct vfs_world *pw,
-		       const struct xhash *px);
+		       const struct xhash *px, int ran);
 void xs_obs_sink(void *ctx, const struct vfs_world *w,
 		 const struct vfs_event *ev);
 bool xs_steps_race(const struct xobs *x, const struct xobs *y);
@@ -226,6 +229,7 @@ struct sworker {
 	struct xobs obs[XMAXT];
 	struct sbuf buf;
 	struct xhash hxw;               /* the work buffer's components */
+	struct xmemo *memo;             /* what events are to the discipline */
 	/* counters */
 	uint64_t states, transitions, matched, probes, local, violating;
 	uint64_t kind_n[DK__COUNT];
