@@ -203,11 +203,22 @@ bool world_copy_files(struct vfs_world *d, const struct vfs_world *s)
 	d->nfdt = s->nfdt;
 	if (s->nfiles)
 		memcpy(d->files, s->files, sizeof d->files[0] * (size_t)s->nfiles);
+	/* (most tables hold a few descriptors: their head is copied whole,
+	 * a constant size, without a call; the slots past nfds are never
+	 * read) */
+	enum { HEAD = 32 };
+	_Static_assert(sizeof(struct vfs_fdtable) >= HEAD, "an fd table's head");
 	for (int i = 0; i < s->nfdt; i++) {
-		d->fdt[i].count = s->fdt[i].count;
-		d->fdt[i].nfds = s->fdt[i].nfds;
-		memcpy(d->fdt[i].fd, s->fdt[i].fd,
-		       sizeof s->fdt[i].fd[0] * (size_t)s->fdt[i].nfds);
+		struct vfs_fdtable *dt = &d->fdt[i];
+		const struct vfs_fdtable *st = &s->fdt[i];
+		if (offsetof(struct vfs_fdtable, fd) + sizeof st->fd[0] *
+		    (size_t)st->nfds <= HEAD) {
+			memcpy(dt, st, HEAD);
+			continue;
+		}
+		dt->count = st->count;
+		dt->nfds = st->nfds;
+		memcpy(dt->fd, st->fd, sizeof st->fd[0] * (size_t)st->nfds);
 	}
 	return true;
 }
