@@ -170,9 +170,8 @@ struct xmemo {
 		const struct xmloc *l[2];
 	} e[XMEMO_SIZE];
 };
-/* xm_event, its footprint and table rows from C (filled on a miss). */
-int xm_event_memo(struct xmovers *m, struct xmemo *c, const struct vfs_world *w,
-		  const struct vfs_event *ev, int *vis_access);
+/* xm_event_memo (explore_stateful.h, inline): xm_event, its footprint
+ * and table rows from C (filled on a miss). */
 /* Demote the locations found violated; returns how many. */
 int xm_apply(struct xmovers *m);
 void xm_count(const struct xmovers *m, int *visible, int *hidden);

@@ -45,9 +45,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "explore_int.h"
+#include "explore_stateful.h"
 #include "footprint.h"
-#include "internal.h"
 
 #define KLOCKBIT 0x80000000u
 #define FLD_PASS 0x7f           /* the detector's pass of an open directory */
@@ -273,7 +272,7 @@ void xm_free(struct xmovers *m)
 
 /* ---- checking, during the search ---- */
 
-static void violated(struct xmovers *m, uint32_t key)
+void xm_violated(struct xmovers *m, uint32_t key)
 {
 	pthread_mutex_lock(&m->mu);
 	int i = 0;
@@ -283,54 +282,6 @@ static void violated(struct xmovers *m, uint32_t key)
 		m->demote[m->ndemote++] = key;
 	pthread_mutex_unlock(&m->mu);
 	__atomic_store_n(&m->violated, 1, __ATOMIC_RELAXED);
-}
-
-/* EV's class from its N locations KEY (written: WRITE) and their rows L
- * of the table (NULL: not in it). */
-static inline __attribute__((always_inline)) int
-classify(struct xmovers *m, const struct vfs_world *w,
-		    const struct vfs_event *ev, int n, const uint32_t key[2],
-		    const uint8_t write[2], const struct xmloc *const l[2],
-		    int *vis_access)
-{
-	*vis_access = 0;
-	if (n < 0)
-		return XM_N;
-	int cls = XM_B;
-	for (int i = 0; i < n; i++) {
-		if (!l[i] || l[i]->cls == XM_VISIBLE) {
-			/* releasing a visible lock with nobody waiting (a
-			 * wake-up is an event of its own) moves left */
-			int c = ev->op == OP_RELEASE ? XM_L : XM_N;
-			if (c > cls)
-				cls = c;
-			if (i == 0)
-				*vis_access = 1;
-			continue;
-		}
-		bool ok;
-		const struct vfs_thread *t = &w->threads[ev->tid];
-		int mode = M_NONE;
-		switch (l[i]->cls) {
-		case XM_SINGLE:
-			ok = ev->tid == l[i]->tid;
-			break;
-		case XM_RDONLY:
-			ok = !write[i];
-			break;
-		default:        /* XM_LOCKED */
-			ok = thread_holds(t, l[i]->lock, &mode) &&
-			     (!write[i] || mode != M_READ);
-			break;
-		}
-		if (!ok) {
-			violated(m, key[i]);
-			cls = XM_N;
-			if (i == 0)
-				*vis_access = 1;
-		}
-	}
-	return cls;
 }
 
 int xm_event(struct xmovers *m, const struct vfs_world *w,
@@ -345,13 +296,13 @@ int xm_event(struct xmovers *m, const struct vfs_world *w,
 		l[i] = find(m, key[i]);
 		write[i] = wr[i];
 	}
-	return classify(m, w, ev, n, key, write, l, vis_access);
+	return xm_classify(m, w, ev, n, key, write, l, vis_access);
 }
 
-/* (apart: the memo's hits need none of its registers) */
-static __attribute__((noinline)) void
-memo_fill(struct xmovers *m, struct xmemo_e *e, const struct vfs_world *w,
-	  const struct vfs_event *ev, uint64_t k0, uint64_t k1, uint64_t k2)
+/* (apart: the memo's hits, inline in the search's sink, need none of
+ * its registers) */
+void xm_memo_fill(struct xmovers *m, struct xmemo_e *e, const struct vfs_world *w,
+		  const struct vfs_event *ev, uint64_t k0, uint64_t k1, uint64_t k2)
 {
 	bool wr[2];
 	int n = ev_keys(w, ev, e->key, wr);
@@ -364,34 +315,6 @@ memo_fill(struct xmovers *m, struct xmemo_e *e, const struct vfs_world *w,
 		e->l[i] = find(m, e->key[i]);
 		e->write[i] = wr[i];
 	}
-}
-
-int xm_event_memo(struct xmovers *m, struct xmemo *c, const struct vfs_world *w,
-		  const struct vfs_event *ev, int *vis_access)
-{
-	/* everything vfs_footprint reads of EV, in three loads: the lock
-	 * and the object, the file and the directory, and the bytes from
-	 * op to the flags (the thread's masked off, which the class reads
-	 * itself) */
-	_Static_assert(offsetof(struct vfs_event, obj) ==
-		       offsetof(struct vfs_event, lock) + 4 &&
-		       offsetof(struct vfs_event, dir) ==
-		       offsetof(struct vfs_event, file) + 4 &&
-		       offsetof(struct vfs_event, op) ==
-		       offsetof(struct vfs_event, tid) + 1 &&
-		       offsetof(struct vfs_event, tid) + 8 == sizeof *ev,
-		       "the memo's loads");
-	uint64_t k0, k1, k2;
-	memcpy(&k0, &ev->tid, 8);
-	memcpy(&k1, &ev->lock, 8);
-	memcpy(&k2, &ev->file, 8);
-	k0 &= ~(uint64_t)0xff;
-	uint64_t h = ((k0 ^ k1 * 0x9e3779b97f4a7c15ull ^ k2 * 0xbf58476d1ce4e5b9ull) *
-		      0x94d049bb133111ebull) >> 56;
-	struct xmemo_e *e = &c->e[h & c->mask];
-	if (!e->used || e->k[0] != k0 || e->k[1] != k1 || e->k[2] != k2)
-		memo_fill(m, e, w, ev, k0, k1, k2);
-	return classify(m, w, ev, e->n, e->key, e->write, e->l, vis_access);
 }
 
 int xm_apply(struct xmovers *m)

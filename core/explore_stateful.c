@@ -223,14 +223,18 @@ static int hash_state(struct sworker *s, const struct lvl *L, struct xhash *x,
 	return 0;
 }
 
-/* Level D's state's components, hashed whole (its hash is known). */
-int xs_level_hash(struct sworker *s, int d)
+/* Level D's state's components (its hash is known): hashed whole, or
+ * from level D - 1's when PARENT (it is that state's successor by thread
+ * RAN, remade). */
+int xs_level_hash(struct sworker *s, int d, bool parent, int ran)
 {
 	struct lvl *L = &s->lv[d];
+	const struct lvl *P = parent ? &s->lv[d - 1] : NULL;
 	if (buf_reserve(s, L->state, false) < 0 || xs_hash_reserve(&L->hx, L->state) < 0)
 		return -1;
 	xs_state_hash(&s->buf, &L->hx, L->state, L->tree, s->st->fixed,
-		      s->st->hist ? s->st : NULL, NULL, NULL, -1);
+		      s->st->hist ? s->st : NULL, P ? P->state : NULL,
+		      P ? &P->hx : NULL, ran);
 	return 0;
 }
 
@@ -549,14 +553,20 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 	s->lv[d].tree = tree;
 	s->lv[d].acc = acc;
 	s->lv[d].plen = plen;
-	if (xs_level_hash(s, d) < 0 || xs_expand(s, d) < 0)
+	if (xs_level_hash(s, d, false, -1) < 0 || xs_expand(s, d) < 0)
 		return -1;
+	/* the states on the stack, counted by their hash's top byte: a
+	 * matched state is looked for on the stack only when its count is
+	 * not zero */
+	uint32_t onstack[256] = { 0 };
+	onstack[hash >> 56]++;
 	uint64_t polls = 0;
 	for (;;) {
 		struct lvl *L = &s->lv[d];
 		if (L->next == L->n) {
 			if (d == base)
 				return 0;
+			onstack[L->hash >> 56]--;
 			d--;
 			continue;
 		}
@@ -587,7 +597,7 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 		if (!r) {
 			s->matched++;
 			/* acyclic: never back to a state on the stack */
-			for (int k = base; k <= d; k++)
+			for (int k = base; onstack[h >> 56] && k <= d; k++)
 				if (s->lv[k].hash == h) {
 					s->cut = XCUT_ERROR;
 					s->failed = 2;
@@ -605,19 +615,20 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 		if (!W)
 			return -1;
 		d++;
+		onstack[h >> 56]++;
 		s->lv[d].state = W;
 		s->lv[d].hash = h;
 		s->lv[d].tree = tr;
 		s->lv[d].acc = s->lv[d - 1].sacc[i];
 		s->lv[d].plen = np;
 		/* the components: the last successor's were kept, another's
-		 * are hashed again */
+		 * are hashed again from its parent's */
 		if (i == s->lv[d - 1].n - 1) {
 			const struct xhash *p = &s->lv[d - 1].hxlast;
 			if (xs_hash_reserve(&s->lv[d].hx, W) < 0)
 				return -1;
 			memcpy(s->lv[d].hx.h, p->h, sizeof *p->h * (size_t)p->n);
-		} else if (xs_level_hash(s, d) < 0) {
+		} else if (xs_level_hash(s, d, true, s->lv[d - 1].tid[i]) < 0) {
 			return -1;
 		}
 		if (xs_expand(s, d) < 0)

@@ -88,6 +88,91 @@ static inline int vt_insert(struct vtable *t, uint64_t h, int wid)
 	return vt_insert_cas(t, v, h, wid);
 }
 
+/* ---- the check of the locking guess, inline in the search's sink
+ * (explore_movers.c) ---- */
+
+void xm_violated(struct xmovers *m, uint32_t key);
+void xm_memo_fill(struct xmovers *m, struct xmemo_e *e, const struct vfs_world *w,
+		  const struct vfs_event *ev, uint64_t k0, uint64_t k1, uint64_t k2);
+
+/* EV's class from its N locations KEY (written: WRITE) and their rows L
+ * of the table (NULL: not in it). */
+static inline __attribute__((always_inline)) int
+xm_classify(struct xmovers *m, const struct vfs_world *w,
+	    const struct vfs_event *ev, int n, const uint32_t key[2],
+	    const uint8_t write[2], const struct xmloc *const l[2],
+	    int *vis_access)
+{
+	*vis_access = 0;
+	if (n < 0)
+		return XM_N;
+	int cls = XM_B;
+	for (int i = 0; i < n; i++) {
+		if (!l[i] || l[i]->cls == XM_VISIBLE) {
+			/* releasing a visible lock with nobody waiting (a
+			 * wake-up is an event of its own) moves left */
+			int c = ev->op == OP_RELEASE ? XM_L : XM_N;
+			if (c > cls)
+				cls = c;
+			if (i == 0)
+				*vis_access = 1;
+			continue;
+		}
+		bool ok;
+		const struct vfs_thread *t = &w->threads[ev->tid];
+		int mode = M_NONE;
+		switch (l[i]->cls) {
+		case XM_SINGLE:
+			ok = ev->tid == l[i]->tid;
+			break;
+		case XM_RDONLY:
+			ok = !write[i];
+			break;
+		default:        /* XM_LOCKED */
+			ok = thread_holds(t, l[i]->lock, &mode) &&
+			     (!write[i] || mode != M_READ);
+			break;
+		}
+		if (!ok) {
+			xm_violated(m, key[i]);
+			cls = XM_N;
+			if (i == 0)
+				*vis_access = 1;
+		}
+	}
+	return cls;
+}
+
+/* xm_event, its footprint and table rows from C (filled on a miss). */
+static inline int xm_event_memo(struct xmovers *m, struct xmemo *c,
+				const struct vfs_world *w,
+				const struct vfs_event *ev, int *vis_access)
+{
+	/* everything vfs_footprint reads of EV, in three loads: the lock
+	 * and the object, the file and the directory, and the bytes from
+	 * op to the flags (the thread's masked off, which the class reads
+	 * itself) */
+	_Static_assert(offsetof(struct vfs_event, obj) ==
+		       offsetof(struct vfs_event, lock) + 4 &&
+		       offsetof(struct vfs_event, dir) ==
+		       offsetof(struct vfs_event, file) + 4 &&
+		       offsetof(struct vfs_event, op) ==
+		       offsetof(struct vfs_event, tid) + 1 &&
+		       offsetof(struct vfs_event, tid) + 8 == sizeof *ev,
+		       "the memo's loads");
+	uint64_t k0, k1, k2;
+	memcpy(&k0, &ev->tid, 8);
+	memcpy(&k1, &ev->lock, 8);
+	memcpy(&k2, &ev->file, 8);
+	k0 &= ~(uint64_t)0xff;
+	uint64_t h = ((k0 ^ k1 * 0x9e3779b97f4a7c15ull ^ k2 * 0xbf58476d1ce4e5b9ull) *
+		      0x94d049bb133111ebull) >> 56;
+	struct xmemo_e *e = &c->e[h & c->mask];
+	if (!e->used || e->k[0] != k0 || e->k[1] != k1 || e->k[2] != k2)
+		xm_memo_fill(m, e, w, ev, k0, k1, k2);
+	return xm_classify(m, w, ev, e->n, e->key, e->write, e->l, vis_access);
+}
+
 /* ---- what a state is (explore_state.c) ---- */
 
 struct sbuf {
@@ -301,7 +386,7 @@ void xs_violation(struct sworker *s, int plen, const uint8_t *extra, int nx,
 		  uint32_t kinds);
 struct vfs_world *xs_regen_next(struct sworker *s, int d, int i);
 int xs_expand(struct sworker *s, int d);
-int xs_level_hash(struct sworker *s, int d);
+int xs_level_hash(struct sworker *s, int d, bool parent, int ran);
 int xs_path_push(struct sworker *s, const struct lvl *L, int i);
 bool xs_count_state(struct sworker *s);
 uint8_t xs_abort_cut(int abort);

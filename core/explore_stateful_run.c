@@ -93,7 +93,7 @@ static int top(struct xst *st, struct sworker *s)
 			s->lv[d].tree = it->tree;
 			s->lv[d].acc = it->acc;
 			s->lv[d].plen = it->plen;
-			if (xs_level_hash(s, d) < 0 || xs_expand(s, d) < 0)
+			if (xs_level_hash(s, d, false, -1) < 0 || xs_expand(s, d) < 0)
 				return -1;
 			struct lvl *L = &s->lv[d];
 			for (int i = 0; i < L->n; i++) {
