@@ -323,6 +323,10 @@ int xs_expand(struct sworker *s, int d)
 		s->cut = XCUT_DEPTH;
 		return 0;
 	}
+	int tlast = -1;         /* the last successor's thread */
+	for (int t = 0; t < S->nthreads; t++)
+		if (vfs_runnable(S, t))
+			tlast = t;
 	for (int t = 0; t < S->nthreads; t++) {
 		if (!vfs_runnable(S, t))
 			continue;
@@ -350,18 +354,32 @@ int xs_expand(struct sworker *s, int d)
 		uint64_t acc = L->acc;
 		int k = 0, cut = 0;
 		bool dirty = false, redo = false;
+		/* what the successor is, worked out before a step that may be
+		 * the next block's (spec: it was) */
+		bool spec = false;
+		uint64_t spec_tr = 0, spec_h = 0;
+		uint32_t spec_kinds = 0, spec_ovf = 0;
 		for (;;) {
 			int nth = W->nthreads, nf = W->next_file_id,
 			    np = W->next_pid, nfdt = W->nfdt, npr = W->nprocs;
 			uint64_t ni = inode_stamp(W);
 			int pc = vfs_thread_resume_point(W, t, NULL, NULL);
-			/* after the block's visible step, keep a copy before a
-			 * step where a visible one was seen before: it may be
-			 * the next block's */
-			bool saved = false;
+			/* after the block's visible step, before a step where
+			 * a visible one was seen before (it may be the next
+			 * block's): the last successor's world is kept (a
+			 * copy), another's is not, only what it is (its
+			 * kinds, limits and hash, worked out now) */
+			bool saved = false, specd = false;
 			uint8_t nacc = o->nacc, over = o->over;
 			bool dirty0 = dirty;
-			if (cut && s->nsite[pc]) {
+			if (cut && s->nsite[pc] && t != tlast) {
+				spec_kinds = counts_kinds(S, W);
+				spec_ovf = xoverflowed(S, W);
+				if (hash_state(s, L, &s->hxw, W, t, dirty ? 0 : L->tree,
+					       acc, &spec_tr, &spec_h) < 0)
+					return -1;
+				saved = specd = true;
+			} else if (cut && s->nsite[pc]) {
 				if (!s->spare) {
 					if (!(s->spare = xs_wnew()))
 						return -1;
@@ -392,9 +410,13 @@ int xs_expand(struct sworker *s, int d)
 				/* the next block's: back to before it */
 				k--;
 				if (saved) {
-					struct vfs_world *tmp = W;
-					W = s->work = s->spare;
-					s->spare = tmp;
+					if (specd) {
+						spec = true;    /* (W is past it) */
+					} else {
+						struct vfs_world *tmp = W;
+						W = s->work = s->spare;
+						s->spare = tmp;
+					}
 					o->nacc = nacc;
 					o->over = over;
 					dirty = dirty0;
@@ -425,12 +447,19 @@ int xs_expand(struct sworker *s, int d)
 		L->ncut[n] = (uint8_t)cut;
 		L->tid[n] = (uint8_t)t;
 		L->nst[n] = (uint8_t)k;
-		L->kinds[n] = (uint8_t)counts_kinds(S, W);
-		s->overflowed |= xoverflowed(S, W);
 		L->sacc[n] = acc;
-		if (hash_state(s, L, &s->hxw, W, t, dirty ? 0 : L->tree, acc,
-			       &L->tr[n], &L->h[n]) < 0)
-			return -1;
+		if (spec) {
+			L->kinds[n] = (uint8_t)spec_kinds;
+			s->overflowed |= spec_ovf;
+			L->tr[n] = spec_tr;
+			L->h[n] = spec_h;
+		} else {
+			L->kinds[n] = (uint8_t)counts_kinds(S, W);
+			s->overflowed |= xoverflowed(S, W);
+			if (hash_state(s, L, &s->hxw, W, t, dirty ? 0 : L->tree, acc,
+				       &L->tr[n], &L->h[n]) < 0)
+				return -1;
+		}
 		vt_prefetch(&s->st->vt, L->h[n]);
 		if (!o->shared) {
 			/* invisible all through: taken alone (an ample set of
