@@ -587,13 +587,13 @@ uint64_t xs_hash_buf(const uint8_t *p, size_t n)
 /* ---- one step, watched ---- */
 
 
-void xs_obs_sink(void *ctx, const struct vfs_world *w,
-		     const struct vfs_event *ev)
+/* An event that may matter (apart: the others, about half, return
+ * without saving its registers). */
+static __attribute__((noinline)) void obs_event(struct xobs *o,
+						const struct vfs_world *w,
+						const struct vfs_event *ev)
 {
-	struct xobs *o = ctx;
 	int vis_access;
-	if (ev->op == OP_EXIT || (ev->op == OP_ENTER && !vfs_fn_is_iterator(ev->fn)))
-		return;         /* (most events: nothing to the reduction) */
 	if (o->nopen && (ev->op == OP_READ || ev->op == OP_WRITE) &&
 	    vfs_access_checked(ev))
 		for (int i = 0; i < o->nopen; i++)
@@ -627,6 +627,18 @@ void xs_obs_sink(void *ctx, const struct vfs_world *w,
 		a->lk[i] = t->held[i].lock;
 		a->lm[i] = t->held[i].mode;
 	}
+}
+
+void xs_obs_sink(void *ctx, const struct vfs_world *w,
+		 const struct vfs_event *ev)
+{
+	struct xobs *o = ctx;
+	/* (most events: nothing to the reduction) */
+	if (ev->op == OP_EXIT ||
+	    (ev->op == OP_ENTER && !(o->iter ? o->iter[ev->fn] :
+				     vfs_fn_is_iterator(ev->fn))))
+		return;
+	obs_event(o, w, ev);
 }
 
 /* Two enabled steps race: a common location, a write, no lock held by

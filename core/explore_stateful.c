@@ -339,11 +339,14 @@ int xs_expand(struct sworker *s, int d)
 			if (!(s->memo = calloc(1, sizeof *s->memo)))
 				return -1;
 			s->memo->mask = XMEMO_SIZE - 1;
+			for (int f = 0; f < 256; f++)
+				s->iter[f] = vfs_fn_is_iterator(f);
 		}
 		struct vfs_world *W = s->work;
 		struct xobs *o = &s->obs[n];
 		o->xm = &s->st->xm;
 		o->memo = s->memo;
+		o->iter = s->iter;
 		o->open = s->st->open;
 		o->nopen = s->st->hist ? 0 : s->st->nopen;
 		o->need_hist = &s->st->need_hist;
