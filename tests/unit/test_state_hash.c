@@ -6,7 +6,8 @@
  * change, must be the hash made from nothing, along random walks of
  * scenarios that change every kind of component (threads, files, fd
  * tables, processes, inode locks, passes, the tree, threads made and
- * gone); and a change in one component must change the hash.
+ * gone); and a change in one component (a declared field's value too)
+ * must change the hash.
  */
 #include "harness.h"
 #include "explore_stateful.h"
@@ -195,11 +196,21 @@ static void test_one_change(void **state)
 {
 	(void)state;
 	struct h *h = thieves("v6.5");
+	/* two declared fields, a file's and an inode's (their values are
+	 * rows of the world's own tables, out of the objects) */
+	char err[128];
+	int sf = vfs_ufield_declare(h->w, "fa", KO_FILE, 0, err, sizeof err);
+	int si = vfs_ufield_declare(h->w, "ia", KO_INODE, 0, err, sizeof err);
+	assert_true(sf >= 0 && si >= 0);
+	/* B's call under way, as in a defined function: its frame and its
+	 * values of the declared fields count */
+	vfs_step(h->w, 1, NULL);
+	h->w->threads[1].f.kfn.kdepth = 1;
 	struct bench c;
 	bench_init(&c, h->w);
 	assert_true(vfs_world_copy(c.w, h->w) && vfs_world_copy(c.k, c.w));
 	hash_of(&c.b, &c.hw, c.w, 0, NULL, NULL, -1);
-	for (int what = 0; what < 5; what++) {
+	for (int what = 0; what < 8; what++) {
 		xs_fcopy(c.k, c.w, 0, false);
 		assert_int_equal(hash_of(&c.b, &c.hk, c.k, 0, c.w, &c.hw, -1), c.hw.h);
 		switch (what) {
@@ -208,9 +219,13 @@ static void test_one_change(void **state)
 		case 2: c.k->procs[0].uid += 1; break;
 		case 3: c.k->fdt[1].fd[0] ^= 1; break;
 		case 4: c.k->ilocks[0].owner = 1; break;
+		case 5: ufield_set(c.k, sf, 0, 7); break;
+		case 6: ufield_set(c.k, si, 1, 9); break;
+		case 7: ufield_kval_set(c.k, 1, sf, 5); break;
 		}
 		uint64_t inc = hash_of(&c.b, &c.hk, c.k, 0, c.w, &c.hw, -1);
-		assert_int_not_equal(inc, c.hw.h);
+		if (inc == c.hw.h)
+			fail_msg("change %d not seen", what);
 		assert_int_equal(inc, hash_of(&c.b, &c.hf, c.k, 0, NULL, NULL, -1));
 	}
 	bench_free(&c);
