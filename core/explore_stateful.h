@@ -151,20 +151,25 @@ static inline int xm_event_memo(struct xmovers *m, struct xmemo *c,
 	/* everything vfs_footprint reads of EV, in three loads: the lock
 	 * and the object, the file and the directory, and the bytes from
 	 * op to the flags (the thread's masked off, which the class reads
-	 * itself) */
+	 * itself, and the step's resume point's, which only names it) */
 	_Static_assert(offsetof(struct vfs_event, obj) ==
 		       offsetof(struct vfs_event, lock) + 4 &&
 		       offsetof(struct vfs_event, dir) ==
 		       offsetof(struct vfs_event, file) + 4 &&
 		       offsetof(struct vfs_event, op) ==
 		       offsetof(struct vfs_event, tid) + 1 &&
+		       offsetof(struct vfs_event, rp) ==
+		       offsetof(struct vfs_event, tid) + 3 &&
 		       offsetof(struct vfs_event, tid) + 8 == sizeof *ev,
 		       "the memo's loads");
 	uint64_t k0, k1, k2;
 	memcpy(&k0, &ev->tid, 8);
 	memcpy(&k1, &ev->lock, 8);
 	memcpy(&k2, &ev->file, 8);
-	k0 &= ~(uint64_t)0xff;
+	static const uint8_t keep[8] = { 0, 0xff, 0xff, 0, 0xff, 0xff, 0xff, 0xff };
+	uint64_t mask;          /* (by bytes: any byte order) */
+	memcpy(&mask, keep, 8);
+	k0 &= mask;
 	uint64_t h = ((k0 ^ k1 * 0x9e3779b97f4a7c15ull ^ k2 * 0xbf58476d1ce4e5b9ull) *
 		      0x94d049bb133111ebull) >> 56;
 	struct xmemo_e *e = &c->e[h & c->mask];
