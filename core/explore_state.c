@@ -497,8 +497,8 @@ uint64_t xs_state_hash(struct sbuf *b, struct xhash *x,
 	COMP(XC_ILOCKS, pw && !memcmp(pw->ilocks, w->ilocks,
 				      sizeof w->ilocks[0] * (size_t)w->ninodes) &&
 			pw->ndlocks == w->ndlocks &&
-			!memcmp(pw->dlocks, w->dlocks,
-				sizeof w->dlocks[0] * (size_t)w->ndlocks),
+			(!w->ndlocks || !memcmp(pw->dlocks, w->dlocks,
+						sizeof w->dlocks[0] * (size_t)w->ndlocks)),
 	     canon_ilocks(lbp, w));
 	/* the inodes' declared fields: here, not in the tree's hash, which a
 	 * step that is no VSYS_TREE call leaves as it was (a hook in lseek
