@@ -385,3 +385,22 @@ char data_byte(const struct vfs_inode *ino, int64_t off)
 	return b && off >= 0 && off < (int64_t)b->cap && off < ino->size ?
 	       b->bytes[off] : 0;
 }
+
+/* ---- an inode and its dentry as the shell reads them (vfs_inode.h) ---------- */
+int vfs_inode_type(const struct vfs_world *w, int ino) { return w->inodes[ino].type; }
+bool vfs_inode_freed(const struct vfs_world *w, int ino) { return w->inodes[ino].freed; }
+bool vfs_inode_unlinked(const struct vfs_world *w, int ino) { return w->inodes[ino].unlinked; }
+bool vfs_inode_is_mountpoint(const struct vfs_world *w, int ino)
+{
+	return w->inodes[ino].is_mountpoint;
+}
+const char *vfs_dentry_name(const struct vfs_world *w, int ino) { return w->inodes[ino].name; }
+int vfs_dentry_offset(const struct vfs_world *w, int ino) { return w->inodes[ino].d_off; }
+int vfs_dentry_first_child(const struct vfs_world *w, int ino)
+{
+	return w->inodes[ino].first_child;
+}
+int vfs_dentry_next_sibling(const struct vfs_world *w, int ino)
+{
+	return w->inodes[ino].next_sibling;
+}

@@ -96,6 +96,33 @@ bool vfs_in_call(const struct vfs_world *w, int tid)
 	return w->threads[tid].f.pc != RP_IDLE;
 }
 
+const char *vfs_proc_name(const struct vfs_world *w, int proc) { return w->procs[proc].name; }
+int vfs_proc_pid(const struct vfs_world *w, int proc) { return w->procs[proc].pid; }
+int vfs_proc_uid(const struct vfs_world *w, int proc) { return w->procs[proc].uid; }
+int vfs_thread_state(const struct vfs_world *w, int tid) { return w->threads[tid].state; }
+int vfs_thread_proc(const struct vfs_world *w, int tid) { return w->threads[tid].proc; }
+int vfs_thread_ktid(const struct vfs_world *w, int tid) { return w->threads[tid].tid; }
+vfs_lid_t vfs_thread_wait_lock(const struct vfs_world *w, int tid)
+{
+	return w->threads[tid].wait_lock;
+}
+const struct vfs_call *vfs_thread_call(const struct vfs_world *w, int tid)
+{
+	return &w->threads[tid].rec.call;
+}
+bool vfs_call_started(const struct vfs_world *w, int tid) { return w->threads[tid].rec.started; }
+bool vfs_call_skipped_fpos(const struct vfs_world *w, int tid)
+{
+	return w->threads[tid].rec.skipped_fpos;
+}
+int vfs_call_start_step(const struct vfs_world *w, int tid)
+{
+	return w->threads[tid].rec.start_step;
+}
+int64_t vfs_call_ret(const struct vfs_world *w, int tid) { return w->threads[tid].rec.ret; }
+const char *vfs_call_text(const struct vfs_world *w, int tid) { return w->threads[tid].rec.text; }
+int vfs_call_nent(const struct vfs_world *w, int tid) { return w->threads[tid].rec.nent; }
+
 int vfs_thread_npending(const struct vfs_world *w, int tid)
 {
 	return w->threads[tid].npending;

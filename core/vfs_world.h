@@ -20,9 +20,11 @@
 #include "vfs_trace.h"
 #include "vfs_detect.h"
 #include "syscalls.h"
+#include "vfs_file.h"
+#include "vfs_inode.h"
+#include "vfs_thread.h"
 
 /* ---- objects ---------------------------------------------------------------- */
-enum vfs_itype { IT_NONE, IT_DIR, IT_REG, IT_PIDFS };
 
 struct vfs_inode {
 	uint8_t type;           /* enum vfs_itype */
@@ -71,10 +73,6 @@ struct vfs_sb {
 	int32_t root;
 };
 
-enum { FK_NONE, FK_INODE, FK_PIDFD };
-#define FMODE_READ        0x1
-#define FMODE_WRITE       0x2
-#define FMODE_ATOMIC_POS  0x8000
 
 struct vfs_file {
 	uint8_t kind;           /* FK_* ; FK_NONE = free slot */
@@ -123,7 +121,6 @@ struct vfs_callrec {
 };
 
 /* ---- threads ---------------------------------------------------------------- */
-enum vfs_tstate { TS_FREE, TS_IDLE, TS_RUNNING, TS_BLOCKED, TS_DEAD };
 
 struct vfs_held {
 	vfs_lid_t lock; uint8_t mode; uint8_t cls;
@@ -367,18 +364,6 @@ int vfs_proc_by_pid(const struct vfs_world *w, int pid);
 /* "A", "A.1", "A.2", or a pid number. */
 int vfs_thread_by_name(const struct vfs_world *w, const char *name);
 int vfs_file_by_id(const struct vfs_world *w, int id);
-/* The file PROC's fd refers to, or -1. */
-int vfs_fd_file(const struct vfs_world *w, int proc, int fd);
-/* What slot FD of fd table FDT (0 <= FD < its nfds) holds, for views that
- * list a table: an open file's index, or one of VFD_*; *CLOEXEC (when not
- * NULL) whether close-on-exec is set on it. */
-enum { VFD_FREE = -1, VFD_RESERVED = -2 /* an open in progress */,
-       VFD_STDIO = -3 /* 0-2: taken, as stdio would be (no file modelled) */ };
-int vfs_fd_slot(const struct vfs_world *w, int fdt, int fd, bool *cloexec);
-/* PROC's fd table: its index for vfs_fd_slot, *NFDS (one past its highest
- * slot used) and *SHARED (the threads sharing it, files->count); -1 when
- * the process has exited. */
-int vfs_proc_fdtable(const struct vfs_world *w, int proc, int *nfds, int *shared);
 /* The world's filesystem types: the built-in rows, then the defined ones
  * (index vfs_nfstypes + i).  NULL / -1 when there is no such type. */
 int vfs_world_nfstypes(const struct vfs_world *w);
@@ -394,6 +379,34 @@ const struct vfs_fstype *vfs_inode_fstype(const struct vfs_world *w, int ino);
 /* what INO's filesystem does under W's kernel (vfs_fs_ops) */
 struct vfs_fsops vfs_inode_fsops(const struct vfs_world *w, int ino);
 
+/* ---- the world as the shell reads it (core/world.c) ------------------------- */
+/* A zeroed world, for vfs_world_init or vfs_world_copy (NULL: out of
+ * memory); the shell never knows its size. */
+struct vfs_world *vfs_world_alloc(void);
+/* Steps run so far; calls submitted so far (each call's seq is one of
+ * them). */
+int vfs_world_step(const struct vfs_world *w);
+int vfs_world_call_seq(const struct vfs_world *w);
+/* The preset it runs (index into vfs_presets), its knobs, and whether a
+ * script changed them ('set'); setting them marks them changed when
+ * OVERRIDDEN. */
+int vfs_world_preset(const struct vfs_world *w);
+const struct vfs_knobs *vfs_world_knobs(const struct vfs_world *w);
+bool vfs_world_knobs_overridden(const struct vfs_world *w);
+void vfs_world_set_knobs(struct vfs_world *w, const struct vfs_knobs *k,
+			 bool overridden);
+/* The scheduler (enum vfs_sched); VSCHED_RANDOM draws from SEED. */
+int vfs_world_sched(const struct vfs_world *w);
+void vfs_world_set_sched(struct vfs_world *w, int sched, long long seed);
+/* The detectors' state and reports (vfs_detect.h), and the overflows of
+ * their tables not yet told (marked told). */
+const struct vfs_detect *vfs_world_detect(const struct vfs_world *w);
+uint32_t vfs_world_overflow_news(struct vfs_world *w);
+/* The lock and call counters ('stats'). */
+const struct vfs_stats *vfs_world_stats(const struct vfs_world *w);
+/* A step ran out of memory and nobody was told yet (told from now on). */
+bool vfs_world_oom_news(struct vfs_world *w);
+
 /* ---- running (core/sched.c) ------------------------------------------------- */
 /* Queue a call on a thread: its sequence number (> 0, the order of
  * submission the fifo scheduler follows), or -VE_AGAIN when the queue is
@@ -404,29 +417,6 @@ bool vfs_runnable(const struct vfs_world *w, int tid);
 bool vfs_has_work(const struct vfs_world *w, int tid);
 /* A call has begun and not finished (queued calls aside). */
 bool vfs_in_call(const struct vfs_world *w, int tid);
-/* Calls queued on TID that have not begun. */
-int vfs_thread_npending(const struct vfs_world *w, int tid);
-/* The kernel functions TID is inside: how many, and frame I's VFN_* (0 is
- * the outermost, the system call's own). */
-int vfs_thread_nframes(const struct vfs_world *w, int tid);
-int vfs_thread_frame_fn(const struct vfs_world *w, int tid, int i);
-/* A lock a thread holds: the kernel function it was taken in (FN) and the
- * frame it belongs to: where it was taken or, when that function has
- * returned holding it (fdget_pos returns holding f_pos_lock), the deepest
- * live frame above it (RETURNED). */
-struct vfs_held_lock {
-	vfs_lid_t lock;
-	int mode;               /* enum vfs_mode */
-	int fn, frame;
-	bool returned;
-};
-/* The I-th lock TID holds (0: the first taken), or false past the last. */
-bool vfs_thread_held(const struct vfs_world *w, int tid, int i,
-		     struct vfs_held_lock *h);
-/* TID's most recent call took a lock of class CLS in MODE (-1: any mode);
- * i_rwsem_dir matches an i_rwsem too, and write an exclusive one (i_mutex)
- * (core/locking.c). */
-bool vfs_call_took(const struct vfs_world *w, int tid, int cls, int mode);
 /* Run one atomic step of tid (must be runnable). Returns true if the step
  * completed a call. */
 bool vfs_step(struct vfs_world *w, int tid, const struct vfs_sink *sink);

@@ -756,3 +756,60 @@ int vfs_proc_fdtable(const struct vfs_world *w, int proc, int *nfds, int *shared
 	}
 	return t;
 }
+
+/* ---- the world as the shell reads it ---------------------------------------- */
+struct vfs_world *vfs_world_alloc(void)
+{
+	return calloc(1, sizeof(struct vfs_world));
+}
+
+int vfs_world_step(const struct vfs_world *w) { return w->step; }
+int vfs_world_call_seq(const struct vfs_world *w) { return w->call_seq; }
+int vfs_world_preset(const struct vfs_world *w) { return w->preset; }
+const struct vfs_knobs *vfs_world_knobs(const struct vfs_world *w) { return &w->k; }
+bool vfs_world_knobs_overridden(const struct vfs_world *w) { return w->knobs_overridden; }
+
+void vfs_world_set_knobs(struct vfs_world *w, const struct vfs_knobs *k, bool overridden)
+{
+	w->k = *k;
+	w->knobs_overridden = overridden;
+}
+
+int vfs_world_sched(const struct vfs_world *w) { return w->sched; }
+
+void vfs_world_set_sched(struct vfs_world *w, int sched, long long seed)
+{
+	if (sched == VSCHED_RANDOM) {
+		w->rng = (uint64_t)seed * 0x9e3779b97f4a7c15ull + 0x2545f4914f6cdd1dull;
+		if (!w->rng)
+			w->rng = 1;
+	}
+	w->sched = (uint8_t)sched;
+}
+
+const struct vfs_detect *vfs_world_detect(const struct vfs_world *w) { return &w->det; }
+
+uint32_t vfs_world_overflow_news(struct vfs_world *w)
+{
+	uint32_t fresh = w->det.overflowed & ~w->det.told;
+	w->det.told |= fresh;
+	return fresh;
+}
+
+const struct vfs_stats *vfs_world_stats(const struct vfs_world *w) { return &w->stats; }
+
+bool vfs_world_oom_news(struct vfs_world *w)
+{
+	if (w->oom != 1)
+		return false;
+	w->oom = 2;
+	return true;
+}
+
+int vfs_world_ninodes(const struct vfs_world *w) { return w->ninodes; }
+int vfs_world_nsb(const struct vfs_world *w) { return w->nsb; }
+int vfs_world_nfiles(const struct vfs_world *w) { return w->nfiles; }
+int vfs_world_nprocs(const struct vfs_world *w) { return w->nprocs; }
+int vfs_world_nthreads(const struct vfs_world *w) { return w->nthreads; }
+int vfs_world_last_done(const struct vfs_world *w) { return w->last_done_tid; }
+int vfs_world_last_getdents(const struct vfs_world *w) { return w->last_gd_tid; }
