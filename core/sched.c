@@ -111,6 +111,7 @@ const struct vfs_call *vfs_thread_call(const struct vfs_world *w, int tid)
 	return &w->threads[tid].rec.call;
 }
 bool vfs_call_started(const struct vfs_world *w, int tid) { return w->threads[tid].rec.started; }
+bool vfs_call_done(const struct vfs_world *w, int tid) { return w->threads[tid].rec.done; }
 bool vfs_call_skipped_fpos(const struct vfs_world *w, int tid)
 {
 	return w->threads[tid].rec.skipped_fpos;

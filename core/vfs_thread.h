@@ -58,14 +58,15 @@ bool vfs_thread_held(const struct vfs_world *w, int tid, int i,
 /* ---- a thread's current or most recent call ----------------------------------- */
 /* The call, as submitted (its sequence number, system call, arguments). */
 const struct vfs_call *vfs_thread_call(const struct vfs_world *w, int tid);
-/* It has begun; it went through fdget_pos without taking f_pos_lock; the
- * world's step it began at. */
+/* It has begun; it has returned; it went through fdget_pos without
+ * taking f_pos_lock; the world's step it began at. */
 bool vfs_call_started(const struct vfs_world *w, int tid);
+bool vfs_call_done(const struct vfs_world *w, int tid);
 bool vfs_call_skipped_fpos(const struct vfs_world *w, int tid);
 int vfs_call_start_step(const struct vfs_world *w, int tid);
-/* Its result (>= 0, or -errno), the first bytes a read gave (at most
- * VFS_TEXT_MAX, NUL-terminated) and the entries a getdents handed out
- * (their names: vfs_rec_entry_name). */
+/* Its result (>= 0, or -errno), the first bytes a read gave (the result's
+ * count up to VFS_TEXT_MAX, holes as zeros, then a NUL) and how many
+ * entries a getdents handed out (their names: vfs_rec_entry_name). */
 int64_t vfs_call_ret(const struct vfs_world *w, int tid);
 const char *vfs_call_text(const struct vfs_world *w, int tid);
 int vfs_call_nent(const struct vfs_world *w, int tid);

@@ -402,6 +402,9 @@ void vfs_world_set_sched(struct vfs_world *w, int sched, long long seed);
  * their tables not yet told (marked told). */
 const struct vfs_detect *vfs_world_detect(const struct vfs_world *w);
 uint32_t vfs_world_overflow_news(struct vfs_world *w);
+/* W's override of decision DEC (vfs_kernel.h), or NULL: the kernel
+ * decides. */
+const struct vfs_expr *vfs_world_override(const struct vfs_world *w, int dec);
 /* The lock and call counters ('stats'). */
 const struct vfs_stats *vfs_world_stats(const struct vfs_world *w);
 /* A step ran out of memory and nobody was told yet (told from now on). */

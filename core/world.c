@@ -813,3 +813,8 @@ int vfs_world_nprocs(const struct vfs_world *w) { return w->nprocs; }
 int vfs_world_nthreads(const struct vfs_world *w) { return w->nthreads; }
 int vfs_world_last_done(const struct vfs_world *w) { return w->last_done_tid; }
 int vfs_world_last_getdents(const struct vfs_world *w) { return w->last_gd_tid; }
+
+const struct vfs_expr *vfs_world_override(const struct vfs_world *w, int dec)
+{
+	return vfs_override(w, dec);
+}
