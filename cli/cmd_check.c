@@ -9,6 +9,11 @@
 #include <string.h>
 #include "commands.h"
 #include "explore_cli.h"
+#include "fns.h"
+#include "vfs_trace.h"
+#include "vfs_detect.h"
+#include "vfs_file.h"
+#include "vfs_thread.h"
 
 static int failed(struct session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -85,9 +90,10 @@ static int want_count(struct session *s, int kind, const char *what, bool want,
 	if (!want && n) {
 		const char *first = "";
 		char buf[512] = "";
-		for (int i = 0; i < s->w->det.nreports && !explore_cli_active(s); i++)
-			if (s->w->det.reports[i].kind == kind) {
-				vfs_report_text(s->w, &s->w->det.reports[i], buf, sizeof buf);
+		const struct vfs_detect *det = vfs_world_detect(s->w);
+		for (int i = 0; i < det->nreports && !explore_cli_active(s); i++)
+			if (det->reports[i].kind == kind) {
+				vfs_report_text(s->w, &det->reports[i], buf, sizeof buf);
 				first = buf;
 				break;
 			}
@@ -106,9 +112,9 @@ COND(cond_ret)
 {
 	const struct vfs_world *w = s->w;
 	(void)ec; (void)neg; (void)rest;
-	if (w->last_done_tid < 0)
+	if (vfs_world_last_done(w) < 0)
 		return failed(s, "ret %s: no system call has completed", a[0]);
-	int64_t r = w->threads[w->last_done_tid].rec.ret;
+	int64_t r = vfs_call_ret(w, vfs_world_last_done(w));
 	long long v;
 	int e = vfs_errno_lookup(a[0]);
 	bool ok;
@@ -122,9 +128,9 @@ COND(cond_ret)
 	if (!ok) {
 		char got[32], th[32];
 		vfs_ret_text(r, got, sizeof got);
-		vfs_thread_name(w, w->last_done_tid, th, sizeof th);
+		vfs_thread_name(w, vfs_world_last_done(w), th, sizeof th);
 		return failed(s, "ret: expected %s, got %s (from %s's %s)", a[0], got, th,
-			      call_kname(w, &w->threads[w->last_done_tid].rec.call));
+			      call_kname(w, vfs_thread_call(w, vfs_world_last_done(w))));
 	}
 	return 0;
 }
@@ -136,17 +142,20 @@ COND(cond_read)
 	if (strlen(a[0]) > VFS_TEXT_MAX)
 		return cli_error(s, "expect read: at most %d bytes are kept to compare, "
 				 "not %zu", VFS_TEXT_MAX, strlen(a[0]));
-	if (w->last_done_tid < 0)
+	if (vfs_world_last_done(w) < 0)
 		return failed(s, "read: no system call has completed");
-	const struct vfs_callrec *r = &w->threads[w->last_done_tid].rec;
-	if (!(vfs_sys[r->call.sys].flags & VSYS_READS))
+	int tid = vfs_world_last_done(w);
+	const struct vfs_call *call = vfs_thread_call(w, tid);
+	if (!(vfs_sys[call->sys].flags & VSYS_READS))
 		return failed(s, "read: the most recent call was %s, not a read",
-			      call_kname(w, &r->call));
-	if (r->ret != (int64_t)strlen(a[0]) || strcmp(r->text, a[0])) {
+			      call_kname(w, call));
+	int64_t ret = vfs_call_ret(w, tid);
+	const char *text = vfs_call_text(w, tid);
+	if (ret != (int64_t)strlen(a[0]) || strcmp(text, a[0])) {
 		char got[32];
-		vfs_ret_text(r->ret, got, sizeof got);
+		vfs_ret_text(ret, got, sizeof got);
 		return failed(s, "read: expected \"%s\", got %s \"%s\"", a[0], got,
-			      r->ret > 0 ? r->text : "");
+			      ret > 0 ? text : "");
 	}
 	return 0;
 }
@@ -155,22 +164,23 @@ COND(cond_entries)
 {
 	const struct vfs_world *w = s->w;
 	(void)ec; (void)neg;
-	if (w->last_gd_tid < 0)
+	if (vfs_world_last_getdents(w) < 0)
 		return failed(s, "entries: no getdents has completed");
-	const struct vfs_callrec *r = &w->threads[w->last_gd_tid].rec;
+	int tid = vfs_world_last_getdents(w), nent = vfs_call_nent(w, tid);
+	int64_t ret = vfs_call_ret(w, tid);
 	char got[1024] = "", want[1024] = "";
 	size_t o = 0;
-	bool ok = r->ret >= 0 && r->nent == rest;
-	for (int i = 0; i < r->nent; i++) {
-		const char *nm = vfs_rec_entry_name(w, w->last_gd_tid, i);
+	bool ok = ret >= 0 && nent == rest;
+	for (int i = 0; i < nent; i++) {
+		const char *nm = vfs_rec_entry_name(w, tid, i);
 		if (o < sizeof got)     /* a long list is cut, not overrun */
 			o += (size_t)snprintf(got + o, sizeof got - o, "%s%s",
 					      i ? " " : "", nm);
 		if (i < rest && strcmp(nm, a[i]))
 			ok = false;
 	}
-	if (r->ret < 0)
-		vfs_ret_text(r->ret, got, sizeof got);
+	if (ret < 0)
+		vfs_ret_text(ret, got, sizeof got);
 	if (!ok) {
 		o = 0;
 		for (int i = 0; i < rest && o < sizeof want; i++)
@@ -193,7 +203,7 @@ COND(cond_file_num)
 		return cli_error(s, "expect %s: N must be a number, not '%s'", k, a[1]);
 	if (resolve_file(s, a[0], &f) < 0)
 		return -1;
-	long long got = !strcmp(k, "fpos") ? w->files[f].f_pos : w->files[f].f_count;
+	long long got = !strcmp(k, "fpos") ? vfs_file_pos(w, f) : vfs_file_count(w, f);
 	if (got != v)
 		return failed(s, "%s %s: expected %lld, got %lld", k, a[0], v, got);
 	return 0;
@@ -268,7 +278,6 @@ COND(cond_field)
 /* took, skipped, blocked: THREAD [LOCK [MODE]] */
 struct thread_lock {
 	int tid, cls, mode;     /* cls 0, mode -1: not given */
-	const struct vfs_thread *t;
 	char th[32];            /* its name */
 };
 
@@ -289,7 +298,6 @@ static int thread_lock_args(struct session *s, const char *k, int rest, char **a
 		if (x->mode > M_WRITE)
 			return cli_error(s, "expect %s: mode is read, write or excl", k);
 	}
-	x->t = &s->w->threads[x->tid];
 	vfs_thread_name(s->w, x->tid, x->th, sizeof x->th);
 	return 0;
 }
@@ -300,11 +308,12 @@ COND(cond_took)
 	(void)neg;
 	if (thread_lock_args(s, ec->name, rest, a, &x) < 0)
 		return -1;
-	if (!x.t->rec.started)
+	if (!vfs_call_started(s->w, x.tid))
 		return failed(s, "took: %s has made no call", x.th);
 	if (!vfs_call_took(s->w, x.tid, x.cls, x.mode))
 		return failed(s, "took: %s's %s did not take %s%s%s", x.th,
-			      call_kname(s->w, &x.t->rec.call), a[1], rest > 2 ? " " : "",
+			      call_kname(s->w, vfs_thread_call(s->w, x.tid)), a[1],
+			      rest > 2 ? " " : "",
 			      rest > 2 ? a[2] : "");
 	return 0;
 }
@@ -320,11 +329,11 @@ COND(cond_skipped)
 				  FLD_NONE);
 	if (thread_lock_args(s, ec->name, rest, a, &x) < 0)
 		return -1;
-	if (!x.t->rec.started)
+	if (!vfs_call_started(s->w, x.tid))
 		return failed(s, "skipped: %s has made no call", x.th);
-	if (!x.t->rec.skipped_fpos)
+	if (!vfs_call_skipped_fpos(s->w, x.tid))
 		return failed(s, "skipped: %s's %s did not skip f_pos_lock%s", x.th,
-			      call_kname(s->w, &x.t->rec.call),
+			      call_kname(s->w, vfs_thread_call(s->w, x.tid)),
 			      vfs_call_took(s->w, x.tid, LC_F_POS_LOCK, -1) ? " (it took it)" : "");
 	return 0;
 }
@@ -336,10 +345,10 @@ COND(cond_blocked)
 	(void)neg;
 	if (thread_lock_args(s, ec->name, rest, a, &x) < 0)
 		return -1;
-	if (x.t->state != TS_BLOCKED)
+	if (vfs_thread_state(w, x.tid) != TS_BLOCKED)
 		return failed(s, "blocked: %s is not blocked", x.th);
-	if (x.cls && vfs_lock_class(w, x.t->wait_lock) != x.cls &&
-	    !(x.cls == LC_I_RWSEM_DIR && vfs_lock_class(w, x.t->wait_lock) == LC_I_RWSEM)) {
+	int cls = vfs_lock_class(w, vfs_thread_wait_lock(w, x.tid));
+	if (x.cls && cls != x.cls && !(x.cls == LC_I_RWSEM_DIR && cls == LC_I_RWSEM)) {
 		char why[256];
 		session_blocked_line(s, x.tid, why, sizeof why);
 		return failed(s, "blocked %s %s: %s", x.th, a[1], why);
@@ -378,9 +387,9 @@ COND(cond_deadlock)
 		return -1;
 	if (dl && neg) {
 		if (!cyc && nrep)
-			for (int i = 0; i < w->det.nreports; i++)
-				if (w->det.reports[i].kind == DK_DEADLOCK)
-					r = w->det.reports[i];
+			for (int i = 0; i < vfs_world_detect(w)->nreports; i++)
+				if (vfs_world_detect(w)->reports[i].kind == DK_DEADLOCK)
+					r = vfs_world_detect(w)->reports[i];
 		return failed(s, "no deadlock: %s", cyc || nrep ? r.text :
 			      "every live thread is blocked");
 	}

@@ -25,6 +25,10 @@
 #include <string.h>
 #include "commands.h"
 #include "explore_cli.h"
+#include "fns.h"
+#include "vfs_trace.h"
+#include "vfs_detect.h"
+#include "vfs_thread.h"
 
 
 #define CMP_WIDTH      100      /* the widest table; narrower on a narrow screen */
@@ -61,7 +65,7 @@ struct replay {
 	int note_row;           /* the row of the other command running, or -1 */
 	int cur_line;
 	const char *cur_text;   /* the command running, as written */
-	int32_t seq_base;       /* w->call_seq before the command */
+	int32_t seq_base;       /* vfs_world_call_seq(w) before the command */
 	int *seq_row;           /* a call's seq -> its row + 1 */
 	int nseq;
 	long after_steps;       /* scheduler steps after the script */
@@ -185,22 +189,22 @@ static void note_skipped(struct replay *rp, const char *name)
 static void end_command(struct replay *rp)
 {
 	const struct vfs_world *w = rp->s->w;
-	if (w->call_seq < rp->seq_base)         /* `reset`: numbering anew */
+	if (vfs_world_call_seq(w) < rp->seq_base)  /* `reset`: numbering anew */
 		memset(rp->seq_row, 0, (size_t)rp->nseq * sizeof *rp->seq_row);
-	if (rp->cur >= 0 && w->call_seq > rp->seq_base) {
-		if (w->call_seq >= rp->nseq) {
-			int nn = w->call_seq * 2 + 16;
+	if (rp->cur >= 0 && vfs_world_call_seq(w) > rp->seq_base) {
+		if (vfs_world_call_seq(w) >= rp->nseq) {
+			int nn = vfs_world_call_seq(w) * 2 + 16;
 			rp->seq_row = xrealloc(rp->seq_row, (size_t)nn * sizeof *rp->seq_row);
 			memset(rp->seq_row + rp->nseq, 0,
 			       (size_t)(nn - rp->nseq) * sizeof *rp->seq_row);
 			rp->nseq = nn;
 		}
-		for (int32_t q = rp->seq_base + 1; q <= w->call_seq; q++)
+		for (int32_t q = rp->seq_base + 1; q <= vfs_world_call_seq(w); q++)
 			rp->seq_row[q] = rp->cur + 1;
 		rp->rows[rp->cur].submitted = 1;
 	}
 	rp->cur = rp->note_row = -1;
-	rp->seq_base = w->call_seq;
+	rp->seq_base = vfs_world_call_seq(w);
 }
 
 static int watch_command(void *ctx, struct session *s, const struct cmd_entry *e,
@@ -226,7 +230,7 @@ static int watch_command(void *ctx, struct session *s, const struct cmd_entry *e
 
 static int row_of_thread(struct replay *rp, int tid)
 {
-	int32_t seq = rp->s->w->threads[tid].rec.call.seq;
+	int32_t seq = vfs_thread_call(rp->s->w, tid)->seq;
 	if (seq > rp->seq_base)
 		return rp->cur;         /* submitted by the command running */
 	if (seq < 0 || seq >= rp->nseq)
@@ -261,7 +265,7 @@ static void watch_event(void *ctx, struct session *s, const struct vfs_event *ev
 {
 	struct replay *rp = ctx;
 	const struct vfs_world *w = s->w;
-	if (ev->tid < 0 || ev->tid >= w->nthreads)
+	if (ev->tid < 0 || ev->tid >= vfs_world_nthreads(w))
 		return;
 	int k = row_of_thread(rp, ev->tid);
 	if (k < 0)
@@ -297,18 +301,19 @@ static void watch_result(void *ctx, struct session *s, int tid)
 {
 	struct replay *rp = ctx;
 	const struct vfs_world *w = s->w;
-	const struct vfs_callrec *r = &w->threads[tid].rec;
 	int k = row_of_thread(rp, tid);
 	if (k < 0)
 		return;
 	struct cell *c = &rp->rows[k].cell;
 	char ret[32], extra[512] = "";
-	vfs_ret_text(r->ret, ret, sizeof ret);
-	if ((vfs_sys[r->call.sys].flags & VSYS_DIRENTS) && r->ret >= 0) {
+	int64_t r = vfs_call_ret(w, tid);
+	unsigned flags = vfs_sys[vfs_thread_call(w, tid)->sys].flags;
+	vfs_ret_text(r, ret, sizeof ret);
+	if ((flags & VSYS_DIRENTS) && r >= 0) {
 		extra[0] = ' ';
 		vfs_rec_entries_text(w, tid, extra + 1, sizeof extra - 1);
-	} else if ((vfs_sys[r->call.sys].flags & VSYS_READS) && r->ret > 0) {
-		snprintf(extra, sizeof extra, " \"%.40s\"", r->text);
+	} else if ((flags & VSYS_READS) && r > 0) {
+		snprintf(extra, sizeof extra, " \"%.40s\"", vfs_call_text(w, tid));
 	}
 	cell_add(c, "= %s%s", ret, extra);
 	c->done = 1;
@@ -379,7 +384,7 @@ static int replay(struct session *parent, struct replay *rp, FILE *in, const cha
 		int tid = vfs_thread_by_name(s->w, row->thread);
 		if (!row->submitted) {
 			cell_add(&row->cell, "not run (see the error above)");
-		} else if (tid >= 0 && s->w->threads[tid].state == TS_BLOCKED &&
+		} else if (tid >= 0 && vfs_thread_state(s->w, tid) == TS_BLOCKED &&
 			   row_of_thread(rp, tid) == i) {
 			char why[VFS_PATH_MAX + 64];
 			session_blocked_on(s, tid, why, sizeof why);
@@ -500,11 +505,11 @@ static void summary(struct replay *rp, char *buf, size_t n, int what)
 		snprintf(buf, n, "%s", vfs_all_blocked(w) ? "yes: every live thread is blocked" : "none");
 		break;
 	case 3: {
+		const struct vfs_stats *st = vfs_world_stats(w);
 		unsigned acq = 0;
 		for (int c = 0; c < LC__COUNT; c++)
-			acq += w->stats.acquire[c];
-		snprintf(buf, n, "%u locks, %u atomics, %u calls", acq, w->stats.atomics,
-			 w->stats.calls);
+			acq += st->acquire[c];
+		snprintf(buf, n, "%u locks, %u atomics, %u calls", acq, st->atomics, st->calls);
 		break;
 	}
 	case 5: {                               /* the script's rules */
@@ -514,11 +519,11 @@ static void summary(struct replay *rp, char *buf, size_t n, int what)
 			break;
 		}
 		o += (size_t)snprintf(buf, n, "%d broken:", nr);
+		const struct vfs_detect *det = vfs_world_detect(w);
 		for (int i = 0; i < vfs_nrules(w); i++) {
 			bool hit = false;
-			for (int r = 0; r < w->det.nreports && !hit; r++)
-				hit = w->det.reports[r].kind == DK_RULE &&
-				      w->det.reports[r].rule == i;
+			for (int r = 0; r < det->nreports && !hit; r++)
+				hit = det->reports[r].kind == DK_RULE && det->reports[r].rule == i;
 			char t[96];
 			vfs_rule_text(vfs_rule_get(w, i), t, sizeof t);
 			if (hit)

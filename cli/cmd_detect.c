@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
+#include "fns.h"
+#include "vfs_detect.h"
+#include "vfs_thread.h"
 
 #define DETAIL_MAX 8192
 
@@ -34,7 +37,7 @@ HANDLER(c_reports)
 			return 0;
 		}
 		s->live_reports = !strcmp(c->argv[1], "on");
-		s->reports_seen = w->det.nreports;      /* from now on */
+		s->reports_seen = vfs_world_detect(w)->nreports; /* from now on */
 		return 0;
 	}
 	if (c->argc) {
@@ -53,18 +56,19 @@ HANDLER(c_reports)
 			return cli_error(s, "reports: %s, not '%s'", kinds, c->argv[0]);
 		}
 	}
-	if (!w->det.enabled)
+	const struct vfs_detect *det = vfs_world_detect(w);
+	if (!det->enabled)
 		out(s, "(the detectors are off)\n");
 	int shown = 0;
-	for (int i = 0; i < w->det.nreports; i++)
-		if (only < 0 || w->det.reports[i].kind == only) {
-			print_report(s, &w->det.reports[i], i);
+	for (int i = 0; i < det->nreports; i++)
+		if (only < 0 || det->reports[i].kind == only) {
+			print_report(s, &det->reports[i], i);
 			shown++;
 		}
 	unsigned total = 0;
 	for (int k = 0; k < DK__REPORTS; k++)
 		if (only < 0 || k == only)
-			total += w->det.counts[k];
+			total += det->counts[k];
 	if (!shown)
 		out(s, "no reports\n");
 	else if (total > (unsigned)shown)
@@ -92,12 +96,13 @@ HANDLER(c_lockdep)
 		return 0;
 	}
 	int n = 0;
-	for (int i = 0; i < w->det.nreports; i++)
-		if (w->det.reports[i].kind == DK_LOCKORDER) {
+	const struct vfs_detect *det = vfs_world_detect(w);
+	for (int i = 0; i < det->nreports; i++)
+		if (det->reports[i].kind == DK_LOCKORDER) {
 			if (all) {
-				print_report(s, &w->det.reports[i], i);
+				print_report(s, &det->reports[i], i);
 			} else {
-				vfs_report_text(w, &w->det.reports[i], buf, DETAIL_MAX);
+				vfs_report_text(w, &det->reports[i], buf, DETAIL_MAX);
 				out(s, "%s!%s %s\n", color_on(s, "\033[1;31m"), color_off(s), buf);
 			}
 			n++;
@@ -113,8 +118,7 @@ HANDLER(c_lockdep)
 /* run/step ended with every live thread blocked: say why, as lockdep would. */
 void detect_tell_overflow(struct session *s)
 {
-	struct vfs_detect *d = &s->w->det;
-	uint32_t fresh = d->overflowed & ~d->told;
+	uint32_t fresh = vfs_world_overflow_news(s->w);
 	for (int l = VL_NONE + 1; l < VL__COUNT; l++)
 		if (fresh >> l & 1) {
 			char buf[200];
@@ -122,7 +126,6 @@ void detect_tell_overflow(struct session *s)
 			fflush(stdout);
 			fprintf(stderr, "%s\n", buf);
 		}
-	d->told |= fresh;
 }
 
 void detect_print_stuck(struct session *s)
@@ -134,8 +137,8 @@ void detect_print_stuck(struct session *s)
 	out(s, "%severy live thread is blocked:%s\n", color_on(s, "\033[1;31m"),
 	    color_off(s));
 	char why[512];
-	for (int i = 0; i < w->nthreads; i++)
-		if (w->threads[i].state == TS_BLOCKED) {
+	for (int i = 0; i < vfs_world_nthreads(w); i++)
+		if (vfs_thread_state(w, i) == TS_BLOCKED) {
 			vfs_blocked_why(w, i, why, sizeof why);
 			out(s, "  %s%s%s\n", color_on(s, "\033[33m"), why, color_off(s));
 		}

@@ -3,11 +3,16 @@
 #include <string.h>
 #include <unistd.h>
 #include "commands.h"
+#include "fns.h"
+#include "vfs_trace.h"
+#include "vfs_detect.h"
+#include "vfs_file.h"
+#include "vfs_inode.h"
+#include "vfs_thread.h"
 
 static const char *state_name(const struct vfs_world *w, int tid)
 {
-	const struct vfs_thread *t = &w->threads[tid];
-	switch (t->state) {
+	switch (vfs_thread_state(w, tid)) {
 	case TS_BLOCKED: return "blocked";
 	case TS_DEAD: return "exited";
 	default: return vfs_has_work(w, tid) ? (vfs_in_call(w, tid) ? "in a call" : "pending") : "idle";
@@ -20,24 +25,24 @@ HANDLER(c_ps)
 	const struct vfs_world *w = s->w;
 	out(s, "%-8s %-6s %-5s %-8s %-10s %s\n", "THREAD", "PID", "UID", "TID", "STATE",
 	    "CALL");
-	for (int i = 0; i < w->nthreads; i++) {
-		const struct vfs_thread *t = &w->threads[i];
+	for (int i = 0; i < vfs_world_nthreads(w); i++) {
 		char th[32], call[64] = "";
 		vfs_thread_name(w, i, th, sizeof th);
 		if (vfs_in_call(w, i))
-			snprintf(call, sizeof call, "%s", call_kname(w, &t->rec.call));
+			snprintf(call, sizeof call, "%s", call_kname(w, vfs_thread_call(w, i)));
 		int queued = vfs_thread_npending(w, i);
 		if (queued)
 			snprintf(call + strlen(call), sizeof call - strlen(call), "%s+%d queued",
 				 *call ? " " : "", queued);
 		char line[192];
 		size_t n = (size_t)snprintf(line, sizeof line, "%-8s %-6d %-5d %-8d %-10s %s",
-					    th, w->procs[t->proc].pid, w->procs[t->proc].uid,
-					    t->tid, state_name(w, i), call);
+					    th, vfs_proc_pid(w, vfs_thread_proc(w, i)),
+					    vfs_proc_uid(w, vfs_thread_proc(w, i)),
+					    vfs_thread_ktid(w, i), state_name(w, i), call);
 		while (n > 0 && n < sizeof line && line[n - 1] == ' ')
 			line[--n] = 0;          /* no trailing blanks */
 		out(s, "%s\n", line);
-		if (t->state == TS_BLOCKED) {
+		if (vfs_thread_state(w, i) == TS_BLOCKED) {
 			char why[512];
 			vfs_blocked_why(w, i, why, sizeof why);
 			out(s, "         why: %s\n", why);
@@ -48,23 +53,23 @@ HANDLER(c_ps)
 
 static void describe_file(const struct vfs_world *w, int f, char *buf, size_t n)
 {
-	const struct vfs_file *fl = &w->files[f];
-	if (fl->kind == FK_PIDFD) {
-		int p = vfs_proc_by_pid(w, fl->pid);
-		snprintf(buf, n, "pidfd:[%d]%s%s", fl->pid, p >= 0 ? " " : "",
-			 p >= 0 ? w->procs[p].name : "");
+	if (vfs_file_kind(w, f) == FK_PIDFD) {
+		int pid = vfs_file_pidfd_pid(w, f), p = vfs_proc_by_pid(w, pid);
+		snprintf(buf, n, "pidfd:[%d]%s%s", pid, p >= 0 ? " " : "",
+			 p >= 0 ? vfs_proc_name(w, p) : "");
 		return;
 	}
 	char path[VFS_PATH_MAX];
-	vfs_inode_path(w, fl->inode, path, sizeof path);
-	snprintf(buf, n, "%s%s", path, w->inodes[fl->inode].unlinked ? " (deleted)" : "");
+	int ino = vfs_file_inode(w, f);
+	vfs_inode_path(w, ino, path, sizeof path);
+	snprintf(buf, n, "%s%s", path, vfs_inode_unlinked(w, ino) ? " (deleted)" : "");
 }
 
 static void show_fds(struct session *s, int p)
 {
 	const struct vfs_world *w = s->w;
 	int nfds = 0, shared = 0, t = vfs_proc_fdtable(w, p, &nfds, &shared);
-	out(s, "%s (pid %d)%s\n", w->procs[p].name, w->procs[p].pid,
+	out(s, "%s (pid %d)%s\n", vfs_proc_name(w, p), vfs_proc_pid(w, p),
 	    t < 0 ? ": exited, no descriptors" : "");
 	if (t < 0)
 		return;
@@ -84,7 +89,7 @@ static void show_fds(struct session *s, int p)
 		}
 		char d[VFS_PATH_MAX + 32];
 		describe_file(w, fi, d, sizeof d);
-		out(s, "  %3d  file#%-3d %s%s\n", fd, w->files[fi].id, d,
+		out(s, "  %3d  file#%-3d %s%s\n", fd, vfs_file_id(w, fi), d,
 		    cloexec ? "  cloexec" : "");
 	}
 	if (!shown)
@@ -113,7 +118,7 @@ HANDLER(c_fds)
 		return -1;
 	if (c->argc && proc < 0)
 		return cli_error(s, "fds: no process with pid %d", pid);
-	return one_or_each(s, proc, s->w->nprocs, show_fds,
+	return one_or_each(s, proc, vfs_world_nprocs(s->w), show_fds,
 			   "no process yet, so no descriptor ('spawn NAME' makes one)");
 }
 
@@ -133,25 +138,25 @@ HANDLER(c_files)
 	for (int i = 0; i < nuf; i++)
 		out(s, " %s", vfs_field_name(vfs_ufield_get(w, uf[i])->fld));
 	out(s, "\n");
-	for (int f = 0; f < w->nfiles; f++) {
-		const struct vfs_file *fl = &w->files[f];
-		if (fl->kind == FK_NONE)
+	for (int f = 0; f < vfs_world_nfiles(w); f++) {
+		if (vfs_file_kind(w, f) == FK_NONE)
 			continue;
+		unsigned fm = vfs_file_mode(w, f);
 		char d[VFS_PATH_MAX + 32], id[16], mode[64], lk[40] = "free";
 		describe_file(w, f, d, sizeof d);
-		snprintf(id, sizeof id, "file#%d", fl->id);
+		snprintf(id, sizeof id, "file#%d", vfs_file_id(w, f));
 		snprintf(mode, sizeof mode, "%s%s%s",
-			 fl->f_mode & FMODE_READ ? "READ" : "",
-			 fl->f_mode & FMODE_WRITE ? (fl->f_mode & FMODE_READ ? "|WRITE" : "WRITE") : "",
-			 fl->f_mode & FMODE_ATOMIC_POS ? "|ATOMIC_POS" : "");
+			 fm & FMODE_READ ? "READ" : "",
+			 fm & FMODE_WRITE ? (fm & FMODE_READ ? "|WRITE" : "WRITE") : "",
+			 fm & FMODE_ATOMIC_POS ? "|ATOMIC_POS" : "");
 		int owner = vfs_lock_owner(w, vfs_file_pos_lock(f));
 		if (owner >= 0) {
 			char th[32];
 			vfs_thread_name(w, owner, th, sizeof th);
 			snprintf(lk, sizeof lk, "held by %s", th);
 		}
-		out(s, "%-8s %-22s %6lld %7d %-22s %-*s", id, d, (long long)fl->f_pos,
-		    fl->f_count, mode, lw, lk);
+		out(s, "%-8s %-22s %6lld %7d %-22s %-*s", id, d, (long long)vfs_file_pos(w, f),
+		    vfs_file_count(w, f), mode, lw, lk);
 		for (int i = 0; i < nuf; i++)
 			out(s, " %*lld", (int)strlen(vfs_field_name(
 			    vfs_ufield_get(w, uf[i])->fld)),
@@ -170,7 +175,7 @@ static int show_lock(struct session *s, vfs_lid_t lid)
 	size_t o = 0;
 	vfs_lock_name(w, lid, ln, sizeof ln);
 	o += (size_t)snprintf(buf, sizeof buf, "%-28s", ln);
-	for (int i = 0; i < w->nthreads; i++) {
+	for (int i = 0; i < vfs_world_nthreads(w); i++) {
 		struct vfs_held_lock h;
 		for (int k = 0; o < sizeof buf && vfs_thread_held(w, i, k, &h); k++) {
 			if (h.lock != lid)
@@ -204,8 +209,8 @@ HANDLER(c_locks)
 		shown += show_lock(s, lid);
 	if (!shown)
 		out(s, "no lock is held and nobody waits for one\n");
-	for (int i = 0; i < w->nthreads; i++)
-		if (w->threads[i].state == TS_BLOCKED) {
+	for (int i = 0; i < vfs_world_nthreads(w); i++)
+		if (vfs_thread_state(w, i) == TS_BLOCKED) {
 			char why[256];
 			session_blocked_line(s, i, why, sizeof why);
 			out(s, "why: %s\n", why);
@@ -216,7 +221,6 @@ HANDLER(c_locks)
 static void where_one(struct session *s, int tid)
 {
 	const struct vfs_world *w = s->w;
-	const struct vfs_thread *t = &w->threads[tid];
 	char th[32], call[256] = "";
 	vfs_thread_name(w, tid, th, sizeof th);
 	int nframes = vfs_thread_nframes(w, tid);
@@ -227,9 +231,9 @@ static void where_one(struct session *s, int tid)
 		    fn ? ", next: " : "", fn ? vfs_fn_name(fn) : "");
 		return;
 	}
-	vfs_call_strace(w, &t->rec.call, call, sizeof call);
+	vfs_call_strace(w, vfs_thread_call(w, tid), call, sizeof call);
 	out(s, "%s (%s): %s, since step %d\n", th, state_name(w, tid), call,
-	    t->rec.start_step);
+	    vfs_call_start_step(w, tid));
 	for (int i = nframes - 1; i >= 0; i--) {
 		out(s, "  #%d %s\n", nframes - 1 - i, vfs_fn_name(vfs_thread_frame_fn(w, tid, i)));
 		struct vfs_held_lock h;
@@ -250,10 +254,11 @@ static void where_one(struct session *s, int tid)
 	int next = vfs_next_fn(w, tid, &en);
 	/* the step by its kernel function and name (iterate_dir:lock) */
 	const char *rp = vfs_resume_point_name(w, tid);
-	if (t->state != TS_BLOCKED && next)
+	bool blocked = vfs_thread_state(w, tid) == TS_BLOCKED;
+	if (!blocked && next)
 		out(s, "  next step: %s%s (%s)\n", en ? "enter " : "",
 		    vfs_fn_name(next), rp);
-	if (t->state == TS_BLOCKED) {
+	if (blocked) {
 		char why[512];
 		vfs_blocked_why(w, tid, why, sizeof why);
 		out(s, "  %s\n", why);
@@ -266,7 +271,7 @@ HANDLER(c_where)
 	int tid = -1;
 	if (c->argc && resolve_thread(s, c->argv[0], &tid) < 0)
 		return -1;
-	return one_or_each(s, tid, s->w->nthreads, where_one,
+	return one_or_each(s, tid, vfs_world_nthreads(s->w), where_one,
 			   "no thread yet, so nothing runs ('spawn NAME' makes one)");
 }
 
@@ -313,7 +318,7 @@ HANDLER(c_trace)
 			out(s, "(%zu later events were not kept)\n", s->ev_dropped);
 		if (!s->nev)
 			out(s, "the trace is empty: nothing has run yet%s\n",
-			    s->w->step ? " (or since 'trace clear')" : "");
+			    vfs_world_step(s->w) ? " (or since 'trace clear')" : "");
 	} else {
 		return cli_error(s, "trace: expected on, steps, off, jsonl, show or clear, not '%s'", a);
 	}
@@ -323,7 +328,7 @@ HANDLER(c_trace)
 HANDLER(c_stats)
 {
 	(void)c;
-	const struct vfs_stats *st = &s->w->stats;
+	const struct vfs_stats *st = vfs_world_stats(s->w);
 	static const int order[] = { LC_F_POS_LOCK, LC_I_RWSEM_DIR, LC_I_RWSEM, LC_F_LOCK,
 		LC_RENAME_MUTEX };
 	static const char *const label[] = { "f_pos_lock", "i_rwsem (dirs)",
@@ -338,7 +343,7 @@ HANDLER(c_stats)
 	 * before a `set exec-lock` */
 	for (int e = 0; e < EXECLOCK__COUNT; e++) {
 		int c = vfs_exec_locks[e].cls;
-		if (e != s->w->k.exec_lock && !st->acquire[c] && !st->contended[c])
+		if (e != vfs_world_knobs(s->w)->exec_lock && !st->acquire[c] && !st->contended[c])
 			continue;
 		out(s, "%-16s %10u %10u %12u %9.2f\n", vfs_exec_locks[e].name,
 		    st->acquire[c], st->contended[c], st->wait_steps[c],

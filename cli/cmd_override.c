@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
+#include "fns.h"
+#include "vfs_trace.h"
 
 enum tok_kind { T_END, T_NUM, T_NAME, T_OP };
 struct tok { int kind; char text[32]; int col; };
@@ -212,10 +214,10 @@ static int parse_or(struct parser *p)
 static void show(struct session *s, int dec)
 {
 	const struct vfs_decision_desc *d = &vfs_decisions[dec];
-	const struct vfs_expr *e = vfs_override(s->w, dec);
+	const struct vfs_expr *e = vfs_world_override(s->w, dec);
 	char text[512];
 	out(s, "%s: %s\n", d->fn, d->help);
-	out(s, "  the kernel's:   %s\n", vfs_decision_builtin(dec, &s->w->k));
+	out(s, "  the kernel's:   %s\n", vfs_decision_builtin(dec, vfs_world_knobs(s->w)));
 	if (e) {
 		vfs_expr_text(dec, e, text, sizeof text);
 		out(s, "  the script's:   %s\n", text);

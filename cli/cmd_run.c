@@ -5,6 +5,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "commands.h"
+#include "fns.h"
+#include "vfs_trace.h"
+#include "vfs_thread.h"
 
 #ifdef VFSIM_FUZZ                /* tests/fuzz: a small budget, not a hang */
 #define RUN_LIMIT 2000L
@@ -54,7 +57,7 @@ static void say_step(struct session *s, int tid, size_t ev_from, bool done)
 		o--;
 	what[o] = 0;
 	bool en;
-	int next = s->w->threads[tid].state == TS_BLOCKED ? 0 : vfs_next_fn(s->w, tid, &en);
+	int next = vfs_thread_state(s->w, tid) == TS_BLOCKED ? 0 : vfs_next_fn(s->w, tid, &en);
 	out(s, "step %d %s: %s%s%s%s%s\n", last->step, th, what, next ? "; next: " : "",
 	    next && en ? "enter " : "", next ? vfs_fn_name(next) : "",
 	    next && !en ? " goes on" : "");
@@ -79,7 +82,7 @@ static int step_until(struct session *s, int tid, const char *fname)
 	}
 	for (long n = 0; n < RUN_LIMIT; n++) {
 		bool enters;
-		if (s->w->threads[tid].state == TS_BLOCKED) {
+		if (vfs_thread_state(s->w, tid) == TS_BLOCKED) {
 			char why[VFS_PATH_MAX + 64];
 			session_blocked_on(s, tid, why, sizeof why);
 			session_note(s, "%s before %s", why, fname);
@@ -149,7 +152,7 @@ HANDLER(c_step)
 		if (tid >= 0) {
 			char th[32];
 			vfs_thread_name(s->w, tid, th, sizeof th);
-			if (s->w->threads[tid].state == TS_BLOCKED && s->watch) {
+			if (vfs_thread_state(s->w, tid) == TS_BLOCKED && s->watch) {
 				/* compare: blocked under this kernel and not the
 				 * other's; the scheduler takes the step */
 				if (!given++) {
@@ -164,7 +167,7 @@ HANDLER(c_step)
 				}
 				continue;
 			}
-			if (s->w->threads[tid].state == TS_BLOCKED) {
+			if (vfs_thread_state(s->w, tid) == TS_BLOCKED) {
 				char why[256];
 				session_blocked_line(s, tid, why, sizeof why);
 				return cli_error(s, "step: %s cannot run: %s", th, why);
@@ -229,7 +232,7 @@ HANDLER(c_run)
 		}
 		if (tid >= 0) {
 			if (!vfs_runnable(s->w, tid)) {
-				if (s->w->threads[tid].state == TS_BLOCKED)
+				if (vfs_thread_state(s->w, tid) == TS_BLOCKED)
 					blocked_msg(s, tid);
 				return 0;
 			}
@@ -255,6 +258,6 @@ HANDLER(c_back)
 	if ((size_t)n > steps)
 		n = (long long)steps;
 	session_replay(s, (size_t)n);
-	out(s, "back %lld step%s: now at step %d\n", n, n == 1 ? "" : "s", s->w->step);
+	out(s, "back %lld step%s: now at step %d\n", n, n == 1 ? "" : "s", vfs_world_step(s->w));
 	return 0;
 }

@@ -6,6 +6,9 @@
  */
 #include <string.h>
 #include "commands.h"
+#include "fns.h"
+#include "vfs_trace.h"
+#include "vfs_thread.h"
 
 /* Fill the call from the words, as its row says (core/syscalls.c); -1 on
  * a bad argument (reported). */
@@ -36,7 +39,7 @@ HANDLER(c_syscall)
 	char th[32];
 
 	vfs_thread_name(s->w, c->tid, th, sizeof th);
-	if (s->w->threads[c->tid].state == TS_DEAD)
+	if (vfs_thread_state(s->w, c->tid) == TS_DEAD)
 		return cli_error(s, "%s has exited", th);
 	if (build_call(s, e, c, &call) < 0)
 		return -1;
@@ -68,8 +71,7 @@ int thread_run_call(struct session *s, const struct cmd_call *c,
 	/* Foreground: run this thread until this call returns or it blocks.
 	 * Calls queued before it run first, in order. */
 	for (long n = 0;; n++) {
-		const struct vfs_thread *t = &w->threads[c->tid];
-		if (t->state == TS_BLOCKED) {
+		if (vfs_thread_state(w, c->tid) == TS_BLOCKED) {
 			char why[256];
 			session_blocked_line(s, c->tid, why, sizeof why);
 			if (!s->quiet)
@@ -80,8 +82,7 @@ int thread_run_call(struct session *s, const struct cmd_call *c,
 			return 0;
 		bool done = session_step(s, c->tid);
 		s->log[s->nlog - 1].fg = 1;   /* compare drops these steps */
-		t = &w->threads[c->tid];
-		if (done && t->rec.call.seq == seq)
+		if (done && vfs_thread_call(w, c->tid)->seq == seq)
 			return 0;
 		if ((n & 1023) == 1023 && session_interrupted(s)) {
 			out(s, "interrupted: %s's call is still pending\n", th);

@@ -4,6 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
+#include "fns.h"
+#include "vfs_trace.h"
+#include "vfs_inode.h"
+#include "vfs_thread.h"
 
 static const char *const *preset_names(int *n)
 {
@@ -23,10 +27,10 @@ static int unknown_preset(struct session *s, const char *name)
 
 static void show_knobs(struct session *s, bool only_changed)
 {
-	const struct vfs_preset *p = &vfs_presets[s->w->preset];
+	const struct vfs_preset *p = &vfs_presets[vfs_world_preset(s->w)];
 	for (int i = 0; i < vfs_nknobs; i++) {
 		const struct vfs_knob_desc *d = &vfs_knobs[i];
-		int v = vfs_knob_get(&s->w->k, d), pv = vfs_knob_get(&p->k, d);
+		int v = vfs_knob_get(vfs_world_knobs(s->w), d), pv = vfs_knob_get(&p->k, d);
 		if (only_changed && v == pv)
 			continue;
 		if (v != pv)
@@ -40,14 +44,14 @@ static void show_knobs(struct session *s, bool only_changed)
 HANDLER(c_kernel)
 {
 	if (c->argc == 0) {
-		const struct vfs_preset *p = &vfs_presets[s->w->preset];
+		const struct vfs_preset *p = &vfs_presets[vfs_world_preset(s->w)];
 		out(s, "%s: %s\n", p->name, p->summary);
 		show_knobs(s, true);
 		return 0;
 	}
 	if (!strcmp(c->argv[0], "list")) {
 		for (int i = 0; i < vfs_npresets; i++)
-			out(s, "%s %-13s %s\n", i == s->w->preset ? "*" : " ",
+			out(s, "%s %-13s %s\n", i == vfs_world_preset(s->w) ? "*" : " ",
 			    vfs_presets[i].name, vfs_presets[i].summary);
 		return 0;
 	}
@@ -58,8 +62,8 @@ HANDLER(c_kernel)
 		s->watch->kernel_lines++;
 		return 0;
 	}
-	for (int i = 0; i < s->w->nthreads; i++)
-		if (vfs_in_call(s->w, i) && s->w->threads[i].state != TS_DEAD)
+	for (int i = 0; i < vfs_world_nthreads(s->w); i++)
+		if (vfs_in_call(s->w, i) && vfs_thread_state(s->w, i) != TS_DEAD)
 			return cli_error(s, "kernel: a call is in progress; finish it "
 					 "(run) or 'reset' before changing the kernel");
 	vfs_set_preset(s->w, p);
@@ -81,13 +85,15 @@ HANDLER(c_set)
 				   "see 'set'");
 	}
 	if (c->argc < 2) {
-		out(s, "%s = %s (values:", d->name, d->values[vfs_knob_get(&s->w->k, d)]);
+		out(s, "%s = %s (values:", d->name,
+		    d->values[vfs_knob_get(vfs_world_knobs(s->w), d)]);
 		for (int i = 0; d->values[i]; i++)
 			out(s, " %s", d->values[i]);
 		out(s, ")\n  %s\n", d->help);
 		return 0;
 	}
-	if (vfs_knob_set(&s->w->k, d, c->argv[1]) < 0) {
+	struct vfs_knobs k = *vfs_world_knobs(s->w);
+	if (vfs_knob_set(&k, d, c->argv[1]) < 0) {
 		char vals[256] = "";
 		size_t o = 0;
 		for (int i = 0; d->values[i]; i++)
@@ -95,8 +101,8 @@ HANDLER(c_set)
 					      d->values[i]);
 		return cli_error(s, "%s: '%s' is not one of %s", d->name, c->argv[1], vals);
 	}
-	s->w->knobs_overridden = 1;
-	if ((d->wrong_mask >> vfs_knob_get(&s->w->k, d)) & 1)
+	vfs_world_set_knobs(s->w, &k, true);
+	if ((d->wrong_mask >> vfs_knob_get(vfs_world_knobs(s->w), d)) & 1)
 		out(s, "note: %s %s is deliberately wrong: no kernel ever did this\n",
 		    d->name, c->argv[1]);
 	return 0;
@@ -114,7 +120,7 @@ HANDLER(c_mount)
 	}
 	if (c->argv[1][0] != '/')
 		return cli_error(s, "mount: '%s': paths start with /", c->argv[1]);
-	if (s->w->nsb >= VFS_MAX_SB)
+	if (vfs_world_nsb(s->w) >= VFS_MAX_SB)
 		return cli_error(s, "mount %s: too many filesystems (at most %d, / included)",
 				 c->argv[1], VFS_MAX_SB);
 	int r = vfs_setup_mount(s->w, c->argv[0], c->argv[1], c->argc > 2 ? c->argv[2] : NULL);
@@ -170,14 +176,15 @@ HANDLER(c_touch)
 static void ls_tree(struct session *s, int ino, int depth)
 {
 	const struct vfs_world *w = s->w;
-	for (int ch = w->inodes[ino].first_child; ch >= 0; ch = w->inodes[ch].next_sibling) {
-		const struct vfs_inode *in = &w->inodes[ch];
+	for (int ch = vfs_dentry_first_child(w, ino); ch >= 0;
+	     ch = vfs_dentry_next_sibling(w, ch)) {
+		bool dir = vfs_inode_type(w, ch) == IT_DIR;
 		char extra[64] = "";
-		if (in->is_mountpoint)
+		if (vfs_inode_is_mountpoint(w, ch))
 			snprintf(extra, sizeof extra, "  [%s]", vfs_inode_fstype(w, ch)->name);
-		out(s, "%*s%s%s  (offset %d)%s\n", depth * 2, "", in->name,
-		    in->type == IT_DIR ? "/" : "", in->d_off, extra);
-		if (in->type == IT_DIR)
+		out(s, "%*s%s%s  (offset %d)%s\n", depth * 2, "", vfs_dentry_name(w, ch),
+		    dir ? "/" : "", vfs_dentry_offset(w, ch), extra);
+		if (dir)
 			ls_tree(s, ch, depth + 1);
 	}
 }
@@ -188,10 +195,10 @@ HANDLER(c_ls)
 	int ino = vfs_path_lookup(s->w, path);
 	if (ino < 0)
 		return cli_error(s, "ls: %s: no such file or directory", path);
-	const struct vfs_inode *in = &s->w->inodes[ino];
-	out(s, "%s%s  [%s]\n", path, in->type == IT_DIR && strcmp(path, "/") ? "/" : "",
+	bool dir = vfs_inode_type(s->w, ino) == IT_DIR;
+	out(s, "%s%s  [%s]\n", path, dir && strcmp(path, "/") ? "/" : "",
 	    vfs_inode_fstype(s->w, ino)->name);
-	if (in->type == IT_DIR)
+	if (dir)
 		ls_tree(s, ino, 1);
 	return 0;
 }
@@ -222,16 +229,16 @@ HANDLER(c_spawn)
 				 "threads (at most %d; an exited thread's slot is reused)",
 				 VFS_MAX_PROCS, VFS_MAX_THREADS);
 	if (s->interactive)
-		out(s, "%s: pid %d\n", c->argv[0], s->w->procs[r].pid);
+		out(s, "%s: pid %d\n", c->argv[0], vfs_proc_pid(s->w, r));
 	return 0;
 }
 
 HANDLER(c_reset)
 {
 	(void)c;
-	struct vfs_knobs k = s->w->k;
-	int overridden = s->w->knobs_overridden, sched = s->w->sched;
-	const struct vfs_preset *p = &vfs_presets[s->w->preset];
+	struct vfs_knobs k = *vfs_world_knobs(s->w);
+	int overridden = vfs_world_knobs_overridden(s->w), sched = vfs_world_sched(s->w);
+	const struct vfs_preset *p = &vfs_presets[vfs_world_preset(s->w)];
 	/* the defined filesystem types and the overrides are the kernel's,
 	 * as the knobs are: made again (and logged) in the new world */
 	struct vfs_fstype defs[VFS_MAX_FSDEFS];
@@ -241,8 +248,8 @@ HANDLER(c_reset)
 	struct vfs_expr ov[VDEC__COUNT];
 	bool has[VDEC__COUNT];
 	for (int i = 0; i < VDEC__COUNT; i++)
-		if ((has[i] = vfs_override(s->w, i) != NULL))
-			ov[i] = *vfs_override(s->w, i);
+		if ((has[i] = vfs_world_override(s->w, i) != NULL))
+			ov[i] = *vfs_world_override(s->w, i);
 	struct vfs_rule rules[VFS_MAX_RULES];
 	int nrules = vfs_nrules(s->w);
 	int nkfns = vfs_nkfns(s->w);
@@ -259,8 +266,7 @@ HANDLER(c_reset)
 	for (int i = 0; i < nfields; i++)
 		fields[i] = *vfs_ufield_get(s->w, i);
 	session_reset(s, p);
-	s->w->k = k;
-	s->w->knobs_overridden = (uint8_t)overridden;
+	vfs_world_set_knobs(s->w, &k, overridden);
 	/* the new log starts with what reset kept */
 	char line[128];
 	snprintf(line, sizeof line, "kernel %s", p->name);
@@ -314,7 +320,7 @@ static const char *const sched_names[] = { "rr", "fifo", "random" };
 HANDLER(c_sched)
 {
 	if (c->argc == 0) {
-		out(s, "%s\n", sched_names[s->w->sched]);
+		out(s, "%s\n", sched_names[vfs_world_sched(s->w)]);
 		return 0;
 	}
 	int k = 0;
@@ -325,13 +331,12 @@ HANDLER(c_sched)
 		long long seed;
 		if (parse_num(c->argv[1], &seed) < 0)
 			return cli_error(s, "sched random needs a SEED (a number)");
-		s->w->rng = (uint64_t)seed * 0x9e3779b97f4a7c15ull + 0x2545f4914f6cdd1dull;
-		if (!s->w->rng)
-			s->w->rng = 1;
+		vfs_world_set_sched(s->w, k, seed);
+		return 0;
 	} else if (k > VSCHED_RANDOM) {
 		return cli_error(s, "sched: expected rr, fifo or random SEED");
 	}
-	s->w->sched = (uint8_t)k;
+	vfs_world_set_sched(s->w, k, 0);
 	return 0;
 }
 
@@ -343,17 +348,17 @@ HANDLER(c_kill)
 	if (proc < 0)
 		return cli_error(s, "kill: no process with pid %d", pid);
 	int blocked[VFS_MAX_THREADS] = { 0 };
-	for (int i = 0; i < s->w->nthreads; i++)
-		blocked[i] = s->w->threads[i].state == TS_BLOCKED;
+	for (int i = 0; i < vfs_world_nthreads(s->w); i++)
+		blocked[i] = vfs_thread_state(s->w, i) == TS_BLOCKED;
 	int r = session_kill(s, proc);
 	if (r == -VE_SRCH)
-		return cli_error(s, "kill: %s has exited already", s->w->procs[proc].name);
-	for (int i = 0; i < s->w->nthreads; i++) {
-		if (s->w->threads[i].proc != proc || !blocked[i])
+		return cli_error(s, "kill: %s has exited already", vfs_proc_name(s->w, proc));
+	for (int i = 0; i < vfs_world_nthreads(s->w); i++) {
+		if (vfs_thread_proc(s->w, i) != proc || !blocked[i])
 			continue;
 		char th[32];
 		vfs_thread_name(s->w, i, th, sizeof th);
-		if (s->w->threads[i].state == TS_BLOCKED)
+		if (vfs_thread_state(s->w, i) == TS_BLOCKED)
 			out(s, "%s: still asleep (a plain wait is not killable); it exits once "
 			    "it has the lock and its call returns\n", th);
 		else

@@ -11,6 +11,12 @@
 #include <string.h>
 #include "cli.h"
 #include "lex.h"
+#include "fns.h"
+#include "vfs_trace.h"
+#include "vfs_detect.h"
+#include "vfs_file.h"
+#include "vfs_inode.h"
+#include "vfs_thread.h"
 
 static struct session *cs;      /* the session completion looks at */
 
@@ -44,7 +50,7 @@ static void add(struct cands *c, const char *word)
 static void add_threads(struct cands *c, const char *suffix)
 {
 	char buf[48];
-	for (int i = 0; i < cs->w->nthreads; i++) {
+	for (int i = 0; i < vfs_world_nthreads(cs->w); i++) {
 		vfs_thread_name(cs->w, i, buf, sizeof buf - 2);
 		strcat(buf, suffix);
 		add(c, buf);
@@ -63,12 +69,13 @@ static void add_paths(struct cands *c)
 	}
 	snprintf(dir, sizeof dir, "%.*s", (int)(slash - p) + (slash == p), p);
 	int ino = vfs_path_lookup(cs->w, dir);
-	if (ino < 0 || cs->w->inodes[ino].type != IT_DIR)
+	if (ino < 0 || vfs_inode_type(cs->w, ino) != IT_DIR)
 		return;
-	for (int ch = cs->w->inodes[ino].first_child; ch >= 0;
-	     ch = cs->w->inodes[ch].next_sibling) {
+	for (int ch = vfs_dentry_first_child(cs->w, ino); ch >= 0;
+	     ch = vfs_dentry_next_sibling(cs->w, ch)) {
 		snprintf(buf, sizeof buf, "%.*s%s%s", (int)(slash - p) + 1, p,
-			 cs->w->inodes[ch].name, cs->w->inodes[ch].type == IT_DIR ? "/" : "");
+			 vfs_dentry_name(cs->w, ch),
+			 vfs_inode_type(cs->w, ch) == IT_DIR ? "/" : "");
 		add(c, buf);
 	}
 }
@@ -100,7 +107,7 @@ static void add_fds(struct cands *c, int tid)
 	if (tid < 0)
 		return;
 	const struct vfs_world *w = cs->w;
-	int nfds = 0, shared, t = vfs_proc_fdtable(w, w->threads[tid].proc, &nfds, &shared);
+	int nfds = 0, shared, t = vfs_proc_fdtable(w, vfs_thread_proc(w, tid), &nfds, &shared);
 	if (t < 0)
 		return;
 	char buf[16];
@@ -121,7 +128,7 @@ struct want {
 	int nw;
 };
 
-static const char *n_proc(int i) { return i < cs->w->nprocs ? cs->w->procs[i].name : NULL; }
+static const char *n_proc(int i) { return i < vfs_world_nprocs(cs->w) ? vfs_proc_name(cs->w, i) : NULL; }
 static const char *n_preset(int i) { return i < vfs_npresets ? vfs_presets[i].name : NULL; }
 static const char *n_func(int i) { return i + 1 < VFN__COUNT ? vfs_fn_name(i + 1) : NULL; }
 static const char *n_knob(int i) { return i < vfs_nknobs ? vfs_knobs[i].name : NULL; }
