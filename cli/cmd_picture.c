@@ -9,6 +9,8 @@
 #include <string.h>
 #include "commands.h"
 #include "picture.h"
+#include "vfs_trace.h"
+#include "vfs_detect.h"
 
 int export_jsonl(struct session *s, FILE *f)
 {

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "explore_print.h"
+#include "fns.h"
+#include "vfs_thread.h"
 
 struct rows {
 	struct vfs_event *ev;
@@ -82,7 +84,7 @@ static void step_label(const struct vfs_world *w, const struct vfs_event *ev, si
 static void print_table(struct session *s, const struct xstate *x, const uint8_t *sched,
 			int len, int rows_max)
 {
-	struct vfs_world *w = calloc(1, sizeof *w);
+	struct vfs_world *w = vfs_world_alloc();
 	struct rows rows = { 0 };
 	if (!w)
 		return;
@@ -91,7 +93,7 @@ static void print_table(struct session *s, const struct xstate *x, const uint8_t
 	vfs_explore_replay(w, sched, len, &sink);
 	/* the threads that take part, as columns */
 	int cols[VFS_MAX_THREADS], ncols = 0;
-	for (int t = 0; t < w->nthreads; t++)
+	for (int t = 0; t < vfs_world_nthreads(w); t++)
 		for (int i = 0; i < len; i++)
 			if (sched[i] == t) {
 				cols[ncols++] = t;
@@ -110,7 +112,7 @@ static void print_table(struct session *s, const struct xstate *x, const uint8_t
 	}
 	out(s, "\n");
 	size_t e = 0;
-	int first_step = x->snap->step;
+	int first_step = vfs_world_step(x->snap);
 	for (int i = 0; i < len && i < rows_max; i++) {
 		int step = first_step + i + 1;
 		size_t from = e;
@@ -134,9 +136,10 @@ static void print_table(struct session *s, const struct xstate *x, const uint8_t
 		out(s, "%5s then %d more step%s, no preemption: each thread runs on until "
 		    "it ends or blocks\n", "", len - rows_max, len - rows_max == 1 ? "" : "s");
 	/* what went wrong in it, in the detectors' words */
-	for (int i = x->snap->det.nreports; i < w->det.nreports; i++) {
+	const struct vfs_detect *det = vfs_world_detect(w);
+	for (int i = vfs_world_detect(x->snap)->nreports; i < det->nreports; i++) {
 		char buf[512];
-		vfs_report_text(w, &w->det.reports[i], buf, sizeof buf);
+		vfs_report_text(w, &det->reports[i], buf, sizeof buf);
 		out(s, "  %s%s%s\n", color_on(s, "\033[31m"), buf, color_off(s));
 	}
 	if (vfs_all_blocked(w))

@@ -18,6 +18,9 @@
 #include "commands.h"
 #include "explore_cli.h"
 #include "explore_print.h"
+#include "fns.h"
+#include "vfs_file.h"
+#include "vfs_thread.h"
 
 static struct xstate *xs(const struct session *s)
 {
@@ -262,13 +265,13 @@ static int run_explore(struct session *s, const struct cmd_call *c)
 	o.jobs = 1;
 #endif
 	int work = 0;
-	for (int t = 0; t < s->w->nthreads; t++)
+	for (int t = 0; t < vfs_world_nthreads(s->w); t++)
 		work += vfs_has_work(s->w, t);
 	if (!work)
 		return cli_error(s, "explore: no pending calls (start some with 'THREAD: CALL &')");
 	explore_cli_forget(s);
 	struct xstate *x = calloc(1, sizeof *x);
-	if (!x || !(x->snap = calloc(1, sizeof *x->snap))) {
+	if (!x || !(x->snap = vfs_world_alloc())) {
 		free(x);
 		return cli_errno(s, "explore", NULL, -VE_NOMEM);
 	}
@@ -429,7 +432,7 @@ static int parse_token(struct session *s, const struct vfs_world *w, char **word
 static int step_schedule(struct session *s, const uint8_t *sched, int len)
 {
 	for (int i = 0; i < len; i++) {
-		if (sched[i] >= s->w->nthreads || !vfs_runnable(s->w, sched[i]))
+		if (sched[i] >= vfs_world_nthreads(s->w) || !vfs_runnable(s->w, sched[i]))
 			return cli_error(s, "explore replay: step %d does not fit: the thread "
 					 "cannot run then", i + 1);
 		session_step(s, sched[i]);
@@ -459,7 +462,7 @@ static int list_outcomes(struct session *s, struct xstate *x)
 	if (!r->out_sched)
 		return cli_error(s, "explore outcomes: run 'explore all' first (it keeps one "
 				 "execution per distinct outcome)");
-	struct vfs_world *w = calloc(1, sizeof *w), *keep = s->w;
+	struct vfs_world *w = vfs_world_alloc(), *keep = s->w;
 	if (!w)
 		return cli_errno(s, NULL, NULL, -VE_NOMEM);
 	char ret[sizeof s->ret];
@@ -487,9 +490,10 @@ static int list_outcomes(struct session *s, struct xstate *x)
 		s->w = keep;
 		s->quiet = quiet;
 		out(s, "  f_pos:");
-		for (int f = 0; f < w->nfiles; f++)
-			if (w->files[f].kind != FK_NONE)
-				out(s, " file#%d=%lld", w->files[f].id, (long long)w->files[f].f_pos);
+		for (int f = 0; f < vfs_world_nfiles(w); f++)
+			if (vfs_file_kind(w, f) != FK_NONE)
+				out(s, " file#%d=%lld", vfs_file_id(w, f),
+				    (long long)vfs_file_pos(w, f));
 		out(s, "\n");
 	}
 	if ((uint64_t)r->nout_sched < r->outcomes)

@@ -6,6 +6,7 @@
  * (executions, outcomes, the first counterexample).
  */
 #include "explore_print.h"
+#include "fns.h"
 
 static void print_kinds(struct session *s, const struct vfs_explore_result *r)
 {
@@ -71,7 +72,7 @@ void explore_print_default(struct session *s, const struct xstate *x)
 	out(s, "%s counterexample: %d preemption%s, the violation at step %d (%d step%s "
 	    "in);\n'explore replay 1' steps through it, 'explore all' counts them all:\n",
 	    r->cex_shortest ? "the shortest" : "a", r->cex_preemptions,
-	    r->cex_preemptions == 1 ? "" : "s", x->snap->step + r->cex_steps, r->cex_steps,
+	    r->cex_preemptions == 1 ? "" : "s", vfs_world_step(x->snap) + r->cex_steps, r->cex_steps,
 	    r->cex_steps == 1 ? "" : "s");
 	explore_print_cex(s, x, r->cex_steps ? r->cex_steps : r->cex_len);
 }

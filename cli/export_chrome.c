@@ -24,6 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "picture.h"
+#include "fns.h"
+#include "vfs_trace.h"
+#include "vfs_detect.h"
+#include "vfs_thread.h"
 
 #define LOCKS_PID 1
 #define LOCK_TID(lockno, slot) (100000 + (lockno) * 16 + (slot))
@@ -40,12 +44,12 @@ static void sep(struct cw *c)
 
 static int pid_of(const struct pic *p, int tid)
 {
-	return p->w->procs[p->w->threads[tid].proc].pid;
+	return vfs_proc_pid(p->w, vfs_thread_proc(p->w, tid));
 }
 
 static int tid_of(const struct pic *p, int tid)
 {
-	return p->w->threads[tid].tid;
+	return vfs_thread_ktid(p->w, tid);
 }
 
 static void head(struct cw *c, const char *ph, const char *name, const char *cat,
@@ -113,22 +117,22 @@ int export_chrome(struct session *s, FILE *f)
 	char name[256], th[32], ln[VFS_PATH_MAX + 48], txt[512];
 
 	fputs("{\"otherData\":{\"generator\":\"vfsim\",\"kernel\":", f);
-	pic_json_escape(f, vfs_presets[s->w->preset].name);
+	pic_json_escape(f, vfs_presets[vfs_world_preset(s->w)].name);
 	fprintf(f, ",\"knobs_overridden\":%s,\"time\":\"1 step = 1 us\"},\n\"traceEvents\":[",
-		s->w->knobs_overridden ? "true" : "false");
+		vfs_world_knobs_overridden(s->w) ? "true" : "false");
 
 	/* names */
 	bool seen_proc[VFS_MAX_PROCS] = { false };
 	for (int t = 0; t < p.nthreads; t++) {
-		const struct vfs_thread *vt = &s->w->threads[t];
-		if (vt->proc < 0 || vt->proc >= VFS_MAX_PROCS)
+		int proc = vfs_thread_proc(s->w, t);
+		if (proc < 0 || proc >= VFS_MAX_PROCS)
 			continue;
-		if (!seen_proc[vt->proc]) {
-			seen_proc[vt->proc] = true;
-			snprintf(name, sizeof name, "%s", s->w->procs[vt->proc].name);
+		if (!seen_proc[proc]) {
+			seen_proc[proc] = true;
+			snprintf(name, sizeof name, "%s", vfs_proc_name(s->w, proc));
 			meta(&c, "process_name", pid_of(&p, t), 0, "name", name, 0);
 			meta(&c, "process_sort_index", pid_of(&p, t), 0, "sort_index", NULL,
-			     vt->proc);
+			     proc);
 		}
 		pic_thread_name(&p, t, th, sizeof th);
 		meta(&c, "thread_name", pid_of(&p, t), tid_of(&p, t), "name", th, 0);

@@ -3,7 +3,7 @@
  * export_dot.c - `export dot FILE`: the lock-order graph, for Graphviz
  * (`dot -Tsvg FILE > graph.svg`).
  *
- * The graph is core/lockdep.c's (w->det.ld): nodes are lockdep keys (a
+ * The graph is core/lockdep.c's (vfs_world_detect(w)->ld): nodes are lockdep keys (a
  * lock class with its nesting subclass), an edge A -> B says some thread
  * asked for B while holding A.  Each edge is labelled with the first
  * acquisition that made it: the thread, the step, and the kernel call
@@ -14,6 +14,9 @@
  */
 #include <string.h>
 #include "picture.h"
+#include "fns.h"
+#include "vfs_trace.h"
+#include "vfs_detect.h"
 
 static const char *key_color(int key)
 {
@@ -88,7 +91,8 @@ static void dot_str(FILE *f, const char *s, const char *nl)
 int export_dot(struct session *s, FILE *f)
 {
 	const struct vfs_world *w = s->w;
-	const struct vfs_lockdep *ld = &w->det.ld;
+	const struct vfs_detect *det = vfs_world_detect(w);
+	const struct vfs_lockdep *ld = &det->ld;
 	struct pic p;
 	pic_build(&p, s);
 
@@ -120,8 +124,9 @@ int export_dot(struct session *s, FILE *f)
 		   "         nodesep=0.6, ranksep=0.9, label=");
 	char title[256];
 	snprintf(title, sizeof title, "lock order: kernel %s%s%s",
-		 vfs_presets[w->preset].name, w->knobs_overridden ? " (knobs changed)" : "",
-		 !w->det.enabled ? " (detectors off: no graph)" :
+		 vfs_presets[vfs_world_preset(w)].name,
+		 vfs_world_knobs_overridden(w) ? " (knobs changed)" : "",
+		 !det->enabled ? " (detectors off: no graph)" :
 		 ld->nedges ? "" : " (no lock taken while holding another)");
 	dot_str(f, title, "\\n");
 	fputs("];\n  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\","
@@ -150,8 +155,8 @@ int export_dot(struct session *s, FILE *f)
 		const struct vfs_link *l = &e->first;
 		bool cycle = e->from != e->to && reach[e->to][e->from];
 		const char *rule = NULL;
-		for (int r = 0; r < w->det.nreports; r++) {
-			const struct vfs_report *rp = &w->det.reports[r];
+		for (int r = 0; r < det->nreports; r++) {
+			const struct vfs_report *rp = &det->reports[r];
 			if (rp->kind != DK_LOCKORDER)
 				continue;
 			for (int k = 0; k < rp->nlinks && k < VFS_MAX_LINKS; k++)
@@ -202,8 +207,8 @@ int export_dot(struct session *s, FILE *f)
 	}
 	/* reports whose pair is no edge of the graph (a lock asked for while
 	 * held, say): a red edge of their own */
-	for (int r = 0; r < w->det.nreports; r++) {
-		const struct vfs_report *rp = &w->det.reports[r];
+	for (int r = 0; r < det->nreports; r++) {
+		const struct vfs_report *rp = &det->reports[r];
 		if (rp->kind != DK_LOCKORDER || !rp->nlinks)
 			continue;
 		const struct vfs_link *l = &rp->link[0];

@@ -21,6 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "picture.h"
+#include "fns.h"
+#include "vfs_trace.h"
+#include "vfs_detect.h"
+#include "vfs_thread.h"
 
 #define ROWH    34
 #define TOP     64
@@ -242,9 +246,9 @@ static void lane(struct hw *h, int tid)
 		"stroke-width=\"2\"/>\n", x0, ytop - 44, x0, ybot);
 	fprintf(f, "<text class=\"lane-name\" x=\"%.0f\" y=\"%.0f\">", x0 + 12, ytop - 16);
 	pic_html_escape(f, th);
-	const struct vfs_thread *vt = &p->w->threads[tid];
 	fprintf(f, "<tspan font-size=\"18\" font-weight=\"normal\" dx=\"10\">pid %d, tid %d"
-		"</tspan></text>\n", p->w->procs[vt->proc].pid, vt->tid);
+		"</tspan></text>\n", vfs_proc_pid(p->w, vfs_thread_proc(p->w, tid)),
+		vfs_thread_ktid(p->w, tid));
 	fprintf(f, "<g clip-path=\"url(#clip-%d)\">\n", tid);
 
 	const struct pic_span *sp;
@@ -387,9 +391,9 @@ int export_html(struct session *s, FILE *f, const char *title)
 	fputs("</style>\n</head>\n<body>\n<header>\n<h1>vfsim timeline: ", f);
 	pic_html_escape(f, title);
 	fputs("</h1>\n<div class=\"sub\">kernel <b>", f);
-	pic_html_escape(f, vfs_presets[w->preset].name);
+	pic_html_escape(f, vfs_presets[vfs_world_preset(w)].name);
 	fputs("</b>", f);
-	if (w->knobs_overridden)
+	if (vfs_world_knobs_overridden(w))
 		fputs(" (knobs changed)", f);
 	fprintf(f, ", %d thread%s, steps %d to %d, %zu trace events%s. "
 		"Time runs down, a row per step. Hover for details; click a row or use "

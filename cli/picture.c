@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "picture.h"
+#include "fns.h"
+#include "vfs_trace.h"
+#include "vfs_detect.h"
 
 static void *pic_alloc(void *p, size_t n)
 {
@@ -138,7 +141,7 @@ static void quoted(const char *text, char *buf, size_t n)
 
 static void build_marks(struct pic *p)
 {
-	const struct vfs_detect *d = &p->w->det;
+	const struct vfs_detect *d = vfs_world_detect(p->w);
 	bool deadlock = false;
 	for (int i = 0; i < d->nreports; i++) {
 		const struct vfs_report *r = &d->reports[i];

@@ -13,6 +13,7 @@
 
 #include <stdio.h>
 #include "cli.h"
+#include "vfs_detect.h"
 
 enum pic_span_kind { PS_FN, PS_HOLD, PS_WAIT };
 

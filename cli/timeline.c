@@ -10,6 +10,9 @@
 #include <string.h>
 #include "commands.h"
 #include "picture.h"
+#include "fns.h"
+#include "vfs_trace.h"
+#include "vfs_detect.h"
 
 #define TEXT_W  21              /* a thread's label, when the screen has room */
 #define TEXT_MIN 10             /* the narrowest label, on a narrow screen */
@@ -183,7 +186,7 @@ HANDLER(c_timeline)
 	    color_on(s, C_WRITE), color_off(s), color_on(s, C_WAIT), color_off(s));
 	out(s, "       %s│%s f_lock, rename_mutex, a process's exec lock (%s)\n",
 	    color_on(s, C_OTHER), color_off(s),
-	    vfs_exec_locks[s->w->k.exec_lock].name);
+	    vfs_exec_locks[vfs_world_knobs(s->w)->exec_lock].name);
 	out(s, "       %s!%s a detector's report, below   %sbold%s a syscall\n",
 	    color_on(s, C_MARK), color_off(s), color_on(s, C_SYS), color_off(s));
 	for (int m = 0; m < p.nmarks; m++) {
