@@ -11,6 +11,10 @@
 #include <string.h>
 #include "cli.h"
 #include "commands.h"
+#include "fns.h"
+#include "vfs_trace.h"
+#include "vfs_file.h"
+#include "vfs_thread.h"
 
 /* A command as written here; its argument counts come from its synopsis
  * (argspec.c), in cmd_table_init. */
@@ -639,11 +643,11 @@ int resolve_thread(struct session *s, const char *name, int *tid)
 	}
 	const char *names[VFS_MAX_THREADS];
 	char buf[VFS_MAX_THREADS][32];
-	for (int i = 0; i < s->w->nthreads; i++) {
+	for (int i = 0; i < vfs_world_nthreads(s->w); i++) {
 		vfs_thread_name(s->w, i, buf[i], sizeof buf[i]);
 		names[i] = buf[i];
 	}
-	return cli_unknown(s, "unknown thread", name, names, s->w->nthreads,
+	return cli_unknown(s, "unknown thread", name, names, vfs_world_nthreads(s->w),
 			   "spawn it first");
 }
 
@@ -658,12 +662,13 @@ int resolve_proc(struct session *s, const char *name, int *proc, int *pid)
 	int p = vfs_proc_by_name(s->w, name);
 	if (p < 0) {
 		const char *names[VFS_MAX_PROCS];
-		for (int i = 0; i < s->w->nprocs; i++)
-			names[i] = s->w->procs[i].name;
-		return cli_unknown(s, "unknown process", name, names, s->w->nprocs, NULL);
+		for (int i = 0; i < vfs_world_nprocs(s->w); i++)
+			names[i] = vfs_proc_name(s->w, i);
+		return cli_unknown(s, "unknown process", name, names, vfs_world_nprocs(s->w),
+				   NULL);
 	}
 	*proc = p;
-	*pid = s->w->procs[p].pid;
+	*pid = vfs_proc_pid(s->w, p);
 	return 0;
 }
 

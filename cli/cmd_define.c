@@ -19,6 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
+#include "fns.h"
+#include "vfs_trace.h"
+#include "vfs_detect.h"
+#include "vfs_file.h"
+#include "vfs_inode.h"
+#include "vfs_thread.h"
 
 struct define_state {
 	struct vfs_kfn f;
@@ -565,7 +571,7 @@ int define_call_line(struct session *s, struct lex *l)
 		return -1;
 	char th[32], err[256];
 	vfs_thread_name(s->w, c.tid, th, sizeof th);
-	if (s->w->threads[c.tid].state == TS_DEAD)
+	if (vfs_thread_state(s->w, c.tid) == TS_DEAD)
 		return cli_error(s, "%s has exited", th);
 	struct vfs_call call;
 	if (vfs_kfn_call_parse(s->w, k, c.argc, c.argv, &call, err, sizeof err) < 0)
@@ -584,16 +590,16 @@ HANDLER(c_field)
 			const struct vfs_ufield *u = vfs_ufield_get(w, k);
 			out(s, "field %s of %s = %lld\n", vfs_field_name(u->fld),
 			    vfs_kobj_names[u->obj], (long long)u->init);
-			int n = u->obj == KO_FILE ? w->nfiles : w->ninodes;
+			int n = u->obj == KO_FILE ? vfs_world_nfiles(w) : vfs_world_ninodes(w);
 			for (int i = 0; i < n; i++) {
 				char d[VFS_PATH_MAX + 32];
-				if (u->obj == KO_FILE && !w->files[i].kind)
+				if (u->obj == KO_FILE && !vfs_file_kind(w, i))
 					continue;
-				if (u->obj == KO_INODE && (w->inodes[i].freed ||
-							   w->inodes[i].unlinked))
+				if (u->obj == KO_INODE && (vfs_inode_freed(w, i) ||
+							   vfs_inode_unlinked(w, i)))
 					continue;
 				if (u->obj == KO_FILE)
-					snprintf(d, sizeof d, "file#%d", w->files[i].id);
+					snprintf(d, sizeof d, "file#%d", vfs_file_id(w, i));
 				else
 					vfs_inode_path(w, i, d, sizeof d);
 				out(s, "  %-22s %lld\n", d,

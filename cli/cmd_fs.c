@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
+#include "fns.h"
+#include "vfs_trace.h"
 
 /* ---- fs list ---- */
 
@@ -33,14 +35,14 @@ static void era_text(int era, const char *text, char *buf, size_t n)
 static int fs_list(struct session *s)
 {
 	const struct vfs_world *w = s->w;
-	int era = w->k.era;
+	int era = vfs_world_knobs(w)->era;
 	out(s, "%-10s %-20s %-34s %-19s %s\n", "type", "iterator", "under this kernel",
 	    "dir llseek", "read() on a dir");
 	for (int i = 0; i < vfs_world_nfstypes(w); i++) {
 		const struct vfs_fstype *ft = vfs_world_fstype(w, i);
-		const struct vfs_fsops ops = vfs_fs_ops(&w->k, ft);
+		const struct vfs_fsops ops = vfs_fs_ops(vfs_world_knobs(w), ft);
 		const char *how;
-		switch (w->k.iterate) {
+		switch (vfs_world_knobs(w)->iterate) {
 		case ITER_EXCLUSIVE: how = "->iterate, exclusive"; break;
 		case ITER_DUAL: how = ops.native_shared ? "->iterate_shared, shared" :
 				      "->iterate, exclusive"; break;
@@ -53,7 +55,7 @@ static int fs_list(struct session *s)
 			snprintf(when, sizeof when, "  (not yet: since %s)", rel);
 		}
 		if (ft->until_era && era > ft->until_era &&
-		    !vfs_fs_uses_later(&w->k, ft)) {
+		    !vfs_fs_uses_later(vfs_world_knobs(w), ft)) {
 			era_text(ft->until_era, ft->until, rel, sizeof rel);
 			snprintf(when, sizeof when, "  (gone after %s)", rel);
 		}

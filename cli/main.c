@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "lineedit.h"
+#include "fns.h"
 
 #ifndef VFSIM_VERSION
 #define VFSIM_VERSION "0.1"
@@ -259,7 +260,7 @@ static void banner(struct session *s)
 	printf("vfsim %s: how the Linux VFS locks open files and directories.\n"
 	       "Kernel preset %s ('kernel list' for others). Type 'help' for the "
 	       "commands,\n'lessons' for the workshop ('lessons 1' loads the first), "
-	       "Tab to complete.\n", VFSIM_VERSION, vfs_presets[s->w->preset].name);
+	       "Tab to complete.\n", VFSIM_VERSION, vfs_presets[vfs_world_preset(s->w)].name);
 }
 
 /* Long output on a terminal goes through $PAGER (less): the commands
@@ -334,7 +335,7 @@ static int repl(struct session *s)
 	banner(s);
 	while (!s->quit) {
 		char prompt[64];
-		snprintf(prompt, sizeof prompt, "vfsim %s> ", vfs_presets[s->w->preset].name);
+		snprintf(prompt, sizeof prompt, "vfsim %s> ", vfs_presets[vfs_world_preset(s->w)].name);
 		char *part = le_readline(prompt);
 		if (!part)
 			break;

@@ -11,6 +11,10 @@
 #include <sys/stat.h>
 #include "commands.h"
 #include "explore_cli.h"
+#include "fns.h"
+#include "vfs_trace.h"
+#include "vfs_detect.h"
+#include "vfs_thread.h"
 
 #define MAX_SOURCE_DEPTH 16
 #define MAX_EVENTS (4u << 20)
@@ -93,7 +97,7 @@ struct session *session_new(void)
 	struct session *s = calloc(1, sizeof *s);
 	if (!s)
 		return NULL;
-	s->w = calloc(1, sizeof *s->w);
+	s->w = vfs_world_alloc();
 	if (!s->w) {
 		free(s);
 		return NULL;
@@ -273,7 +277,8 @@ void session_replay(struct session *s, size_t drop_steps)
 			if (nr)
 				nr->fg = r->fg;
 		} else if (r->kind == REC_STEP) {
-			if (r->tid < 0 || r->tid >= w->nthreads || !vfs_runnable(w, r->tid))
+			if (r->tid < 0 || r->tid >= vfs_world_nthreads(w) ||
+			    !vfs_runnable(w, r->tid))
 				continue;       /* a log that no longer fits the world:
 						 * never step a thread that has nothing
 						 * to run (vfs_step's rule) */
@@ -342,26 +347,27 @@ static void set_ret(struct session *s, int64_t ret)
 void session_print_result(struct session *s, int tid)
 {
 	const struct vfs_world *w = s->w;
-	const struct vfs_thread *t = &w->threads[tid];
-	const struct vfs_callrec *r = &t->rec;
+	const struct vfs_call *rc = vfs_thread_call(w, tid);
+	int64_t r = vfs_call_ret(w, tid);
 	char th[32], call[256], ret[32], extra[1024] = "";
 
-	set_ret(s, r->ret);
+	set_ret(s, r);
 	if (s->quiet || s->replaying)
 		return;
 	vfs_thread_name(w, tid, th, sizeof th);
-	vfs_call_strace(w, &r->call, call, sizeof call);
-	vfs_ret_text(r->ret, ret, sizeof ret);
-	if ((vfs_sys[r->call.sys].flags & VSYS_DIRENTS) && r->ret >= 0) {
+	vfs_call_strace(w, rc, call, sizeof call);
+	vfs_ret_text(r, ret, sizeof ret);
+	if ((vfs_sys[rc->sys].flags & VSYS_DIRENTS) && r >= 0) {
 		extra[0] = ' ';
 		vfs_rec_entries_text(w, tid, extra + 1, sizeof extra - 1);
-	} else if ((vfs_sys[r->call.sys].flags & VSYS_READS) && r->ret > 0) {
+	} else if ((vfs_sys[rc->sys].flags & VSYS_READS) && r > 0) {
 		char esc[256];
 		size_t o = 0;
 		/* the bytes read, holes (zeros) too: the first VFS_TEXT_MAX,
 		 * which is what the record keeps, then "..." */
-		int64_t len = r->ret < VFS_TEXT_MAX ? r->ret : VFS_TEXT_MAX;
-		for (const char *p = r->text; p < r->text + len && o + 5 < sizeof esc; p++) {
+		int64_t len = r < VFS_TEXT_MAX ? r : VFS_TEXT_MAX;
+		const char *text = vfs_call_text(w, tid);
+		for (const char *p = text; p < text + len && o + 5 < sizeof esc; p++) {
 			if (*p == '\n') { esc[o++] = '\\'; esc[o++] = 'n'; }
 			else if (*p == '"' || *p == '\\') { esc[o++] = '\\'; esc[o++] = *p; }
 			else if ((unsigned char)*p < 32) { esc[o++] = '?'; }
@@ -369,10 +375,10 @@ void session_print_result(struct session *s, int tid)
 		}
 		esc[o] = 0;
 		snprintf(extra, sizeof extra, " \"%s\"%s", esc,
-			 r->ret > VFS_TEXT_MAX ? "..." : "");
-	} else if (r->call.sys == SYS_CLONE && r->ret > 0) {
-		for (int i = 0; i < w->nthreads; i++)
-			if (w->threads[i].tid == r->ret) {
+			 r > VFS_TEXT_MAX ? "..." : "");
+	} else if (rc->sys == SYS_CLONE && r > 0) {
+		for (int i = 0; i < vfs_world_nthreads(w); i++)
+			if (vfs_thread_ktid(w, i) == r) {
 				char nn[32];
 				vfs_thread_name(w, i, nn, sizeof nn);
 				snprintf(extra, sizeof extra, " (%s)", nn);
@@ -390,15 +396,16 @@ void session_blocked_line(struct session *s, int tid, char *buf, size_t n)
 void session_live_reports(struct session *s)
 {
 	const struct vfs_world *w = s->w;
-	if (w->det.nreports < s->reports_seen)
+	const struct vfs_detect *det = vfs_world_detect(w);
+	if (det->nreports < s->reports_seen)
 		s->reports_seen = 0;            /* a new world, or an older one */
 	if (!s->live_reports || s->replaying || s->silent) {
-		s->reports_seen = w->det.nreports;
+		s->reports_seen = det->nreports;
 		return;
 	}
 	char buf[1024];
-	for (; s->reports_seen < w->det.nreports; s->reports_seen++) {
-		vfs_report_text(w, &w->det.reports[s->reports_seen], buf, sizeof buf);
+	for (; s->reports_seen < det->nreports; s->reports_seen++) {
+		vfs_report_text(w, &det->reports[s->reports_seen], buf, sizeof buf);
 		out(s, "%s!%s %s\n", color_on(s, "\033[1;31m"), color_off(s), buf);
 	}
 }
@@ -434,7 +441,7 @@ void session_blocked_on(struct session *s, int tid, char *buf, size_t n)
 	const struct vfs_world *w = s->w;
 	char th[32], ln[VFS_PATH_MAX + 32];
 	vfs_thread_name(w, tid, th, sizeof th);
-	vfs_lock_name(w, w->threads[tid].wait_lock, ln, sizeof ln);
+	vfs_lock_name(w, vfs_thread_wait_lock(w, tid), ln, sizeof ln);
 	snprintf(buf, n, "%s blocked on %s", th, ln);
 }
 
