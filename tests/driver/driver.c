@@ -121,19 +121,19 @@ static int file_arg(struct drv *d, const char *s)
 
 static void print_result(struct drv *d, int tid)
 {
-	const struct vfs_thread *t = &d->w->threads[tid];
-	const struct vfs_callrec *r = &t->rec;
+	int64_t r = vfs_call_ret(d->w, tid);
+	int sys = vfs_thread_call(d->w, tid)->sys;
 	char th[32], res[48];
 	vfs_thread_name(d->w, tid, th, sizeof th);
-	const char *e = r->ret < 0 ? vfs_errno_name((int)-r->ret) : NULL;
+	const char *e = r < 0 ? vfs_errno_name((int)-r) : NULL;
 	if (e)
 		snprintf(res, sizeof res, "-1 %s", e);
 	else
-		snprintf(res, sizeof res, "%lld", (long long)r->ret);
-	printf("%s: %s = %s", th, vfs_sys[r->call.sys].kname, res);
-	if (r->call.sys == SYS_GETDENTS && r->ret >= 0) {
+		snprintf(res, sizeof res, "%lld", (long long)r);
+	printf("%s: %s = %s", th, vfs_sys[sys].kname, res);
+	if (sys == SYS_GETDENTS && r >= 0) {
 		printf(" [");
-		for (int i = 0; i < r->nent; i++)
+		for (int i = 0; i < vfs_call_nent(d->w, tid); i++)
 			printf("%s%s", i ? " " : "",
 			       vfs_rec_entry_name(d->w, tid, i));
 		printf("]");
@@ -200,18 +200,6 @@ static int lock_class_arg(const char *s)
 	return vfs_class_lookup(s);
 }
 
-static bool took(const struct vfs_callrec *r, int cls, int mode)
-{
-	uint64_t m = 0;
-	for (int md = M_EXCL; md <= M_WRITE; md++)
-		if (mode == M_NONE || md == mode) {
-			m |= UINT64_C(1) << (cls * 4 + md);
-			if (cls == LC_I_RWSEM_DIR)
-				m |= UINT64_C(1) << (LC_I_RWSEM * 4 + md);
-		}
-	return r->took & m;
-}
-
 static int ret_value(const char *s, long long *v)
 {
 	if (num(s, v))
@@ -241,7 +229,7 @@ static int check(struct drv *d, int ac, char **av)
 	const char *what = av[0];
 
 	if (!strcmp(what, "ret") && (ac == 2 || ac == 3)) {
-		t = ac == 3 ? thread_arg(d, av[1]) : w->last_done_tid;
+		t = ac == 3 ? thread_arg(d, av[1]) : vfs_world_last_done(w);
 		if (ac == 3 && t < 0)
 			return -1;
 		if (ret_value(av[ac - 1], &v) < 0)
@@ -249,9 +237,9 @@ static int check(struct drv *d, int ac, char **av)
 		if (t < 0) {
 			snprintf(got, sizeof got, "no call has completed");
 		} else {
-			int64_t r = w->threads[t].rec.ret;
+			int64_t r = vfs_call_ret(w, t);
 			const char *e = r < 0 ? vfs_errno_name((int)-r) : NULL;
-			ok = w->threads[t].rec.done && r == v;
+			ok = vfs_call_done(w, t) && r == v;
 			if (e)
 				snprintf(got, sizeof got, "%s", e);
 			else
@@ -259,7 +247,7 @@ static int check(struct drv *d, int ac, char **av)
 		}
 	} else if (!strcmp(what, "entries")) {
 		int first = 1;
-		t = w->last_gd_tid;
+		t = vfs_world_last_getdents(w);
 		if (ac > 1 && vfs_thread_by_name(w, av[1]) >= 0 &&
 		    strcmp(av[1], ".") && strcmp(av[1], "..")) {
 			t = vfs_thread_by_name(w, av[1]);
@@ -268,10 +256,10 @@ static int check(struct drv *d, int ac, char **av)
 		if (t < 0) {
 			snprintf(got, sizeof got, "no getdents yet");
 		} else {
-			const struct vfs_callrec *r = &w->threads[t].rec;
+			int nent = vfs_call_nent(w, t);
 			size_t o = 0;
-			ok = r->nent == ac - first;
-			for (int i = 0; i < r->nent; i++) {
+			ok = nent == ac - first;
+			for (int i = 0; i < nent; i++) {
 				const char *n = vfs_rec_entry_name(w, t, i);
 				if (i + first < ac && strcmp(n, av[i + first]))
 					ok = false;
@@ -285,14 +273,14 @@ static int check(struct drv *d, int ac, char **av)
 		int f = file_arg(d, av[1]);
 		if (f < 0 || !num(av[2], &v))
 			return err(d, "bad file or number in '%s'", what);
-		long long x = !strcmp(what, "fpos") ? w->files[f].f_pos :
-			      w->files[f].f_count;
+		long long x = !strcmp(what, "fpos") ? vfs_file_pos(w, f) :
+			      vfs_file_count(w, f);
 		ok = x == v;
 		snprintf(got, sizeof got, "%lld", x);
 	} else if (!strcmp(what, "took") && (ac == 3 || ac == 4)) {
 		if ((t = thread_arg(d, av[1])) < 0)
 			return -1;
-		int cls = lock_class_arg(av[2]), mode = M_NONE;
+		int cls = lock_class_arg(av[2]), mode = -1;
 		if (cls == LC_NONE)
 			return err(d, "unknown lock '%s'", av[2]);
 		if (ac == 4) {
@@ -301,28 +289,26 @@ static int check(struct drv *d, int ac, char **av)
 			if (mode < 0)
 				return err(d, "bad mode '%s'", av[3]);
 		}
-		ok = took(&w->threads[t].rec, cls, mode);
-		snprintf(got, sizeof got, "took mask %#llx",
-			 (unsigned long long)w->threads[t].rec.took);
+		ok = vfs_call_took(w, t, cls, mode);
+		snprintf(got, sizeof got, "%s", ok ? "took it" : "did not take it");
 	} else if (!strcmp(what, "skipped") && ac == 3) {
 		if ((t = thread_arg(d, av[1])) < 0)
 			return -1;
-		ok = w->threads[t].rec.skipped_fpos;
-		snprintf(got, sizeof got, "skipped_fpos %d", w->threads[t].rec.skipped_fpos);
+		ok = vfs_call_skipped_fpos(w, t);
+		snprintf(got, sizeof got, "skipped_fpos %d", vfs_call_skipped_fpos(w, t));
 	} else if (!strcmp(what, "blocked") && (ac == 2 || ac == 3)) {
 		if ((t = thread_arg(d, av[1])) < 0)
 			return -1;
-		const struct vfs_thread *th = &w->threads[t];
-		ok = th->state == TS_BLOCKED;
+		ok = vfs_thread_state(w, t) == TS_BLOCKED;
 		if (ok && ac == 3) {
 			int cls = lock_class_arg(av[2]);
 			if (cls == LC_NONE)
 				return err(d, "unknown lock '%s'", av[2]);
-			int c = vfs_lock_class(w, th->wait_lock);
+			int c = vfs_lock_class(w, vfs_thread_wait_lock(w, t));
 			ok = c == cls || (cls == LC_I_RWSEM_DIR && c == LC_I_RWSEM);
 		}
-		if (th->state == TS_BLOCKED)
-			vfs_lock_name(w, th->wait_lock, got, sizeof got);
+		if (vfs_thread_state(w, t) == TS_BLOCKED)
+			vfs_lock_name(w, vfs_thread_wait_lock(w, t), got, sizeof got);
 		else
 			snprintf(got, sizeof got, "not blocked");
 	} else if (!strcmp(what, "state") && ac == 3) {
@@ -330,7 +316,7 @@ static int check(struct drv *d, int ac, char **av)
 			"blocked", "dead" };
 		if ((t = thread_arg(d, av[1])) < 0)
 			return -1;
-		int s = w->threads[t].state;
+		int s = vfs_thread_state(w, t);
 		if (s == TS_RUNNING && !vfs_has_work(w, t))
 			s = TS_IDLE;
 		ok = !strcmp(names[s], av[2]);
@@ -385,7 +371,7 @@ static int command(struct drv *d, int ac, char **av)
 		const struct vfs_preset *p = vfs_preset_lookup(av[1]);
 		if (!p)
 			return err(d, "unknown preset '%s'", av[1]);
-		if (w->nprocs || w->ninodes > 1)
+		if (vfs_world_nprocs(w) || vfs_world_ninodes(w) > 1)
 			vfs_set_preset(w, p);
 		else
 			vfs_world_init(w, p);
@@ -393,9 +379,10 @@ static int command(struct drv *d, int ac, char **av)
 	}
 	if (!strcmp(c, "set") && ac == 3) {
 		const struct vfs_knob_desc *k = vfs_knob_lookup(av[1]);
-		if (!k || vfs_knob_set(&w->k, k, av[2]) < 0)
+		struct vfs_knobs kn = *vfs_world_knobs(w);
+		if (!k || vfs_knob_set(&kn, k, av[2]) < 0)
 			return err(d, "bad knob or value '%s'", av[1]);
-		w->knobs_overridden = 1;
+		vfs_world_set_knobs(w, &kn, true);
 		return 0;
 	}
 	if (!strcmp(c, "mount") && (ac == 3 || ac == 4)) {
@@ -423,13 +410,12 @@ static int command(struct drv *d, int ac, char **av)
 	}
 	if (!strcmp(c, "sched") && ac >= 2) {
 		if (!strcmp(av[1], "rr"))
-			w->sched = VSCHED_RR;
+			vfs_world_set_sched(w, VSCHED_RR, 0);
 		else if (!strcmp(av[1], "fifo"))
-			w->sched = VSCHED_FIFO;
-		else if (!strcmp(av[1], "random") && ac == 3 && num(av[2], &v)) {
-			w->sched = VSCHED_RANDOM;
-			w->rng = (uint64_t)v * 0x9e3779b97f4a7c15ull + 1;
-		} else
+			vfs_world_set_sched(w, VSCHED_FIFO, 0);
+		else if (!strcmp(av[1], "random") && ac == 3 && num(av[2], &v))
+			vfs_world_set_sched(w, VSCHED_RANDOM, v);  /* as the shell's */
+		else
 			return err(d, "%s", "sched rr|fifo|random SEED");
 		return 0;
 	}
@@ -533,7 +519,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: vfsim-driver FILE.vfs...\n");
 		return 1;
 	}
-	struct vfs_world *w = calloc(1, sizeof *w);
+	struct vfs_world *w = vfs_world_alloc();
 	if (!w)
 		return 1;
 	int status = 0;
