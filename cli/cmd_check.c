@@ -13,6 +13,7 @@
 #include "vfs_trace.h"
 #include "vfs_detect.h"
 #include "vfs_file.h"
+#include "vfs_inode.h"
 #include "vfs_thread.h"
 
 static int failed(struct session *s, const char *fmt, ...)
@@ -255,10 +256,10 @@ COND(cond_field)
 		if (resolve_file(s, a[1], &idx) < 0)
 			return -1;
 		if (obj == KO_INODE) {
-			if (w->files[idx].kind != FK_INODE)
+			if (vfs_file_kind(w, idx) != FK_INODE)
 				return cli_error(s, "expect field: %s is a pidfd: it has "
 						 "no inode", a[1]);
-			idx = w->files[idx].inode;
+			idx = vfs_file_inode(w, idx);
 		}
 	}
 	long long got;
@@ -266,10 +267,10 @@ COND(cond_field)
 	if (slot >= 0)
 		got = vfs_ufield_value(w, slot, idx);
 	else if (obj == KO_FILE)
-		got = fld == FLD_F_POS ? w->files[idx].f_pos : fld == FLD_CURSOR ?
-		      w->files[idx].cursor : w->files[idx].f_count;
+		got = fld == FLD_F_POS ? vfs_file_pos(w, idx) : fld == FLD_CURSOR ?
+		      vfs_file_cursor(w, idx) : vfs_file_count(w, idx);
 	else
-		got = fld == FLD_SIZE ? w->inodes[idx].size : w->inodes[idx].nchildren;
+		got = fld == FLD_SIZE ? vfs_inode_size(w, idx) : vfs_dentry_nchildren(w, idx);
 	if (got != v)
 		return failed(s, "field %s %s: expected %lld, got %lld", a[0], a[1], v, got);
 	return 0;

@@ -6,7 +6,7 @@
  * same things: per thread, the kernel functions as nested spans, the locks
  * held as spans, the waits, the wake-ups, and the detectors' reports.  All
  * of it is read off the one stream of trace events (s->ev) and the
- * detectors' reports (s->w->det); nothing here runs the simulation.
+ * detectors' reports (vfs_world_detect); nothing here runs the simulation.
  */
 #ifndef VFSIM_PICTURE_H
 #define VFSIM_PICTURE_H

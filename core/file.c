@@ -530,6 +530,7 @@ int vfs_file_kind(const struct vfs_world *w, int file) { return w->files[file].k
 int vfs_file_id(const struct vfs_world *w, int file) { return w->files[file].id; }
 unsigned vfs_file_mode(const struct vfs_world *w, int file) { return w->files[file].f_mode; }
 int64_t vfs_file_pos(const struct vfs_world *w, int file) { return w->files[file].f_pos; }
+int64_t vfs_file_cursor(const struct vfs_world *w, int file) { return w->files[file].cursor; }
 int vfs_file_count(const struct vfs_world *w, int file) { return w->files[file].f_count; }
 int vfs_file_inode(const struct vfs_world *w, int file) { return w->files[file].inode; }
 int vfs_file_pidfd_pid(const struct vfs_world *w, int file) { return w->files[file].pid; }

@@ -394,6 +394,7 @@ bool vfs_inode_is_mountpoint(const struct vfs_world *w, int ino)
 {
 	return w->inodes[ino].is_mountpoint;
 }
+int64_t vfs_inode_size(const struct vfs_world *w, int ino) { return w->inodes[ino].size; }
 const char *vfs_dentry_name(const struct vfs_world *w, int ino) { return w->inodes[ino].name; }
 int vfs_dentry_offset(const struct vfs_world *w, int ino) { return w->inodes[ino].d_off; }
 int vfs_dentry_first_child(const struct vfs_world *w, int ino)
@@ -404,3 +405,4 @@ int vfs_dentry_next_sibling(const struct vfs_world *w, int ino)
 {
 	return w->inodes[ino].next_sibling;
 }
+int vfs_dentry_nchildren(const struct vfs_world *w, int ino) { return w->inodes[ino].nchildren; }

@@ -28,6 +28,8 @@ int vfs_file_kind(const struct vfs_world *w, int file);
 int vfs_file_id(const struct vfs_world *w, int file);
 unsigned vfs_file_mode(const struct vfs_world *w, int file);
 int64_t vfs_file_pos(const struct vfs_world *w, int file);
+/* The filesystem's private readdir state (the field 'cursor'). */
+int64_t vfs_file_cursor(const struct vfs_world *w, int file);
 int vfs_file_count(const struct vfs_world *w, int file);
 int vfs_file_inode(const struct vfs_world *w, int file);
 int vfs_file_pidfd_pid(const struct vfs_world *w, int file);

@@ -8,6 +8,7 @@
 #define VFSIM_VFS_INODE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 struct vfs_world;
 
@@ -23,6 +24,8 @@ int vfs_inode_type(const struct vfs_world *w, int ino);
 bool vfs_inode_freed(const struct vfs_world *w, int ino);
 bool vfs_inode_unlinked(const struct vfs_world *w, int ino);
 bool vfs_inode_is_mountpoint(const struct vfs_world *w, int ino);
+/* Its i_size (the field 'size'). */
+int64_t vfs_inode_size(const struct vfs_world *w, int ino);
 /* Its dentry: the name, the offset of its entry in the parent directory,
  * and the children of a directory in the order getdents lists them: the
  * first, then each one's next; -1 after the last. */
@@ -30,5 +33,7 @@ const char *vfs_dentry_name(const struct vfs_world *w, int ino);
 int vfs_dentry_offset(const struct vfs_world *w, int ino);
 int vfs_dentry_first_child(const struct vfs_world *w, int ino);
 int vfs_dentry_next_sibling(const struct vfs_world *w, int ino);
+/* How many children a directory has (the field 'dir'). */
+int vfs_dentry_nchildren(const struct vfs_world *w, int ino);
 
 #endif
