@@ -15,6 +15,7 @@
 /* vfsim.h first: its enum vfs_sched names SCHED_RR and SCHED_FIFO, which
  * <sched.h> (through <pthread.h>) defines as macros afterwards */
 #include "vfsim.h"
+#include "world_layout.h"   /* a benchmark of core/: it reads the fields */
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>

@@ -25,6 +25,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 #include "explore.h"
+#include "world_layout.h"   /* a benchmark of core/: it reads the fields */
 
 static void fg(struct vfs_world *w, int tid, const struct vfs_call *c)
 {

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
+#include "vfs_trace.h"
 
 #define LOCK_WORDS "s_vfs_rename_mutex, f_pos_lock, i_rwsem, i_rwsem_dir, " \
 	"i_rwsem_nondir, f_lock, cred_guard_mutex, exec_update_mutex, " \

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "commands.h"
+#include "vfs_trace.h"
 
 HANDLER(c_source)
 {

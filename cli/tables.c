@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "vfs_detect.h"
 
 static const struct { unsigned bit; const char *name; } sys_flags[] = {
 	{ VSYS_TREE, "tree" }, { VSYS_SPAWNS, "spawns" }, { VSYS_NAMEI, "namei" },

@@ -31,6 +31,7 @@
 #define VFSIM_EXPLORE_H
 
 #include <signal.h>
+#include "vfs_detect.h"
 #include "vfs_world.h"
 
 /*

@@ -11,6 +11,7 @@
 /* vfsim.h first: <sched.h> (from <pthread.h>) defines SCHED_RR and
  * SCHED_FIFO as macros, which vfsim.h uses as enum names */
 #include "explore.h"
+#include "world_layout.h"
 #include <pthread.h>
 
 #define XMAXT VFS_MAX_THREADS

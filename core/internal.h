@@ -17,6 +17,7 @@
 
 #include <string.h>
 #include "vfsim.h"
+#include "world_layout.h"
 
 
 struct vx {

@@ -21,7 +21,11 @@
  *   syscalls.h     the system calls as data: rows, parse, print, strace
  *   vfs_trace.h    trace events, sinks, the names views print, footprints
  *   vfs_detect.h   the detectors' state, reports, deadlocks, lock order
- *   vfs_world.h    the world and its objects; set-up, lookups, running
+ *   vfs_file.h     open files and fd tables, read through accessors
+ *   vfs_inode.h    inodes, dentries, mounts, read through accessors
+ *   vfs_thread.h   processes, threads and their calls, read through accessors
+ *   vfs_world.h    the world (its layout is core's: world_layout.h);
+ *                  set-up, lookups, running
  *   explore.h      the explorers (not included here)
  */
 #ifndef VFSIM_H
@@ -40,6 +44,9 @@
 #include "syscalls.h"
 #include "vfs_trace.h"
 #include "vfs_detect.h"
+#include "vfs_file.h"
+#include "vfs_inode.h"
+#include "vfs_thread.h"
 #include "vfs_world.h"
 
 #endif

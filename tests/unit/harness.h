@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "vfsim.h"
+#include "world_layout.h"   /* the unit tests of core/ read its fields */
 
 #define H_BLOCKED INT64_MIN     /* h_finish: the thread is waiting */
 #define H_MAX_STEPS 100000      /* one call never needs more */
