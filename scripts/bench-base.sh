@@ -9,6 +9,10 @@
 #           the two binaries alternate, best of ROUNDS rounds each
 #   prompt  peak resident memory of `vfsim -q -c quit` and of the first
 #           lesson run to its end, each tree's own build
+#   views   instructions (callgrind) of each tree's vfsim on a view-heavy
+#           script: VIEW_ROUNDS rounds of four calls, each step followed by
+#           where, locks, files, fds and ps (the shell reads the world
+#           through core's accessors: issue 14 allows +2%)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
@@ -81,4 +85,25 @@ if command -v valgrind >/dev/null 2>&1; then
     i1=$(ir "$out/core_bench" core "$icalls"); i0=$(ir "$dir/core_bench" core "$icalls")
     awk -v a="$i1" -v b="$i0" -v c="$icalls" 'BEGIN {
         printf "base: instructions (callgrind, core_bench core %d: warm-up and 3 rounds on and off): now %.0f, base %.0f, ratio now/base %.3f\n", c, a, b, a / b }'
+    # the views: both trees print the same lines for it (compared)
+    views=$out/views.vfs
+    {
+        printf '%s\n' 'kernel v6.4' 'mkdir /d' 'touch /d/a /d/b /d/c' 'spawn A' \
+            'spawn B uid=1000' 'spawn C' 'A: open /d' 'A: open /d/a rdwr' 'A: clone' \
+            'C: pidfd_open A' 'B: open /d'
+        for ((r = 0; r < ${VIEW_ROUNDS:-30}; r++)); do
+            printf '%s\n' 'A: getdents 3 2 &' 'A.2: lseek 3 0 &' 'B: getdents 3 1 &' 'A: read 4 5 &'
+            for ((k = 0; k < 12; k++)); do
+                printf '%s\n' step where locks files fds ps
+            done
+            printf '%s\n' run 'ls /d' stats
+        done
+    } >"$views"
+    build/vfsim -q "$views" >"$out/views.now" 2>&1
+    "$dir/build/vfsim" -q "$views" >"$out/views.base" 2>&1
+    same=$(cmp -s "$out/views.now" "$out/views.base" && echo "the same output" ||
+           echo "outputs differ")
+    v1=$(ir build/vfsim -q "$views"); v0=$(ir "$dir/build/vfsim" -q "$views")
+    awk -v a="$v1" -v b="$v0" -v n="$(wc -l <"$views")" -v same="$same" 'BEGIN {
+        printf "base: instructions (callgrind, vfsim -q on %d lines of views after each step, %s): now %.0f, base %.0f, ratio now/base %.4f\n", n, same, a, b, a / b }'
 fi
