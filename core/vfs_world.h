@@ -100,8 +100,9 @@ struct vfs_fsops vfs_inode_fsops(const struct vfs_world *w, int ino);
 /* A zeroed world, for vfs_world_init or vfs_world_copy (NULL: out of
  * memory); the shell never knows its size. */
 struct vfs_world *vfs_world_alloc(void);
-/* Steps run so far; calls submitted so far (each call's seq is one of
- * them). */
+/* Steps run so far; the last sequence number handed out: a submitted
+ * call takes one (its seq) and a call that starts another (the fifo
+ * scheduler's order). */
 int vfs_world_step(const struct vfs_world *w);
 int vfs_world_call_seq(const struct vfs_world *w);
 /* The preset it runs (index into vfs_presets), its knobs, and whether a

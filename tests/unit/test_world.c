@@ -270,6 +270,122 @@ static void test_thread_slots_reused(void **state)
 	h_free(h);
 }
 
+/* The accessors the shell reads the world through (vfs_file.h,
+ * vfs_inode.h, vfs_thread.h, vfs_world.h, issue 14) give what the model
+ * did: each answer below is the kernel's, not copied from a field. */
+static void test_object_accessors(void **state)
+{
+	(void)state;
+	struct h *h = h_new("v6.5");
+	struct vfs_world *w = h->w;
+	h_mkdir(h, "/d");
+	h_touch(h, "/d/a");
+	h_touch(h, "/d/b");
+	int A = h_spawn(h, "A", 0), B = h_spawn(h, "B", 1000);
+	assert_int_equal(vfs_world_nthreads(w), 2);
+	assert_int_equal(vfs_world_nprocs(w), 2);
+	int pa = vfs_thread_proc(w, A), pb = vfs_thread_proc(w, B);
+	assert_string_equal(vfs_proc_name(w, pb), "B");
+	assert_int_equal(vfs_proc_uid(w, pb), 1000);
+	assert_int_equal(vfs_proc_uid(w, pa), 0);
+	assert_int_equal(vfs_proc_by_pid(w, vfs_proc_pid(w, pb)), pb);
+	assert_int_equal(vfs_thread_ktid(w, A), vfs_proc_pid(w, pa)); /* the leader */
+	assert_int_equal(vfs_thread_state(w, A), TS_IDLE);
+	assert_int_equal(vfs_world_last_done(w), -1);
+
+	/* a file: its inode, mode, position, count, what a read gave */
+	assert_int_equal(h_do(h, A, C_OPEN("/d/a", VO_RDWR)), 3);
+	int f = h_file(h, A, 3), a = vfs_path_lookup(w, "/d/a");
+	assert_int_equal(vfs_file_kind(w, f), FK_INODE);
+	assert_int_equal(vfs_file_inode(w, f), a);
+	assert_int_equal(vfs_file_by_id(w, vfs_file_id(w, f)), f);
+	assert_int_equal(vfs_file_mode(w, f) & (FMODE_READ | FMODE_WRITE),
+			 FMODE_READ | FMODE_WRITE);
+	assert_int_equal(vfs_inode_size(w, a), 0);
+	assert_int_equal(h_do(h, A, C_WRITE(3, "hello")), 5);
+	assert_int_equal(vfs_file_pos(w, f), 5);
+	assert_int_equal(vfs_inode_size(w, a), 5);
+	assert_int_equal(h_do(h, A, C_LSEEK(3, 1, 0)), 1);
+	assert_int_equal(h_do(h, A, C_READ(3, 3)), 3);
+	assert_int_equal(vfs_file_pos(w, f), 4);
+	assert_int_equal(vfs_file_count(w, f), 1);
+	assert_int_equal(vfs_thread_call(w, A)->sys, SYS_READ);
+	assert_true(vfs_call_started(w, A) && vfs_call_done(w, A));
+	assert_int_equal(vfs_call_ret(w, A), 3);
+	assert_string_equal(vfs_call_text(w, A), "ell");
+	assert_int_equal(vfs_world_last_done(w), A);
+
+	/* the tree: types, names, offsets, children in getdents' order */
+	int d = vfs_path_lookup(w, "/d"), b = vfs_path_lookup(w, "/d/b");
+	assert_int_equal(vfs_inode_type(w, d), IT_DIR);
+	assert_int_equal(vfs_inode_type(w, a), IT_REG);
+	assert_int_equal(vfs_dentry_first_child(w, d), a);
+	assert_int_equal(vfs_dentry_next_sibling(w, a), b);
+	assert_int_equal(vfs_dentry_next_sibling(w, b), -1);
+	assert_string_equal(vfs_dentry_name(w, b), "b");
+	assert_true(vfs_dentry_offset(w, a) < vfs_dentry_offset(w, b));
+	assert_false(vfs_inode_is_mountpoint(w, d));
+	assert_int_equal(vfs_world_nsb(w), 1);
+	assert_int_equal(vfs_dentry_nchildren(w, d), 2);
+	assert_true(vfs_world_ninodes(w) >= 4);
+	assert_int_equal(h_do(h, A, C_OPEN("/d", VO_RDONLY)), 4);
+	assert_int_equal(h_do(h, A, C_GETDENTS(4, 10)), 4);
+	assert_int_equal(vfs_call_nent(w, A), 4);      /* . .. a b */
+	assert_int_equal(vfs_world_last_getdents(w), A);
+	assert_string_equal(vfs_rec_entry_name(w, A, 3), "b");
+	int df = h_file(h, A, 4);      /* ext4's readdir keeps its place */
+	assert_true(vfs_file_pos(w, df) > 0);
+	assert_int_equal(vfs_file_cursor(w, df), vfs_file_pos(w, df));
+	/* unlinked while open: still a slot, (deleted) */
+	assert_int_equal(h_do(h, B, C_UNLINK("/d/a")), 0);
+	assert_true(vfs_inode_unlinked(w, a));
+	assert_int_equal(vfs_dentry_nchildren(w, d), 1);
+	assert_false(vfs_inode_freed(w, a));
+	assert_false(vfs_inode_unlinked(w, b));
+
+	/* a pidfd names its process */
+	assert_int_equal(h_do(h, B, C_PIDFD_OPEN(vfs_proc_pid(w, pa))), 3);
+	int pf = h_file(h, B, 3);
+	assert_int_equal(vfs_file_kind(w, pf), FK_PIDFD);
+	assert_int_equal(vfs_file_pidfd_pid(w, pf), vfs_proc_pid(w, pa));
+
+	/* asleep on /d's i_rwsem, since its call's first step */
+	h_submit(h, A, C_GETDENTS(4, 10));
+	h_until(h, A, VFN_ext4_readdir);
+	int step0 = vfs_world_step(w);
+	assert_true(h_do(h, B, C_MKDIR("/d/x")) == H_BLOCKED);
+	assert_int_equal(vfs_thread_state(w, B), TS_BLOCKED);
+	assert_int_equal(vfs_lock_class(w, vfs_thread_wait_lock(w, B)), LC_I_RWSEM_DIR);
+	assert_int_equal(vfs_thread_call(w, B)->sys, SYS_MKDIR);
+	assert_true(vfs_call_started(w, B) && !vfs_call_done(w, B));
+	assert_true(vfs_call_start_step(w, B) >= step0 &&
+		    vfs_call_start_step(w, B) < vfs_world_step(w));
+	assert_true(vfs_world_step(w) > step0);
+
+	/* the world's own: preset, knobs, scheduler, what is left to tell */
+	assert_string_equal(vfs_presets[vfs_world_preset(w)].name, "v6.5");
+	assert_false(vfs_world_knobs_overridden(w));
+	struct vfs_knobs k = *vfs_world_knobs(w);
+	const struct vfs_knob_desc *kd = vfs_knob_lookup("killable");
+	assert_non_null(kd);
+	assert_int_equal(vfs_knob_get(vfs_world_knobs(w), kd), 1);     /* v6.5's */
+	assert_int_equal(vfs_knob_set(&k, kd, "off"), 0);
+	vfs_world_set_knobs(w, &k, true);
+	assert_true(vfs_world_knobs_overridden(w));
+	assert_int_equal(vfs_knob_get(vfs_world_knobs(w), kd), 0);
+	vfs_world_set_sched(w, VSCHED_RANDOM, 7);
+	assert_int_equal(vfs_world_sched(w), VSCHED_RANDOM);
+	assert_false(vfs_world_oom_news(w));
+	assert_int_equal(vfs_world_overflow_news(w), 0);
+	/* 8 calls returned (the last getdents and mkdir are under way); 10
+	 * submitted and 10 started took a sequence number each */
+	assert_int_equal(vfs_world_stats(w)->calls, 8);
+	assert_int_equal(vfs_world_stats(w)->calls_by_sys[SYS_READ], 1);
+	assert_int_equal(vfs_world_stats(w)->calls_by_sys[SYS_GETDENTS], 1);
+	assert_int_equal(vfs_world_call_seq(w), 20);
+	h_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -279,6 +395,7 @@ int main(void)
 		cmocka_unit_test(test_copies_share_nothing_visible),
 		cmocka_unit_test(test_inode_slots_reused),
 		cmocka_unit_test(test_thread_slots_reused),
+		cmocka_unit_test(test_object_accessors),
 	};
 	return cmocka_run_group_tests(tests, NULL, h_teardown);
 }
