@@ -103,7 +103,7 @@ struct session *session_new(void)
 		return NULL;
 	}
 	session_reset(s, NULL);
-	if (s->w->oom) {        /* no root: nothing to go on with */
+	if (vfs_world_oom(s->w)) {        /* no root: nothing to go on with */
 		session_free(s);
 		return NULL;
 	}
@@ -259,7 +259,7 @@ void session_replay(struct session *s, size_t drop_steps)
 	s->file = "(replay)";
 	s->nomem = 0;
 	size_t steps = 0;
-	for (size_t i = 0; i < n && !s->nomem && w->oom != 1; i++) {
+	for (size_t i = 0; i < n && !s->nomem && vfs_world_oom(w) != 1; i++) {
 		struct rec *r = &old[i];
 		if (r->kind == REC_STEP && steps++ >= keep_steps)
 			continue;
@@ -303,7 +303,7 @@ void session_replay(struct session *s, size_t drop_steps)
 	s->trace = was.trace;
 	s->file = was.file;
 	s->line = was.line;
-	bool whole = !s->nomem && w->oom != 1;
+	bool whole = !s->nomem && vfs_world_oom(w) != 1;
 	if (whole) {            /* the new log, world and events stay */
 		recs_free(old, n);
 		free(old);
@@ -492,7 +492,7 @@ static int undo_mark(struct session *s, struct undo *u)
 
 /*
  * After a command: when memory ran out in it (the log, the events, a step
- * of the world: w->oom), the command fails and is undone: the log back to
+ * of the world: vfs_world_oom), the command fails and is undone: the log back to
  * what it was, the world rebuilt from it as `back` does, one line
  * "NAME: out of memory" (unless the command failed and said why: the core
  * function's -VE_NOMEM).  A session a `compare` watches is thrown away
@@ -500,7 +500,7 @@ static int undo_mark(struct session *s, struct undo *u)
  */
 static int undo_nomem(struct session *s, struct undo *u, const char *name, int r)
 {
-	if (s->replaying || (!s->nomem && s->w->oom != 1)) {
+	if (s->replaying || (!s->nomem && vfs_world_oom(s->w) != 1)) {
 		s->nomem |= u->nomem;
 		return r;
 	}
@@ -511,12 +511,12 @@ static int undo_nomem(struct session *s, struct undo *u, const char *name, int r
 		session_replay(s, 0);
 		s->have_ret = u->have_ret;
 		memcpy(s->ret, u->ret, sizeof s->ret);
-		s->reports_seen = s->w->det.nreports;
+		s->reports_seen = vfs_world_detect(s->w)->nreports;
 	}
 	if (r == 0)             /* (a command that failed said why) */
 		cli_errno(s, name, NULL, -VE_NOMEM);
-	if (s->nomem || s->w->oom == 1) {
-		s->w->oom = 2;          /* (said once) */
+	if (s->nomem || vfs_world_oom(s->w) == 1) {
+		vfs_world_oom_said(s->w);       /* (said once) */
 		cli_error(s, "out of memory: the simulated world is incomplete "
 			  "from here on ('reset' starts a new one)");
 	}

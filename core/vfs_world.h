@@ -125,8 +125,10 @@ uint32_t vfs_world_overflow_news(struct vfs_world *w);
 const struct vfs_expr *vfs_world_override(const struct vfs_world *w, int dec);
 /* The lock and call counters ('stats'). */
 const struct vfs_stats *vfs_world_stats(const struct vfs_world *w);
-/* A step ran out of memory and nobody was told yet (told from now on). */
-bool vfs_world_oom_news(struct vfs_world *w);
+/* Out of memory in a copy, a set-up or a step: 0 never, 1 and nobody was
+ * told yet, 2 told (vfs_world_oom_said: the shell said it is incomplete). */
+int vfs_world_oom(const struct vfs_world *w);
+void vfs_world_oom_said(struct vfs_world *w);
 
 /* ---- running (core/sched.c) ------------------------------------------------- */
 /* Queue a call on a thread: its sequence number (> 0, the order of

@@ -798,13 +798,9 @@ uint32_t vfs_world_overflow_news(struct vfs_world *w)
 
 const struct vfs_stats *vfs_world_stats(const struct vfs_world *w) { return &w->stats; }
 
-bool vfs_world_oom_news(struct vfs_world *w)
-{
-	if (w->oom != 1)
-		return false;
-	w->oom = 2;
-	return true;
-}
+int vfs_world_oom(const struct vfs_world *w) { return w->oom; }
+
+void vfs_world_oom_said(struct vfs_world *w) { w->oom = 2; }
 
 int vfs_world_ninodes(const struct vfs_world *w) { return w->ninodes; }
 int vfs_world_nsb(const struct vfs_world *w) { return w->nsb; }
