@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * explore_obs.c - one step of the stateful search, watched: the events a
+ * step emits, seen through the explorer's sink (xs_obs_sink), give its
+ * footprint for the reduction (what it read and wrote, which locks it
+ * took) and the accesses the race check compares (xs_steps_race).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "explore_stateful.h"
+
+/* ---- one step, watched ---- */
+
+
+/* An event that may matter (apart: the others, about half, return
+ * without saving its registers). */
+static __attribute__((noinline)) void obs_event(struct xobs *o,
+						const struct vfs_world *w,
+						const struct vfs_event *ev)
+{
+	int vis_access;
+	if (o->nopen && (ev->op == OP_READ || ev->op == OP_WRITE) &&
+	    vfs_access_checked(ev))
+		for (int i = 0; i < o->nopen; i++)
+			if (o->open[i].field == ev->field && o->open[i].obj == ev->obj &&
+			    o->open[i].tid != ev->tid &&
+			    (o->open[i].write || ev->op == OP_WRITE))
+				__atomic_store_n(o->need_hist, 1, __ATOMIC_RELAXED);
+	int c = o->memo ? xm_event_memo(o->xm, o->memo, w, ev, &vis_access) :
+			  xm_event(o->xm, w, ev, &vis_access);
+	if (c > o->cls)
+		o->cls = (uint8_t)c;
+	if (c == XM_B)
+		return;
+	/* the accesses a race may involve: those of visible locations (an
+	 * access that keeps the discipline is ordered by it) that
+	 * core/race.c checks */
+	if (!vis_access || (ev->op != OP_READ && ev->op != OP_WRITE) ||
+	    !vfs_access_checked(ev))
+		return;
+	if (o->nacc == MAXACC) {
+		o->over = 1;
+		return;
+	}
+	struct xacc *a = &o->acc[o->nacc++];
+	const struct vfs_thread *t = &w->threads[ev->tid];
+	a->loc = (uint32_t)ev->field << 24 | (uint32_t)ev->objkind << 20 |
+		 ((uint32_t)ev->obj & 0xfffff);
+	a->write = ev->op == OP_WRITE;
+	a->nl = t->nheld;
+	for (int i = 0; i < t->nheld; i++) {
+		a->lk[i] = t->held[i].lock;
+		a->lm[i] = t->held[i].mode;
+	}
+}
+
+void xs_obs_sink(void *ctx, const struct vfs_world *w,
+		 const struct vfs_event *ev)
+{
+	struct xobs *o = ctx;
+	/* (most events: nothing to the reduction) */
+	if (ev->op == OP_EXIT ||
+	    (ev->op == OP_ENTER && !(o->iter ? o->iter[ev->fn] :
+				     vfs_fn_is_iterator(ev->fn))))
+		return;
+	obs_event(o, w, ev);
+}
+
+/* Two enabled steps race: a common location, a write, no lock held by
+ * both with one of them holding it exclusively. */
+bool xs_steps_race(const struct xobs *x, const struct xobs *y)
+{
+	if (x->over || y->over)
+		return false;   /* (more accesses than kept: not judged) */
+	for (int i = 0; i < x->nacc; i++)
+		for (int j = 0; j < y->nacc; j++) {
+			const struct xacc *a = &x->acc[i], *b = &y->acc[j];
+			if (a->loc != b->loc || !(a->write | b->write))
+				continue;
+			bool ordered = false;
+			for (int k = 0; k < a->nl && !ordered; k++)
+				for (int l = 0; l < b->nl && !ordered; l++)
+					ordered = a->lk[k] == b->lk[l] &&
+						  (a->lm[k] != M_READ || b->lm[l] != M_READ);
+			if (!ordered)
+				return true;
+		}
+	return false;
+}
