@@ -267,7 +267,9 @@ HANDLER(c_override)
 		session_log_setup(s, c, "override");
 		return 0;
 	}
-	struct parser *p = xcalloc(1, sizeof *p);
+	struct parser *p = calloc(1, sizeof *p);
+	if (!p)
+		return cli_errno(s, "override", NULL, -VE_NOMEM);
 	p->s = s;
 	p->dec = dec;
 	int r = tokenize(p, c, 1);

@@ -100,8 +100,8 @@ int session_save(struct session *s, FILE *f, bool typed)
  */
 static char *follow_links(const char *path, struct stat *st)
 {
-	char *cur = xstrdup(path);
-	for (int hops = 0;; hops++) {
+	char *cur = strdup(path);       /* (NULL: errno is ENOMEM) */
+	for (int hops = 0; cur; hops++) {
 		if (lstat(cur, st) != 0) {
 			if (errno != ENOENT) {
 				int e = errno;
@@ -120,8 +120,8 @@ static char *follow_links(const char *path, struct stat *st)
 			return NULL;
 		}
 		size_t cap = (size_t)st->st_size + 1 > 256 ? (size_t)st->st_size + 1 : 256;
-		char *link = xrealloc(NULL, cap);
-		ssize_t n = readlink(cur, link, cap - 1);
+		char *link = malloc(cap);
+		ssize_t n = link ? readlink(cur, link, cap - 1) : -1;
 		if (n < 0) {
 			int e = errno;
 			free(link);
@@ -133,15 +133,18 @@ static char *follow_links(const char *path, struct stat *st)
 		char *slash = strrchr(cur, '/');
 		if (link[0] != '/' && slash) {  /* relative to the link's directory */
 			size_t d = (size_t)(slash - cur) + 1;
-			char *j = xrealloc(NULL, d + (size_t)n + 1);
-			memcpy(j, cur, d);
-			memcpy(j + d, link, (size_t)n + 1);
+			char *j = malloc(d + (size_t)n + 1);
+			if (j) {
+				memcpy(j, cur, d);
+				memcpy(j + d, link, (size_t)n + 1);
+			}
 			free(link);
 			link = j;
 		}
 		free(cur);
 		cur = link;
 	}
+	return NULL;
 }
 
 static const char *file_kind(mode_t m)
@@ -175,7 +178,11 @@ int write_atomic(struct session *s, const char *what, const char *path,
 	const char *slash = strrchr(real, '/');
 	size_t d = slash ? (size_t)(slash - real) + 1 : 0;
 	static const char pattern[] = ".vfsim-save.XXXXXX";
-	char *tmp = xrealloc(NULL, d + sizeof pattern);
+	char *tmp = malloc(d + sizeof pattern);
+	if (!tmp) {
+		free(real);
+		return cli_errno(s, what, NULL, -VE_NOMEM);
+	}
 	memcpy(tmp, real, d);
 	memcpy(tmp + d, pattern, sizeof pattern);
 	int fd = mkstemp(tmp);

@@ -253,7 +253,9 @@ HANDLER(c_reset)
 	struct vfs_rule rules[VFS_MAX_RULES];
 	int nrules = vfs_nrules(s->w);
 	int nkfns = vfs_nkfns(s->w);
-	struct vfs_kfn *kfns = nkfns ? xcalloc((size_t)nkfns, sizeof *kfns) : NULL;
+	struct vfs_kfn *kfns = nkfns ? calloc((size_t)nkfns, sizeof *kfns) : NULL;
+	if (nkfns && !kfns)     /* (before the world is touched: nothing lost) */
+		return cli_errno(s, "reset", NULL, -VE_NOMEM);
 	for (int i = 0; i < nkfns; i++)
 		kfns[i] = *vfs_kfn_get(s->w, i);
 	for (int i = 0; i < nrules; i++)

@@ -111,7 +111,10 @@ static void args_open(FILE *f, const struct vfs_event *e)
 int export_chrome(struct session *s, FILE *f)
 {
 	struct pic p;
-	pic_build(&p, s);
+	if (pic_build(&p, s) < 0) {
+		pic_free(&p);
+		return cli_errno(s, "export", NULL, -VE_NOMEM);
+	}
 	struct cw c = { .f = f };
 	double tend = p.nev ? p.step_max + 1 : 0;
 	char name[256], th[32], ln[VFS_PATH_MAX + 48], txt[512];

@@ -94,7 +94,10 @@ int export_dot(struct session *s, FILE *f)
 	const struct vfs_detect *det = vfs_world_detect(w);
 	const struct vfs_lockdep *ld = &det->ld;
 	struct pic p;
-	pic_build(&p, s);
+	if (pic_build(&p, s) < 0) {
+		pic_free(&p);
+		return cli_errno(s, "export", NULL, -VE_NOMEM);
+	}
 
 	bool used[VFS_LD_KEYS] = { false };
 	bool reach[VFS_LD_KEYS][VFS_LD_KEYS];

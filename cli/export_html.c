@@ -368,7 +368,10 @@ static void lane(struct hw *h, int tid)
 int export_html(struct session *s, FILE *f, const char *title)
 {
 	struct pic p;
-	pic_build(&p, s);
+	if (pic_build(&p, s) < 0) {
+		pic_free(&p);
+		return cli_errno(s, "export", NULL, -VE_NOMEM);
+	}
 	struct hw h = { .f = f, .p = &p, .from = p.step_min, .to = p.step_max };
 	const struct vfs_world *w = s->w;
 	for (int t = 0; t < p.nthreads; t++) {

@@ -4,6 +4,7 @@
  * read off the trace events and the detectors' reports (see picture.h).
  */
 #include <inttypes.h>
+#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 #include "picture.h"
@@ -11,13 +12,18 @@
 #include "vfs_trace.h"
 #include "vfs_detect.h"
 
-static void *pic_alloc(void *p, size_t n)
+/*
+ * Out of memory while a picture is built: pic_build answers -VE_NOMEM
+ * (the command that asked fails with one line, the session goes on).  The
+ * builders are deep and many; rather than a check at each, a failed
+ * allocation jumps back to pic_build, the tables made so far staying in
+ * *pc for pic_free (a failed realloc keeps the old block there).
+ */
+static void *pic_alloc(struct pic *pc, void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);
-	if (!q) {
-		perror("vfsim");
-		exit(2);
-	}
+	if (!q)
+		longjmp(*(jmp_buf *)pc->nomem, 1);
 	return q;
 }
 
@@ -71,7 +77,7 @@ static size_t add_span(struct pic *p, size_t *cap, const struct pic_span *sp)
 {
 	if (p->nspans == *cap) {
 		*cap = *cap ? *cap * 2 : 64;
-		p->spans = pic_alloc(p->spans, *cap * sizeof *p->spans);
+		p->spans = pic_alloc(p, p->spans, *cap * sizeof *p->spans);
 	}
 	p->spans[p->nspans] = *sp;
 	return p->nspans++;
@@ -85,7 +91,7 @@ static int lock_index(struct pic *p, int *cap, const struct vfs_event *ev)
 			return i;
 	if (p->nlocks == *cap) {
 		*cap = *cap ? *cap * 2 : 16;
-		p->locks = pic_alloc(p->locks, (size_t)*cap * sizeof *p->locks);
+		p->locks = pic_alloc(p, p->locks, (size_t)*cap * sizeof *p->locks);
 	}
 	struct pic_lock *l = &p->locks[p->nlocks];
 	memset(l, 0, sizeof *l);
@@ -98,7 +104,7 @@ static int lock_index(struct pic *p, int *cap, const struct vfs_event *ev)
 
 static void add_mark(struct pic *p, int kind, const char *title, const char *text)
 {
-	p->marks = pic_alloc(p->marks, (size_t)(p->nmarks + 1) * sizeof *p->marks);
+	p->marks = pic_alloc(p, p->marks, (size_t)(p->nmarks + 1) * sizeof *p->marks);
 	struct pic_mark *m = &p->marks[p->nmarks++];
 	memset(m, 0, sizeof *m);
 	m->kind = (uint8_t)kind;
@@ -203,7 +209,7 @@ static void assign_slots(struct pic *p)
 				if (end[k] < sp->ev0)
 					break;
 			if (k == n) {
-				end = pic_alloc(end, (size_t)(n + 1) * sizeof *end);
+				p->slot_end = end = pic_alloc(p, end, (size_t)(n + 1) * sizeof *end);
 				n++;
 			}
 			end[k] = sp->ev1;
@@ -212,11 +218,16 @@ static void assign_slots(struct pic *p)
 		p->locks[l].nslots = n ? n : 1;
 	}
 	free(end);
+	p->slot_end = NULL;
 }
 
 int pic_build(struct pic *p, const struct session *s)
 {
 	memset(p, 0, sizeof *p);
+	jmp_buf nomem;
+	if (setjmp(nomem))
+		return -VE_NOMEM;       /* (p keeps what was made: pic_free) */
+	p->nomem = &nomem;
 	p->w = s->w;
 	p->ev = s->ev;
 	p->nev = s->nev;
@@ -239,7 +250,7 @@ int pic_build(struct pic *p, const struct session *s)
 	 * share it in order, enters early in their slot and exits late, so
 	 * that nesting stays strict; reads, writes and emits sit after the
 	 * structural event before them */
-	p->ts = pic_alloc(NULL, (p->nev ? p->nev : 1) * sizeof *p->ts);
+	p->ts = pic_alloc(p, NULL, (p->nev ? p->nev : 1) * sizeof *p->ts);
 	for (size_t lo = 0, hi; lo < p->nev; lo = hi) {
 		int ns = 0;
 		for (hi = lo; hi < p->nev && p->ev[hi].step == p->ev[lo].step; hi++)
@@ -355,7 +366,7 @@ int pic_build(struct pic *p, const struct session *s)
 			}
 			if (p->nwakes == wcap) {
 				wcap = wcap ? wcap * 2 : 16;
-				p->wakes = pic_alloc(p->wakes, wcap * sizeof *p->wakes);
+				p->wakes = pic_alloc(p, p->wakes, wcap * sizeof *p->wakes);
 			}
 			p->wakes[p->nwakes++] = wk;
 			break;
@@ -371,6 +382,7 @@ int pic_build(struct pic *p, const struct session *s)
 		}
 	assign_slots(p);
 	build_marks(p);
+	p->nomem = NULL;
 	return 0;
 }
 
@@ -381,6 +393,7 @@ void pic_free(struct pic *p)
 	free(p->wakes);
 	free(p->locks);
 	free(p->marks);
+	free(p->slot_end);              /* (an assign_slots cut short) */
 	memset(p, 0, sizeof *p);
 }
 

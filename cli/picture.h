@@ -82,8 +82,11 @@ struct pic {
 	struct pic_mark *marks;
 	int nmarks;
 	int maxdepth;           /* deepest PS_FN */
+	void *nomem;            /* (pic_build: its jmp_buf, while it builds) */
+	size_t *slot_end;       /* (assign_slots' scratch, while it runs) */
 };
 
+/* 0, or -VE_NOMEM (what was made stays in P: pic_free it either way). */
 int pic_build(struct pic *p, const struct session *s);
 /* Events that get their own time slot in a step (not reads, writes,
  * emits, notes), and the width of event i's slot, in steps. */

@@ -92,7 +92,10 @@ HANDLER(c_timeline)
 			return cli_error(s, "timeline [FROM [TO]]: '%s' is not a step number",
 					 c->argv[i]);
 	struct pic p;
-	pic_build(&p, s);
+	if (pic_build(&p, s) < 0) {
+		pic_free(&p);
+		return cli_errno(s, "timeline", NULL, -VE_NOMEM);
+	}
 	if (!p.nev) {
 		out(s, "timeline: nothing traced yet (threads' calls are traced as they run)\n");
 		pic_free(&p);
