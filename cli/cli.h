@@ -106,6 +106,8 @@ struct session_watch {
 	void (*result)(void *ctx, struct session *s, int tid); /* a call returned */
 	void (*note)(void *ctx, struct session *s, const char *text);
 	int kernel_lines;       /* `kernel PRESET` lines that kept the pinned one */
+	int nomem;              /* a command ran out of memory (said by the
+				 * watcher, once, not by the watched session) */
 };
 /* Tell the watcher (if any) what a command did instead of what was asked. */
 void session_note(struct session *s, const char *fmt, ...)
@@ -166,15 +168,6 @@ int cmd_check_words(struct session *s, const char *name, const char *syn,
 int cmd_check_args(struct session *s, const struct cmd_entry *e,
 		   const struct cmd_call *c);
 
-/* session.c: allocation that exits (status 2) when memory runs out, only
- * where going on is impossible (docs/HACKING.md, "Errors"); a command's own
- * allocations are checked and say "NAME: out of memory" (cli_errno).
- * (Hidden: readline and libedit have functions of these names, which
- * vfsim's must not replace.) */
-#define CLI_HIDDEN __attribute__((visibility("hidden")))
-CLI_HIDDEN void *xrealloc(void *p, size_t n);
-CLI_HIDDEN void *xcalloc(size_t n, size_t sz);
-CLI_HIDDEN char *xstrdup(const char *s);
 
 /* session.c */
 extern int cli_stdout_errno;    /* the first failed write's, or 0 */

@@ -41,6 +41,7 @@ struct cell {
 	char *items;            /* '\n'-separated */
 	size_t len, cap;
 	int done;
+	int lost;               /* out of memory: an item is missing */
 };
 
 enum { ROW_CALL, ROW_NOTE };
@@ -70,6 +71,7 @@ struct replay {
 	int nseq;
 	long after_steps;       /* scheduler steps after the script */
 	char skipped[256];      /* commands left out (CMD_NOREPLAY_SAID) */
+	int nomem;              /* out of memory: a row or a call is missing */
 };
 
 static void cell_add(struct cell *c, const char *fmt, ...)
@@ -83,8 +85,13 @@ static void cell_add(struct cell *c, const char *fmt, ...)
 	va_end(ap);
 	size_t n = strlen(buf);
 	if (c->len + n + 2 > c->cap) {
+		char *items = realloc(c->items, (c->len + n + 2) * 2);
+		if (!items) {
+			c->lost = 1;
+			return;
+		}
+		c->items = items;
 		c->cap = (c->len + n + 2) * 2;
-		c->items = xrealloc(c->items, c->cap);
 	}
 	if (c->len)
 		c->items[c->len++] = '\n';
@@ -94,11 +101,22 @@ static void cell_add(struct cell *c, const char *fmt, ...)
 
 /* ---- watching one replay (struct session_watch) ---- */
 
+/* A new row (NULL, the replay marked out of memory, when LABEL is NULL or
+ * the table cannot grow: compare then fails as a whole). */
 static struct row *add_row(struct replay *rp, int kind, char *label)
 {
-	if (rp->nrows == rp->caprows) {
-		rp->caprows = rp->caprows ? rp->caprows * 2 : 32;
-		rp->rows = xrealloc(rp->rows, (size_t)rp->caprows * sizeof *rp->rows);
+	if (label && rp->nrows == rp->caprows) {
+		int cap = rp->caprows ? rp->caprows * 2 : 32;
+		struct row *rows = realloc(rp->rows, (size_t)cap * sizeof *rows);
+		if (rows) {
+			rp->rows = rows;
+			rp->caprows = cap;
+		}
+	}
+	if (!label || rp->nrows == rp->caprows) {
+		free(label);
+		rp->nomem = 1;
+		return NULL;
 	}
 	struct row *r = &rp->rows[rp->nrows++];
 	memset(r, 0, sizeof *r);
@@ -145,7 +163,7 @@ static void put_word_ret(FILE *f, const char *w)
 }
 
 /* The command as the script wrote it ($ret unexpanded): "A: getdents 3 2 &"
- * for a call, "(step B 6)" for another. */
+ * for a call, "(step B 6)" for another; NULL when out of memory. */
 static char *row_label(const struct cmd_call *c, bool call)
 {
 	struct lex l;
@@ -153,7 +171,7 @@ static char *row_label(const struct cmd_call *c, bool call)
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	if (!f)
-		return xstrdup("?");
+		return NULL;
 	if (lex(&l, c->line, "$ret") < 0 || !l.nwords) {
 		fputs(c->line, f);
 	} else {
@@ -169,7 +187,7 @@ static char *row_label(const struct cmd_call *c, bool call)
 		fputs(call ? (l.background ? " &" : "") : ")", f);
 	}
 	if (fclose(f) != 0 || !text)
-		return xstrdup("?");
+		return NULL;
 	return text;
 }
 
@@ -194,7 +212,12 @@ static void end_command(struct replay *rp)
 	if (rp->cur >= 0 && vfs_world_call_seq(w) > rp->seq_base) {
 		if (vfs_world_call_seq(w) >= rp->nseq) {
 			int nn = vfs_world_call_seq(w) * 2 + 16;
-			rp->seq_row = xrealloc(rp->seq_row, (size_t)nn * sizeof *rp->seq_row);
+			int *sr = realloc(rp->seq_row, (size_t)nn * sizeof *sr);
+			if (!sr) {
+				rp->nomem = 1;
+				return;
+			}
+			rp->seq_row = sr;
 			memset(rp->seq_row + rp->nseq, 0,
 			       (size_t)(nn - rp->nseq) * sizeof *rp->seq_row);
 			rp->nseq = nn;
@@ -222,8 +245,9 @@ static int watch_command(void *ctx, struct session *s, const struct cmd_entry *e
 	}
 	if (c->thread[0]) {
 		struct row *r = add_row(rp, ROW_CALL, row_label(c, true));
-		snprintf(r->thread, sizeof r->thread, "%s", c->thread);
-		rp->cur = rp->nrows - 1;
+		if (r)
+			snprintf(r->thread, sizeof r->thread, "%s", c->thread);
+		rp->cur = r ? rp->nrows - 1 : -1;
 	}
 	return 0;
 }
@@ -330,7 +354,8 @@ static void watch_note(void *ctx, struct session *s, const char *text)
 	}
 	if (rp->note_row < 0) {
 		struct cmd_call c = { .line = rp->cur_text ? rp->cur_text : "" };
-		add_row(rp, ROW_NOTE, row_label(&c, false));
+		if (!add_row(rp, ROW_NOTE, row_label(&c, false)))
+			return;
 		rp->note_row = rp->nrows - 1;
 	}
 	cell_add(&rp->rows[rp->note_row].cell, "%s", text);
@@ -354,7 +379,15 @@ static int replay(struct session *parent, struct replay *rp, FILE *in, const cha
 	rp->cur = rp->note_row = -1;
 	char kl[64];
 	snprintf(kl, sizeof kl, "kernel %s", rp->preset);
-	if (session_exec_line(s, kl) < 0)
+	/* (watched for out of memory only, said here; no .command: the
+	 * line sets the preset, c_kernel) */
+	struct session_watch quiet = { 0 };
+	s->watch = &quiet;
+	int kr = session_exec_line(s, kl);
+	s->watch = NULL;
+	if (quiet.nomem)
+		return cli_errno(parent, "compare", NULL, -VE_NOMEM);
+	if (kr < 0)
 		return -1;
 	rp->watch = (struct session_watch){ .ctx = rp, .command = watch_command,
 		.event = watch_event, .result = watch_result, .note = watch_note };
@@ -595,7 +628,7 @@ HANDLER(c_compare)
 		fclose(in);
 		for (int k = 0; !i && k < rp[0].nrows; k++)
 			ncalls += rp[0].rows[k].kind == ROW_CALL;
-		if (!i && !rc && !ncalls) {
+		if (!i && !rc && !ncalls && !rp[0].nomem && !rp[0].watch.nomem) {
 			out(s, "compare: %s has no system calls to compare yet\n", what);
 			replay_free(&rp[0]);
 			free(text);
@@ -607,6 +640,13 @@ HANDLER(c_compare)
 			    "execution K's calls\n");
 	}
 	free(text);
+	for (int i = 0; i < 2 && !rc; i++) {
+		bool lost = rp[i].nomem || rp[i].watch.nomem;
+		for (int k = 0; k < rp[i].nrows; k++)
+			lost |= rp[i].rows[k].cell.lost;
+		if (lost)       /* (a table with a hole would compare wrongly) */
+			rc = cli_errno(s, "compare", NULL, -VE_NOMEM);
+	}
 	if (rc < 0) {
 		for (int i = 0; i < 2; i++)
 			replay_free(&rp[i]);

@@ -22,6 +22,8 @@ static int build_call(struct session *s, const struct cmd_entry *e,
 		return resolve_proc(s, err, &proc, &pid) < 0 ? -1 :
 		       cli_error(s, "unknown process '%s'", err);
 	}
+	if (r == -VE_NOMEM)             /* (the one policy: cli_errno) */
+		return cli_errno(s, e->name, NULL, r);
 	return r < 0 ? cli_error(s, "%s", err) : 0;
 }
 

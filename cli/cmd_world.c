@@ -58,7 +58,10 @@ HANDLER(c_kernel)
 	const struct vfs_preset *p = vfs_preset_lookup(c->argv[0]);
 	if (!p)
 		return unknown_preset(s, c->argv[0]);
-	if (s->watch) {         /* compare's replay: its preset stands for this one */
+	if (s->watch && s->watch->command) {    /* compare's replay: its preset
+						 * stands for this one (its own
+						 * `kernel` line is watched
+						 * only for out of memory) */
 		s->watch->kernel_lines++;
 		return 0;
 	}

@@ -295,7 +295,13 @@ int cli_errno(struct session *s, const char *what, const char *arg, int err)
 	char limit[96];
 	const char *why;
 	switch (-err) {
-	case VE_NOMEM:  why = "out of memory"; break;
+	case VE_NOMEM:
+		if (s->watch) {         /* (the watcher says it: compare) */
+			s->watch->nomem = 1;
+			return -1;
+		}
+		why = "out of memory";
+		break;
 	case VE_EXIST:  why = "already exists"; break;
 	case VE_NOENT:  why = "no such directory"; break;
 	case VE_NOTDIR: why = "not a directory"; break;

@@ -19,34 +19,6 @@
 #define MAX_SOURCE_DEPTH 16
 #define MAX_EVENTS (4u << 20)
 
-/* Out of memory where continuing is impossible (reading a line of a
- * script, start-up): say so and leave with status 2.  A command's own
- * allocations are checked instead (docs/HACKING.md, "Errors"). */
-static void *oom(void *p)
-{
-	if (!p) {
-		fprintf(stderr, "vfsim: out of memory\n");
-		exit(2);
-	}
-	return p;
-}
-
-void *xrealloc(void *p, size_t n)
-{
-	return oom(realloc(p, n ? n : 1));
-}
-
-void *xcalloc(size_t n, size_t sz)
-{
-	return oom(calloc(n ? n : 1, sz));
-}
-
-char *xstrdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	return memcpy(xrealloc(NULL, n), s, n);
-}
-
 /* ---- events ---- */
 
 static void sink_fn(void *ctx, const struct vfs_world *w, const struct vfs_event *ev)
@@ -512,6 +484,11 @@ static int undo_nomem(struct session *s, struct undo *u, const char *name, int r
 		s->have_ret = u->have_ret;
 		memcpy(s->ret, u->ret, sizeof s->ret);
 		s->reports_seen = vfs_world_detect(s->w)->nreports;
+	}
+	if (s->watch) {         /* thrown away after: the watcher says it */
+		s->watch->nomem = 1;
+		s->nomem = u->nomem;
+		return -1;
 	}
 	if (r == 0)             /* (a command that failed said why) */
 		cli_errno(s, name, NULL, -VE_NOMEM);

@@ -421,7 +421,7 @@ static int parse_arg(struct vfs_world *w, const struct vfs_sysdesc *d,
 			 strlen(v), VFS_CALL_STR_MAX - 1);
 	else if (r < 0)
 		snprintf(err, nerr, "%s: out of memory", d->name);
-	return r < 0 ? VCP_BAD : 0;
+	return r == -VE_NOMEM ? -VE_NOMEM : r < 0 ? VCP_BAD : 0;
 }
 
 int vfs_call_parse(struct vfs_world *w, int sys, int argc, char *const *argv,

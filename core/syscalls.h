@@ -120,7 +120,8 @@ enum { VCP_BAD = -VE_INVAL, VCP_NOPROC = -VE_SRCH };
  * strings interned in W).  0; VCP_BAD with the message in ERR
  * ("lseek: whence is set, cur or end, not 'x'"); VCP_NOPROC when a
  * process word names no process (ERR holds the word, for the caller's
- * did-you-mean).
+ * did-you-mean); -VE_NOMEM when a string could not be kept (ERR says it
+ * too).
  */
 int vfs_call_parse(struct vfs_world *w, int sys, int argc, char *const *argv,
 		   struct vfs_call *c, char *err, size_t nerr);
