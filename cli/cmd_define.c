@@ -649,7 +649,7 @@ HANDLER(c_hook)
 {
 	if (!c->argc) {
 		for (int i = 0; i < VHOOK__COUNT; i++) {
-			char at[64];
+			char at[HOOK_TEXT_MAX];
 			hook_text(s->w, i, at, sizeof at);
 			out(s, "%-23s %-24s %s\n", vfs_hooks[i].point,
 			    at[0] ? at : "(the kernel's own)", vfs_hooks[i].help);

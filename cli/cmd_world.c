@@ -263,7 +263,7 @@ HANDLER(c_reset)
 		kfns[i] = *vfs_kfn_get(s->w, i);
 	for (int i = 0; i < nrules; i++)
 		rules[i] = *vfs_rule_get(s->w, i);
-	char hooks[VHOOK__COUNT][64];
+	char hooks[VHOOK__COUNT][HOOK_TEXT_MAX];
 	for (int i = 0; i < VHOOK__COUNT; i++)
 		hook_text(s->w, i, hooks[i], sizeof hooks[i]);
 	struct vfs_ufield fields[VFS_MAX_UFIELDS];
@@ -273,7 +273,9 @@ HANDLER(c_reset)
 	session_reset(s, p);
 	vfs_world_set_knobs(s->w, &k, overridden);
 	/* the new log starts with what reset kept */
-	char line[128];
+	/* (the longest: "hook POINT before F after G", a point's name being
+	 * short; field and knob lines are shorter) */
+	char line[HOOK_TEXT_MAX + 128];
 	snprintf(line, sizeof line, "kernel %s", p->name);
 	session_exec_line(s, line);
 	for (int i = 0; i < vfs_nknobs; i++) {

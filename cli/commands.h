@@ -33,7 +33,9 @@ int define_call_line(struct session *s, struct lex *l);
 void define_forget(struct session *s);
 /* make the N definitions DEFS again, as their lines (reset) */
 void define_again(struct session *s, const struct vfs_kfn *defs, int n);
-/* What is at hook point H, as `hook` takes it after the point ("" none). */
+/* What is at hook point H, as `hook` takes it after the point ("" none);
+ * HOOK_TEXT_MAX holds the longest ("before F after G", names whole). */
+#define HOOK_TEXT_MAX (2 * VFS_KFN_NAME_MAX + sizeof "before  after ")
 void hook_text(const struct vfs_world *w, int h, char *buf, size_t n);
 /* cmd_run.c */
 HANDLER(c_step); HANDLER(c_run); HANDLER(c_back);
