@@ -339,8 +339,7 @@ int xs_expand(struct sworker *s, int d)
 			if (!(s->memo = calloc(1, sizeof *s->memo)))
 				return -1;
 			s->memo->mask = XMEMO_SIZE - 1;
-			for (int f = 0; f < 256; f++)
-				s->iter[f] = vfs_fn_is_iterator(f);
+			s->iter = vfs_iterator_fns();
 		}
 		struct vfs_world *W = s->work;
 		struct xobs *o = &s->obs[n];

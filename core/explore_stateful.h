@@ -214,8 +214,8 @@ struct xacc {
 struct xobs {                   /* what the block being run did */
 	struct xmovers *xm;
 	struct xmemo *memo;             /* the worker's, or NULL */
-	const uint8_t *iter;            /* vfs_fn_is_iterator by function,
-					 * the worker's copy, or NULL */
+	const uint8_t *iter;            /* vfs_fn_is_iterator by function
+					 * (vfs_iterator_fns), or NULL */
 	const struct xopen *open;       /* without clocks: the open accesses */
 	int nopen;
 	int *need_hist;
@@ -322,7 +322,7 @@ struct sworker {
 	struct sbuf buf;
 	struct xhash hxw;               /* the work buffer's components */
 	struct xmemo *memo;             /* what events are to the discipline */
-	uint8_t iter[256];              /* vfs_fn_is_iterator by function */
+	const uint8_t *iter;            /* vfs_iterator_fns(), asked once */
 	/* counters */
 	uint64_t states, transitions, matched, probes, local, violating;
 	uint64_t kind_n[DK__COUNT];

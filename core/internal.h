@@ -256,6 +256,10 @@ int vfs_thread_resume_point(const struct vfs_world *w, int tid,
 /* The random scheduler's generator (also the explorer's guessing runs). */
 uint64_t xorshift64(uint64_t *s);
 
+/* vfs_fn_is_iterator's table, by function id (a uint8_t), made once
+ * (race.c): the explorers' sink reads it per event. */
+const uint8_t *vfs_iterator_fns(void);
+
 /* ---- trace (trace.c) ---- */
 /* The events vfs_detect_event (race.c, lockdep.c, deadlock.c) reads; the
  * rest are not handed to it: a function's exit, a lock not taken, a

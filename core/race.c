@@ -598,11 +598,16 @@ static void iterator_init(void)
 	__atomic_store_n(&iterator_made, 1, __ATOMIC_RELEASE);
 }
 
-bool vfs_fn_is_iterator(int fn)
+const uint8_t *vfs_iterator_fns(void)
 {
 	if (!__atomic_load_n(&iterator_made, __ATOMIC_ACQUIRE))
 		pthread_once(&iterator_once, iterator_init);
-	return fn >= 0 && fn < 256 && iterator_fn[fn];
+	return iterator_fn;
+}
+
+bool vfs_fn_is_iterator(int fn)
+{
+	return fn >= 0 && fn < 256 && vfs_iterator_fns()[fn];
 }
 
 /* A seek starts a new pass: whatever came before may come again. */
