@@ -105,6 +105,8 @@ struct session_watch {
 	void (*event)(void *ctx, struct session *s, const struct vfs_event *ev);
 	void (*result)(void *ctx, struct session *s, int tid); /* a call returned */
 	void (*note)(void *ctx, struct session *s, const char *text);
+	bool pin_kernel;        /* `kernel PRESET` lines keep the session's
+				 * preset (compare replays under its own) */
 	int kernel_lines;       /* `kernel PRESET` lines that kept the pinned one */
 	int nomem;              /* a command ran out of memory (said by the
 				 * watcher, once, not by the watched session) */

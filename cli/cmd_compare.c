@@ -379,8 +379,8 @@ static int replay(struct session *parent, struct replay *rp, FILE *in, const cha
 	rp->cur = rp->note_row = -1;
 	char kl[64];
 	snprintf(kl, sizeof kl, "kernel %s", rp->preset);
-	/* (watched for out of memory only, said here; no .command: the
-	 * line sets the preset, c_kernel) */
+	/* (watched for out of memory only, said here: the line sets the
+	 * preset, the kernel not pinned yet) */
 	struct session_watch quiet = { 0 };
 	s->watch = &quiet;
 	int kr = session_exec_line(s, kl);
@@ -389,7 +389,8 @@ static int replay(struct session *parent, struct replay *rp, FILE *in, const cha
 		return cli_errno(parent, "compare", NULL, -VE_NOMEM);
 	if (kr < 0)
 		return -1;
-	rp->watch = (struct session_watch){ .ctx = rp, .command = watch_command,
+	rp->watch = (struct session_watch){ .ctx = rp, .pin_kernel = true,
+		.command = watch_command,
 		.event = watch_event, .result = watch_result, .note = watch_note };
 	s->watch = &rp->watch;
 	char fname[VFS_PATH_MAX + 32];

@@ -58,10 +58,8 @@ HANDLER(c_kernel)
 	const struct vfs_preset *p = vfs_preset_lookup(c->argv[0]);
 	if (!p)
 		return unknown_preset(s, c->argv[0]);
-	if (s->watch && s->watch->command) {    /* compare's replay: its preset
-						 * stands for this one (its own
-						 * `kernel` line is watched
-						 * only for out of memory) */
+	if (s->watch && s->watch->pin_kernel) { /* compare's replay: its preset
+						 * stands for this one */
 		s->watch->kernel_lines++;
 		return 0;
 	}
