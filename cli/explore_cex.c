@@ -11,6 +11,9 @@
 #include "fns.h"
 #include "vfs_thread.h"
 
+/* the step column's heading: what its names are made of */
+#define POINT_HEAD "function:step"
+
 struct rows {
 	struct vfs_event *ev;
 	size_t n, cap;
@@ -99,39 +102,65 @@ static void print_table(struct session *s, const struct xstate *x, const uint8_t
 				cols[ncols++] = t;
 				break;
 			}
-	int width = ncols ? (int)((80 - 6) / ncols) - 1 : 20;
+	/* each step's events, the step named as `where` names it
+	 * (iterate_dir:lock): its thread's first event says which */
+	int nrows = len < rows_max ? len : rows_max;
+	size_t *evlo = calloc((size_t)nrows + 1, sizeof *evlo);
+	const char **point = calloc((size_t)nrows + 1, sizeof *point);
+	if (!evlo || !point) {
+		free(evlo);
+		free(point);
+		free(rows.ev);
+		vfs_world_free(w);
+		return;
+	}
+	int first_step = vfs_world_step(x->snap), pw = (int)strlen(POINT_HEAD);
+	size_t e = 0;
+	for (int i = 0; i < nrows; i++) {
+		while (e < rows.n && rows.ev[e].step < first_step + i + 1)
+			e++;
+		evlo[i] = e;
+		point[i] = "";
+		for (size_t k = e; k < rows.n && rows.ev[k].step == first_step + i + 1; k++)
+			if (rows.ev[k].tid == sched[i]) {
+				point[i] = vfs_event_point(&rows.ev[k]);
+				break;
+			}
+		if ((int)strlen(point[i]) > pw)
+			pw = (int)strlen(point[i]);
+	}
+	/* the threads' columns share what the screen has beside the step's
+	 * (off a terminal: 80 columns beside it) */
+	int screen = cli_columns(s), room = (screen > 0 ? screen : 80 + pw + 1) - 6 - pw - 1;
+	int width = ncols ? room / ncols - 1 : 20;
 	if (width < 18)
 		width = 18;
 	if (width > 34)
 		width = 34;
 	char th[32];
-	out(s, "%5s", "step");
+	out(s, "%5s %-*s", "step", pw, POINT_HEAD);
 	for (int c = 0; c < ncols; c++) {
 		vfs_thread_name(w, cols[c], th, sizeof th);
 		out(s, " %-*s", width, th);
 	}
 	out(s, "\n");
-	size_t e = 0;
-	int first_step = vfs_world_step(x->snap);
-	for (int i = 0; i < len && i < rows_max; i++) {
+	for (int i = 0; i < nrows; i++) {
 		int step = first_step + i + 1;
-		size_t from = e;
-		while (e < rows.n && rows.ev[e].step == step)
-			e++;
 		/* the step's own thread's events */
 		struct vfs_event mine[64];
 		size_t nm = 0;
-		for (size_t k = from; k < e && nm < 64; k++)
+		for (size_t k = evlo[i]; k < rows.n && rows.ev[k].step == step && nm < 64; k++)
 			if (rows.ev[k].tid == sched[i])
 				mine[nm++] = rows.ev[k];
 		char label[96];
 		step_label(w, mine, nm, label, sizeof label);
-		bool switched = i > 0 && sched[i] != sched[i - 1];
-		out(s, "%5d", step);
+		out(s, "%5d %-*s", step, pw, point[i]);
 		for (int c = 0; c < ncols; c++)
 			out(s, " %-*.*s", width, width, cols[c] == sched[i] ? label : "");
-		out(s, "%s\n", switched ? "" : "");
+		out(s, "\n");
 	}
+	free(evlo);
+	free(point);
 	if (rows_max < len)
 		out(s, "%5s then %d more step%s, no preemption: each thread runs on until "
 		    "it ends or blocks\n", "", len - rows_max, len - rows_max == 1 ? "" : "s");
