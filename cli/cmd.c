@@ -331,13 +331,16 @@ static const struct cmd_def base_table[] = {
 	  "part by part: each command shown as it runs, Enter for the next part.",
 	  CMD_PAGER | CMD_NOREPLAY, 0, c_lessons },
 	/* ---- pictures (cmd_picture.c, timeline.c, export_*.c) ---- */
-	{ "timeline", "picture", "[FROM [TO]]", "the trace as a table: a row per step, a column per thread",
+	{ "timeline", "picture", "[steps] [FROM [TO]]", "the trace as a table: a row per step, a column per thread",
 	  "Each thread's column starts with three narrow lock columns: f_pos_lock (┃),\n"
 	  "i_rwsem (║ read, █ write), f_lock, rename_mutex or a process's exec lock\n"
 	  "(│); ░ while it waits for one. Then what it did in that step: the kernel\n"
 	  "function, the lock it waits for, the entries handed out, the syscall's\n"
 	  "result. '!' marks the steps of a detector's report, listed below the\n"
-	  "table. FROM and TO limit the steps shown. 80 columns hold three threads.", CMD_PAGER, 0, c_timeline },
+	  "table. FROM and TO limit the steps shown. 80 columns hold three threads.\n"
+	  "'timeline steps' adds a column after the step's number naming the step\n"
+	  "as 'where' and 'trace steps' do: FUNCTION:STEP (iterate_dir:lock).",
+	  CMD_PAGER, 0, c_timeline },
 	/* (its synopsis and long help: from export_formats, cmd_table_init) */
 	{ "export", "picture", NULL, "write the trace for a browser, Perfetto, Graphviz or jq",
 	  NULL, CMD_NOREPLAY, 0, c_export },

@@ -5,7 +5,10 @@
  * show the locks it holds (f_pos_lock, i_rwsem, f_lock/rename_mutex/exec
  * lock) and
  * the lock it waits for; then what the thread did in that step.  Read off
- * the trace (picture.c); 80 columns hold three threads.
+ * the trace (picture.c); 80 columns hold three threads.  `timeline steps`
+ * adds a column after the step's number naming the step as `where` and
+ * `trace steps` do (iterate_dir:lock): the case of the kernel function's
+ * switch the step's thread ran.
  */
 #include <string.h>
 #include "commands.h"
@@ -84,13 +87,27 @@ static void bar(struct session *s, const struct pic *p, int tid, int32_t step, i
 	out(s, "%s%s%s", color_on(s, c), g, color_off(s));
 }
 
+/* The step K as `where` names it: the point of its first event, which is
+ * the stepping thread's (a thread it wakes has its events after). */
+static const char *step_point(const struct pic *p, int32_t k)
+{
+	size_t lo, hi;
+	pic_step_range(p, k, &lo, &hi);
+	return lo < hi ? vfs_event_point(&p->ev[lo]) : "";
+}
+
 HANDLER(c_timeline)
 {
 	long long a[2] = { 0, 0 };
-	for (int i = 0; i < c->argc; i++)
-		if (parse_num(c->argv[i], &a[i]) < 0 || a[i] < 0)
-			return cli_error(s, "timeline [FROM [TO]]: '%s' is not a step number",
-					 c->argv[i]);
+	bool steps = c->argc && !strcmp(c->argv[0], "steps");
+	char *const *argv = c->argv + steps;
+	int argc = c->argc - steps;
+	if (argc > 2)
+		return cli_error(s, "timeline [steps] [FROM [TO]]: too many arguments");
+	for (int i = 0; i < argc; i++)
+		if (parse_num(argv[i], &a[i]) < 0 || a[i] < 0)
+			return cli_error(s, "timeline [steps] [FROM [TO]]: '%s' is not a step number",
+					 argv[i]);
 	struct pic p;
 	if (pic_build(&p, s) < 0) {
 		pic_free(&p);
@@ -101,8 +118,8 @@ HANDLER(c_timeline)
 		pic_free(&p);
 		return 0;
 	}
-	int32_t from = c->argc > 0 ? (int32_t)a[0] : p.step_min;
-	int32_t to = c->argc > 1 ? (int32_t)a[1] : p.step_max;
+	int32_t from = argc > 0 ? (int32_t)a[0] : p.step_min;
+	int32_t to = argc > 1 ? (int32_t)a[1] : p.step_max;
 	if (from < p.step_min)
 		from = p.step_min;
 	if (to > p.step_max)
@@ -111,7 +128,7 @@ HANDLER(c_timeline)
 		int32_t lo = p.step_min, hi = p.step_max;  /* pic_free zeroes them */
 		pic_free(&p);
 		return cli_error(s, "timeline: no steps between %lld and %lld (the trace has "
-				 "steps %d to %d)", a[0], c->argc > 1 ? a[1] : a[0], lo, hi);
+				 "steps %d to %d)", a[0], argc > 1 ? a[1] : a[0], lo, hi);
 	}
 
 	/* the threads that did something */
@@ -127,14 +144,24 @@ HANDLER(c_timeline)
 	int sw = 4;                     /* step numbers' width, then a mark */
 	for (int32_t m = p.step_max; m >= 10000; m /= 10)
 		sw++;
+	/* the steps' column: as wide as the widest name shown */
+	int pw = 0;
+	for (int32_t k = from; steps && k <= to; k++)
+		if ((int)strlen(step_point(&p, k)) > pw)
+			pw = (int)strlen(step_point(&p, k));
+	if (steps && pw < (int)strlen("function:step"))
+		pw = (int)strlen("function:step");
+	int lead = sw + 1 + (steps ? pw + 1 : 0);
 	/* labels as wide as the screen allows: 80 columns hold three threads */
 	int tw = TEXT_W, cols = cli_columns(s);
-	if (cols > 0 && nl > 0 && sw + 1 + nl * (4 + TEXT_W) > cols)
-		tw = (cols - sw - 1) / nl - 4;
+	if (cols > 0 && nl > 0 && lead + nl * (4 + TEXT_W) > cols)
+		tw = (cols - lead) / nl - 4;
 	if (tw < TEXT_MIN)
 		tw = TEXT_MIN;
 	int col_w = 3 + 1 + tw;         /* lock columns, the report mark, label */
 	out(s, "%s%*s", color_on(s, C_SYS), sw + 1, "step ");
+	if (steps)
+		out(s, "%-*s ", pw, "function:step");
 	for (int l = 0; l < nl; l++) {
 		pic_thread_name(&p, lanes[l], th, sizeof th);
 		fit(th, col_w - 4);
@@ -148,6 +175,8 @@ HANDLER(c_timeline)
 			marked |= pic_mark_at(&p.marks[m], k, -1);
 		out(s, "%*d%s%s%s", sw, k, marked ? color_on(s, C_MARK) : "",
 		    marked ? "!" : " ", marked ? color_off(s) : "");
+		if (steps)
+			out(s, "%-*s ", pw, step_point(&p, k));
 		for (int l = 0; l < nl; l++) {
 			int t = lanes[l], style;
 			char lab[256];
