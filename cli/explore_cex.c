@@ -123,7 +123,7 @@ static void print_table(struct session *s, const struct xstate *x, const uint8_t
 		point[i] = "";
 		for (size_t k = e; k < rows.n && rows.ev[k].step == first_step + i + 1; k++)
 			if (rows.ev[k].tid == sched[i]) {
-				point[i] = vfs_event_point(&rows.ev[k]);
+				point[i] = vfs_event_point(w, &rows.ev[k]);
 				break;
 			}
 		if ((int)strlen(point[i]) > pw)

@@ -102,10 +102,10 @@ static void ev_text(const struct pic *p, size_t i, char *buf, size_t n)
 
 /* An event's args, opened: its world step and the step of its kernel
  * function it happened in ("iterate_dir:iterate", as `where` names it). */
-static void args_open(FILE *f, const struct vfs_event *e)
+static void args_open(FILE *f, const struct vfs_world *w, const struct vfs_event *e)
 {
 	fprintf(f, ",\"args\":{\"step\":%d,\"point\":", e->step);
-	pic_json_escape(f, vfs_event_point(e));
+	pic_json_escape(f, vfs_event_point(w, e));
 }
 
 int export_chrome(struct session *s, FILE *f)
@@ -193,7 +193,7 @@ int export_chrome(struct session *s, FILE *f)
 				break;
 			head(&c, "B", vfs_fn_name(e->fn), e->sys ? "syscall" : "kernel",
 			     pid, tid, p.ts[i]);
-			args_open(f, e);
+			args_open(f, p.w, e);
 			fputs(e->sys ? ",\"syscall\":true}}" : "}}", f);
 			break;
 		case OP_EXIT:
@@ -202,7 +202,7 @@ int export_chrome(struct session *s, FILE *f)
 			head(&c, "E", vfs_fn_name(e->fn), e->sys ? "syscall" : "kernel",
 			     pid, tid, p.ts[i]);
 			vfs_ret_text(e->ret, txt, sizeof txt);
-			args_open(f, e);
+			args_open(f, p.w, e);
 			fputs(",\"ret\":", f);
 			pic_json_escape(f, txt);
 			fputs("}}", f);
@@ -214,7 +214,7 @@ int export_chrome(struct session *s, FILE *f)
 			head(&c, "X", name, "wait", pid, tid, p.ts[i]);
 			vfs_event_lock_name(p.w, e, ln, sizeof ln);
 			fprintf(f, ",\"dur\":%.3f", t1 - p.ts[i]);
-			args_open(f, e);
+			args_open(f, p.w, e);
 			fputs(",\"lock\":", f);
 			pic_json_escape(f, ln);
 			fprintf(f, ",\"mode\":\"%s\"", vfs_mode_name(e->mode));
@@ -230,7 +230,7 @@ int export_chrome(struct session *s, FILE *f)
 			head(&c, "X", vfs_fn_name(e->fn), "lock", pid, tid, p.ts[i]);
 			vfs_event_lock_name(p.w, e, ln, sizeof ln);
 			fprintf(f, ",\"dur\":%.3f", 0.4 * slot);
-			args_open(f, e);
+			args_open(f, p.w, e);
 			fprintf(f, ",\"op\":\"%s\",\"lock\":", vfs_op_name(e->op));
 			pic_json_escape(f, ln);
 			fprintf(f, ",\"mode\":\"%s\"}}", vfs_mode_name(e->mode));
@@ -240,7 +240,7 @@ int export_chrome(struct session *s, FILE *f)
 			ev_text(&p, i, txt, sizeof txt);
 			head(&c, "i", txt, "access", pid, tid, p.ts[i]);
 			fputs(",\"s\":\"t\"", f);
-			args_open(f, e);
+			args_open(f, p.w, e);
 			fprintf(f, ",\"fn\":\"%s\"}}", vfs_fn_name(e->fn));
 			break;
 		}

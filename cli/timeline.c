@@ -93,7 +93,7 @@ static const char *step_point(const struct pic *p, int32_t k)
 {
 	size_t lo, hi;
 	pic_step_range(p, k, &lo, &hi);
-	return lo < hi ? vfs_event_point(&p->ev[lo]) : "";
+	return lo < hi ? vfs_event_point(p->w, &p->ev[lo]) : "";
 }
 
 HANDLER(c_timeline)

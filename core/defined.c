@@ -17,6 +17,7 @@
  * its words are core/defined_check.c.
  */
 #include <stdlib.h>
+#include <string.h>
 #include "internal.h"
 
 /* ---- running: one resume point, one step of the definition ---- */
@@ -144,6 +145,77 @@ static inline int real_pc(const struct vfs_world *w, const struct vfs_thread *t,
 	return k->step[pc].op < KS_IF ? pc : real_pc_branch(w, t, k, pc);  /* (hot) */
 }
 
+/* ---- the steps' names: FUNCTION:LABEL, as the kernel's own steps ----
+ * A built-in step is named by its C function and the case of its switch
+ * (iterate_dir:lock); a defined one by its function and its line: the
+ * step's first word with what it works on (lock_i_rwsem, write_f_pos,
+ * read_seeks, call_readdir_pass; fdget_pos, emit, return), numbered from
+ * the second time the same label comes in the function (lock_i_rwsem2,
+ * return2).  The names are the world's kernel's, made once by
+ * vfs_kfn_define; a step's events carry its name's number (after the
+ * built-in resume points: the event keeps its one byte), `where` and
+ * vfs_event_point read it back.  `if`, `else` and `end` are no steps;
+ * past VFS_KFN_POINTS names, a step is defined_step:step. */
+static void step_label(const struct vfs_world *w, const struct vfs_kfn *f,
+		       const struct vfs_kstep *s, char *buf, size_t n)
+{
+	char t[160];
+	vfs_kstep_text(w, f, s, t, sizeof t);
+	size_t w1 = strcspn(t, " ");
+	bool what = s->op <= KS_WRITE || s->op == KS_CALL || s->op == KS_UPGRADE;
+	if (what && t[w1]) {
+		t[w1] = '_';
+		t[w1 + 1 + strcspn(t + w1 + 1, " ")] = 0;
+	} else {
+		t[w1] = 0;
+	}
+	snprintf(buf, n, "%s", t);
+}
+
+void kfn_name_points(const struct vfs_world *w, struct vfs_kdefs *k, struct vfs_kfn *f)
+{
+	for (int i = 0; i < f->nsteps; i++) {
+		struct vfs_kstep *s = &f->step[i];
+		s->point = 0;
+		if (s->op >= KS_IF || k->npoints >= VFS_KFN_POINTS)
+			continue;
+		char label[VFS_KFN_POINT_MAX], other[VFS_KFN_POINT_MAX];
+		step_label(w, f, s, label, sizeof label);
+		int nth = 1;
+		for (int j = 0; j < i; j++)
+			if (f->step[j].op < KS_IF) {
+				step_label(w, f, &f->step[j], other, sizeof other);
+				nth += !strcmp(label, other);
+			}
+		char *name = k->points[k->npoints];
+		if (nth > 1)
+			snprintf(name, VFS_KFN_POINT_MAX, "%s:%s%d", f->name, label, nth);
+		else
+			snprintf(name, VFS_KFN_POINT_MAX, "%s:%s", f->name, label);
+		if ((int)strlen(name) > k->point_width)
+			k->point_width = (int16_t)strlen(name);
+		s->point = (uint8_t)(RP__COUNT + k->npoints++);
+	}
+}
+
+int kfn_point(const struct vfs_world *w, const struct vfs_thread *t)
+{
+	const struct vfs_frame *f = &t->f;
+	if (!f->kfn.kdepth || !w->kdefs)
+		return RP(defined_step, step);
+	const struct vfs_kfn *k = cur_kfn(w, f);
+	int point = k->step[real_pc(w, t, k, f->kfn.kstack[f->kfn.kdepth - 1].pc)].point;
+	return point ? point : RP(defined_step, step);
+}
+
+const char *kfn_point_name(const struct vfs_world *w, int rp)
+{
+	if (rp < RP__COUNT)
+		return vfs_rps[rp].name;
+	int i = rp - RP__COUNT;
+	return w && w->kdefs && i < w->kdefs->npoints ? w->kdefs->points[i] : "?";
+}
+
 int kfn_fn(const struct vfs_world *w, const struct vfs_thread *t)
 {
 	const struct vfs_frame *f = &t->f;
@@ -232,6 +304,8 @@ void defined_step(struct vx *x)
 	uint8_t *pc = &f->kfn.kstack[f->kfn.kdepth - 1].pc;
 	const struct vfs_kstep *s = &k->step[*pc];
 	int fn = k->fn;
+
+	x->rp = kfn_point(w, x->t);     /* its events: the definition's step */
 
 	/* `if (!f.file) return -EBADF;` after an fdget that found nothing */
 	if (*pc && (s[-1].op == KS_FDGET || s[-1].op == KS_FDGET_POS) && f->file < 0) {

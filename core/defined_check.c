@@ -584,6 +584,7 @@ int vfs_kfn_define(struct vfs_world *w, const struct vfs_kfn *in, int *bad,
 	struct vfs_kdefs *k = kdefs_mut(w);
 	if (!k)
 		return fail(bad, -1, err, nerr, "out of memory");
+	kfn_name_points(w, k, &f);
 	k->kfns[k->nkfns] = f;
 	return k->nkfns++;
 }

@@ -467,6 +467,14 @@ bool kfn_kill_wait(struct vx *x);
  * inode INO its steps work on when the frame has no file; false: none */
 /* (HOOK + VHOOK__COUNT: the after half of HOOK's pair) */
 bool kfn_hook(struct vx *x, int hook, int ret_rp, int ino);
+/* A defined function's steps as the kernel's are named (core/defined.c):
+ * name F's steps in K's table (vfs_kfn_define), the point thread T's next
+ * step has (RP(defined_step, step) when none), and a point's name
+ * ("?" when W's kernel has none of that number). */
+void kfn_name_points(const struct vfs_world *w, struct vfs_kdefs *k, struct vfs_kfn *f);
+int kfn_point(const struct vfs_world *w, const struct vfs_thread *t);
+const char *kfn_point_name(const struct vfs_world *w, int rp);
+_Static_assert(RP__COUNT + VFS_KFN_POINTS <= 256, "a defined step's point fits a byte");
 /* A process-wide table of the names a script makes (defined functions,
  * declared fields): each an id, BASE + its index, the same in every world
  * of the process (events carry it as a byte); it only grows.  intern and

@@ -238,7 +238,9 @@ int vfs_next_fn(const struct vfs_world *w, int tid, bool *enters)
 
 const char *vfs_resume_point_name(const struct vfs_world *w, int tid)
 {
-	return vfs_rps[w->threads[tid].f.pc].name;
+	const struct vfs_thread *t = &w->threads[tid];
+	return t->f.pc == RP(defined_step, step) ?   /* the definition's step */
+	       kfn_point_name(w, kfn_point(w, t)) : vfs_rps[t->f.pc].name;
 }
 
 int vfs_thread_resume_point(const struct vfs_world *w, int tid,

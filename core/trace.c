@@ -270,20 +270,21 @@ void vfs_event_entry_name(const struct vfs_world *w, const struct vfs_event *ev,
 		snprintf(buf, n, "%s", w->inodes[ev->obj].name);
 }
 
-const char *vfs_event_point(const struct vfs_event *ev)
+const char *vfs_event_point(const struct vfs_world *w, const struct vfs_event *ev)
 {
-	return ev->rp < RP__COUNT ? vfs_rps[ev->rp].name : "?";
+	return ev->rp < RP__COUNT ? vfs_rps[ev->rp].name : kfn_point_name(w, ev->rp);
 }
 
-/* The widest "function:step" (the column of `trace steps`). */
-static int point_width(void)
+/* The widest "function:step" (the column of `trace steps`), the
+ * definitions' steps too. */
+static int point_width(const struct vfs_world *w)
 {
 	static int width;
 	if (!width)
 		for (int i = 0; i < RP__COUNT; i++)
 			if ((int)strlen(vfs_rps[i].name) > width)
 				width = (int)strlen(vfs_rps[i].name);
-	return width;
+	return w->kdefs && w->kdefs->point_width > width ? w->kdefs->point_width : width;
 }
 
 /* The line; POINT: with the step's column after the thread's. */
@@ -296,7 +297,7 @@ static void event_text(const struct vfs_world *w, const struct vfs_event *ev,
 	vfs_event_thread_name(w, ev, th, sizeof th);
 	if (point)
 		o = snprintf(buf, n, "%5d %-6s %-*s %-24s %-9s", ev->step, th,
-			     point_width(), vfs_event_point(ev),
+			     point_width(w), vfs_event_point(w, ev),
 			     vfs_fn_name(ev->fn), vfs_op_name(ev->op));
 	else
 		o = snprintf(buf, n, "%5d %-6s %-24s %-9s", ev->step, th,
@@ -394,7 +395,7 @@ void vfs_event_jsonl(const struct vfs_world *w, const struct vfs_event *ev,
 	APPEND_STR("thread", th);
 	APPEND_STR("fn", vfs_fn_name(ev->fn));
 	APPEND_STR("op", vfs_op_name(ev->op));
-	APPEND_STR("point", vfs_event_point(ev));
+	APPEND_STR("point", vfs_event_point(w, ev));
 	switch (ev->op) {
 	case OP_ENTER:
 		if (ev->sys)

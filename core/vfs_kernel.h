@@ -248,6 +248,10 @@ struct vfs_call;
 #define VFS_KFN_NAME_MAX  24    /* a name, NUL included */
 #define VFS_KFN_PARAM_MAX 12
 #define VFS_KFN_DEPTH     4     /* defined functions nested in one call */
+/* steps of the world's definitions named FUNCTION:LABEL (their events
+ * carry the name's id, after the built-in resume points, in one byte) */
+#define VFS_KFN_POINTS    128
+#define VFS_KFN_POINT_MAX 64    /* "FUNCTION:LABEL", NUL included */
 enum vfs_kstep_op { KS_LOCK, KS_UNLOCK, KS_DOWNGRADE, KS_READ, KS_WRITE,
 		    KS_CALL, KS_FDGET, KS_FDGET_POS, KS_FDPUT, KS_FDPUT_POS,
 		    KS_RETURN,
@@ -292,6 +296,10 @@ struct vfs_kstep {
 				 * by vfs_kfn_define) */
 	struct vfs_kvalue a, b; /* the value (write, return, fdget's FD) */
 	struct vfs_kvalue ca, cb; /* the condition: ca CMP cb */
+	/* (set by vfs_kfn_define) the resume point its events and `where`
+	 * name it by: FUNCTION:LABEL (core/defined.c, kfn_name_points), or 0:
+	 * defined_step:step (`if`, `else`, `end`; past VFS_KFN_POINTS) */
+	uint8_t point;
 };
 /* A function that returns holding locks (`define function NAME
  * __acquires`) or releases locks its caller holds (`__releases`), as
@@ -353,6 +361,10 @@ struct vfs_kdefs {
 	struct vfs_ufield ufields[VFS_MAX_UFIELDS];
 	int8_t hooks[VHOOK__COUNT];     /* the function at each (index + 1), 0 */
 	int8_t hooks_after[VHOOK__COUNT]; /* a pair's after half (index + 1), 0 */
+	/* the names of the definitions' steps, "shared_llseek:lock_i_rwsem":
+	 * point RP__COUNT + i is points[i] (core/defined.c) */
+	int16_t npoints, point_width;
+	char points[VFS_KFN_POINTS][VFS_KFN_POINT_MAX];
 	struct vfs_fstype fsdefs[];     /* VFS_MAX_FSDEFS */
 };
 /* Set (E NULL: clear) the override of DEC.  0, -VE_INVAL (not an

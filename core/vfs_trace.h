@@ -122,10 +122,12 @@ void vfs_event_entry_name(const struct vfs_world *w, const struct vfs_event *ev,
 void vfs_event_text(const struct vfs_world *w, const struct vfs_event *ev,
 		    char *buf, size_t n);
 /* The step an event happened in, "function:step" ("iterate_dir:iterate",
- * "do_syscall_64:enter" for a call's first step): the name `where` gives
- * the resume point (vfs_resume_point_name), from the same table; and the
- * line with it in a column after the thread's (`trace steps`). */
-const char *vfs_event_point(const struct vfs_event *ev);
+ * "do_syscall_64:enter" for a call's first step; a step of a function the
+ * script defined by W's definitions, "shared_llseek:lock_i_rwsem"): the
+ * name `where` gives the resume point (vfs_resume_point_name), from the
+ * same tables; and the line with it in a column after the thread's
+ * (`trace steps`). */
+const char *vfs_event_point(const struct vfs_world *w, const struct vfs_event *ev);
 void vfs_event_text_point(const struct vfs_world *, const struct vfs_event *,
 			  char *line, size_t n);
 void vfs_event_jsonl(const struct vfs_world *w, const struct vfs_event *ev,

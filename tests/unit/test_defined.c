@@ -4,7 +4,8 @@
  * steps (core/defined.c): what a definition refuses, each step as one
  * traced atomic step named after the definition, the race detector and
  * explore on defined accesses, lockdep's subclass of a nested step, the
- * definitions shared by world copies.
+ * definitions shared by world copies, each step named FUNCTION:LABEL as
+ * the kernel's own are.
  */
 #include "harness.h"
 #include "explore.h"
@@ -311,6 +312,54 @@ static void test_emit(void **state)
 	h_free(h);
 }
 
+/* A defined call's steps are named as the kernel's own (FUNCTION:LABEL,
+ * a label that comes again numbered): `where`'s name before each step is
+ * the point of the events the step makes in the function (its fdget's
+ * are fdget's own), and no event is defined_step:step's. */
+static const struct vfs_kstep getpos2[] = {
+	FDGET_P0, LOCK(KL_F_POS_LOCK, KO_FILE), READ(FLD_F_POS, KO_FILE),
+	UNLOCK(KL_F_POS_LOCK, KO_FILE), LOCK(KL_F_POS_LOCK, KO_FILE),
+	UNLOCK(KL_F_POS_LOCK, KO_FILE), FDPUT, RETURN(KV_FIELD, FLD_F_POS),
+};
+
+static void test_step_names(void **state)
+{
+	static const char *const want[] = {
+		"getpos2:fdget", "getpos2:lock_f_pos_lock", "getpos2:read_f_pos",
+		"getpos2:unlock_f_pos_lock", "getpos2:lock_f_pos_lock2",
+		"getpos2:unlock_f_pos_lock2", "getpos2:fdput", "getpos2:return",
+	};
+	struct h *h = h_new("v6.5");
+	struct vfs_kfn f = kfn("getpos2", true, 8, getpos2);
+	char err[256];
+	int bad, k = define(h, &f, &bad, err), a = h_spawn(h, "A", 0);
+	(void)state;
+	assert_true(k >= 0);
+	h_mkdir(h, "/d");
+	assert_int_equal(h_do(h, a, C_OPEN("/d", VO_DIRECTORY)), 3);
+	h_submit(h, a, c_def(k, 3));
+	int n = 0, named = 0;
+	while (vfs_has_work(h->w, a)) {
+		char at[VFS_KFN_POINT_MAX];
+		snprintf(at, sizeof at, "%s", vfs_resume_point_name(h->w, a));
+		if (n < 8 && !strcmp(at, want[n]))
+			n++;
+		size_t mark = h_mark(h);
+		h_step(h, a);
+		for (size_t i = mark; i < h->log.n; i++) {
+			const char *p = vfs_event_point(h->w, &h->log.ev[i]);
+			assert_string_not_equal(p, "defined_step:step");
+			if (!strncmp(p, "getpos2:", 8)) {
+				assert_string_equal(p, at);
+				named++;
+			}
+		}
+	}
+	assert_int_equal(n, 8);
+	assert_true(named >= 6);        /* (the fdget's events are fdget's) */
+	h_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -319,6 +368,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_race_explore, h_teardown),
 		cmocka_unit_test_teardown(test_nested_and_copy, h_teardown),
 		cmocka_unit_test_teardown(test_emit, h_teardown),
+		cmocka_unit_test_teardown(test_step_names, h_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

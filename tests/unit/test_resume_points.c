@@ -167,7 +167,7 @@ static void test_point_names(void **state)
 	struct vfs_thread *th = &h->w->threads[t];
 	for (int i = 0; i < RP__COUNT; i++) {
 		struct vfs_event ev = { .rp = (uint8_t)i };
-		const char *name = vfs_event_point(&ev);
+		const char *name = vfs_event_point(h->w, &ev);
 		th->f.pc = (uint16_t)i;
 		assert_string_equal(name, vfs_resume_point_name(h->w, t));
 		const char *colon = strchr(name, ':');
@@ -181,7 +181,7 @@ static void test_point_names(void **state)
 	th->f.pc = RP_IDLE;
 	if (RP__COUNT < 256) {
 		struct vfs_event past = { .rp = (uint8_t)RP__COUNT };
-		assert_string_equal(vfs_event_point(&past), "?");
+		assert_string_equal(vfs_event_point(h->w, &past), "?");
 	}
 	h_free(h);
 }
@@ -207,11 +207,11 @@ static int walk_points(struct h *h, int tid, const char *at, int fn,
 		for (size_t i = mark; i < h->log.n; i++) {
 			const struct vfs_event *e = &h->log.ev[i];
 			if (vfs_rps[e->rp].inline_ret)
-				snprintf(want, sizeof want, "%s", vfs_event_point(e));
-			if (strcmp(vfs_event_point(e), want))
+				snprintf(want, sizeof want, "%s", vfs_event_point(h->w, e));
+			if (strcmp(vfs_event_point(h->w, e), want))
 				fail_msg("event %zu (%s %s): at %s, in the step of %s", i,
 					 vfs_fn_name(e->fn), vfs_op_name(e->op),
-					 vfs_event_point(e), want);
+					 vfs_event_point(h->w, e), want);
 			n += e->fn == fn && !strcmp(want, at);
 			*elsewhere += e->fn == fn && strcmp(want, at);
 		}
@@ -262,10 +262,10 @@ static void test_event_points(void **state)
 		if (e->tid == a2) {
 			assert_true(e->op == OP_WAKE || e->op == OP_ACQUIRE);
 			assert_int_equal(e->cls, LC_F_POS_LOCK);
-			assert_string_equal(vfs_event_point(e), "fdget_pos:lock");
+			assert_string_equal(vfs_event_point(h->w, e), "fdget_pos:lock");
 			woken++;
 		} else if (e->op == OP_RELEASE && e->cls == LC_F_POS_LOCK) {
-			assert_string_equal(vfs_event_point(e), "fdput_pos:unlock");
+			assert_string_equal(vfs_event_point(h->w, e), "fdput_pos:unlock");
 		}
 	}
 	assert_int_equal(woken, 2);
