@@ -92,8 +92,26 @@ static void print_table(struct session *s, const struct xstate *x, const uint8_t
 	if (!w)
 		return;
 	vfs_world_copy(w, x->snap);
+	/* each step named as `where` names it (iterate_dir:lock): its
+	 * thread's first event says which; a step that made none (a `return
+	 * ... if` not taken) is where the thread stood before it */
+	int nrows = len < rows_max ? len : rows_max;
+	const char **point = calloc((size_t)nrows + 1, sizeof *point);
+	size_t *evlo = calloc((size_t)nrows + 1, sizeof *evlo);
+	if (!evlo || !point) {
+		free(evlo);
+		free(point);
+		vfs_world_free(w);
+		return;
+	}
 	struct vfs_sink sink = { collect, &rows };
-	vfs_explore_replay(w, sched, len, &sink);
+	for (int i = 0; i < len; i++) {
+		if (i < nrows)
+			point[i] = sched[i] < vfs_world_nthreads(w) ?
+				   vfs_resume_point_name(w, sched[i]) : "";
+		if (vfs_explore_replay(w, sched + i, 1, &sink) < 1)
+			break;
+	}
 	/* the threads that take part, as columns */
 	int cols[VFS_MAX_THREADS], ncols = 0;
 	for (int t = 0; t < vfs_world_nthreads(w); t++)
@@ -102,25 +120,12 @@ static void print_table(struct session *s, const struct xstate *x, const uint8_t
 				cols[ncols++] = t;
 				break;
 			}
-	/* each step's events, the step named as `where` names it
-	 * (iterate_dir:lock): its thread's first event says which */
-	int nrows = len < rows_max ? len : rows_max;
-	size_t *evlo = calloc((size_t)nrows + 1, sizeof *evlo);
-	const char **point = calloc((size_t)nrows + 1, sizeof *point);
-	if (!evlo || !point) {
-		free(evlo);
-		free(point);
-		free(rows.ev);
-		vfs_world_free(w);
-		return;
-	}
 	int first_step = vfs_world_step(x->snap), pw = (int)strlen(POINT_HEAD);
 	size_t e = 0;
 	for (int i = 0; i < nrows; i++) {
 		while (e < rows.n && rows.ev[e].step < first_step + i + 1)
 			e++;
 		evlo[i] = e;
-		point[i] = "";
 		for (size_t k = e; k < rows.n && rows.ev[k].step == first_step + i + 1; k++)
 			if (rows.ev[k].tid == sched[i]) {
 				point[i] = vfs_event_point(w, &rows.ev[k]);

@@ -4,7 +4,8 @@
 # before the threads' (iterate_dir:lock), and so has `timeline steps`.
 # On the v6.4 pidfd race (lesson 8), each row's name is the point of the
 # events `trace show steps` prints for that step of the row's thread, every
-# row has one, and the rows a reader looks for say what ran there.
+# row has one, and the rows a reader looks for say what ran there; a
+# syscall the script defines has its own steps' names there.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
 case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac
@@ -66,6 +67,39 @@ grep -Eq '^ +[0-9]+ fdget_pos:lock {10,}.* mutex_lock \+f_pos_lock excl' table |
 grep -Eq '^ +[0-9]+!? ?iterate_dir:iterate ' timeline ||
     fail "timeline: no iterate_dir:iterate row: $(cat timeline)"
 echo "ok: explore's table ($(wc -l <table) rows) and timeline steps ($(wc -l <timeline) rows) name each step as the trace does"
+
+# a syscall of the script's own: its steps named as the definition's
+# (racy:read_f_pos, never defined_step:step), and a step that made no
+# event (the return not taken) named where its thread stood before it
+cat >racy.vfs <<'V'
+kernel v6.5
+define syscall racy FD
+  return -EBADF if FD < 0
+  fdget FD
+  read f_pos of file
+  write f_pos of file f_pos + 1
+  fdput
+  return 0
+end
+mkdir /d
+spawn A
+spawn B
+A: open /d
+B: pidfd_open A
+B: pidfd_getfd 3 3
+A: racy 3 &
+B: racy 4 &
+explore
+V
+NO_COLOR=1 "$vfsim" -q racy.vfs </dev/null >racy 2>&1
+awk '/^ step function:step +A +B/ { f = 1; next } f && /^ +[0-9]+ / { print; next } f { exit }' \
+    racy >rtable
+grep -q 'defined_step' rtable && fail "racy: a step named defined_step: $(cat rtable)"
+grep -Eq '^ +[0-9]+ racy:return *$' rtable ||
+    fail "racy: the return not taken is no row of its own: $(cat racy)"
+grep -Eq '^ +[0-9]+ racy:read_f_pos +racy' rtable && grep -Eq '^ +[0-9]+ racy:write_f_pos .*racy f_pos=1' rtable ||
+    fail "racy: no read_f_pos and write_f_pos rows: $(cat racy)"
+echo "ok: a defined syscall's steps in the table: $(awk '{ print $2 }' rtable | sort -u | grep -c '^racy:') of its own names"
 
 # plain `timeline` is as it was: no step column
 printf 'kernel v6.4\nmkdir /d\nspawn A\nA: open /d\ntimeline\n' >plain.vfs
