@@ -305,15 +305,16 @@ void defined_step(struct vx *x)
 	const struct vfs_kstep *s = &k->step[*pc];
 	int fn = k->fn;
 
-	x->rp = kfn_point(w, x->t);     /* its events: the definition's step */
-
 	/* `if (!f.file) return -EBADF;` after an fdget that found nothing */
 	if (*pc && (s[-1].op == KS_FDGET || s[-1].op == KS_FDGET_POS) && f->file < 0) {
+		x->rp = kfn_point(w, x->t);
 		kfn_return(x, -VE_BADF);
 		return;
 	}
 	*pc = (uint8_t)real_pc(w, x->t, k, *pc);        /* past `if`, `else`, `end` */
 	s = &k->step[*pc];
+	if (s->point)           /* its events: the definition's step (kfn_point) */
+		x->rp = s->point;
 	int file = file_of(w, f), ino = inode_of(w, f);
 	if ((s->op <= KS_WRITE || s->op == KS_EMIT || s->op == KS_UPGRADE ||
 	     s->op == KS_ITERATE) &&
