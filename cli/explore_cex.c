@@ -105,10 +105,11 @@ static void print_table(struct session *s, const struct xstate *x, const uint8_t
 		return;
 	}
 	struct vfs_sink sink = { collect, &rows };
+	for (int i = 0; i < nrows; i++)
+		point[i] = "";
 	for (int i = 0; i < len; i++) {
-		if (i < nrows)
-			point[i] = sched[i] < vfs_world_nthreads(w) ?
-				   vfs_resume_point_name(w, sched[i]) : "";
+		if (i < nrows && sched[i] < vfs_world_nthreads(w))
+			point[i] = vfs_resume_point_name(w, sched[i]);
 		if (vfs_explore_replay(w, sched + i, 1, &sink) < 1)
 			break;
 	}
