@@ -95,13 +95,14 @@ int session_save(struct session *s, FILE *f, bool typed)
 
 /*
  * The file PATH names, through its symlinks (a dangling one names the file
- * to create); NULL with errno set (ELOOP past 40 links). *ST is its lstat,
- * st_mode 0 when it does not exist yet.
+ * to create); NULL with errno set (ELOOP past 40 links, ENOMEM when an
+ * allocation failed, set here: tests/oom's allocator does not).  *ST is its
+ * lstat, st_mode 0 when it does not exist yet.
  */
 static char *follow_links(const char *path, struct stat *st)
 {
-	char *cur = strdup(path);       /* (NULL: errno is ENOMEM) */
-	for (int hops = 0; cur; hops++) {
+	char *cur = strdup(path);
+	for (int hops = 0; cur || (errno = ENOMEM, 0); hops++) {
 		if (lstat(cur, st) != 0) {
 			if (errno != ENOENT) {
 				int e = errno;
@@ -121,7 +122,7 @@ static char *follow_links(const char *path, struct stat *st)
 		}
 		size_t cap = (size_t)st->st_size + 1 > 256 ? (size_t)st->st_size + 1 : 256;
 		char *link = malloc(cap);
-		ssize_t n = link ? readlink(cur, link, cap - 1) : -1;
+		ssize_t n = link ? readlink(cur, link, cap - 1) : (errno = ENOMEM, -1);
 		if (n < 0) {
 			int e = errno;
 			free(link);
@@ -166,6 +167,8 @@ int write_atomic(struct session *s, const char *what, const char *path,
 {
 	struct stat st;
 	char *real = follow_links(path, &st);
+	if (!real && errno == ENOMEM)
+		return cli_errno(s, what, NULL, -VE_NOMEM);
 	if (!real)
 		return cli_error(s, "%s: cannot write '%s': %s", what, path, errno_text(errno));
 	if (st.st_mode && !S_ISREG(st.st_mode)) {
