@@ -90,6 +90,20 @@ struct session {
 	char stop_at[256];      /* FILE:LINE of the command it stopped after */
 	/* a replay watched by `compare` (cmd_compare.c); NULL otherwise */
 	struct session_watch *watch;
+	/* reset's lines making the world again (session_remake): out of
+	 * memory in one fails them all, silently, and reset says it */
+	int remaking;
+};
+
+/* What a world made again (reset) replaces, set aside until it is whole. */
+struct session_held {
+	struct vfs_world *w;
+	struct rec *log;
+	size_t nlog, caplog;
+	struct vfs_event *ev;
+	size_t nev, capev, ev_dropped;
+	int have_ret, nomem, reports_seen;
+	char ret[32];
 };
 
 /* What a watcher of a session is told as the session runs its lines (the
@@ -176,6 +190,14 @@ extern int cli_stdout_errno;    /* the first failed write's, or 0 */
 struct session *session_new(void);
 void session_free(struct session *s);
 void session_reset(struct session *s, const struct vfs_preset *p);
+/* reset: a new world under P, with an empty log, in place of the session's,
+ * which is kept in *WAS; -VE_NOMEM (nothing changed) when there is no room.
+ * The lines that make the world again follow (session_exec_line), then
+ * session_remade: the new world stays when they all ran, else the old one
+ * comes back (world, log, events, $ret) and NAME says "out of memory". */
+int session_remake(struct session *s, const struct vfs_preset *p,
+		   struct session_held *was);
+int session_remade(struct session *s, struct session_held *was, const char *name);
 int session_exec_line(struct session *s, const char *line);
 int session_source(struct session *s, const char *path);
 int session_run_stream(struct session *s, FILE *in, const char *name);

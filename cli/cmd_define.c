@@ -471,10 +471,10 @@ static void exec_line(struct session *s, const char *text)
 	session_exec_line(s, text);
 }
 
-void define_again(struct session *s, const struct vfs_kfn *defs, int n)
+void define_again(struct session *s, const struct vfs_world *from)
 {
-	for (int i = 0; i < n; i++)
-		define_lines(s, &defs[i], exec_line);
+	for (int i = 0; i < vfs_nkfns(from); i++)
+		define_lines(s, vfs_kfn_get(from, i), exec_line);
 }
 
 HANDLER(c_define)

@@ -237,39 +237,16 @@ HANDLER(c_spawn)
 HANDLER(c_reset)
 {
 	(void)c;
-	struct vfs_knobs k = *vfs_world_knobs(s->w);
-	int overridden = vfs_world_knobs_overridden(s->w), sched = vfs_world_sched(s->w);
 	const struct vfs_preset *p = &vfs_presets[vfs_world_preset(s->w)];
-	/* the defined filesystem types and the overrides are the kernel's,
-	 * as the knobs are: made again (and logged) in the new world */
-	struct vfs_fstype defs[VFS_MAX_FSDEFS];
-	int ndefs = vfs_world_nfstypes(s->w) - vfs_nfstypes;
-	for (int i = 0; i < ndefs; i++)
-		defs[i] = *vfs_world_fstype(s->w, vfs_nfstypes + i);
-	struct vfs_expr ov[VDEC__COUNT];
-	bool has[VDEC__COUNT];
-	for (int i = 0; i < VDEC__COUNT; i++)
-		if ((has[i] = vfs_world_override(s->w, i) != NULL))
-			ov[i] = *vfs_world_override(s->w, i);
-	struct vfs_rule rules[VFS_MAX_RULES];
-	int nrules = vfs_nrules(s->w);
-	int nkfns = vfs_nkfns(s->w);
-	struct vfs_kfn *kfns = nkfns ? calloc((size_t)nkfns, sizeof *kfns) : NULL;
-	if (nkfns && !kfns)     /* (before the world is touched: nothing lost) */
+	/* the knobs, the defined filesystem types, fields, overrides, rules,
+	 * functions and hooks are the kernel's: made again (and logged) in the
+	 * new world from the old one, set aside until they all are */
+	struct session_held was;
+	if (session_remake(s, p, &was) < 0)
 		return cli_errno(s, "reset", NULL, -VE_NOMEM);
-	for (int i = 0; i < nkfns; i++)
-		kfns[i] = *vfs_kfn_get(s->w, i);
-	for (int i = 0; i < nrules; i++)
-		rules[i] = *vfs_rule_get(s->w, i);
-	char hooks[VHOOK__COUNT][HOOK_TEXT_MAX];
-	for (int i = 0; i < VHOOK__COUNT; i++)
-		hook_text(s->w, i, hooks[i], sizeof hooks[i]);
-	struct vfs_ufield fields[VFS_MAX_UFIELDS];
-	int nfields = vfs_nufields(s->w);
-	for (int i = 0; i < nfields; i++)
-		fields[i] = *vfs_ufield_get(s->w, i);
-	session_reset(s, p);
-	vfs_world_set_knobs(s->w, &k, overridden);
+	const struct vfs_world *o = was.w;
+	const struct vfs_knobs *k = vfs_world_knobs(o);
+	vfs_world_set_knobs(s->w, k, vfs_world_knobs_overridden(o));
 	/* the new log starts with what reset kept */
 	/* (the longest: "hook POINT before F after G", a point's name being
 	 * short; field and knob lines are shorter) */
@@ -278,45 +255,46 @@ HANDLER(c_reset)
 	session_exec_line(s, line);
 	for (int i = 0; i < vfs_nknobs; i++) {
 		const struct vfs_knob_desc *d = &vfs_knobs[i];
-		if (vfs_knob_get(&k, d) != vfs_knob_get(&p->k, d)) {
+		if (vfs_knob_get(k, d) != vfs_knob_get(&p->k, d)) {
 			snprintf(line, sizeof line, "set %s %s", d->name,
-				 d->values[vfs_knob_get(&k, d)]);
+				 d->values[vfs_knob_get(k, d)]);
 			session_exec_line(s, line);
 		}
 	}
-	for (int i = 0; i < ndefs; i++) {
+	for (int i = vfs_nfstypes; i < vfs_world_nfstypes(o); i++) {
 		char def[256];
-		fs_define_text(&defs[i], def, sizeof def);
+		fs_define_text(vfs_world_fstype(o, i), def, sizeof def);
 		session_exec_line(s, def);
 	}
-	for (int i = 0; i < nfields; i++) {    /* (before what names them) */
+	for (int i = 0; i < vfs_nufields(o); i++) {    /* (before what names them) */
+		const struct vfs_ufield *f = vfs_ufield_get(o, i);
 		snprintf(line, sizeof line, "field %s of %s = %lld",
-			 vfs_field_name(fields[i].fld), vfs_kobj_names[fields[i].obj],
-			 (long long)fields[i].init);
+			 vfs_field_name(f->fld), vfs_kobj_names[f->obj],
+			 (long long)f->init);
 		session_exec_line(s, line);
 	}
 	for (int i = 0; i < VDEC__COUNT; i++) {
 		char line[640];
-		if (!has[i])
+		if (!vfs_world_override(o, i))
 			continue;
-		override_text(i, &ov[i], line, sizeof line);
+		override_text(i, vfs_world_override(o, i), line, sizeof line);
 		session_exec_line(s, line);
 	}
-	for (int i = 0; i < nrules; i++) {
-		rule_text_line(&rules[i], line, sizeof line);
+	for (int i = 0; i < vfs_nrules(o); i++) {
+		rule_text_line(vfs_rule_get(o, i), line, sizeof line);
 		session_exec_line(s, line);
 	}
 	/* the kernel functions and system calls it defined, in their order */
-	define_again(s, kfns, nkfns);
-	free(kfns);
-	for (int i = 0; i < VHOOK__COUNT; i++)
-		if (hooks[i][0]) {
-			snprintf(line, sizeof line, "hook %s %s", vfs_hooks[i].point,
-				 hooks[i]);
+	define_again(s, o);
+	for (int i = 0; i < VHOOK__COUNT; i++) {
+		char hook[HOOK_TEXT_MAX];
+		hook_text(o, i, hook, sizeof hook);
+		if (hook[0]) {
+			snprintf(line, sizeof line, "hook %s %s", vfs_hooks[i].point, hook);
 			session_exec_line(s, line);
 		}
-	(void)sched;
-	return 0;
+	}
+	return session_remade(s, &was, "reset");
 }
 
 /* The schedulers `sched` names, by enum vfs_sched; random takes a SEED. */

@@ -31,8 +31,8 @@ bool define_open(const struct session *s);
 int define_line(struct session *s, struct lex *l, const char *line);
 int define_call_line(struct session *s, struct lex *l);
 void define_forget(struct session *s);
-/* make the N definitions DEFS again, as their lines (reset) */
-void define_again(struct session *s, const struct vfs_kfn *defs, int n);
+/* make the definitions of the world FROM again, as their lines (reset) */
+void define_again(struct session *s, const struct vfs_world *from);
 /* What is at hook point H, as `hook` takes it after the point ("" none);
  * HOOK_TEXT_MAX holds the longest ("before F after G", names whole). */
 #define HOOK_TEXT_MAX (2 * VFS_KFN_NAME_MAX + sizeof "before  after ")

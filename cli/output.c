@@ -296,6 +296,10 @@ int cli_errno(struct session *s, const char *what, const char *arg, int err)
 	const char *why;
 	switch (-err) {
 	case VE_NOMEM:
+		if (s->remaking) {      /* (reset says it: session_remade) */
+			s->nomem = 1;
+			return -1;
+		}
 		if (s->watch) {         /* (the watcher says it: compare) */
 			s->watch->nomem = 1;
 			return -1;

@@ -125,6 +125,56 @@ void session_reset(struct session *s, const struct vfs_preset *p)
 	vfs_world_init(s->w, p);
 }
 
+/* The world, log and events of *H in the session and the session's in *H. */
+static void held_swap(struct session *s, struct session_held *h)
+{
+	struct session_held t = { s->w, s->log, s->nlog, s->caplog, s->ev, s->nev,
+		s->capev, s->ev_dropped, s->have_ret, s->nomem, s->reports_seen, "" };
+	memcpy(t.ret, s->ret, sizeof t.ret);
+	s->w = h->w;
+	s->log = h->log;
+	s->nlog = h->nlog;
+	s->caplog = h->caplog;
+	s->ev = h->ev;
+	s->nev = h->nev;
+	s->capev = h->capev;
+	s->ev_dropped = h->ev_dropped;
+	s->have_ret = h->have_ret;
+	s->nomem = h->nomem;
+	s->reports_seen = h->reports_seen;
+	memcpy(s->ret, h->ret, sizeof s->ret);
+	*h = t;
+}
+
+int session_remake(struct session *s, const struct vfs_preset *p,
+		   struct session_held *was)
+{
+	*was = (struct session_held){ .w = vfs_world_new(p) };
+	if (!was->w)
+		return -VE_NOMEM;
+	held_swap(s, was);
+	s->remaking++;
+	return 0;
+}
+
+int session_remade(struct session *s, struct session_held *was, const char *name)
+{
+	s->remaking--;
+	bool whole = !s->nomem && vfs_world_oom(s->w) != 1;
+	if (!whole) {           /* the old world back; the new one goes */
+		define_forget(s);       /* (a definition its lines left open) */
+		held_swap(s, was);
+	}
+	recs_free(was->log, was->nlog);
+	free(was->log);
+	free(was->ev);
+	vfs_world_free(was->w);
+	if (!whole)
+		return cli_errno(s, name, NULL, -VE_NOMEM);
+	explore_cli_forget(s);  /* (what it found was of the old world) */
+	return 0;
+}
+
 /* Room for N more records of the log, grown before the world changes so
  * that what a command did is always logged: -1 when out of memory. */
 static int log_room(struct session *s, size_t n)
@@ -476,6 +526,10 @@ static int undo_nomem(struct session *s, struct undo *u, const char *name, int r
 		s->nomem |= u->nomem;
 		return r;
 	}
+	if (s->remaking) {      /* a line of reset's: reset fails whole */
+		s->nomem = 1;
+		return -1;
+	}
 	if (!s->watch) {
 		log_truncate(s, u->nlog);
 		define_forget(s);       /* the log's open definition comes back */
@@ -508,6 +562,8 @@ int session_exec_line(struct session *s, const char *line)
 		return cli_error(s, "column %d: %s", l.errcol, l.err);
 	if (!l.nwords)
 		return 0;
+	if (s->remaking && s->nomem)    /* reset fails: its other lines too */
+		return -1;
 	struct undo u;
 	if (s->define) {        /* a line of a definition (cmd_define.c) */
 		int r = undo_mark(s, &u) < 0 ? cli_errno(s, "define", NULL, -VE_NOMEM) :

@@ -17,6 +17,12 @@ the number of allocations the reference made.  For each N:
   as a user would;
   every line's output (the last time it was typed) is the reference's: the
   failed command left the world and the session as they were;
+- a line after "#same: CMD; CMD..." in SCRIPT is one that must leave the
+  session exactly as it was when it fails (reset, kernel): the CMDs are typed
+  before it in every run, and again after it ran out of memory, before it is
+  typed again; their outputs then must be the ones they gave before it
+  ("save FILE": with what it wrote, the session's log, vfsim running in a
+  directory of its own);
 - vfsim ends at 'quit' with status 0, and AddressSanitizer (leaks included)
   reports nothing.
 
@@ -26,7 +32,9 @@ import os
 import pty
 import re
 import select
+import shutil
 import sys
+import tempfile
 import time
 
 PROMPT = re.compile(rb"vfsim [^ \n]+> $")
@@ -75,6 +83,14 @@ def drain(fd, timeout=TIMEOUT):
         out += chunk
 
 
+def differ(got, want):
+    """Where GOT differs from WANT: the first line that does."""
+    a, b = got.split("\n"), want.split("\n")
+    i = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    return "line %d: %r, not %r" % (i + 1, "\n".join(a[i:i + 2])[:300],
+                                    "\n".join(b[i:i + 2])[:300])
+
+
 def clean(b):
     t = b.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "")
     return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", t)
@@ -89,8 +105,10 @@ def session(binary, lines, fail_at, counts=None):
     env.pop("VFSIM_COUNT_ALLOC", None)
     if counts is not None:
         env["VFSIM_COUNT_ALLOC"] = "1"
+    cwd = tempfile.mkdtemp(prefix="vfsim-oom.")     # (for save FILE)
     pid, fd = pty.fork()
     if pid == 0:
+        os.chdir(cwd)
         os.execve(binary, [binary, "--no-pager", "--width", "200"], env)
     outs, problems, said, in_def = [], [], 0, False
     try:
@@ -103,12 +121,24 @@ def session(binary, lines, fail_at, counts=None):
             if code != 2 or rest.strip() != "vfsim: out of memory":
                 problems.append("before the prompt: status %d, output %r" % (code, rest))
             return None, said, problems
-        for line in lines:
+        def typed(line):
+            """LINE typed: its output (after the echo of the line)."""
+            os.write(fd, line.encode() + b"\n")
+            text = clean(read_until_prompt(fd, b""))
+            text = text.split("\n", 1)[1] if "\n" in text else ""
+            m = re.fullmatch(r"save (\S+)", line)
+            if m and os.path.exists(os.path.join(cwd, m.group(1))):
+                with open(os.path.join(cwd, m.group(1))) as f:
+                    text += f.read()
+                os.unlink(os.path.join(cwd, m.group(1)))
+            return text
+
+        def run(line, in_def, before=()):
+            """LINE typed until it does not run out of memory; BEFORE: the
+            (command, output) pairs that must not change when it does."""
+            nonlocal said
             for attempt in range(3):
-                os.write(fd, line.encode() + b"\n")
-                text = clean(read_until_prompt(fd, b""))
-                # the echo of the line typed, then its output
-                text = text.split("\n", 1)[1] if "\n" in text else ""
+                text = typed(line)
                 oom = [ln for ln in text.split("\n") if "out of memory" in ln]
                 if not oom:
                     break
@@ -122,7 +152,17 @@ def session(binary, lines, fail_at, counts=None):
                         r"(vfsim: )?(%s( \S+)?: )?out of memory" % re.escape(word),
                         oom[0]):
                     problems.append("%r said %r" % (line, oom))
-            outs.append(text)
+                for cmd, want in before:
+                    got = typed(cmd)
+                    if got != want:
+                        problems.append("after %r ran out of memory, %r: %s"
+                                        % (line, cmd, differ(got, want)))
+            return text
+
+        for line, same in lines:
+            before = [(cmd, run(cmd, False)) for cmd in same]
+            outs.extend(text for _, text in before)
+            outs.append(run(line, in_def, before))
             in_def = (in_def or line.startswith("define ")) and line != "end"
         rest, code = "", None
         for attempt in range(2):        # (quit's own line may fail too)
@@ -161,15 +201,23 @@ def session(binary, lines, fail_at, counts=None):
             pass
     finally:
         os.close(fd)
+        shutil.rmtree(cwd, ignore_errors=True)
     return outs, said, problems
 
 
 def main():
-    binary = sys.argv[1]
+    binary = os.path.abspath(sys.argv[1])
     script = sys.argv[2] if len(sys.argv) > 2 else \
         os.path.join(os.path.dirname(__file__), "session.vfs")
-    lines = [ln.rstrip("\n") for ln in open(script)
-             if ln.strip() and not ln.startswith("#")]
+    lines, same = [], []        # (line, the commands of its "#same:")
+    for ln in open(script):
+        ln = ln.rstrip("\n")
+        if ln.startswith("#same:"):
+            same = [cmd.strip() for cmd in ln[6:].split(";") if cmd.strip()]
+        elif ln.strip() and not ln.startswith("#"):
+            lines.append((ln, same))
+            same = []
+    typed = [cmd for line, same in lines for cmd in same + [line]]
     stride = int(os.environ.get("STRIDE", "1"))
     counts = []
     ref, said, problems = session(binary, lines, 0, counts)
@@ -185,7 +233,7 @@ def main():
         if outs is not None and outs != ref:
             for i, (a, b) in enumerate(zip(outs, ref)):
                 if a != b:
-                    problems.append("line %r: %r, not %r" % (lines[i], a[:300], b[:300]))
+                    problems.append("%r: %s" % (typed[i], differ(a, b)))
                     break
         if problems:
             bad += 1
