@@ -14,7 +14,7 @@
 	X(openat) X(close) X(dup) X(dup2) X(clone) X(fork) X(exit) \
 	X(pidfd_open) X(pidfd_getfd) X(getdents64) X(lseek) X(read) X(write) \
 	X(pread64) X(pwrite64) X(mkdir) X(creat) X(unlink) X(rmdir) X(rename) \
-	X(readv) \
+	X(readv) X(fsync) \
 	/* fs/file.c */ \
 	X(fdget) X(fdget_pos) X(file_needs_f_pos_lock) X(fdput) X(fdput_pos) \
 	X(fput) X(__fput) X(get_unused_fd_flags) X(fd_install) X(close_fd) \
@@ -44,6 +44,8 @@
 	X(ovl_dir_llseek) X(default_llseek) X(generic_read_dir) \
 	X(ceph_read_dir) X(generic_file_read_iter) X(generic_file_write_iter) \
 	X(do_readv) X(vfs_readv) \
+	/* fs/sync.c */ \
+	X(vfs_fsync_range) \
 	/* kernel/fork.c, kernel/exit.c, kernel/pid.c */ \
 	X(copy_process) X(do_exit) X(pidfd_get_task) X(__pidfd_fget) \
 	X(ptrace_may_access)

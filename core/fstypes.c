@@ -38,7 +38,10 @@ const struct vfs_fstype vfs_fstypes[] = {
 	{ .name = "btrfs", .ops = OPS(true, btrfs_real_readdir, GENERIC, EISDIR, MAX_LFS_FILESIZE),
 	  .since_era = VFS_ERA(2, 6), .until_era = 0, .since = "2.6.29", .until = NULL,
 	  .note = NULL },
-	{ .name = "procfs", .ops = OPS(true, proc_readdir, GENERIC, EISDIR, MAX_LFS_FILESIZE),
+	/* proc_root_operations and the others: no ->fsync */
+	{ .name = "procfs", .ops = { .native_shared = true, .iter_fn = VFN_proc_readdir,
+		.llseek = LLSEEK_GENERIC, .dir_read = DIRREAD_EISDIR, .no_fsync = true,
+		.maxbytes = MAX_LFS_FILESIZE },
 	  .since_era = VFS_ERA(1, 0), .until_era = 0, .since = "1.0", .until = NULL,
 	  .note = NULL },
 	/* the legacy ->iterate, wrapped by wrap_directory_iterator from v6.5 */

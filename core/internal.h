@@ -109,6 +109,8 @@ typedef int kfn_resolver(const struct vfs_world *w, const struct vfs_thread *t);
 	P(do_readv, file_pos,                  do_readv,                NULL,                  0, 0) \
 	P(do_readv, vfs_readv,                 vfs_readv,               NULL,                  1, 0) \
 	P(do_readv, set_pos,                   do_readv,                NULL,                  0, 0) \
+	/* fs/sync.c: fsync */ \
+	P(do_fsync, vfs_fsync_range,           vfs_fsync_range,         NULL,                  1, 0) \
 	/* fs/open.c, fs/file.c: open, close, dup */ \
 	P(do_sys_open, path_lookup,            do_sys_open,             NULL,                  1, 0) \
 	P(do_sys_open, parent_lookup,          do_sys_open,             NULL,                  1, 0) \

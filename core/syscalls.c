@@ -40,6 +40,8 @@ static void sys_read(struct vx *x) { get_pos_sub(x, RP(ksys_read, file_pos)); }
 static void sys_write(struct vx *x) { get_pos_sub(x, RP(ksys_write, file_pos)); }
 /* do_readv: fdget_pos, as read */
 static void sys_readv(struct vx *x) { get_pos_sub(x, RP(do_readv, file_pos)); }
+/* do_fsync: a plain fdget (sync.c) */
+static void sys_fsync(struct vx *x) { call_sub(x, RP(fdget, enter), RP(do_fsync, vfs_fsync_range)); }
 
 /* ksys_pread64/ksys_pwrite64: "if (pos < 0) return -EINVAL;" before a
  * plain fdget: the position is the caller's, f_pos is not touched, so no
@@ -235,6 +237,9 @@ const struct vfs_sysdesc vfs_sys[SYS__COUNT] = {
 		.flags = VSYS_READS | VSYS_FPOS, .entry = sys_readv, .nargs = 3,
 		.args = { FD0, ARG("N", VA_COUNT, 1), OPT("N2", VA_COUNT, 2, -1) },
 		.help = "read N, then N2 bytes at f_pos into two buffers, as read does" },
+	[SYS_FSYNC] = { .name = "fsync", .kname = "fsync", .fn = VFN_fsync,
+		.entry = sys_fsync, .nargs = 1, .args = { FD0 },
+		.help = "the file's ->fsync after a plain fdget; EINVAL without one (pidfd, procfs)" },
 	/* the script's own (define syscall): its words, name and steps are
 	 * the definition's (core/defined.c); may touch what it names */
 	[SYS_DEFINED] = { .name = "(defined)", .kname = "(defined)", .fn = VFN_none,

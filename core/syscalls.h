@@ -22,7 +22,7 @@ enum vfs_sys {
 	SYS_NONE, SYS_OPEN, SYS_CLOSE, SYS_DUP, SYS_DUP2, SYS_CLONE, SYS_FORK,
 	SYS_EXIT, SYS_PIDFD_OPEN, SYS_PIDFD_GETFD, SYS_GETDENTS, SYS_LSEEK,
 	SYS_READ, SYS_WRITE, SYS_PREAD, SYS_PWRITE, SYS_MKDIR, SYS_CREAT,
-	SYS_UNLINK, SYS_RMDIR, SYS_RENAME, SYS_READV,
+	SYS_UNLINK, SYS_RMDIR, SYS_RENAME, SYS_READV, SYS_FSYNC,
 	/* a system call the script defined (core/defined.c): one row whose
 	 * entry runs the definition the call names (vfs_call.def) */
 	SYS_DEFINED, SYS__COUNT

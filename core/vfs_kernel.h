@@ -137,6 +137,7 @@ struct vfs_fsops {
 	uint8_t iter_fn;        /* VFN_ext4_readdir ... */
 	uint8_t llseek;         /* enum vfs_llseek, for directories */
 	uint8_t dir_read;       /* enum vfs_dirread */
+	bool no_fsync;          /* its f_op has no ->fsync: fsync says EINVAL */
 	int64_t maxbytes;       /* sb->s_maxbytes (vfs_setpos: EINVAL past it) */
 };
 

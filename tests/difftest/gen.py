@@ -97,7 +97,7 @@ class Gen:
         ops = ["open", "open", "open", "close", "dup", "dup2", "getdents",
                "getdents", "lseek", "read", "write", "pread", "pwrite",
                "mkdir", "mkdir", "creat", "creat", "unlink", "rmdir", "rename",
-               "readv"]
+               "readv", "fsync"]
         op = rng.choice(ops)
         if op == "open":
             path = self.path()
@@ -141,6 +141,9 @@ class Gen:
             fd = self.fd(p)
             n2 = "" if rng.random() < 0.3 else " %d" % rng.randint(0, 4)
             self.emit(p, "readv %d %d%s" % (fd, rng.randint(0, 5), n2), fd)
+        elif op == "fsync":
+            fd = self.fd(p)
+            self.emit(p, "fsync %d" % fd, fd)
         elif op == "pread":
             fd = self.fd(p)
             self.emit(p, "pread %d %d %d" % (fd, rng.randint(0, 8),

@@ -213,6 +213,8 @@ static void do_call(char **w, int n, char *out, size_t size)
 			memmove(buf + a, buf + half, (size_t)(ret - a));
 			escape(buf, ret, extra, sizeof extra);
 		}
+	} else if (!strcmp(w[0], "fsync")) {
+		ret = fsync((int)fd);
 	} else if (!strcmp(w[0], "write") || !strcmp(w[0], "pwrite")) {
 		const char *text = n > 2 ? w[2] : "";
 		if (w[0][0] == 'p')

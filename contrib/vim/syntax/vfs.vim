@@ -27,7 +27,7 @@ syn keyword vfsCond     contained duplicate deadlock lockorder deaddir
 " a thread's system calls, after THREAD:
 syn match   vfsThread   "^\s*[A-Za-z_][A-Za-z0-9_.]*:" nextgroup=vfsCall skipwhite
 syn keyword vfsCall     contained open close dup dup2 clone fork exit pidfd_open
-syn keyword vfsCall     contained pidfd_getfd getdents lseek read write pread pwrite readv
+syn keyword vfsCall     contained pidfd_getfd getdents lseek read write pread pwrite readv fsync
 syn keyword vfsCall     contained creat unlink rmdir rename mkdir
 
 syn keyword vfsLock     f_pos_lock i_rwsem f_lock rename_mutex d_update
