@@ -179,6 +179,15 @@ static const struct { const char *name; long long most; const char *unit; } xnum
 	[XNUM_BOUND] = { "bound", 1000, " preemptions" },
 };
 
+void explore_cli_options(FILE *f)
+{
+	for (int k = 0; k < (int)(sizeof engine_names / sizeof *engine_names); k++)
+		if (k != ENG_BOUND)     /* (bound K: a number's option) */
+			fprintf(f, "xoption\t%s\t-\n", engine_names[k]);
+	for (int k = 0; k < XNUM__COUNT; k++)
+		fprintf(f, "xoption\t%s\tN\n", xnums[k].name);
+}
+
 static int run_explore(struct session *s, const struct cmd_call *c)
 {
 	struct vfs_explore_opts o;
@@ -189,7 +198,7 @@ static int run_explore(struct session *s, const struct cmd_call *c)
 		const char *a = c->argv[i];
 		long long v;
 		int e = -1;
-		for (int k = 0; k < 5; k++)
+		for (int k = 0; k < (int)(sizeof engine_names / sizeof *engine_names); k++)
 			if (!strcmp(a, engine_names[k]) && k != ENG_BOUND)
 				e = k;
 		if (e == ENG_NAIVE) {

@@ -14,6 +14,10 @@ int explore_cli_count(const struct session *s, int kind, int field);
 void explore_cli_limits(const struct session *s, char *buf, size_t n);
 /* Why the last explore is not a proof (its first line), or NULL. */
 const char *explore_cli_partial(const struct session *s);
+/* --tables: "xoption NAME N|-", each option explore takes (its engines'
+ * words, and those followed by a number): what its synopsis, its refusal
+ * of an unknown option and vfsim(5) list (tests/cli/tables.sh) */
+void explore_cli_options(FILE *f);
 /* Forget the last explore (the world moved on). */
 void explore_cli_forget(struct session *s);
 #endif

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "explore_cli.h"
 #include "vfs_detect.h"
 
 static const struct { unsigned bit; const char *name; } sys_flags[] = {
@@ -31,6 +32,7 @@ static const char *const arg_kinds[] = {
  * condition  NAME no|- SYNOPSIS KIND|- (the detector kind it speaks of)
  * kind       NAME TITLE MARK|- report|- violation|- (core/kinds.c's rows)
  * format     NAME title|- WHAT (export's)
+ * xoption    NAME N|- (explore's options, N: followed by a number)
  */
 void cli_print_tables(FILE *f)
 {
@@ -74,6 +76,7 @@ void cli_print_tables(FILE *f)
 	for (int i = 0; i < export_nformats; i++)
 		fprintf(f, "format\t%s\t%s\t%s\n", export_formats[i].name,
 			export_formats[i].titled ? "title" : "-", export_formats[i].what);
+	explore_cli_options(f);
 	/* option, --NAME or -, -C or -, ARG or -, its words (a|b) or -, hidden */
 	for (int i = 0; i < cli_noptions; i++) {
 		const struct cli_option *o = &cli_options[i];

@@ -9,6 +9,8 @@
 # The detector kinds (core/kinds.c): `expect` has a condition for each kind
 # a detector reports, named by its word; `reports` takes those words (its
 # synopsis, vfsim(1), Tab) and `explore replay` offers every kind.
+# explore's options (cli/explore_cli.c): its synopsis, Tab, its refusal of
+# an unknown option and vfsim(5) list the ones it takes.
 set -u
 vfsim=${VFSIM:?VFSIM names the binary}
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -23,6 +25,8 @@ NO_COLOR=1 "$vfsim" -q --no-pager -c 'help expect' >"$d/help-expect" 2>&1 ||
 NO_COLOR=1 "$vfsim" -q --no-pager -c 'help export' >"$d/help-export" 2>&1 ||
     { echo "FAIL: help export"; exit 1; }
 "$vfsim" --complete 'export ' >"$d/c-export" || { echo "FAIL: vfsim --complete 'export '"; exit 1; }
+"$vfsim" --complete 'explore ' >"$d/c-explore" || { echo "FAIL: vfsim --complete 'explore '"; exit 1; }
+"$vfsim" -q -c 'explore no-such-option' >"$d/explore-unknown" 2>&1
 # each command's first argument, by its synopsis (its schema, cli/argspec.c)
 "$vfsim" --tables | awk -F'\t' '$1 == "command" { print $2 }' | while read -r cmd; do
     printf '%s\t%s\n' "$cmd" "$("$vfsim" -q --complete "$cmd " | tr '\n' ' ')"
@@ -60,7 +64,8 @@ sysc = [r for r in rows if r[0] == "syscall"]
 conds = [r for r in rows if r[0] == "condition"]
 kinds = [r for r in rows if r[0] == "kind"]
 fmts = [r for r in rows if r[0] == "format"]
-assert cmds and sysc and conds and kinds and fmts, "vfsim --tables printed an empty table"
+xopts = [r for r in rows if r[0] == "xoption"]
+assert cmds and sysc and conds and kinds and fmts and xopts, "vfsim --tables printed an empty table"
 cmd_names = [r[1] for r in cmds]
 thread_cmds = [r[1] for r in cmds if "thread" in r[3].split(",")]
 world_cmds = [r[1] for r in cmds if "world" in r[3].split(",")]
@@ -195,6 +200,27 @@ same("Tab after 'export ' offers the formats", rd("c-export"), fmt_names)
 vf = re.search(r"^\.It Ic export (.*)$", block(man1, "COMMANDS"), re.M)
 same("vfsim(1)'s export offers the formats",
      re.findall(r"Cm (\S+)", vf.group(1).split(" Ar ")[0]) if vf else [], fmt_names)
+
+# explore's options (cli/explore_cli.c: its engines' words and those that
+# take a number): its synopsis (which help, argument checking, Tab and
+# vfsim(1) read), its refusal of an unknown option, and vfsim(5)
+xo_names = [r[1] for r in xopts]
+xo_num = [r[1] for r in xopts if r[2] == "N"]
+opts_syn = syn["explore"].split("]...")[0]
+same("explore's synopsis offers its options", re.findall(r"\b[a-z]+\b", opts_syn), xo_names)
+same("explore's synopsis puts a number after those that take one",
+     re.findall(r"\b([a-z]+) [A-Z]\b", opts_syn), xo_num)
+same("Tab after 'explore ' offers its options (and replay, save, outcomes)",
+     rd("c-explore"), xo_names + ["replay", "save", "outcomes"])
+m = re.search(r"unknown option 'no-such-option' \(([^;]*);", open(d + "/explore-unknown").read())
+same("explore's refusal of an unknown option lists its options",
+     re.findall(r"\b[a-z]+\b", m.group(1)) if m else [], xo_names)
+ex = t.split(".Ss Exploring\n")[1]
+same("vfsim(5)'s explore offers its options",
+     re.findall(r"(?<![A-Za-z])[a-z]+\b", ex.split("\n")[0])[1:], xo_names)
+xl = ex.split(".Bl -tag")[1].split("\n.El")[0]
+same("vfsim(5) describes each engine", re.findall(r"^\.It Cm ([a-z]+)", xl, re.M),
+     [n for n in xo_names if n not in ("max", "jobs")])
 
 # a command's synopsis is its argument schema: read here by a second
 # parser, its counts are what argument checking allows (--tables' MIN
