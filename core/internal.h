@@ -278,17 +278,15 @@ static inline bool detect_needs(const struct vfs_world *w,
 		1u << OP_EMIT,
 	       CLOCKS = 1u << OP_RELEASE | 1u << OP_DOWNGRADE,
 	       ACCESS = 1u << OP_READ | 1u << OP_WRITE };
-	if (NEED >> ev->op & 1)
+	bool clocks = !w->det.no_clocks;
+	/* (with clocks, plain stepping: one test for all but the frames) */
+	if ((clocks ? NEED | CLOCKS | ACCESS : NEED) >> ev->op & 1)
 		return true;
-	if (ACCESS >> ev->op & 1)
-		return !w->det.no_clocks ||
-		       (ev->op == OP_WRITE && ev->field == FLD_F_POS) ||
+	if (!clocks && (ACCESS >> ev->op & 1))
+		return (ev->op == OP_WRITE && ev->field == FLD_F_POS) ||
 		       (w->kdefs && w->kdefs->nrules);
-	if (CLOCKS >> ev->op & 1)
-		return !w->det.no_clocks;
 	return (ev->op == OP_ENTER && ev->dir >= 0) ||
-	       (ev->op == OP_NOTE && ev->fn == VFN_copy_process &&
-		!w->det.no_clocks);
+	       (ev->op == OP_NOTE && ev->fn == VFN_copy_process && clocks);
 }
 void emit(struct vx *x, struct vfs_event *ev);
 void fn_enter(struct vx *x, int fn);

@@ -664,7 +664,8 @@ void vfs_detect_event(struct vfs_world *w, const struct vfs_event *ev)
 			on_seek(w, ev);
 		if (clocks)
 			on_access(w, ev);
-		rules_access(w, ev);    /* lockdep.c: the script's invariants */
+		if (w->kdefs && w->kdefs->nrules)       /* (a call only then) */
+			rules_access(w, ev);    /* rules.c: the script's invariants */
 		break;
 	case OP_ACQUIRE: case OP_RELEASE: case OP_DOWNGRADE:
 		if (clocks)
