@@ -50,35 +50,50 @@ int iterate_dir_actor_fn(const struct vfs_world *w, const struct vfs_thread *t)
 	return vfs_inode_fsops(w, fl->inode).iter_fn;
 }
 
-static void emit_entry(struct vx *x, int fn, int ino, int64_t off)
+/* Entry OFF (the inode INO) handed out: the call's record of it, and its
+ * event EV (the entry set in it; the rest is the call's). */
+static void emit_entry(struct vx *x, struct vfs_event *ev, int ino, int64_t off)
 {
 	struct vfs_callrec *r = &x->t->rec;
-	struct vfs_event ev = { .tid = (int8_t)x->tid, .op = OP_EMIT,
-		.fn = (uint8_t)fn, .objkind = VOK_INODE, .obj = ino, .value = off,
-		.file = x->t->f.file, .dir = x->t->f.inode,
-		.ret = x->t->f.pos };
 	struct vfs_entvec *v = &x->w->rec_ent[x->tid];
 	if (r->nent < v->cap ||
 	    world_grow((void **)&v->v, &v->cap, r->nent + 1, sizeof *v->v))
 		v->v[r->nent++] = off == 0 ? -1 : off == 1 ? -2 : ino;
 	else
 		x->w->oom = 1;
-	emit(x, &ev);
+	ev->obj = ino;
+	ev->value = off;
+	emit(x, ev);
 }
 
+/*
+ * Each entry handed out is an event: the detectors check each offset of
+ * the pass (handed out twice, or an entry before it skipped).  Under a
+ * search (vfs_step_noframes) its sink is handed one of them, the last:
+ * the entries' events differ only in the entry, which no footprint reads
+ * (what a step touched is the file's pass and the directory's entries,
+ * the same for each).
+ */
 int64_t emit_entries(struct vx *x, int fn, int ino, int64_t pos, int64_t max,
 		     int64_t *count)
 {
 	const struct vfs_world *w = x->w;
 	const struct vfs_inode *dir = &w->inodes[ino];
+	const struct vfs_sink *sink = x->sink;
+	struct vfs_event ev = { .tid = (int8_t)x->tid, .op = OP_EMIT,
+		.fn = (uint8_t)fn, .objkind = VOK_INODE,
+		.file = x->t->f.file, .dir = x->t->f.inode,
+		.ret = x->t->f.pos };
 	int64_t n = 0;
+	if (x->no_frames)
+		x->sink = NULL;
 	if (pos == 0 && n < max) {
-		emit_entry(x, fn, ino, 0);
+		emit_entry(x, &ev, ino, 0);
 		pos = 1;
 		n++;
 	}
 	if (pos == 1 && n < max) {
-		emit_entry(x, fn, dir->parent >= 0 ? dir->parent : ino, 1);
+		emit_entry(x, &ev, dir->parent >= 0 ? dir->parent : ino, 1);
 		pos = 2;
 		n++;
 	}
@@ -86,10 +101,13 @@ int64_t emit_entries(struct vx *x, int fn, int ino, int64_t pos, int64_t max,
 	     c = w->inodes[c].next_sibling) {
 		if (w->inodes[c].d_off < pos)
 			continue;
-		emit_entry(x, fn, c, w->inodes[c].d_off);
+		emit_entry(x, &ev, c, w->inodes[c].d_off);
 		pos = w->inodes[c].d_off + 1;
 		n++;
 	}
+	x->sink = sink;
+	if (x->no_frames && n && sink && sink->fn)
+		sink->fn(sink->ctx, w, &ev);
 	*count = n;
 	return pos;
 }

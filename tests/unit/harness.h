@@ -270,6 +270,26 @@ static inline void h_until(struct h *h, int tid, int fn)
 	fail_msg("thread %d never reached %s", tid, vfs_fn_name(fn));
 }
 
+/* v6.4, /d with a, b and c: A has read ".", ".." and "a" (fd 3), B has a
+ * pidfd on A (fd 3), and A's getdents 3 2 is pending: it borrows the file
+ * (f_count 1: no f_pos_lock), so a thief's lseek may come between its
+ * read of f_pos (3) and the entries it hands out (the skipped-entry
+ * detector's case). */
+static inline struct h *h_seek_under_getdents(void)
+{
+	struct h *h = h_new("v6.4");
+	h_mkdir(h, "/d");
+	h_touch(h, "/d/a");
+	h_touch(h, "/d/b");
+	h_touch(h, "/d/c");
+	int A = h_spawn(h, "A", 0), B = h_spawn(h, "B", 0);
+	assert_int_equal(h_do(h, A, C_OPEN("/d", VO_RDONLY)), 3);
+	assert_int_equal(h_do(h, A, C_GETDENTS(3, 3)), 3);
+	assert_int_equal(h_do(h, B, C_PIDFD_OPEN(h_pid(h, A))), 3);
+	h_submit(h, A, C_GETDENTS(3, 2));
+	return h;
+}
+
 /* Run the scheduler until nothing is runnable; returns the steps run. */
 static inline int h_run(struct h *h, int max_steps)
 {

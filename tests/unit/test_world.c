@@ -66,20 +66,26 @@ static bool plain_frame(const struct vfs_event *ev)
 	       (ev->op == OP_ENTER && !vfs_fn_is_iterator(ev->fn));
 }
 
+/* An entry handed out before another in the same step: vfs_step_noframes
+ * hands its sink the last of a step's entries only. */
+static bool not_last_entry(const struct vfs_event *ev, const struct vfs_event *next)
+{
+	return ev->op == OP_EMIT && next && next->op == OP_EMIT &&
+	       next->step == ev->step;
+}
+
 /* vfs_step_noframes runs the same steps as vfs_step: the same world after
  * each (its function stacks, its event numbers, the detectors' reports),
  * and the sink sees the same events, numbered the same, but the plain
- * frames (exits, non-iterators' entries), which vfs_step hands it. */
-static void test_noframes_steps_alike(void **state)
+ * frames (exits, non-iterators' entries) and the entries handed out
+ * before the last of a step, which vfs_step hands it.  H stepped both
+ * ways: TIDS[0]'s calls to the end, then TIDS[1]'s; they report KIND. */
+static void steps_alike(struct h *h, const int tids[2], int kind)
 {
-	(void)state;
-	struct h *h = half_race();
 	struct h *c = h_new("v6.5");
 	vfs_world_copy(c->w, h->w);
-	int tids[2] = { h_tid(h, "B"), h_tid(h, "A") };
 	h_clear(h);
 	h_clear(c);
-	/* B's getdents, then A's (the duplicate), the same on both */
 	for (int i = 0; i < 2; i++)
 		while (vfs_runnable(h->w, tids[i])) {
 			assert_true(vfs_runnable(c->w, tids[i]));
@@ -95,11 +101,15 @@ static void test_noframes_steps_alike(void **state)
 			}
 		}
 	assert_false(vfs_has_work(h->w, tids[0]) || vfs_has_work(h->w, tids[1]));
-	size_t j = 0, frames = 0, iters = 0;
+	size_t j = 0, frames = 0, iters = 0, entries = 0;
 	for (size_t i = 0; i < h->log.n; i++) {
 		const struct vfs_event *e = &h->log.ev[i];
 		if (plain_frame(e)) {
 			frames++;
+			continue;
+		}
+		if (not_last_entry(e, i + 1 < h->log.n ? e + 1 : NULL)) {
+			entries++;
 			continue;
 		}
 		iters += e->op == OP_ENTER;
@@ -114,14 +124,50 @@ static void test_noframes_steps_alike(void **state)
 	assert_int_equal(j, c->log.n);
 	assert_true(frames > 0);        /* vfs_step made them, ... */
 	assert_true(iters > 0);         /* ... and both the iterators' entries */
+	assert_true(entries > 0);       /* (a getdents of two entries) */
+	/* each entry checked: the same reports, one by one */
 	for (int k = 0; k < DK__REPORTS; k++)
 		assert_int_equal(vfs_report_count(h->w, k, 0),
 				 vfs_report_count(c->w, k, 0));
-	assert_true(vfs_report_count(c->w, DK_DUPLICATE, 0) > 0);
+	assert_true(vfs_report_count(c->w, kind, 0) > 0);
+	assert_int_equal(h->w->det.nreports, c->w->det.nreports);
+	for (int i = 0; i < h->w->det.nreports; i++) {
+		char x[512], y[512];
+		vfs_report_text(h->w, &h->w->det.reports[i], x, sizeof x);
+		vfs_report_text(c->w, &c->w->det.reports[i], y, sizeof y);
+		assert_string_equal(x, y);
+	}
 	assert_int_equal(vfs_report_count(h->w, DK_RACE, FLD_F_POS),
 			 vfs_report_count(c->w, DK_RACE, FLD_F_POS));
-	h_free(h);
 	h_free(c);
+}
+
+/* B's getdents, then A's: two entries handed out twice. */
+static void test_noframes_steps_alike(void **state)
+{
+	(void)state;
+	struct h *h = half_race();
+	int tids[2] = { h_tid(h, "B"), h_tid(h, "A") };
+	steps_alike(h, tids, DK_DUPLICATE);
+	assert_int_equal(vfs_report_count(h->w, DK_DUPLICATE, 0), 2);
+	h_free(h);
+}
+
+/* v6.4: A read f_pos (3) without f_pos_lock, B's lseek to 0 starts a new
+ * pass, then A hands out offsets 3 and 4 in one step: ".", ".." and "a"
+ * were skipped, reported at the first of them. */
+static void test_noframes_skips_alike(void **state)
+{
+	(void)state;
+	struct h *h = h_seek_under_getdents();
+	int A = h_tid(h, "A"), B = h_tid(h, "B");
+	h_until(h, A, VFN_ext4_readdir);
+	assert_int_equal(h_do(h, B, C_PIDFD_GETFD(3, 3)), 4);
+	assert_int_equal(h_do(h, B, C_LSEEK(4, 0, VSEEK_SET)), 0);
+	int tids[2] = { A, B };
+	steps_alike(h, tids, DK_SKIPPED);
+	assert_int_equal(vfs_report_count(h->w, DK_SKIPPED, 0), 3);
+	h_free(h);
 }
 
 /* A clone made in a copied world starts from its parent's clock, not from
@@ -391,6 +437,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_copy_continues_alike),
 		cmocka_unit_test(test_noframes_steps_alike),
+		cmocka_unit_test(test_noframes_skips_alike),
 		cmocka_unit_test(test_copy_into_used_buffer),
 		cmocka_unit_test(test_copies_share_nothing_visible),
 		cmocka_unit_test(test_inode_slots_reused),
