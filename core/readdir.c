@@ -50,6 +50,27 @@ int iterate_dir_actor_fn(const struct vfs_world *w, const struct vfs_thread *t)
 	return vfs_inode_fsops(w, fl->inode).iter_fn;
 }
 
+/*
+ * Under a search (vfs_step_noframes) its sink is not told an event of a
+ * step that a later event of the same step covers: the same location,
+ * touched again with the same locks held, by a write where the first was
+ * a read.  Whatever the search asks of a step (the locations it touched,
+ * whether a lock orders them) has the same answer without it.  The
+ * detectors are told every event.  Returns the sink, for sink_on.
+ */
+static const struct vfs_sink *sink_off(struct vx *x)
+{
+	const struct vfs_sink *sink = x->sink;
+	if (x->no_frames)
+		x->sink = NULL;
+	return sink;
+}
+
+static void sink_on(struct vx *x, const struct vfs_sink *sink)
+{
+	x->sink = sink;
+}
+
 /* Entry OFF (the inode INO) handed out: the call's record of it, and its
  * event EV (the entry set in it; the rest is the call's). */
 static void emit_entry(struct vx *x, struct vfs_event *ev, int ino, int64_t off)
@@ -79,14 +100,12 @@ int64_t emit_entries(struct vx *x, int fn, int ino, int64_t pos, int64_t max,
 {
 	const struct vfs_world *w = x->w;
 	const struct vfs_inode *dir = &w->inodes[ino];
-	const struct vfs_sink *sink = x->sink;
 	struct vfs_event ev = { .tid = (int8_t)x->tid, .op = OP_EMIT,
 		.fn = (uint8_t)fn, .objkind = VOK_INODE,
 		.file = x->t->f.file, .dir = x->t->f.inode,
 		.ret = x->t->f.pos };
 	int64_t n = 0;
-	if (x->no_frames)
-		x->sink = NULL;
+	const struct vfs_sink *sink = sink_off(x);
 	if (pos == 0 && n < max) {
 		emit_entry(x, &ev, ino, 0);
 		pos = 1;
@@ -105,7 +124,7 @@ int64_t emit_entries(struct vx *x, int fn, int ino, int64_t pos, int64_t max,
 		pos = w->inodes[c].d_off + 1;
 		n++;
 	}
-	x->sink = sink;
+	sink_on(x, sink);
 	if (x->no_frames && n && sink && sink->fn)
 		sink->fn(sink->ctx, w, &ev);
 	*count = n;
@@ -125,10 +144,16 @@ void dir_iterate(struct vx *x)
 
 	if (max < 0)
 		max = INT64_MAX;        /* (the shell's "all") */
+	/* (to a search: the entry's check of S_DEAD reads the directory,
+	 * as the iterator does next; the cursor is written in the end) */
+	const struct vfs_sink *sink = sink_off(x);
 	fn_enter_iter(x, fn);
+	sink_on(x, sink);
 	access_inode(x, fn, FLD_DIR, f->inode, dir->nchildren, false);
 	/* the private readdir state: htree position, cursor dentry, ... */
+	sink_off(x);
 	access_file(x, fn, FLD_CURSOR, f->file, fl->cursor, false, false);
+	sink_on(x, sink);
 	pos = emit_entries(x, fn, f->inode, pos, max, &n);
 	if (max == 0) {
 		/* the first entry does not fit in the buffer */

@@ -6,6 +6,7 @@
  * (here: the detectors' vector clocks of threads made after the copy).
  */
 #include "harness.h"
+#include "footprint.h"
 
 #define OP_NONE_FOUND OP__COUNT
 
@@ -66,19 +67,57 @@ static bool plain_frame(const struct vfs_event *ev)
 	       (ev->op == OP_ENTER && !vfs_fn_is_iterator(ev->fn));
 }
 
-/* An entry handed out before another in the same step: vfs_step_noframes
- * hands its sink the last of a step's entries only. */
-static bool not_last_entry(const struct vfs_event *ev, const struct vfs_event *next)
+/* Location L of an event is covered by location G of a later one: the
+ * same, touched as strongly (a write covers a read), and used by the
+ * search (the movers' discipline, its race check) as L is. */
+static bool loc_covers(const struct vfs_loc *g, const struct vfs_loc *l)
 {
-	return ev->op == OP_EMIT && next && next->op == OP_EMIT &&
-	       next->step == ev->step;
+	static const int search[] = { VC_MOVERS, VC_STATEFUL };
+	if (g->kind != l->kind || g->field != l->field || g->objkind != l->objkind ||
+	    g->obj != l->obj || g->lock != l->lock || (l->write && !g->write))
+		return false;
+	for (int i = 0; i < 2; i++)
+		if (vfs_loc_use[l->why][search[i]] != LU_IGNORE &&
+		    vfs_loc_use[g->why][search[i]] != vfs_loc_use[l->why][search[i]])
+			return false;
+	return true;
+}
+
+/* Event LOG[I] is covered by later events of its step (the same thread,
+ * no lock taken or dropped in between): what vfs_step_noframes may keep
+ * from its sink (readdir.c's sink_off). */
+static bool covered_later(const struct vfs_event *log, size_t n, size_t i)
+{
+	struct vfs_loc l[VFS_FOOTPRINT_MAX], g[VFS_FOOTPRINT_MAX];
+	int nl = vfs_footprint(&log[i], l);
+	if (nl <= 0)
+		return false;
+	bool done[VFS_FOOTPRINT_MAX] = { false };
+	int left = nl;
+	for (size_t k = i + 1; k < n && left; k++) {
+		const struct vfs_event *e = &log[k];
+		if (e->step != log[i].step || e->tid != log[i].tid)
+			break;
+		if (e->op == OP_ACQUIRE || e->op == OP_RELEASE ||
+		    e->op == OP_DOWNGRADE || e->op == OP_BLOCK)
+			break;
+		int ng = vfs_footprint(e, g);
+		for (int a = 0; a < nl; a++)
+			for (int b = 0; b < ng && !done[a]; b++)
+				if (loc_covers(&g[b], &l[a])) {
+					done[a] = true;
+					left--;
+				}
+	}
+	return left == 0;
 }
 
 /* vfs_step_noframes runs the same steps as vfs_step: the same world after
  * each (its function stacks, its event numbers, the detectors' reports),
  * and the sink sees the same events, numbered the same, but the plain
- * frames (exits, non-iterators' entries) and the entries handed out
- * before the last of a step, which vfs_step hands it.  H stepped both
+ * frames (exits, non-iterators' entries), which vfs_step hands it, and
+ * some that later events of their step cover (a step's entries but the
+ * last, an iterator's entry, its read of the cursor).  H stepped both
  * ways: TIDS[0]'s calls to the end, then TIDS[1]'s; they report KIND. */
 static void steps_alike(struct h *h, const int tids[2], int kind)
 {
@@ -108,17 +147,17 @@ static void steps_alike(struct h *h, const int tids[2], int kind)
 			frames++;
 			continue;
 		}
-		if (not_last_entry(e, i + 1 < h->log.n ? e + 1 : NULL)) {
-			entries++;
+		iters += e->op == OP_ENTER;
+		if (j == c->log.n || e->seq != c->log.ev[j].seq) {
+			/* left out: covered */
+			assert_true(covered_later(h->log.ev, h->log.n, i));
+			entries += e->op == OP_EMIT;
 			continue;
 		}
-		iters += e->op == OP_ENTER;
-		assert_true(j < c->log.n);
 		char x[256], y[256];
 		vfs_event_text(h->w, e, x, sizeof x);
 		vfs_event_text(c->w, &c->log.ev[j], y, sizeof y);
 		assert_string_equal(x, y);
-		assert_int_equal(e->seq, c->log.ev[j].seq);
 		j++;
 	}
 	assert_int_equal(j, c->log.n);
