@@ -87,6 +87,26 @@ static void emit_entry(struct vx *x, struct vfs_event *ev, int ino, int64_t off)
 	emit(x, ev);
 }
 
+/* The first of DIR's children at offset POS or after, or -1.  Its
+ * children are in offset order (d_add puts a new name last, at a new
+ * offset): the walk starts from the end nearer POS. */
+static int first_child_from(const struct vfs_world *w,
+			    const struct vfs_inode *dir, int64_t pos)
+{
+	int c;
+	if (pos - 2 <= dir->next_off - pos) {
+		for (c = dir->first_child; c >= 0 && w->inodes[c].d_off < pos;
+		     c = w->inodes[c].next_sibling)
+			;
+		return c;
+	}
+	int after = -1;
+	for (c = dir->last_child; c >= 0 && w->inodes[c].d_off >= pos;
+	     c = w->inodes[c].prev_sibling)
+		after = c;
+	return after;
+}
+
 /*
  * Each entry handed out is an event: the detectors check each offset of
  * the pass (handed out twice, or an entry before it skipped).  Under a
@@ -116,10 +136,8 @@ int64_t emit_entries(struct vx *x, int fn, int ino, int64_t pos, int64_t max,
 		pos = 2;
 		n++;
 	}
-	for (int c = dir->first_child; c >= 0 && n < max;
+	for (int c = first_child_from(w, dir, pos); c >= 0 && n < max;
 	     c = w->inodes[c].next_sibling) {
-		if (w->inodes[c].d_off < pos)
-			continue;
 		emit_entry(x, &ev, c, w->inodes[c].d_off);
 		pos = w->inodes[c].d_off + 1;
 		n++;
@@ -157,10 +175,7 @@ void dir_iterate(struct vx *x)
 	pos = emit_entries(x, fn, f->inode, pos, max, &n);
 	if (max == 0) {
 		/* the first entry does not fit in the buffer */
-		bool more = pos < 2;
-		for (int c = dir->first_child; c >= 0 && !more;
-		     c = w->inodes[c].next_sibling)
-			more = w->inodes[c].d_off >= pos;
+		bool more = pos < 2 || first_child_from(w, dir, pos) >= 0;
 		n = more ? -VE_INVAL : 0;
 	}
 	fl->cursor = pos;

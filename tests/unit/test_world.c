@@ -209,6 +209,61 @@ static void test_noframes_skips_alike(void **state)
 	h_free(h);
 }
 
+/* getdents from any offset hands out the first entry at that offset or
+ * after, in a directory with holes (unlinked names) and a name renamed
+ * in (a new offset, last): the iterator's walk to the offset, from
+ * either end of the children, finds the entry a walk over all of them
+ * finds; with no room (count 0), -EINVAL while an entry is left, else 0. */
+static void test_getdents_from_any_offset(void **state)
+{
+	(void)state;
+	struct h *h = h_new("v6.5");
+	char path[32];
+	h_mkdir(h, "/d");
+	h_mkdir(h, "/e");
+	h_touch(h, "/e/moved");
+	for (int i = 0; i < 10; i++) {
+		snprintf(path, sizeof path, "/d/f%d", i);
+		h_touch(h, path);
+	}
+	int A = h_spawn(h, "A", 0);
+	assert_int_equal(h_do(h, A, C_UNLINK("/d/f1")), 0);
+	assert_int_equal(h_do(h, A, C_UNLINK("/d/f5")), 0);
+	assert_int_equal(h_do(h, A, C_UNLINK("/d/f9")), 0);
+	assert_int_equal(h_do(h, A, C_RENAME("/d/f2", "/d/g")), 0);
+	assert_int_equal(h_do(h, A, C_RENAME("/e/moved", "/d/m")), 0);
+	assert_int_equal(h_do(h, A, C_OPEN("/d", VO_RDONLY)), 3);
+	int d = vfs_path_lookup(h->w, "/d");
+	assert_true(d >= 0);
+	int last = 0, found = 0;
+	for (int pos = 2; pos < 20; pos++) {
+		/* the first child at POS or after, from every child */
+		const char *want = NULL;
+		int wo = 1 << 30;
+		for (int c = 0; c < h->w->ninodes; c++)
+			if (h->w->inodes[c].parent == d && !h->w->inodes[c].unlinked &&
+			    vfs_dentry_offset(h->w, c) >= pos &&
+			    vfs_dentry_offset(h->w, c) < wo) {
+				wo = vfs_dentry_offset(h->w, c);
+				want = vfs_dentry_name(h->w, c);
+			}
+		assert_int_equal(h_do(h, A, C_LSEEK(3, pos, VSEEK_SET)), pos);
+		assert_int_equal(h_do(h, A, C_GETDENTS(3, 0)), want ? -VE_INVAL : 0);
+		assert_int_equal(h_do(h, A, C_LSEEK(3, pos, VSEEK_SET)), pos);
+		assert_int_equal(h_do(h, A, C_GETDENTS(3, 1)), want ? 1 : 0);
+		char got[64];
+		h_entries(h, A, got, sizeof got);
+		assert_string_equal(got, want ? want : "");
+		if (want) {
+			last = wo;
+			found++;
+		}
+	}
+	assert_int_equal(found, last - 1);      /* (offsets 2 .. last) */
+	assert_true(last > 12);                 /* "m", renamed in last */
+	h_free(h);
+}
+
 /* A clone made in a copied world starts from its parent's clock, not from
  * whatever an earlier, bigger world left in the buffer. */
 static void test_copy_into_used_buffer(void **state)
@@ -477,6 +532,7 @@ int main(void)
 		cmocka_unit_test(test_copy_continues_alike),
 		cmocka_unit_test(test_noframes_steps_alike),
 		cmocka_unit_test(test_noframes_skips_alike),
+		cmocka_unit_test(test_getdents_from_any_offset),
 		cmocka_unit_test(test_copy_into_used_buffer),
 		cmocka_unit_test(test_copies_share_nothing_visible),
 		cmocka_unit_test(test_inode_slots_reused),
