@@ -20,15 +20,31 @@
  * also with the two racing steps first, one order and the other),
  * replayed with the race detector's clocks; the candidate's cost is the
  * preemptions up to the step where the violation is first reported, and
- * that step.  The search ends when no state left can give a cheaper one. */
+ * that step.  The search ends when no state left can give a cheaper one.
+ *
+ * A state searched is its parent's state and one step: the search keeps
+ * the states it searched (struct wcache) while states it has yet to
+ * search may be made from them, so that making one costs a copy and a
+ * step, not its path from the snapshot.  At most KEEP_MAX are kept (the
+ * ones needed soonest); a state whose parent's is not kept is made from
+ * its nearest ancestor kept (the snapshot at worst).  What the search
+ * finds never depends on which are kept. */
 
 struct snode {
 	int32_t parent;
 	uint8_t tid, last;              /* the step's thread; 255: none */
 	uint16_t pre;
 	int32_t steps;
+	int32_t slot;                   /* its state in the cache; -1: none */
 	uint64_t hash;
 	uint64_t tree;                  /* xs_tree_hash of its state */
+	int32_t ref;                    /* what may be made from its state:
+					 * its children not yet searched, and
+					 * its children searched, not kept, with
+					 * a ref of their own */
+	uint8_t later;                  /* its child of no preemption searched
+					 * (or none): its state is needed next
+					 * by the next preemption's */
 };
 
 struct sheap {
@@ -94,6 +110,133 @@ static int32_t heap_pop(struct sheap *h)
 }
 
 #define SKEY(pre, steps) ((uint64_t)(pre) << 32 | (uint32_t)(steps))
+
+/* ---- the states kept ----
+ * At most KEEP_MAX, each a slot of the cache.  When it is full, a state
+ * searched takes the slot of the state kept that is needed last (the
+ * largest key of a child it has yet to give: its child of no preemption
+ * first, then the others, a preemption later), if that one is needed
+ * after it; otherwise it is not kept. */
+#define KEEP_MAX 128             /* (a world kept: some 66 KB at 4x4) */
+
+struct wcache {
+	struct vfs_world **w;           /* by slot (made when first used) */
+	int32_t *free;                  /* the free slots */
+	int nfree, n, cap;              /* slots free, made, at most */
+	struct sheap last;              /* the kept, by ~need_key (lazily:
+					 * an entry whose node is no longer
+					 * kept or whose key grew is stale) */
+};
+
+static uint64_t need_key(const struct snode *n)
+{
+	return SKEY(n->pre + n->later, n->steps + 1);
+}
+
+/* X needs its parent's state again (it is not kept, or no longer). */
+static void wc_ref(struct snode *nd, int32_t x)
+{
+	while (x > 0 && nd[x].ref++ == 0 && nd[x].slot < 0)
+		x = nd[x].parent;
+}
+
+/* X's state is no longer needed by one of what its ref counts: when
+ * nothing needs it, its slot is freed (or, not kept, its own need of its
+ * parent's ends). */
+static void wc_unref(struct wcache *wc, struct snode *nd, int32_t x)
+{
+	while (x > 0 && --nd[x].ref == 0) {
+		if (nd[x].slot >= 0) {
+			wc->free[wc->nfree++] = nd[x].slot;
+			nd[x].slot = -1;
+			return;
+		}
+		x = nd[x].parent;
+	}
+}
+
+/* A slot for X (made in *W, which the slot's world is swapped with):
+ * 0, or 1 when X is not kept, -1 out of memory. */
+static int wc_keep(struct wcache *wc, struct snode *nd, int32_t x,
+		   struct vfs_world **w)
+{
+	uint64_t k = need_key(&nd[x]);
+	int s = -1;
+	if (wc->nfree) {
+		s = wc->free[--wc->nfree];
+	} else if (wc->n < wc->cap) {
+		s = wc->n++;
+	} else {
+		while (wc->last.n) {
+			uint64_t vk = ~wc->last.key[0];
+			int32_t v = heap_pop(&wc->last);
+			if (nd[v].slot < 0 || need_key(&nd[v]) != vk)
+				continue;               /* stale */
+			if (vk <= k) {                  /* needed before X */
+				if (heap_push(&wc->last, ~vk, v) < 0)
+					return -1;
+				return 1;
+			}
+			s = nd[v].slot;
+			nd[v].slot = -1;
+			wc_ref(nd, nd[v].parent);
+			break;
+		}
+		if (s < 0)
+			return 1;
+	}
+	if (heap_push(&wc->last, ~k, x) < 0) {
+		wc->free[wc->nfree++] = s;
+		return -1;
+	}
+	struct vfs_world *t = wc->w[s];
+	wc->w[s] = *w;
+	*w = t ? t : xs_wnew();
+	if (!*w) {
+		*w = wc->w[s];
+		wc->w[s] = NULL;
+		wc->free[wc->nfree++] = s;
+		return -1;
+	}
+	nd[x].slot = s;
+	return 0;
+}
+
+/* X's need key grew (its child of no preemption was searched). */
+static int wc_later(struct wcache *wc, struct snode *nd, int32_t x)
+{
+	if (x <= 0 || nd[x].later)
+		return 0;
+	nd[x].later = 1;
+	return nd[x].slot < 0 ? 0 : heap_push(&wc->last, ~need_key(&nd[x]), x);
+}
+
+/* X's state into W: a copy of its nearest ancestor kept (the snapshot at
+ * worst), and the steps from it run again. */
+static int wc_make(struct wcache *wc, const struct snode *nd, int32_t x,
+		   const struct vfs_world *snap, struct vfs_world *w,
+		   uint8_t *path)
+{
+	int32_t y = x;
+	int n = 0;
+	while (y > 0 && nd[y].slot < 0) {
+		path[n++] = nd[y].tid;
+		y = nd[y].parent;
+	}
+	if (!vfs_world_copy(w, y > 0 ? wc->w[nd[y].slot] : snap))
+		return -1;
+	w->det.no_clocks = 1;
+	while (n > 0)
+		vfs_step_noframes(w, path[--n], NULL);
+	return 0;
+}
+
+/* The path of X from the snapshot into PATH (room for its steps). */
+static void node_path(const struct snode *nd, int32_t x, uint8_t *path)
+{
+	for (int i = nd[x].steps; x > 0; x = nd[x].parent)
+		path[--i] = nd[x].tid;
+}
 
 struct sshort {
 	const struct vfs_world *snap;
@@ -186,7 +329,8 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 	struct xhash hx = { 0 };
 	struct xmovers xm;
 	struct xobs obs[XMAXT];
-	struct vfs_world *W = xs_wnew(), *K[XMAXT] = { 0 };
+	struct vfs_world *Wtmp = xs_wnew(), *K[XMAXT] = { 0 };
+	struct wcache wc = { 0 };
 	uint8_t *path = NULL;
 	int cappath = 0, dummy = 0, rc = 0;
 	uint32_t fixed = 0;
@@ -197,7 +341,10 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 	c.ev = xs_wnew();
 	b.cap = xs_canon_bound(snap, true) * 2;
 	b.p = malloc(b.cap);
-	if (!W || !c.ev || !b.p)
+	wc.cap = kn->keep > 0 ? kn->keep : KEEP_MAX;
+	wc.w = calloc((size_t)wc.cap, sizeof *wc.w);
+	wc.free = malloc((size_t)wc.cap * sizeof *wc.free);
+	if (!Wtmp || !c.ev || !b.p || !wc.w || !wc.free)
 		goto oom;
 	for (int i = 0; i < snap->nthreads; i++)
 		if (snap->threads[i].state != TS_FREE)
@@ -205,7 +352,7 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 	capn = 4096;
 	if (!(nd = malloc(capn * sizeof *nd)))
 		goto oom;
-	nd[0] = (struct snode){ -1, 255, 255, 0, 0, 0, xs_tree_hash(&b, snap) };
+	nd[0] = (struct snode){ -1, 255, 255, 0, 0, -1, 0, xs_tree_hash(&b, snap), 0, 0 };
 	nn = 1;
 	if (heap_push(&hp, SKEY(0, 0), 0) < 0)
 		goto oom;
@@ -231,10 +378,13 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 		int seen = x ? xset_add(&closed, N.hash) : 1;
 		if (seen < 0)
 			goto oom;
-		if (!seen)
+		if (x && nd[N.parent].pre == N.pre && wc_later(&wc, nd, N.parent) < 0)
+			goto oom;
+		if (!seen) {
+			wc_unref(&wc, nd, N.parent);
 			continue;       /* reached before, as cheaply */
+		}
 		++*visited;
-		/* the state: the path replayed */
 		if (cappath < N.steps + 2) {
 			cappath = (N.steps + 2) * 2;
 			uint8_t *p = realloc(path, (size_t)cappath);
@@ -242,11 +392,15 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 				goto oom;
 			path = p;
 		}
-		for (int32_t y = x, i = N.steps; y > 0; y = nd[y].parent)
-			path[--i] = nd[y].tid;
-		vfs_world_copy(W, snap);
-		W->det.no_clocks = 1;
-		vfs_explore_replay(W, path, N.steps, NULL);
+		/* the state: made from its nearest ancestor kept, then kept
+		 * if it is needed before the others kept */
+		if (wc_make(&wc, nd, x, snap, Wtmp, path) < 0)
+			goto oom;
+		int kept = x ? wc_keep(&wc, nd, x, &Wtmp) : 1;
+		if (kept < 0)
+			goto oom;
+		struct vfs_world *W = kept ? Wtmp : wc.w[nd[x].slot];
+		node_path(nd, x, path);
 		int last = N.last, nrun = 0;
 		int run[XMAXT];
 		for (int t = 0; t < W->nthreads; t++)
@@ -255,7 +409,7 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 		if (!nrun) {
 			if (vfs_all_blocked(W))
 				candidate(&c, path, N.steps, 100000);
-			continue;
+			goto done;
 		}
 		bool lastrun = last != 255 && vfs_runnable(W, last);
 		for (int r = 0; r < nrun; r++) {
@@ -296,14 +450,15 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 			if (!h)
 				h = 1;
 			nd[nn] = (struct snode){ x, (uint8_t)t, (uint8_t)t, (uint16_t)p,
-						 N.steps + 1, h, tr };
+						 N.steps + 1, -1, h, tr, 0, 0 };
 			if (heap_push(&hp, SKEY(p, N.steps + 1), (int32_t)nn) < 0)
 				goto oom;
 			nn++;
+			nd[x].ref++;
 		}
 		/* races: two enabled steps, the current thread's first */
 		if (!(c.viol & DK_BIT(DK_RACE)))
-			continue;
+			goto done;
 		for (int i = 0; i < nrun; i++)
 			for (int j = i + 1; j < nrun; j++) {
 				if (!xs_steps_race(&obs[i], &obs[j]))
@@ -323,6 +478,15 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 				candidate(&c, path, N.steps + 2, 100000);
 				i = j = nrun;   /* one pair per state */
 			}
+done:
+		/* its state, kept, no longer needs its parent's; not kept,
+		 * its children are made from its parent's */
+		if (!nd[x].ref && nd[x].slot >= 0) {
+			wc.free[wc.nfree++] = nd[x].slot;
+			nd[x].slot = -1;
+		}
+		if (!nd[x].ref || nd[x].slot >= 0)
+			wc_unref(&wc, nd, N.parent);
 	}
 	if (c.failed)
 		goto oom;
@@ -342,7 +506,13 @@ out:
 	free(c.best);
 	free(c.sch);
 	vfs_world_free(c.ev);
-	vfs_world_free(W);
+	vfs_world_free(Wtmp);
+	for (int i = 0; wc.w && i < wc.n; i++)
+		vfs_world_free(wc.w[i]);
+	free(wc.w);
+	free(wc.free);
+	free(wc.last.key);
+	free(wc.last.idx);
 	for (int i = 0; i < XMAXT; i++)
 		vfs_world_free(K[i]);
 	free(nd);

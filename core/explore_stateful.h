@@ -414,6 +414,8 @@ struct sknobs {                  /* changed while the search runs: every
 	 * more than alone; a violation a preemption or two deep is still
 	 * found early); NULL: not paced */
 	const uint64_t *pace;
+	int keep;                       /* states kept at most (explore_shortest.c,
+					 * KEEP_MAX); 0: the default */
 };
 #define PACE_BASE 2000
 #define PACE_DIV 8

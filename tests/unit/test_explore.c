@@ -13,6 +13,7 @@
 #include <signal.h>
 #include "harness.h"
 #include "explore.h"
+#include "explore_stateful.h"   /* xs_shortest: the states it keeps */
 
 /* A owns /d (fd 3); each thief has a pidfd on A (fd 3), then pending:
  * A: getdents 3 2; thief: pidfd_getfd 3 3, getdents 4 2. */
@@ -688,6 +689,58 @@ static void test_first_7979(void **state) { (void)state; first_pidfd("797964253d
 static void test_first_v65(void **state) { (void)state; first_pidfd("v6.5", false); }
 static void test_first_mainline(void **state) { (void)state; first_pidfd("mainline", false); }
 
+/* The shortest search makes each state from its nearest ancestor kept:
+ * whichever are kept (one, a few, the default, all), it searches the same
+ * states and finds the same counterexample, to the byte. */
+static void shortest_kept(const char *preset, int n)
+{
+	struct h *h = thieves(preset, n, 4);
+	static const int keep[] = { 100000, 0, 1, 2, 7 };
+	uint8_t *sch0 = NULL;
+	int rc0 = 0, len0 = 0, pre0 = 0, steps0 = 0;
+	uint32_t kinds0 = 0;
+	uint64_t seen0 = 0;
+	for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++) {
+		/* (the limit: a wrong state kept must not search on
+		 * for long) */
+		struct sknobs kn = { .maxpre = -1, .limit = 20000, .keep = keep[i] };
+		uint8_t *sch = NULL;
+		int len = 0, pre = 0, steps = 0;
+		uint32_t kinds = 0;
+		uint64_t seen = 0;
+		int rc = xs_shortest(h->w, 0, &kn, &sch, &len, &pre, &steps, &kinds,
+				     &seen);
+		assert_true(rc >= 0);
+		if (i == 0) {
+			rc0 = rc, len0 = len, pre0 = pre, steps0 = steps;
+			kinds0 = kinds, seen0 = seen, sch0 = sch;
+			assert_true(seen > 128 && seen < 20000);  /* past the
+								   * default */
+			continue;
+		}
+		assert_int_equal(rc, rc0);
+		assert_int_equal(seen, seen0);
+		if (rc > 0) {
+			assert_int_equal(len, len0);
+			assert_int_equal(pre, pre0);
+			assert_int_equal(steps, steps0);
+			assert_int_equal(kinds, kinds0);
+			assert_memory_equal(sch, sch0, (size_t)len);
+		}
+		free(sch);
+	}
+	free(sch0);
+	h_free(h);
+}
+
+static void test_shortest_kept(void **state)
+{
+	(void)state;
+	shortest_kept("v5.6", 2);
+	shortest_kept("v6.4", 3);
+	shortest_kept("v6.5", 2);
+}
+
 /* max N bounds the work whatever jobs is: DPOR's executions and sleep-set
  * cuts, the stateful search's states. */
 static void test_max_bounds(void **state)
@@ -800,6 +853,7 @@ int main(void)
 		cmocka_unit_test(test_first_7979),
 		cmocka_unit_test(test_first_v65),
 		cmocka_unit_test(test_first_mainline),
+		cmocka_unit_test(test_shortest_kept),
 		cmocka_unit_test(test_max_bounds),
 		cmocka_unit_test(test_all_outcomes),
 	};
