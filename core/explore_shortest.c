@@ -326,7 +326,7 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 	struct sheap hp = { 0 };
 	struct xset closed = { 0 };
 	struct sbuf b = { 0 };
-	struct xhash hx = { 0 };
+	struct xhash hx = { 0 }, hw = { 0 };
 	struct xmovers xm;
 	struct xobs obs[XMAXT];
 	struct vfs_world *Wtmp = xs_wnew(), *K[XMAXT] = { 0 };
@@ -412,6 +412,11 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 			goto done;
 		}
 		bool lastrun = last != 255 && vfs_runnable(W, last);
+		/* its components' hashes: its children's are hashed from them
+		 * (only the components a step changed hashed again) */
+		if (xs_hash_reserve(&hw, W) < 0)
+			goto oom;
+		xs_state_hash(&b, &hw, W, N.tree, fixed, NULL, NULL, NULL, -1);
 		for (int r = 0; r < nrun; r++) {
 			int t = run[r];
 			struct xobs *o = &obs[r];
@@ -445,7 +450,7 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 			if (xs_hash_reserve(&hx, K[r]) < 0)
 				goto oom;
 			uint64_t h = xmix(xs_state_hash(&b, &hx, K[r], tr, fixed,
-							NULL, NULL, NULL, -1) ^
+							NULL, W, &hw, t) ^
 					  (uint64_t)(t + 1) * 0x9e3779b97f4a7c15ull);
 			if (!h)
 				h = 1;
@@ -521,6 +526,7 @@ out:
 	xset_free(&closed);
 	free(b.p);
 	free(hx.h);
+	free(hw.h);
 	free(path);
 	return rc;
 }
