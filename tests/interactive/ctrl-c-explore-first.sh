@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Ctrl-C during plain `explore` (the stateful search and, beside it, the
+# step-by-step search for the shortest counterexample) stops both: the
+# first line says the search was cut short, no counterexample is claimed,
+# and a later `expect no ...` fails with that reason (issue 12).  The
+# search: six thieves with four calls each on v5.6, some ten seconds
+# before its counterexample.
+. "$(dirname "$0")/lib/tmux.bash"
+script=$t_tmp/thieves.vfs
+{
+    echo 'kernel v5.6'
+    echo 'mkdir /d'
+    for i in $(seq 1 30); do echo "touch /d/f$i"; done
+    echo 'spawn A'
+    echo 'A: open /d'
+    for t in B C D E F G; do echo "spawn $t"; echo "$t: pidfd_open A"; done
+    for k in 1 2 3 4; do echo 'A: getdents 3 2 &'; done
+    for t in B C D E F G; do
+        echo "$t: pidfd_getfd 3 3 &"
+        for k in 1 2 3 4; do echo "$t: getdents 4 2 &"; done
+    done
+} >"$script"
+start -i "$script"
+typein 'explore'
+keys Enter
+# the progress line shows it is searching: interrupt it
+wait_line 'explore: [0-9]+ states'
+keys C-c
+wait_line '^stopped after [0-9]+ states \(interrupted\): not a proof$'
+t_has 'shortest counterexample' && fail "a counterexample claimed after Ctrl-C"
+typein 'expect no duplicate'
+keys Enter
+wait_line 'no duplicate entry: stopped after [0-9]+ states \(interrupted\): not a proof'
+alive_then_quit
