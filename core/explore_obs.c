@@ -38,9 +38,14 @@ static __attribute__((noinline)) void obs_event(struct xobs *o,
 	if (!vis_access || (ev->op != OP_READ && ev->op != OP_WRITE) ||
 	    !vfs_access_checked(ev))
 		return;
-	if (o->nacc == MAXACC) {
-		o->over = 1;
-		return;
+	if (o->nacc == o->cap) {
+		struct xacc *g = grow_array(o->acc, &o->cap, o->nacc + 1,
+					    sizeof *o->acc, XACC_FIRST);
+		if (!g) {
+			o->over = 1;
+			return;
+		}
+		o->acc = g;
 	}
 	struct xacc *a = &o->acc[o->nacc++];
 	const struct vfs_thread *t = &w->threads[ev->tid];
@@ -70,10 +75,8 @@ void xs_obs_sink(void *ctx, const struct vfs_world *w,
  * both with one of them holding it exclusively. */
 bool xs_steps_race(const struct xobs *x, const struct xobs *y)
 {
-	if (x->over || y->over)
-		return false;   /* (more accesses than kept: not judged) */
-	for (int i = 0; i < x->nacc; i++)
-		for (int j = 0; j < y->nacc; j++) {
+	for (uint32_t i = 0; i < x->nacc; i++)
+		for (uint32_t j = 0; j < y->nacc; j++) {
 			const struct xacc *a = &x->acc[i], *b = &y->acc[j];
 			if (a->loc != b->loc || !(a->write | b->write))
 				continue;

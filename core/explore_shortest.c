@@ -328,7 +328,7 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 	struct sbuf b = { 0 };
 	struct xhash hx = { 0 }, hw = { 0 };
 	struct xmovers xm;
-	struct xobs obs[XMAXT];
+	struct xobs obs[XMAXT] = { 0 };
 	struct vfs_world *Wtmp = xs_wnew(), *K[XMAXT] = { 0 };
 	struct wcache wc = { 0 };
 	uint8_t *path = NULL;
@@ -420,7 +420,11 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 		for (int r = 0; r < nrun; r++) {
 			int t = run[r];
 			struct xobs *o = &obs[r];
+			struct xacc *acc = o->acc;
+			size_t cap = o->cap;
 			memset(o, 0, sizeof *o);
+			o->acc = acc;
+			o->cap = cap;
 			o->xm = &xm;
 			o->need_hist = &dummy;
 			struct vfs_sink sink = { xs_obs_sink, o };
@@ -429,6 +433,8 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 			vfs_world_copy(K[r], W);
 			uint64_t ni = inode_stamp(K[r]);
 			vfs_step_noframes(K[r], t, &sink);
+			if (o->over)
+				goto oom;
 			int p = N.pre + (lastrun && t != last);
 			path[N.steps] = (uint8_t)t;
 			if (counts_kinds(W, K[r]) & c.viol)
@@ -528,6 +534,8 @@ out:
 	free(hx.h);
 	free(hw.h);
 	free(path);
+	for (int i = 0; i < XMAXT; i++)
+		free(obs[i].acc);
 	return rc;
 }
 

@@ -372,7 +372,8 @@ int xs_expand(struct sworker *s, int d)
 			 * copy), another's is not, only what it is (its
 			 * kinds, limits and hash, worked out now) */
 			bool saved = false, specd = false;
-			uint8_t nacc = o->nacc, over = o->over;
+			uint32_t nacc = o->nacc;
+			uint8_t over = o->over;
 			bool dirty0 = dirty;
 			if (cut && s->nsite[pc] && t != tlast) {
 				spec_kinds = counts_kinds(S, W);
@@ -446,6 +447,8 @@ int xs_expand(struct sworker *s, int d)
 					dirty = true;
 			}
 		}
+		if (o->over)
+			return -1;      /* (its accesses: out of memory) */
 		L->ncut[n] = (uint8_t)cut;
 		L->tid[n] = (uint8_t)t;
 		L->nst[n] = (uint8_t)k;
@@ -677,6 +680,8 @@ void xs_worker_free(struct sworker *s)
 	}
 	free(s->hxw.h);
 	free(s->memo);
+	for (int i = 0; i < XMAXT; i++)
+		free(s->obs[i].acc);
 	vfs_world_free(s->work);
 	free(s->lv);
 	free(s->path);

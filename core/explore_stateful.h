@@ -25,7 +25,8 @@
 #define ABORT_FIRST 3           /* opts.first: a violation was found */
 #define ABORT_MAX 4             /* opts.max states were visited */
 #define SPLIT_PER_JOB 32        /* frontier states per worker */
-#define MAXACC 12               /* checked accesses recorded per step */
+#define XACC_FIRST 8            /* checked accesses a block's table holds
+				 * at first (it grows: xobs.acc) */
 
 /* ---- the visited set (explore_visited.c) ---- */
 
@@ -221,8 +222,12 @@ struct xobs {                   /* what the block being run did */
 	int *need_hist;
 	uint8_t cls;            /* the step just run: XM_B, XM_L, XM_N */
 	uint8_t shared;         /* the block has a visible step */
-	uint8_t nacc, over;
-	struct xacc acc[MAXACC];
+	uint8_t over;           /* the table could not grow: out of memory
+				 * (the search fails; no race is skipped) */
+	uint32_t nacc;
+	size_t cap;             /* acc: the block's checked accesses, all of
+				 * them (grown, kept from block to block) */
+	struct xacc *acc;
 };
 
 size_t xs_canon_bound(const struct vfs_world *w, bool data);
