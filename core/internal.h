@@ -335,7 +335,18 @@ struct vfs_lock *lock_ptr(struct vfs_world *w, vfs_lid_t lid);
 const struct vfs_lock *lock_cptr(const struct vfs_world *w, vfs_lid_t lid);
 int lock_class(const struct vfs_world *w, vfs_lid_t lid);
 void lock_init(struct vfs_lock *l, int kind);
-bool thread_holds(const struct vfs_thread *t, vfs_lid_t lid, int *mode);
+/* Whether T holds LID, and in which *MODE (inline: the explorers' check
+ * of the locking discipline asks it at every access under a lock). */
+static inline bool thread_holds(const struct vfs_thread *t, vfs_lid_t lid, int *mode)
+{
+	for (int i = 0; i < t->nheld; i++)
+		if (t->held[i].lock == lid) {
+			if (mode)
+				*mode = t->held[i].mode;
+			return true;
+		}
+	return false;
+}
 
 /* ---- objects (world.c, inode.c, file.c) ---- */
 /* Room for NEED elements of ELEM bytes in *P (capacity *CAP, doubled). */

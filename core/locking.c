@@ -84,17 +84,6 @@ int vfs_lock_class(const struct vfs_world *w, vfs_lid_t lid)
 	return lock_class(w, lid);
 }
 
-bool thread_holds(const struct vfs_thread *t, vfs_lid_t lid, int *mode)
-{
-	for (int i = 0; i < t->nheld; i++)
-		if (t->held[i].lock == lid) {
-			if (mode)
-				*mode = t->held[i].mode;
-			return true;
-		}
-	return false;
-}
-
 static void count_atomic(struct vfs_world *w, const struct vfs_thread *t)
 {
 	w->stats.atomics++;
