@@ -12,31 +12,28 @@
 /* ---- one step, watched ---- */
 
 
-/* An event that may matter (apart: the others, about half, return
- * without saving its registers). */
-static __attribute__((noinline)) void obs_event(struct xobs *o,
-						const struct vfs_world *w,
-						const struct vfs_event *ev)
+/* Without clocks: an access that conflicts with one of the snapshot's
+ * open accesses means the search must start again with the clocks. */
+static __attribute__((noinline)) void obs_open(struct xobs *o,
+					       const struct vfs_event *ev)
 {
-	int vis_access;
-	if (o->nopen && (ev->op == OP_READ || ev->op == OP_WRITE) &&
-	    vfs_access_checked(ev))
-		for (int i = 0; i < o->nopen; i++)
-			if (o->open[i].field == ev->field && o->open[i].obj == ev->obj &&
-			    o->open[i].tid != ev->tid &&
-			    (o->open[i].write || ev->op == OP_WRITE))
-				__atomic_store_n(o->need_hist, 1, __ATOMIC_RELAXED);
-	int c = o->memo ? xm_event_memo(o->xm, o->memo, w, ev, &vis_access) :
-			  xm_event(o->xm, w, ev, &vis_access);
-	if (c > o->cls)
-		o->cls = (uint8_t)c;
-	if (c == XM_B)
+	if ((ev->op != OP_READ && ev->op != OP_WRITE) || !vfs_access_checked(ev))
 		return;
-	/* the accesses a race may involve: those of visible locations (an
-	 * access that keeps the discipline is ordered by it) that
-	 * core/race.c checks */
-	if (!vis_access || (ev->op != OP_READ && ev->op != OP_WRITE) ||
-	    !vfs_access_checked(ev))
+	for (int i = 0; i < o->nopen; i++)
+		if (o->open[i].field == ev->field && o->open[i].obj == ev->obj &&
+		    o->open[i].tid != ev->tid &&
+		    (o->open[i].write || ev->op == OP_WRITE))
+			__atomic_store_n(o->need_hist, 1, __ATOMIC_RELAXED);
+}
+
+/* The accesses a race may involve: those of visible locations (an access
+ * that keeps the discipline is ordered by it) that core/race.c checks,
+ * each with the locks its thread held. */
+static __attribute__((noinline)) void obs_access(struct xobs *o,
+						 const struct vfs_world *w,
+						 const struct vfs_event *ev)
+{
+	if ((ev->op != OP_READ && ev->op != OP_WRITE) || !vfs_access_checked(ev))
 		return;
 	if (o->nacc == o->cap) {
 		struct xacc *g = grow_array(o->acc, &o->cap, o->nacc + 1,
@@ -59,6 +56,8 @@ static __attribute__((noinline)) void obs_event(struct xobs *o,
 	}
 }
 
+/* (the common event, a memo hit that keeps the discipline, calls nothing:
+ * the open accesses and the kept ones are apart) */
 void xs_obs_sink(void *ctx, const struct vfs_world *w,
 		 const struct vfs_event *ev)
 {
@@ -68,7 +67,15 @@ void xs_obs_sink(void *ctx, const struct vfs_world *w,
 	    (ev->op == OP_ENTER && !(o->iter ? o->iter[ev->fn] :
 				     vfs_fn_is_iterator(ev->fn))))
 		return;
-	obs_event(o, w, ev);
+	if (o->nopen)
+		obs_open(o, ev);
+	int vis_access;
+	int c = o->memo ? xm_event_memo(o->xm, o->memo, w, ev, &vis_access) :
+			  xm_event(o->xm, w, ev, &vis_access);
+	if (c > o->cls)
+		o->cls = (uint8_t)c;
+	if (c != XM_B && vis_access)
+		obs_access(o, w, ev);
 }
 
 /* Two enabled steps race: a common location, a write, no lock held by
