@@ -261,6 +261,17 @@ uint64_t xorshift64(uint64_t *s);
 /* vfs_fn_is_iterator's table, by function id (a uint8_t), made once
  * (race.c): the explorers' sink reads it per event. */
 const uint8_t *vfs_iterator_fns(void);
+/* (the table itself, for fn_is_iterator: written once, before
+ * vfs_iterator_made says so) */
+extern uint8_t vfs_iterator_fn[256];
+extern uint8_t vfs_iterator_made;
+/* vfs_fn_is_iterator, inline: every function entry of a search asks it */
+static inline bool fn_is_iterator(int fn)
+{
+	const uint8_t *t = __atomic_load_n(&vfs_iterator_made, __ATOMIC_ACQUIRE) ?
+			   vfs_iterator_fn : vfs_iterator_fns();
+	return fn >= 0 && fn < 256 && t[fn];
+}
 
 /* ---- trace (trace.c) ---- */
 /* The events vfs_detect_event (race.c, lockdep.c, deadlock.c) reads; the

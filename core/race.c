@@ -584,30 +584,30 @@ static bool is_llseek_fn(int fn)
 
 /* (asked at every function entry: a table, made once; once made, one
  * load says so, without a call of pthread_once) */
-static uint8_t iterator_fn[256];
-static uint8_t iterator_made;
+uint8_t vfs_iterator_fn[256];
+uint8_t vfs_iterator_made;
 static pthread_once_t iterator_once = PTHREAD_ONCE_INIT;
 
 static void iterator_init(void)
 {
 	for (int i = 0; i < vfs_nfstypes; i++) {
-		iterator_fn[vfs_fstypes[i].ops.iter_fn] = 1;
+		vfs_iterator_fn[vfs_fstypes[i].ops.iter_fn] = 1;
 		if (vfs_fstypes[i].later_knob)
-			iterator_fn[vfs_fstypes[i].later.iter_fn] = 1;
+			vfs_iterator_fn[vfs_fstypes[i].later.iter_fn] = 1;
 	}
-	__atomic_store_n(&iterator_made, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&vfs_iterator_made, 1, __ATOMIC_RELEASE);
 }
 
 const uint8_t *vfs_iterator_fns(void)
 {
-	if (!__atomic_load_n(&iterator_made, __ATOMIC_ACQUIRE))
+	if (!__atomic_load_n(&vfs_iterator_made, __ATOMIC_ACQUIRE))
 		pthread_once(&iterator_once, iterator_init);
-	return iterator_fn;
+	return vfs_iterator_fn;
 }
 
 bool vfs_fn_is_iterator(int fn)
 {
-	return fn >= 0 && fn < 256 && vfs_iterator_fns()[fn];
+	return fn_is_iterator(fn);
 }
 
 /* A seek starts a new pass: whatever came before may come again. */
@@ -625,7 +625,7 @@ static void on_seek(struct vfs_world *w, const struct vfs_event *ev)
 
 static void on_enter(struct vfs_world *w, const struct vfs_event *ev)
 {
-	if (ev->dir < 0 || !vfs_fn_is_iterator(ev->fn) || !w->inodes[ev->dir].dead)
+	if (ev->dir < 0 || !fn_is_iterator(ev->fn) || !w->inodes[ev->dir].dead)
 		return;
 	struct vfs_report *r = add_report(w, DK_DEADDIR);
 	if (!r)

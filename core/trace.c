@@ -488,7 +488,7 @@ static void fn_push(struct vx *x, struct vfs_event *ev, int fn)
 void fn_enter(struct vx *x, int fn)
 {
 	/* (vfs_step_noframes: not made, numbered all the same) */
-	if (x->no_frames && !vfs_fn_is_iterator(fn)) {
+	if (x->no_frames && !fn_is_iterator(fn)) {
 		fn_push(x, NULL, fn);
 		return;
 	}
