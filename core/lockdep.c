@@ -329,6 +329,10 @@ void lockdep_event(struct vfs_world *w, const struct vfs_event *ev)
 			ld->woken &= ~bit;
 			break;
 		}
+		/* the first lock a thread holds: nothing to order it after
+		 * (check's own first test, without its call) */
+		if (w->threads[ev->tid].nheld <= 1)
+			break;
 		if (detect_on(&w->det, DK_LOCKORDER) || rules_on(w))
 			check(w, ev, true, detect_on(&w->det, DK_LOCKORDER),
 			      rules_on(w));
