@@ -157,11 +157,11 @@ static void lock_event(struct vfs_world *w, const struct vfs_sink *sink,
 		      lock_class(w, lid), lock_subclass(w, &w->threads[tid], lid));
 }
 
-/* Give the lock to tid: bookkeeping shared by fast path and handoff. */
+/* Give the lock L (LID's) to tid: bookkeeping shared by fast path and
+ * handoff. */
 static void grant(struct vfs_world *w, const struct vfs_sink *sink, int tid,
-		  int rp, vfs_lid_t lid, int mode, int fn)
+		  int rp, struct vfs_lock *l, vfs_lid_t lid, int mode, int fn)
 {
-	struct vfs_lock *l = lock_ptr(w, lid);
 	struct vfs_thread *t = &w->threads[tid];
 	int cls = lock_class(w, lid), sub = lock_subclass(w, t, lid);
 
@@ -221,14 +221,15 @@ static void wake_one(struct vfs_world *w, const struct vfs_sink *sink,
 	struct vfs_thread *t = &w->threads[tid];
 	int fn = t->nfn ? t->fnstack[t->nfn - 1] : VFN_none;
 	int cls = lock_class(w, lid);
+	struct vfs_lock *l = lock_ptr(w, lid);
 
-	dequeue(w, lock_ptr(w, lid), tid);
+	dequeue(w, l, tid);
 	t->state = TS_RUNNING;
 	w->stats.wait_steps[cls] += (uint32_t)(w->step - t->block_step);
 	lock_event(w, sink, tid, t->wait_rp, OP_WAKE, fn, lid, t->wait_mode, -1);
 	if (t->nfn)
 		t->nfn--;       /* leaves the lock function it slept in */
-	grant(w, sink, tid, t->wait_rp, lid, t->wait_mode, fn);
+	grant(w, sink, tid, t->wait_rp, l, lid, t->wait_mode, fn);
 }
 
 static void wake_waiters(struct vfs_world *w, const struct vfs_sink *sink,
@@ -318,7 +319,7 @@ bool lock_acquire(struct vx *x, int fn, vfs_lid_t lid, int mode)
 	else
 		can = l->owner < 0 && l->nreaders == 0;
 	if (can) {
-		grant(w, x->sink, x->tid, x->rp, lid, mode, fn);
+		grant(w, x->sink, x->tid, x->rp, l, lid, mode, fn);
 		return true;
 	}
 	struct vfs_thread *t = x->t;
