@@ -299,7 +299,27 @@ static inline bool detect_needs(const struct vfs_world *w,
 	return (ev->op == OP_ENTER && ev->dir >= 0) ||
 	       (ev->op == OP_NOTE && ev->fn == VFN_copy_process && clocks);
 }
-void emit(struct vx *x, struct vfs_event *ev);
+/* EV made by the step X runs: numbered, named (the file's id, the
+ * inode's i_ino, the thread's kernel tid, the resume point), given to the
+ * detectors that read it and to the step's sink.  (inline: every access,
+ * lock and entry of every step of a search comes through here) */
+static inline void emit(struct vx *x, struct vfs_event *ev)
+{
+	struct vfs_world *w = x->w;
+	ev->seq = ++w->seq;
+	ev->step = w->step;
+	if (ev->objkind == VOK_FILE && ev->obj >= 0)
+		ev->file_id = w->files[ev->obj].id;
+	else if (ev->objkind == VOK_INODE && ev->obj >= 0)
+		ev->ino = w->inodes[ev->obj].ino;
+	ev->tid = (int8_t)x->tid;
+	ev->ktid = x->t->tid;
+	ev->rp = (uint8_t)x->rp;
+	if (w->det.enabled && detect_needs(w, ev))
+		vfs_detect_event(w, ev);
+	if (x->sink && x->sink->fn)
+		x->sink->fn(x->sink->ctx, w, ev);
+}
 void fn_enter(struct vx *x, int fn);
 /* The entry of a filesystem's iterator: carries the file and directory. */
 void fn_enter_iter(struct vx *x, int fn);

@@ -448,24 +448,6 @@ void vfs_event_jsonl(const struct vfs_world *w, const struct vfs_event *ev,
 
 /* ---- emitting, for the paths ---- */
 
-void emit(struct vx *x, struct vfs_event *ev)
-{
-	struct vfs_world *w = x->w;
-	ev->seq = ++w->seq;
-	ev->step = w->step;
-	if (ev->objkind == VOK_FILE && ev->obj >= 0)
-		ev->file_id = w->files[ev->obj].id;
-	else if (ev->objkind == VOK_INODE && ev->obj >= 0)
-		ev->ino = w->inodes[ev->obj].ino;
-	ev->tid = (int8_t)x->tid;
-	ev->ktid = x->t->tid;
-	ev->rp = (uint8_t)x->rp;
-	if (w->det.enabled && detect_needs(w, ev))
-		vfs_detect_event(w, ev);
-	if (x->sink && x->sink->fn)
-		x->sink->fn(x->sink->ctx, w, ev);
-}
-
 /* Enter FN; EV its entry's event, or NULL when it is not made. */
 static void fn_push(struct vx *x, struct vfs_event *ev, int fn)
 {
