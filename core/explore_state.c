@@ -462,10 +462,28 @@ int xs_hash_reserve(struct xhash *x, const struct vfs_world *w)
 	return 0;
 }
 
+/* The guard of the touched mask (tests/unit/test_state_hash.c): when
+ * set, each thread taken as its parent's is compared with it all the
+ * same, and each that differs counted. */
+bool xs_check_touched;
+unsigned long xs_touched_misses;
+
+static void check_touched(const struct vfs_world *w, const struct vfs_world *pw,
+			  uint32_t fixed, uint32_t touched, size_t nu)
+{
+	for (int i = 0; i < w->nthreads; i++)
+		if (!(touched >> i & 1) &&
+		    (!thread_same(&pw->threads[i], &w->threads[i], fixed >> i & 1) ||
+		     /* (its row, made when another's call made theirs, is
+		      * hashed only while its defined function runs) */
+		     (w->threads[i].f.kfn.kdepth && !urow_same(pw, w, UFV_CALL, i, nu))))
+			__atomic_add_fetch(&xs_touched_misses, 1, __ATOMIC_RELAXED);
+}
+
 uint64_t xs_state_hash(struct sbuf *b, struct xhash *x,
 		       const struct vfs_world *w, uint64_t tree, uint32_t fixed,
 		       const struct xst *hist, const struct vfs_world *pw,
-		       const struct xhash *px, int ran)
+		       const struct xhash *px, uint32_t touched)
 {
 	/* a local copy of the buffer's cursor: stores through b->p may not
 	 * then change b->n, which the compiler otherwise reloads per put */
@@ -511,12 +529,14 @@ uint64_t xs_state_hash(struct sbuf *b, struct xhash *x,
 				 !memcmp(pw->ufv[UFV_INODE].v, ui->v,
 					 nu * (size_t)ui->rows),
 		     put(lbp, ui->v, nu * (size_t)ui->rows));
+	/* the threads: those no step touched are the parent's (a thread's
+	 * struct is written by its own steps, and by another's only where
+	 * thread_touch marks it) */
+	if (__builtin_expect(xs_check_touched, 0) && pw)
+		check_touched(w, pw, fixed, touched, nu);
 	int c = XC_THREADS;
 	for (int i = 0; i < w->nthreads; i++, c++)
-		COMP(c, pw && i != ran &&
-			thread_same(&pw->threads[i], &w->threads[i], fixed >> i & 1) &&
-			urow_same(pw, w, UFV_CALL, i, nu),
-		     canon_thread(lbp, w, i, fixed, nu));
+		COMP(c, pw && !(touched >> i & 1), canon_thread(lbp, w, i, fixed, nu));
 	for (int i = 0; i < w->nfiles; i++, c++)
 		COMP(c, pw && eq(&pw->files[i], &w->files[i], sizeof w->files[i]) &&
 			urow_same(pw, w, UFV_FILE, i, nu),

@@ -214,7 +214,8 @@ static int hash_state(struct sworker *s, const struct lvl *L, struct xhash *x,
 		return -1;
 	*tr = tree ? tree : xs_tree_hash(&s->buf, W);
 	*h = xs_state_hash(&s->buf, x, W, *tr, s->st->fixed,
-			   s->st->hist ? s->st : NULL, L->state, &L->hx, t);
+			   s->st->hist ? s->st : NULL, L->state, &L->hx,
+			   W->touched | 1u << t);
 	if (s->st->o.outcomes && acc) {
 		*h = xmix(*h ^ acc);
 		if (!*h)
@@ -225,7 +226,7 @@ static int hash_state(struct sworker *s, const struct lvl *L, struct xhash *x,
 
 /* Level D's state's components (its hash is known): hashed whole, or
  * from level D - 1's when PARENT (it is that state's successor by thread
- * RAN, remade). */
+ * RAN, remade by xs_regen_next: its touched mask is the block's). */
 int xs_level_hash(struct sworker *s, int d, bool parent, int ran)
 {
 	struct lvl *L = &s->lv[d];
@@ -234,7 +235,8 @@ int xs_level_hash(struct sworker *s, int d, bool parent, int ran)
 		return -1;
 	xs_state_hash(&s->buf, &L->hx, L->state, L->tree, s->st->fixed,
 		      s->st->hist ? s->st : NULL, P ? P->state : NULL,
-		      P ? &P->hx : NULL, ran);
+		      P ? &P->hx : NULL,
+		      P ? L->state->touched | 1u << ran : UINT32_MAX);
 	return 0;
 }
 
@@ -253,6 +255,7 @@ struct vfs_world *xs_regen_next(struct sworker *s, int d, int i)
 		vfs_world_copy(N->buf, L->state);
 	}
 	xs_fcopy(N->buf, L->state, s->st->fixed, s->st->o.outcomes);
+	N->buf->touched = 0;
 	for (int q = 0; q < L->nst[i]; q++)
 		vfs_step(N->buf, L->tid[i], NULL);
 	return N->buf;
@@ -353,6 +356,7 @@ int xs_expand(struct sworker *s, int d)
 		sink.fn = xs_obs_sink;
 		sink.ctx = o;
 		xs_fcopy(W, S, s->st->fixed, s->st->o.outcomes);
+		W->touched = 0;
 		uint64_t acc = L->acc;
 		int k = 0, cut = 0;
 		bool dirty = false, redo = false;
@@ -436,6 +440,7 @@ int xs_expand(struct sworker *s, int d)
 		}
 		if (redo) {
 			xs_fcopy(W, S, s->st->fixed, s->st->o.outcomes);
+			W->touched = 0;
 			o->nacc = o->over = 0;
 			dirty = false;
 			acc = L->acc;

@@ -248,13 +248,18 @@ int xs_hash_reserve(struct xhash *x, const struct vfs_world *w);
 /* W's hash, its components' in X (reserved for W); TREE: its tree_hash;
  * HIST: the search whose open accesses W's history holds, or NULL.  PW:
  * a world whose component hashes PX are (W's parent), or NULL: the
- * components whose bytes are PW's are not hashed again; RAN: a thread
- * that ran since PW (its component hashed again without comparing), or
- * -1. */
+ * components whose bytes are PW's are not hashed again; TOUCHED: the
+ * threads that may differ from PW's (those that ran since PW and those
+ * their steps touched, w->touched), hashed again without comparing, the
+ * others taken as PW's. */
 uint64_t xs_state_hash(struct sbuf *b, struct xhash *x,
 		       const struct vfs_world *w, uint64_t tree, uint32_t fixed,
 		       const struct xst *hist, const struct vfs_world *pw,
-		       const struct xhash *px, int ran);
+		       const struct xhash *px, uint32_t touched);
+/* (the guard of TOUCHED: when set, every thread taken as its parent's is
+ * compared with it, and each that differs counted in the misses) */
+extern bool xs_check_touched;
+extern unsigned long xs_touched_misses;
 void xs_obs_sink(void *ctx, const struct vfs_world *w,
 		 const struct vfs_event *ev);
 bool xs_steps_race(const struct xobs *x, const struct xobs *y);

@@ -23,6 +23,7 @@ static int new_thread(struct vfs_world *w, int proc)
 	if (t < 0)
 		return t;
 	struct vfs_thread *th = &w->threads[t];
+	thread_touch(w, t);
 	memset(th, 0, sizeof *th);
 	th->state = TS_IDLE;
 	th->proc = (int16_t)proc;

@@ -222,6 +222,14 @@ static inline int thread_rp(const struct vfs_thread *t)
 	return t->state == TS_BLOCKED ? t->wait_rp : t->f.pc;
 }
 
+/* Thread TID's struct written by a step that may be another thread's
+ * (w->touched: every such writer marks it; tests/unit/test_state_hash.c
+ * checks that no write goes unmarked). */
+static inline void thread_touch(struct vfs_world *w, int tid)
+{
+	w->touched |= 1u << tid;
+}
+
 /* The kernel functions, each defined in the file named after the kernel's
  * (do_syscall_64: syscalls.c). */
 #define P_DECL(func, step, fn, res, en, in) kfn func;

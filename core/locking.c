@@ -164,6 +164,7 @@ static void grant(struct vfs_world *w, const struct vfs_sink *sink, int tid,
 {
 	struct vfs_thread *t = &w->threads[tid];
 	int cls = lock_class(w, lid), sub = lock_subclass(w, t, lid);
+	thread_touch(w, tid);   /* (a waiter's, on a wake) */
 
 	if (mode == M_READ)
 		l->nreaders++;
@@ -189,10 +190,13 @@ static void grant(struct vfs_world *w, const struct vfs_sink *sink, int tid,
 static void enqueue(struct vfs_world *w, struct vfs_lock *l, int tid)
 {
 	w->threads[tid].wait_next = -1;
-	if (l->wait_tail < 0)
+	thread_touch(w, tid);
+	if (l->wait_tail < 0) {
 		l->wait_head = (int8_t)tid;
-	else
+	} else {
 		w->threads[l->wait_tail].wait_next = (int8_t)tid;
+		thread_touch(w, l->wait_tail);
+	}
 	l->wait_tail = (int8_t)tid;
 }
 
@@ -203,13 +207,16 @@ static void dequeue(struct vfs_world *w, struct vfs_lock *l, int tid)
 		if (c != tid)
 			continue;
 		int next = w->threads[c].wait_next;
-		if (prev < 0)
+		if (prev < 0) {
 			l->wait_head = (int8_t)next;
-		else
+		} else {
 			w->threads[prev].wait_next = (int8_t)next;
+			thread_touch(w, prev);
+		}
 		if (l->wait_tail == c)
 			l->wait_tail = (int8_t)prev;
 		w->threads[c].wait_next = -1;
+		thread_touch(w, c);
 		return;
 	}
 }
@@ -224,6 +231,7 @@ static void wake_one(struct vfs_world *w, const struct vfs_sink *sink,
 	struct vfs_lock *l = lock_ptr(w, lid);
 
 	dequeue(w, l, tid);
+	thread_touch(w, tid);
 	t->state = TS_RUNNING;
 	w->stats.wait_steps[cls] += (uint32_t)(w->step - t->block_step);
 	lock_event(w, sink, tid, t->wait_rp, OP_WAKE, fn, lid, t->wait_mode, -1);

@@ -17,6 +17,7 @@ int vfs_kill(struct vfs_world *w, int proc, const struct vfs_sink *sink)
 		struct vx x = { .w = w, .t = t, .tid = i, .sink = sink,
 			.rp = thread_rp(t) };
 		any = 1;
+		thread_touch(w, i);
 		t->npending = 0;        /* nothing queued runs any more */
 		t->pend_head = 0;
 		if (t->state == TS_BLOCKED) {

@@ -526,6 +526,7 @@ int proc_new(struct vfs_world *w, const char *name, int uid, int fdt)
 	strcpy(pr->name, name);
 	pr->fdt = (int16_t)fdt;
 	struct vfs_thread *th = &w->threads[t];
+	thread_touch(w, t);
 	memset(th, 0, sizeof *th);
 	th->state = TS_IDLE;
 	th->proc = (int16_t)p;

@@ -250,6 +250,11 @@ struct vfs_world {
 	int32_t nfree_inodes;           /* slots on the free list */
 	int32_t free_inode;             /* its head (linked by next_sibling) */
 	int32_t ndying;                 /* unlinked inodes not yet freed */
+	/* the threads whose struct a step wrote on another's behalf (a lock
+	 * handed to a waiter, a wait queue relinked, a thread made or
+	 * killed: thread_touch); the stateful search clears it before a
+	 * block and hashes again only these and the thread that ran */
+	uint32_t touched;
 	struct vfs_lock rename_mutex;   /* s_vfs_rename_mutex (one sb model) */
 	struct vfs_stats stats;
 	struct vfs_detect det;

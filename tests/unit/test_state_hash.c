@@ -7,9 +7,14 @@
  * scenarios that change every kind of component (threads, files, fd
  * tables, processes, inode locks, passes, the tree, threads made and
  * gone); and a change in one component (a declared field's value too)
- * must change the hash.
+ * must change the hash.  The threads a successor hashes again are the
+ * one that ran and those its steps touched (w->touched, thread_touch):
+ * every other thread must be its parent's, at each successor of the
+ * walks and of full stateful searches (xs_check_touched counts those
+ * that are not).
  */
 #include "harness.h"
+#include "explore.h"
 #include "explore_stateful.h"
 
 /* A owns /d (fd 3); the thieves each take it with pidfd_getfd and list
@@ -63,6 +68,51 @@ static struct h *tree_ops(void)
 	return h;
 }
 
+/* A defined system call bumps a declared field of the file under its
+ * f_pos_lock, in three threads sharing the descriptor: they queue on the
+ * lock, and each is handed it by another's unlock. */
+static struct h *defined_bumpers(void)
+{
+	struct h *h = h_new("v6.5");
+	char err[256];
+	int bad, a = h_spawn(h, "A", 0);
+	h_mkdir(h, "/d");
+	int slot = vfs_ufield_declare(h->w, "fa", KO_FILE, 0, err, sizeof err);
+	assert_true(slot >= 0);
+	uint8_t fa = vfs_ufield_get(h->w, slot)->fld;
+	const struct vfs_kstep body[] = {
+		{ .op = KS_FDGET, .a = { KV_PARAM, 0 }, .sub = -1 },
+		{ .op = KS_LOCK, .lock = KL_F_POS_LOCK, .obj = KO_FILE, .sub = -1,
+		  .mode = M_EXCL },
+		{ .op = KS_READ, .field = fa, .obj = KO_FILE, .sub = -1 },
+		{ .op = KS_WRITE, .field = fa, .obj = KO_FILE, .sub = -1,
+		  .a = { KV_FIELD, fa }, .arith = '+', .b = { KV_CONST, 1 } },
+		{ .op = KS_UNLOCK, .lock = KL_F_POS_LOCK, .obj = KO_FILE, .sub = -1 },
+		{ .op = KS_FDPUT, .sub = -1 },
+		{ .op = KS_RETURN, .a = { KV_FIELD, fa }, .sub = -1 },
+	};
+	struct vfs_kfn f;
+	memset(&f, 0, sizeof f);
+	strcpy(f.name, "bump");
+	f.syscall = true;
+	f.nparams = 1;
+	strcpy(f.params[0], "FD");
+	f.nsteps = 7;
+	memcpy(f.step, body, sizeof body);
+	int k = vfs_kfn_define(h->w, &f, &bad, err, sizeof err);
+	assert_true(k >= 0);
+	assert_int_equal(h_do(h, a, C_OPEN("/d", VO_DIRECTORY)), 3);
+	h_do(h, a, C_CLONE());
+	h_do(h, a, C_CLONE());
+	for (int t = 0; t < h->w->nthreads; t++)
+		for (int i = 0; i < 2; i++) {
+			struct hcall c = h_c(SYS_DEFINED, 3, 0, 0, NULL, NULL);
+			c.c.def = (uint8_t)k;
+			h_submit(h, t, c);
+		}
+	return h;
+}
+
 struct hashed {
 	struct xhash x;
 	uint64_t h, tree;
@@ -95,28 +145,39 @@ static void bench_free(struct bench *c)
 	vfs_world_free(c->k);
 }
 
+/* (TOUCHED: the threads hashed again, the others taken as PW's) */
 static uint64_t hash_of(struct sbuf *b, struct hashed *o, const struct vfs_world *w,
 			uint32_t fixed, const struct vfs_world *pw,
-			const struct hashed *p, int ran)
+			const struct hashed *p, uint32_t touched)
 {
 	assert_int_equal(xs_hash_reserve(&o->x, w), 0);
 	o->tree = xs_tree_hash(b, w);
 	o->h = xs_state_hash(b, &o->x, w, o->tree, fixed, NULL, pw,
-			     p ? &p->x : NULL, ran);
+			     p ? &p->x : NULL, touched);
 	return o->h;
 }
 
 /* C->k: C->w's successor by thread T, hashed from C->w's components and
- * from nothing, alike. */
+ * from nothing, alike: every thread hashed again, and only the one that
+ * ran and those its step touched (each other thread checked to be its
+ * parent's). */
 static uint64_t successor(struct bench *c, int t, uint32_t fixed)
 {
 	xs_fcopy(c->k, c->w, fixed, false);
+	c->k->touched = 0;
 	vfs_step(c->k, t, NULL);
-	uint64_t inc = hash_of(&c->b, &c->hk, c->k, fixed, c->w, &c->hw, -1);
-	uint64_t full = hash_of(&c->b, &c->hf, c->k, fixed, NULL, NULL, -1);
+	uint64_t inc = hash_of(&c->b, &c->hk, c->k, fixed, c->w, &c->hw, UINT32_MAX);
+	uint64_t full = hash_of(&c->b, &c->hf, c->k, fixed, NULL, NULL, UINT32_MAX);
 	assert_int_equal(inc, full);
-	/* (the thread that ran hashed again without comparing: the same) */
-	assert_int_equal(hash_of(&c->b, &c->hk, c->k, fixed, c->w, &c->hw, t), full);
+	unsigned long miss = xs_touched_misses;
+	xs_check_touched = true;
+	uint64_t mask = hash_of(&c->b, &c->hk, c->k, fixed, c->w, &c->hw,
+				c->k->touched | 1u << t);
+	xs_check_touched = false;
+	if (xs_touched_misses != miss)
+		fail_msg("thread %d's step wrote a thread it did not mark "
+			 "(touched %#x)", t, (unsigned)c->k->touched);
+	assert_int_equal(mask, full);
 	assert_int_equal(c->hk.x.n, c->hf.x.n);
 	assert_memory_equal(c->hk.x.h, c->hf.x.h, sizeof *c->hk.x.h * (size_t)c->hk.x.n);
 	return inc;
@@ -134,7 +195,7 @@ static void walk(struct h *h, uint32_t fixed, uint64_t seed)
 		assert_true(vfs_world_copy(c.w, h->w));
 		c.w->det.no_clocks = 1;
 		assert_true(vfs_world_copy(c.k, c.w));
-		hash_of(&c.b, &c.hw, c.w, fixed, NULL, NULL, -1);
+		hash_of(&c.b, &c.hw, c.w, fixed, NULL, NULL, UINT32_MAX);
 		for (int d = 0; d < 400; d++) {
 			int run_t[XMAXT], n = 0;
 			for (int t = 0; t < c.w->nthreads; t++) {
@@ -181,12 +242,60 @@ static void test_thieves(void **state)
 	}
 }
 
+/* H's walks, with no queue fixed (seed S0) and all (S1); H freed. */
+static void walks(struct h *h, uint64_t s0, uint64_t s1)
+{
+	walk(h, 0, s0);
+	walk(h, fixed_of(h->w), s1);
+	h_free(h);
+}
+
 static void test_tree_ops(void **state)
 {
 	(void)state;
+	walks(tree_ops(), 7, 11);
+}
+
+static void test_defined(void **state)
+{
+	(void)state;
+	walks(defined_bumpers(), 13, 17);
+}
+
+/* Full stateful searches: at every successor, each thread outside the
+ * touched mask is its parent's. */
+static void search_checked(const struct vfs_world *w, uint64_t min_states)
+{
+	struct vfs_explore_opts o;
+	struct vfs_explore_result r;
+	vfs_explore_opts_init(&o);
+	o.stateful = 1;
+	o.jobs = 1;
+	xs_touched_misses = 0;
+	xs_check_touched = true;
+	assert_int_equal(vfs_explore(w, &o, &r), 0);
+	xs_check_touched = false;
+	assert_true(r.complete);
+	assert_true(r.states >= min_states);
+	if (xs_touched_misses)
+		fail_msg("%lu threads written but not marked touched", xs_touched_misses);
+	vfs_explore_result_free(&r);
+}
+
+static void test_searches(void **state)
+{
+	(void)state;
+	const char *presets[] = { "v6.4", "v6.5", "v5.6" };
+	for (int p = 0; p < 3; p++) {
+		struct h *h = thieves(presets[p]);
+		search_checked(h->w, 100);
+		h_free(h);
+	}
 	struct h *h = tree_ops();
-	walk(h, 0, 7);
-	walk(h, fixed_of(h->w), 11);
+	search_checked(h->w, 100);
+	h_free(h);
+	h = defined_bumpers();
+	search_checked(h->w, 50);
 	h_free(h);
 }
 
@@ -209,10 +318,10 @@ static void test_one_change(void **state)
 	struct bench c;
 	bench_init(&c, h->w);
 	assert_true(vfs_world_copy(c.w, h->w) && vfs_world_copy(c.k, c.w));
-	hash_of(&c.b, &c.hw, c.w, 0, NULL, NULL, -1);
+	hash_of(&c.b, &c.hw, c.w, 0, NULL, NULL, UINT32_MAX);
 	for (int what = 0; what < 8; what++) {
 		xs_fcopy(c.k, c.w, 0, false);
-		assert_int_equal(hash_of(&c.b, &c.hk, c.k, 0, c.w, &c.hw, -1), c.hw.h);
+		assert_int_equal(hash_of(&c.b, &c.hk, c.k, 0, c.w, &c.hw, UINT32_MAX), c.hw.h);
 		switch (what) {
 		case 0: c.k->files[0].f_pos += 1; break;
 		case 1: c.k->threads[1].tnum += 1; break;
@@ -223,10 +332,10 @@ static void test_one_change(void **state)
 		case 6: ufield_set(c.k, si, 1, 9); break;
 		case 7: ufield_kval_set(c.k, 1, sf, 5); break;
 		}
-		uint64_t inc = hash_of(&c.b, &c.hk, c.k, 0, c.w, &c.hw, -1);
+		uint64_t inc = hash_of(&c.b, &c.hk, c.k, 0, c.w, &c.hw, UINT32_MAX);
 		if (inc == c.hw.h)
 			fail_msg("change %d not seen", what);
-		assert_int_equal(inc, hash_of(&c.b, &c.hf, c.k, 0, NULL, NULL, -1));
+		assert_int_equal(inc, hash_of(&c.b, &c.hf, c.k, 0, NULL, NULL, UINT32_MAX));
 	}
 	bench_free(&c);
 	h_free(h);
@@ -237,6 +346,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_thieves),
 		cmocka_unit_test(test_tree_ops),
+		cmocka_unit_test(test_defined),
+		cmocka_unit_test(test_searches),
 		cmocka_unit_test(test_one_change),
 	};
 	return cmocka_run_group_tests(tests, NULL, h_teardown);
