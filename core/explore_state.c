@@ -612,9 +612,11 @@ uint64_t xs_hash_buf(const uint8_t *p, size_t n)
  * The pending calls of the threads in FIXED are not copied: a search only
  * ever takes calls off their queues, so every copy already holds them.
  * The inodes: the table is shared (a reference), their locks copied.
- * D must have been made by vfs_world_copy once (initialised). */
-void xs_fcopy(struct vfs_world *d, const struct vfs_world *s,
-		  uint32_t fixed, bool recs)
+ * D must have been made by vfs_world_copy once (initialised).  THREADS:
+ * the threads copied, the others being S's already in D (D was copied
+ * from S, and steps since touched only THREADS: w->touched). */
+static inline void fcopy(struct vfs_world *d, const struct vfs_world *s,
+			 uint32_t fixed, bool recs, uint32_t threads)
 {
 	int n = s->nthreads;
 	/* (not the statistics: counters no step reads) */
@@ -663,7 +665,14 @@ void xs_fcopy(struct vfs_world *d, const struct vfs_world *s,
 	memcpy(&dd->ld, &sd->ld, offsetof(struct vfs_lockdep, edges));
 	memcpy(dd->ld.edges, sd->ld.edges, sizeof dd->ld.edges[0] * sd->ld.nedges);
 	memcpy(d->procs, s->procs, sizeof d->procs[0] * (size_t)s->nprocs);
-	for (int i = 0; i < n; i++) {
+	/* (a thread's results: any step's; the guard: every thread, for a
+	 * search to compare with) */
+	if (recs || __builtin_expect(xs_check_touched, 0))
+		threads = UINT32_MAX;
+	if (n < 32)
+		threads &= (1u << n) - 1;
+	for (; threads; threads &= threads - 1) {
+		int i = __builtin_ctz(threads);
 		struct vfs_thread *dt = &d->threads[i];
 		const struct vfs_thread *st = &s->threads[i];
 		memcpy(dt, st, offsetof(struct vfs_thread, pending));
@@ -703,6 +712,18 @@ void xs_fcopy(struct vfs_world *d, const struct vfs_world *s,
 	ok = world_copy_objects(d, s) && ufield_copy(d, s);
 	if (!ok)
 		d->oom = 1;
+}
+
+void xs_fcopy(struct vfs_world *d, const struct vfs_world *s,
+	      uint32_t fixed, bool recs)
+{
+	fcopy(d, s, fixed, recs, UINT32_MAX);
+}
+
+void xs_fcopy_back(struct vfs_world *d, const struct vfs_world *s,
+		   uint32_t fixed, bool recs, uint32_t threads)
+{
+	fcopy(d, s, fixed, recs, threads);
 }
 
 /* The reports zeroed: the copies pin nreports at the maximum without

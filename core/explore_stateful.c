@@ -326,6 +326,10 @@ int xs_expand(struct sworker *s, int d)
 		s->cut = XCUT_DEPTH;
 		return 0;
 	}
+	/* the threads of the work buffer that may not be S's: after the
+	 * first successor, those its block ran or touched (the spare, a
+	 * copy of it before a step, is its state then: W->touched with it) */
+	uint32_t wdiff = UINT32_MAX;
 	int tlast = -1;         /* the last successor's thread */
 	for (int t = 0; t < S->nthreads; t++)
 		if (vfs_runnable(S, t))
@@ -355,7 +359,7 @@ int xs_expand(struct sworker *s, int d)
 		o->shared = o->nacc = o->over = 0;
 		sink.fn = xs_obs_sink;
 		sink.ctx = o;
-		xs_fcopy(W, S, s->st->fixed, s->st->o.outcomes);
+		xs_fcopy_back(W, S, s->st->fixed, s->st->o.outcomes, wdiff);
 		W->touched = 0;
 		uint64_t acc = L->acc;
 		int k = 0, cut = 0;
@@ -439,7 +443,8 @@ int xs_expand(struct sworker *s, int d)
 				break;
 		}
 		if (redo) {
-			xs_fcopy(W, S, s->st->fixed, s->st->o.outcomes);
+			xs_fcopy_back(W, S, s->st->fixed, s->st->o.outcomes,
+				      W->touched | 1u << t);
 			W->touched = 0;
 			o->nacc = o->over = 0;
 			dirty = false;
@@ -454,6 +459,7 @@ int xs_expand(struct sworker *s, int d)
 		}
 		if (o->over)
 			return -1;      /* (its accesses: out of memory) */
+		wdiff = W->touched | 1u << t;
 		L->ncut[n] = (uint8_t)cut;
 		L->tid[n] = (uint8_t)t;
 		L->nst[n] = (uint8_t)k;

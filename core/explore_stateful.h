@@ -257,7 +257,8 @@ uint64_t xs_state_hash(struct sbuf *b, struct xhash *x,
 		       const struct xst *hist, const struct vfs_world *pw,
 		       const struct xhash *px, uint32_t touched);
 /* (the guard of TOUCHED: when set, every thread taken as its parent's is
- * compared with it, and each that differs counted in the misses) */
+ * compared with it, and each that differs counted in the misses; and
+ * xs_fcopy_back copies every thread) */
 extern bool xs_check_touched;
 extern unsigned long xs_touched_misses;
 void xs_obs_sink(void *ctx, const struct vfs_world *w,
@@ -265,6 +266,11 @@ void xs_obs_sink(void *ctx, const struct vfs_world *w,
 bool xs_steps_race(const struct xobs *x, const struct xobs *y);
 void xs_fcopy(struct vfs_world *d, const struct vfs_world *s,
 	      uint32_t fixed, bool recs);
+/* D, a copy of S that steps have changed since, made S's again: of the
+ * threads only THREADS copied (those the steps ran or touched), the
+ * others are S's already. */
+void xs_fcopy_back(struct vfs_world *d, const struct vfs_world *s,
+		   uint32_t fixed, bool recs, uint32_t threads);
 struct vfs_world *xs_wnew(void);
 
 /* The violations a step shows: the detectors' counts that grew from A

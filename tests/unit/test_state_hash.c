@@ -204,6 +204,13 @@ static void walk(struct h *h, uint32_t fixed, uint64_t seed)
 				run_t[n++] = t;
 				/* (a step never leads back to its state) */
 				assert_int_not_equal(successor(&c, t, fixed), c.hw.h);
+				/* the successor made its parent again by
+				 * copying back only the threads it touched */
+				xs_fcopy_back(c.k, c.w, fixed, false,
+					      c.k->touched | 1u << t);
+				if (hash_of(&c.b, &c.hf, c.k, fixed, NULL, NULL,
+					    UINT32_MAX) != c.hw.h)
+					fail_msg("thread %d's step: not undone", t);
 			}
 			if (!n)
 				break;
@@ -263,11 +270,13 @@ static void test_defined(void **state)
 }
 
 /* Full stateful searches: at every successor, each thread outside the
- * touched mask is its parent's. */
+ * touched mask is its parent's; and the search that copies back only
+ * the touched threads (xs_fcopy_back) finds the graph of the one that
+ * copies them all. */
 static void search_checked(const struct vfs_world *w, uint64_t min_states)
 {
 	struct vfs_explore_opts o;
-	struct vfs_explore_result r;
+	struct vfs_explore_result r, q;
 	vfs_explore_opts_init(&o);
 	o.stateful = 1;
 	o.jobs = 1;
@@ -279,7 +288,13 @@ static void search_checked(const struct vfs_world *w, uint64_t min_states)
 	assert_true(r.states >= min_states);
 	if (xs_touched_misses)
 		fail_msg("%lu threads written but not marked touched", xs_touched_misses);
+	assert_int_equal(vfs_explore(w, &o, &q), 0);
+	assert_int_equal(q.states, r.states);
+	assert_int_equal(q.transitions, r.transitions);
+	assert_int_equal(q.matched, r.matched);
+	assert_int_equal(q.violating, r.violating);
 	vfs_explore_result_free(&r);
+	vfs_explore_result_free(&q);
 }
 
 static void test_searches(void **state)
