@@ -469,8 +469,16 @@ bool xs_check_touched;
 unsigned long xs_touched_misses;
 
 static void check_touched(const struct vfs_world *w, const struct vfs_world *pw,
-			  uint32_t fixed, uint32_t touched, size_t nu)
+			  uint32_t fixed, uint64_t touched, size_t nu)
 {
+	if ((!(touched >> 32 & TOUCH_PROCS) &&
+	     memcmp(pw->procs, w->procs, sizeof w->procs[0] * (size_t)w->nprocs)) ||
+	    (!(touched >> 32 & TOUCH_ILOCKS) &&
+	     (memcmp(pw->ilocks, w->ilocks, sizeof w->ilocks[0] * (size_t)w->ninodes) ||
+	      pw->ndlocks != w->ndlocks ||
+	      (w->ndlocks && memcmp(pw->dlocks, w->dlocks,
+				    sizeof w->dlocks[0] * (size_t)w->ndlocks)))))
+		__atomic_add_fetch(&xs_touched_misses, 1, __ATOMIC_RELAXED);
 	for (int i = 0; i < w->nthreads; i++)
 		if (!(touched >> i & 1) &&
 		    (!thread_same(&pw->threads[i], &w->threads[i], fixed >> i & 1) ||
@@ -483,7 +491,7 @@ static void check_touched(const struct vfs_world *w, const struct vfs_world *pw,
 uint64_t xs_state_hash(struct sbuf *b, struct xhash *x,
 		       const struct vfs_world *w, uint64_t tree, uint32_t fixed,
 		       const struct xst *hist, const struct vfs_world *pw,
-		       const struct xhash *px, uint32_t touched)
+		       const struct xhash *px, uint64_t touched)
 {
 	/* a local copy of the buffer's cursor: stores through b->p may not
 	 * then change b->n, which the compiler otherwise reloads per put */
@@ -509,14 +517,22 @@ uint64_t xs_state_hash(struct sbuf *b, struct xhash *x,
 		}                                       \
 		sum += h[c];                            \
 	} while (0)
-	COMP(XC_PROCS, pw && !memcmp(pw->procs, w->procs,
-				     sizeof w->procs[0] * (size_t)w->nprocs),
+	/* the processes and the inode locks: the parent's unless a step
+	 * touched them (objs_touch), else compared (a lock taken and let go
+	 * in one block is as it was) */
+	if (__builtin_expect(xs_check_touched, 0) && pw)
+		check_touched(w, pw, fixed, touched, nu);
+	COMP(XC_PROCS, pw && (!(touched >> 32 & TOUCH_PROCS) ||
+			      !memcmp(pw->procs, w->procs,
+				      sizeof w->procs[0] * (size_t)w->nprocs)),
 	     canon_procs(lbp, w));
-	COMP(XC_ILOCKS, pw && !memcmp(pw->ilocks, w->ilocks,
-				      sizeof w->ilocks[0] * (size_t)w->ninodes) &&
-			pw->ndlocks == w->ndlocks &&
-			(!w->ndlocks || !memcmp(pw->dlocks, w->dlocks,
-						sizeof w->dlocks[0] * (size_t)w->ndlocks)),
+	COMP(XC_ILOCKS, pw && (!(touched >> 32 & TOUCH_ILOCKS) ||
+			       (!memcmp(pw->ilocks, w->ilocks,
+					sizeof w->ilocks[0] * (size_t)w->ninodes) &&
+				pw->ndlocks == w->ndlocks &&
+				(!w->ndlocks ||
+				 !memcmp(pw->dlocks, w->dlocks,
+					 sizeof w->dlocks[0] * (size_t)w->ndlocks)))),
 	     canon_ilocks(lbp, w));
 	/* the inodes' declared fields: here, not in the tree's hash, which a
 	 * step that is no VSYS_TREE call leaves as it was (a hook in lseek
@@ -532,8 +548,6 @@ uint64_t xs_state_hash(struct sbuf *b, struct xhash *x,
 	/* the threads: those no step touched are the parent's (a thread's
 	 * struct is written by its own steps, and by another's only where
 	 * thread_touch marks it) */
-	if (__builtin_expect(xs_check_touched, 0) && pw)
-		check_touched(w, pw, fixed, touched, nu);
 	int c = XC_THREADS;
 	for (int i = 0; i < w->nthreads; i++, c++)
 		COMP(c, pw && !(touched >> i & 1), canon_thread(lbp, w, i, fixed, nu));

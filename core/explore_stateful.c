@@ -215,7 +215,7 @@ static int hash_state(struct sworker *s, const struct lvl *L, struct xhash *x,
 	*tr = tree ? tree : xs_tree_hash(&s->buf, W);
 	*h = xs_state_hash(&s->buf, x, W, *tr, s->st->fixed,
 			   s->st->hist ? s->st : NULL, L->state, &L->hx,
-			   W->touched | 1u << t);
+			   xs_touched(W, t));
 	if (s->st->o.outcomes && acc) {
 		*h = xmix(*h ^ acc);
 		if (!*h)
@@ -236,7 +236,7 @@ int xs_level_hash(struct sworker *s, int d, bool parent, int ran)
 	xs_state_hash(&s->buf, &L->hx, L->state, L->tree, s->st->fixed,
 		      s->st->hist ? s->st : NULL, P ? P->state : NULL,
 		      P ? &P->hx : NULL,
-		      P ? L->state->touched | 1u << ran : UINT32_MAX);
+		      P ? xs_touched(L->state, ran) : UINT64_MAX);
 	return 0;
 }
 
@@ -255,7 +255,7 @@ struct vfs_world *xs_regen_next(struct sworker *s, int d, int i)
 		vfs_world_copy(N->buf, L->state);
 	}
 	xs_fcopy(N->buf, L->state, s->st->fixed, s->st->o.outcomes);
-	N->buf->touched = 0;
+	xs_touch_clear(N->buf);
 	for (int q = 0; q < L->nst[i]; q++)
 		vfs_step(N->buf, L->tid[i], NULL);
 	return N->buf;
@@ -360,7 +360,7 @@ int xs_expand(struct sworker *s, int d)
 		sink.fn = xs_obs_sink;
 		sink.ctx = o;
 		xs_fcopy_back(W, S, s->st->fixed, s->st->o.outcomes, wdiff);
-		W->touched = 0;
+		xs_touch_clear(W);
 		uint64_t acc = L->acc;
 		int k = 0, cut = 0;
 		bool dirty = false, redo = false;
@@ -445,7 +445,7 @@ int xs_expand(struct sworker *s, int d)
 		if (redo) {
 			xs_fcopy_back(W, S, s->st->fixed, s->st->o.outcomes,
 				      W->touched | 1u << t);
-			W->touched = 0;
+			xs_touch_clear(W);
 			o->nacc = o->over = 0;
 			dirty = false;
 			acc = L->acc;

@@ -250,12 +250,24 @@ int xs_hash_reserve(struct xhash *x, const struct vfs_world *w);
  * a world whose component hashes PX are (W's parent), or NULL: the
  * components whose bytes are PW's are not hashed again; TOUCHED: the
  * threads that may differ from PW's (those that ran since PW and those
- * their steps touched, w->touched), hashed again without comparing, the
- * others taken as PW's. */
+ * their steps touched, w->touched), and above them the processes and
+ * inode locks (w->touched_objs << 32, xs_touched), hashed again without
+ * comparing, the others taken as PW's. */
 uint64_t xs_state_hash(struct sbuf *b, struct xhash *x,
 		       const struct vfs_world *w, uint64_t tree, uint32_t fixed,
 		       const struct xst *hist, const struct vfs_world *pw,
-		       const struct xhash *px, uint32_t touched);
+		       const struct xhash *px, uint64_t touched);
+/* What the steps since W's touch marks were cleared touched, thread T's
+ * having run (xs_state_hash's TOUCHED); the marks cleared. */
+static inline uint64_t xs_touched(const struct vfs_world *w, int t)
+{
+	return w->touched | 1u << t | (uint64_t)w->touched_objs << 32;
+}
+static inline void xs_touch_clear(struct vfs_world *w)
+{
+	w->touched = 0;
+	w->touched_objs = 0;
+}
 /* (the guard of TOUCHED: when set, every thread taken as its parent's is
  * compared with it, and each that differs counted in the misses; and
  * xs_fcopy_back copies every thread) */

@@ -24,6 +24,7 @@ static int new_thread(struct vfs_world *w, int proc)
 		return t;
 	struct vfs_thread *th = &w->threads[t];
 	thread_touch(w, t);
+	objs_touch(w, TOUCH_PROCS);     /* (nthreads_made) */
 	memset(th, 0, sizeof *th);
 	th->state = TS_IDLE;
 	th->proc = (int16_t)proc;
@@ -137,6 +138,7 @@ void do_exit(struct vx *x)
 	if (!others) {
 		w->procs[proc].alive = 0;
 		w->procs[proc].fdt = -1;
+		objs_touch(w, TOUCH_PROCS);
 	}
 	fn_exit(x, VFN_do_exit, 0);
 	sys_return(x, 0);

@@ -212,6 +212,7 @@ int inode_new(struct vfs_world *w, int type)
 	t->v[i].type = (uint8_t)type;
 	t->v[i].ino = w->next_ino++;
 	lock_init(&w->ilocks[i], LK_RWSEM);
+	objs_touch(w, TOUCH_ILOCKS);
 	if (w->ndlocks && dlocks_own(w) < 0)
 		return -VE_NOMEM;
 	if (i < w->ndlocks)

@@ -230,6 +230,15 @@ static inline void thread_touch(struct vfs_world *w, int tid)
 	w->touched |= 1u << tid;
 }
 
+/* The processes (their exec_lock too), the inode locks (i_rwsem and
+ * d_update) written by a step (w->touched_objs: lock_ptr, and where a
+ * process or an inode is made or a process exits). */
+enum { TOUCH_PROCS = 1, TOUCH_ILOCKS = 2 };
+static inline void objs_touch(struct vfs_world *w, int bits)
+{
+	w->touched_objs |= (uint8_t)bits;
+}
+
 /* The kernel functions, each defined in the file named after the kernel's
  * (do_syscall_64: syscalls.c). */
 #define P_DECL(func, step, fn, res, en, in) kfn func;

@@ -35,6 +35,7 @@ static const struct vfs_lock idle_mutex = { LK_MUTEX, -1, 0, -1, -1 };
  * on: 0, or -VE_NOMEM. */
 int dlocks_own(struct vfs_world *w)
 {
+	objs_touch(w, TOUCH_ILOCKS);
 	if (w->ndlocks == w->ninodes)
 		return 0;
 	if (!world_grow((void **)&w->dlocks, &w->dlocks_cap, w->ninodes,
@@ -62,6 +63,11 @@ const struct vfs_lock *lock_cptr(const struct vfs_world *w, vfs_lid_t lid)
 
 struct vfs_lock *lock_ptr(struct vfs_world *w, vfs_lid_t lid)
 {
+	/* (the lock is written: its object's component marked; a load, no
+	 * branch: plain stepping takes this path per lock operation) */
+	static const uint8_t touch[16] = { [LID_INODE] = TOUCH_ILOCKS,
+		[LID_DENTRY] = TOUCH_ILOCKS, [LID_EXEC] = TOUCH_PROCS };
+	objs_touch(w, touch[VFS_LID_KIND(lid)]);
 	return (struct vfs_lock *)lock_cptr(w, lid);
 }
 

@@ -518,6 +518,7 @@ int proc_new(struct vfs_world *w, const char *name, int uid, int fdt)
 	}
 	int p = w->nprocs++;
 	struct vfs_proc *pr = &w->procs[p];
+	objs_touch(w, TOUCH_PROCS);
 	memset(pr, 0, sizeof *pr);
 	lock_init(&pr->exec_lock, vfs_exec_locks[w->k.exec_lock].kind);
 	pr->exists = pr->alive = 1;

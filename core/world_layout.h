@@ -255,6 +255,9 @@ struct vfs_world {
 	 * killed: thread_touch); the stateful search clears it before a
 	 * block and hashes again only these and the thread that ran */
 	uint32_t touched;
+	/* ... and whether it wrote a process or an inode's lock (TOUCH_*,
+	 * objs_touch) */
+	uint8_t touched_objs;
 	struct vfs_lock rename_mutex;   /* s_vfs_rename_mutex (one sb model) */
 	struct vfs_stats stats;
 	struct vfs_detect det;

@@ -8,10 +8,12 @@
  * tables, processes, inode locks, passes, the tree, threads made and
  * gone); and a change in one component (a declared field's value too)
  * must change the hash.  The threads a successor hashes again are the
- * one that ran and those its steps touched (w->touched, thread_touch):
- * every other thread must be its parent's, at each successor of the
- * walks and of full stateful searches (xs_check_touched counts those
- * that are not).
+ * one that ran and those its steps touched (w->touched, thread_touch),
+ * its processes and inode locks only when a step touched them
+ * (w->touched_objs, objs_touch): every other thread, the processes and
+ * the inode locks otherwise must be the parent's, at each successor of
+ * the walks and of full stateful searches (xs_check_touched counts
+ * those that are not).
  */
 #include "harness.h"
 #include "explore.h"
@@ -148,7 +150,7 @@ static void bench_free(struct bench *c)
 /* (TOUCHED: the threads hashed again, the others taken as PW's) */
 static uint64_t hash_of(struct sbuf *b, struct hashed *o, const struct vfs_world *w,
 			uint32_t fixed, const struct vfs_world *pw,
-			const struct hashed *p, uint32_t touched)
+			const struct hashed *p, uint64_t touched)
 {
 	assert_int_equal(xs_hash_reserve(&o->x, w), 0);
 	o->tree = xs_tree_hash(b, w);
@@ -164,19 +166,20 @@ static uint64_t hash_of(struct sbuf *b, struct hashed *o, const struct vfs_world
 static uint64_t successor(struct bench *c, int t, uint32_t fixed)
 {
 	xs_fcopy(c->k, c->w, fixed, false);
-	c->k->touched = 0;
+	xs_touch_clear(c->k);
 	vfs_step(c->k, t, NULL);
-	uint64_t inc = hash_of(&c->b, &c->hk, c->k, fixed, c->w, &c->hw, UINT32_MAX);
-	uint64_t full = hash_of(&c->b, &c->hf, c->k, fixed, NULL, NULL, UINT32_MAX);
+	uint64_t inc = hash_of(&c->b, &c->hk, c->k, fixed, c->w, &c->hw, UINT64_MAX);
+	uint64_t full = hash_of(&c->b, &c->hf, c->k, fixed, NULL, NULL, UINT64_MAX);
 	assert_int_equal(inc, full);
 	unsigned long miss = xs_touched_misses;
 	xs_check_touched = true;
 	uint64_t mask = hash_of(&c->b, &c->hk, c->k, fixed, c->w, &c->hw,
-				c->k->touched | 1u << t);
+				xs_touched(c->k, t));
 	xs_check_touched = false;
 	if (xs_touched_misses != miss)
-		fail_msg("thread %d's step wrote a thread it did not mark "
-			 "(touched %#x)", t, (unsigned)c->k->touched);
+		fail_msg("thread %d's step wrote a thread, a process or an "
+			 "inode lock it did not mark (touched %#llx)", t,
+			 (unsigned long long)xs_touched(c->k, t));
 	assert_int_equal(mask, full);
 	assert_int_equal(c->hk.x.n, c->hf.x.n);
 	assert_memory_equal(c->hk.x.h, c->hf.x.h, sizeof *c->hk.x.h * (size_t)c->hk.x.n);
@@ -195,7 +198,7 @@ static void walk(struct h *h, uint32_t fixed, uint64_t seed)
 		assert_true(vfs_world_copy(c.w, h->w));
 		c.w->det.no_clocks = 1;
 		assert_true(vfs_world_copy(c.k, c.w));
-		hash_of(&c.b, &c.hw, c.w, fixed, NULL, NULL, UINT32_MAX);
+		hash_of(&c.b, &c.hw, c.w, fixed, NULL, NULL, UINT64_MAX);
 		for (int d = 0; d < 400; d++) {
 			int run_t[XMAXT], n = 0;
 			for (int t = 0; t < c.w->nthreads; t++) {
@@ -209,7 +212,7 @@ static void walk(struct h *h, uint32_t fixed, uint64_t seed)
 				xs_fcopy_back(c.k, c.w, fixed, false,
 					      c.k->touched | 1u << t);
 				if (hash_of(&c.b, &c.hf, c.k, fixed, NULL, NULL,
-					    UINT32_MAX) != c.hw.h)
+					    UINT64_MAX) != c.hw.h)
 					fail_msg("thread %d's step: not undone", t);
 			}
 			if (!n)
@@ -287,7 +290,8 @@ static void search_checked(const struct vfs_world *w, uint64_t min_states)
 	assert_true(r.complete);
 	assert_true(r.states >= min_states);
 	if (xs_touched_misses)
-		fail_msg("%lu threads written but not marked touched", xs_touched_misses);
+		fail_msg("%lu threads, processes or inode locks written but not "
+			 "marked touched", xs_touched_misses);
 	assert_int_equal(vfs_explore(w, &o, &q), 0);
 	assert_int_equal(q.states, r.states);
 	assert_int_equal(q.transitions, r.transitions);
@@ -333,10 +337,10 @@ static void test_one_change(void **state)
 	struct bench c;
 	bench_init(&c, h->w);
 	assert_true(vfs_world_copy(c.w, h->w) && vfs_world_copy(c.k, c.w));
-	hash_of(&c.b, &c.hw, c.w, 0, NULL, NULL, UINT32_MAX);
+	hash_of(&c.b, &c.hw, c.w, 0, NULL, NULL, UINT64_MAX);
 	for (int what = 0; what < 8; what++) {
 		xs_fcopy(c.k, c.w, 0, false);
-		assert_int_equal(hash_of(&c.b, &c.hk, c.k, 0, c.w, &c.hw, UINT32_MAX), c.hw.h);
+		assert_int_equal(hash_of(&c.b, &c.hk, c.k, 0, c.w, &c.hw, UINT64_MAX), c.hw.h);
 		switch (what) {
 		case 0: c.k->files[0].f_pos += 1; break;
 		case 1: c.k->threads[1].tnum += 1; break;
@@ -347,10 +351,10 @@ static void test_one_change(void **state)
 		case 6: ufield_set(c.k, si, 1, 9); break;
 		case 7: ufield_kval_set(c.k, 1, sf, 5); break;
 		}
-		uint64_t inc = hash_of(&c.b, &c.hk, c.k, 0, c.w, &c.hw, UINT32_MAX);
+		uint64_t inc = hash_of(&c.b, &c.hk, c.k, 0, c.w, &c.hw, UINT64_MAX);
 		if (inc == c.hw.h)
 			fail_msg("change %d not seen", what);
-		assert_int_equal(inc, hash_of(&c.b, &c.hf, c.k, 0, NULL, NULL, UINT32_MAX));
+		assert_int_equal(inc, hash_of(&c.b, &c.hf, c.k, 0, NULL, NULL, UINT64_MAX));
 	}
 	bench_free(&c);
 	h_free(h);
