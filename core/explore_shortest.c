@@ -431,6 +431,7 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 			if (!K[r] && !(K[r] = xs_wnew()))
 				goto oom;
 			vfs_world_copy(K[r], W);
+			xs_touch_clear(K[r]);   /* (what the step touches) */
 			uint64_t ni = inode_stamp(K[r]);
 			vfs_step_noframes(K[r], t, &sink);
 			if (o->over)
@@ -456,7 +457,8 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 			if (xs_hash_reserve(&hx, K[r]) < 0)
 				goto oom;
 			uint64_t h = xmix(xs_state_hash(&b, &hx, K[r], tr, fixed,
-							NULL, W, &hw, t) ^
+							NULL, W, &hw,
+							xs_touched(K[r], t)) ^
 					  (uint64_t)(t + 1) * 0x9e3779b97f4a7c15ull);
 			if (!h)
 				h = 1;
