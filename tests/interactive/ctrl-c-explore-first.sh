@@ -7,20 +7,9 @@
 # before its counterexample on a quiet machine (six thieves took 1.5 s
 # once the searches got faster: done before the first progress line).
 . "$(dirname "$0")/lib/tmux.bash"
+. "$(dirname "$0")/lib/thieves.bash"
 script=$t_tmp/thieves.vfs
-{
-    echo 'kernel v5.6'
-    echo 'mkdir /d'
-    for i in $(seq 1 30); do echo "touch /d/f$i"; done
-    echo 'spawn A'
-    echo 'A: open /d'
-    for t in B C D E F G H; do echo "spawn $t"; echo "$t: pidfd_open A"; done
-    for k in 1 2 3 4; do echo 'A: getdents 3 2 &'; done
-    for t in B C D E F G H; do
-        echo "$t: pidfd_getfd 3 3 &"
-        for k in 1 2 3 4; do echo "$t: getdents 4 2 &"; done
-    done
-} >"$script"
+thieves_script "$script" v5.6 4 B C D E F G H
 start -i "$script"
 typein 'explore'
 keys Enter

@@ -5,21 +5,10 @@
 # report (the earlier lines kept).  The search: every execution (dpor) of
 # three thieves with three calls each on v6.5, which takes hours.
 . "$(dirname "$0")/lib/tmux.bash"
+. "$(dirname "$0")/lib/thieves.bash"
 script=$t_tmp/long.vfs
-{
-    echo 'kernel v6.5'
-    echo 'mkdir /d'
-    for i in $(seq 1 30); do echo "touch /d/f$i"; done
-    echo 'spawn A'
-    echo 'A: open /d'
-    for t in B C D; do echo "spawn $t"; echo "$t: pidfd_open A"; done
-    for k in 1 2 3; do echo 'A: getdents 3 2 &'; done
-    for t in B C D; do
-        echo "$t: pidfd_getfd 3 3 &"
-        for k in 1 2 3; do echo "$t: getdents 4 2 &"; done
-    done
-    echo 'echo before-explore'
-} >"$script"
+thieves_script "$script" v6.5 3 B C D
+echo 'echo before-explore' >>"$script"
 
 # off a terminal: progress on stderr, SIGTERM stops it and reports
 { cat "$script"; echo 'explore dpor'; } >"$t_tmp/term.vfs"
