@@ -9,16 +9,23 @@
 # Both are timed as whole processes (date before and after): vfsim is
 # build/explore-bench -F (it builds the scenario, then explores, like a
 # vfsim session), SPIN is ./pan -m100000 -w24 (spin -a and cc not timed).
-# The machine is shared and noisy: ROUNDS (default 5) alternating pairs,
+# SIZES="K:T:C ..." (default the four above, e.g. SIZES=v6.5:4:4) picks
+# sizes.  The machine is shared and noisy: ROUNDS (default 5) alternating pairs,
 # min and median of each, the ratios vfsim/SPIN of both, states per
 # second and microseconds per state, from the medians (vfsim: the stateful
 # search's states plus the shortest search's; SPIN: states stored).
+# A vfsim state is coarser than SPIN's (a transition is a block of kernel
+# steps: at 4x4 about 24 of SPIN's states per vfsim state), so the work
+# per unit is printed too: microseconds per kernel step vfsim executed
+# (the stateful search's steps, the shortest search's not counted, so an
+# upper bound) against microseconds per SPIN transition.
 #
 # Prints one line per size:
 #   vs-spin kernel=K size=TxC vfsim_min= vfsim_med= spin_min= spin_med=
 #     ratio_min= ratio_med= vfsim_states= vfsim_states_per_s=
 #     vfsim_us_per_state= spin_states= spin_states_per_s= spin_us_per_state=
-#     vfsim_cex_preemptions= spin_errors= target=0.2
+#     vfsim_steps= vfsim_us_per_step= spin_transitions=
+#     spin_us_per_transition= vfsim_cex_preemptions= spin_errors= target=0.2
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
@@ -40,11 +47,14 @@ per_state() {   # NAME STATES SECONDS: NAME_states_per_s= NAME_us_per_state=
 	awk -v k="$1" -v n="$2" -v s="$3" 'BEGIN {
 		printf "%s_states_per_s=%.0f %s_us_per_state=%.2f", k, n / s, k, s / n * 1e6 }'
 }
+per_unit() {    # N SECONDS: microseconds per unit
+	awk -v n="$1" -v s="$2" 'BEGIN { printf "%.3f", s / n * 1e6 }'
+}
 stats() {       # min and median of the numbers on stdin
 	sort -g | awk '{ v[NR] = $1 } END { printf "%.3f %.3f\n", v[1], v[int((NR + 1) / 2)] }'
 }
 
-for size in v6.5:3:3 v6.5:4:4 v6.5:5:3 v6.4:4:4; do
+for size in ${SIZES:-v6.5:3:3 v6.5:4:4 v6.5:5:3 v6.4:4:4}; do
 	IFS=: read -r k t c <<<"$size"
 	run=$tmp/$k-$t-$c
 	mkdir -p "$run"
@@ -69,6 +79,8 @@ for size in v6.5:3:3 v6.5:4:4 v6.5:5:3 v6.4:4:4; do
 	read -r smin smed < <(stats <"$run/s")
 	vst=$(( $(field "$o" states) + $(field "$o" short_nodes) ))
 	sst=$(awk '/states, stored/ { print $1; exit }' "$run/pan.out")
+	vsteps=$(field "$o" probes)
+	stra=$(awk '/transitions \(= stored\+matched\)/ { print $1; exit }' "$run/pan.out")
 	serr=$(sed -n 's/.*errors: \([0-9][0-9]*\).*/\1/p' "$run/pan.out" | head -n 1)
 	vviol=$(field "$o" cex_pre)
 	[ "$(field "$o" violating)" = 0 ] && vviol=none
@@ -78,5 +90,7 @@ for size in v6.5:3:3 v6.5:4:4 v6.5:5:3 v6.4:4:4; do
 	     "ratio_med=$(awk -v a="$vmed" -v b="$smed" 'BEGIN { printf "%.2f", a / b }')" \
 	     "vfsim_states=$vst $(per_state vfsim "$vst" "$vmed")" \
 	     "spin_states=$sst $(per_state spin "$sst" "$smed")" \
+	     "vfsim_steps=$vsteps vfsim_us_per_step=$(per_unit "$vsteps" "$vmed")" \
+	     "spin_transitions=$stra spin_us_per_transition=$(per_unit "$stra" "$smed")" \
 	     "vfsim_cex_preemptions=$vviol spin_errors=$serr target=0.2"
 done
