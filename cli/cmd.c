@@ -16,345 +16,161 @@
 #include "vfs_file.h"
 #include "vfs_thread.h"
 
-/* A command as written here; its argument counts come from its synopsis
- * (argspec.c), in cmd_table_init. */
-struct cmd_def {
-	const char *name, *group;
-	const char *args;       /* synopsis: the argument schema */
-	const char *help, *long_help;
-	unsigned flags;
-	int sys;
-	int (*fn)(struct session *, const struct cmd_call *);
-};
-
-static const struct cmd_def base_table[] = {
+/* The commands as written here, a designated row each: the name, its
+ * group, its synopsis (the argument schema, argspec.c), the one-line help,
+ * the long help (a named text beside the handler, commands.h), flags, the
+ * system call it submits and the handler.  The argument counts come from
+ * the synopsis, in cmd_table_init. */
+static const struct cmd_entry base_table[] = {
 	/* ---- setting up the world (instant, not traced) ---- */
-	{ "kernel", "world", "[list|PRESET]", "show, list or choose the kernel preset",
-	  "With no argument, shows the preset and any knob overridden. 'kernel list'\n"
-	  "lists the presets, one line each. 'kernel PRESET' chooses one and resets\n"
-	  "every knob to it; the world is kept.", CMD_LOG, 0, c_kernel },
-	{ "set", "world", "[KNOB [VALUE]]", "list the knobs, or override one",
-	  "Knobs are the preset's row: fpos-lock, iterate, wrapper, pidfd-getfd, ...\n"
-	  "Values that build a kernel that never existed (wrapper no-recheck,\n"
-	  "naive-upgrade) say so in the trace when they change what happens.",
-	  CMD_LOG, 0, c_set },
-	{ "fs", "world", "[list | define NAME KEY VALUE...]",
-	  "the filesystem types, or define one from their parts",
-	  "'fs list': for each type, its iterator, whether it has ->iterate_shared\n"
-	  "natively or the legacy ->iterate (wrapped from v6.5), its directory\n"
-	  "llseek, and its answer to read() on a directory. Types the preset's\n"
-	  "kernel did not have are marked, and so are those the script defined.\n"
-	  "\n"
-	  "'fs define NAME KEY VALUE...' makes a filesystem type of the parts the\n"
-	  "built-in ones are made of; 'mount NAME PATH' then mounts one. The keys\n"
-	  "are its directories' file_operations (one line, or several ending in \\):\n"
-	  "  iterate FN          the legacy ->iterate: i_rwsem exclusive (from v6.5\n"
-	  "                      inside wrap_directory_iterator)\n"
-	  "  iterate_shared FN   ->iterate_shared: i_rwsem shared\n"
-	  "                      (one of the two; FN is an iterator: exfat_iterate,\n"
-	  "                      ext4_readdir, dcache_readdir, ...)\n"
-	  "  llseek FN           generic_file_llseek (the default), ext4_dir_llseek,\n"
-	  "                      dcache_dir_lseek, offset_dir_llseek, ceph_dir_llseek,\n"
-	  "                      ovl_dir_llseek, default_llseek (these three take\n"
-	  "                      i_rwsem exclusive; dcache_dir_lseek shared)\n"
-	  "  read FN             generic_read_dir (EISDIR, the default), ceph_read_dir\n"
-	  "                      (text with the mount option dirstat), none (EINVAL)\n"
-	  "  maxbytes N          s_maxbytes: bytes, or MAX_LFS_FILESIZE (the default)\n"
-	  "  since R, until R    the releases that have it, for 'fs list' (5.7)\n"
-	  "A definition is part of the kernel being modelled: 'reset', 'kernel',\n"
-	  "'back', 'compare', 'explore' and 'save' keep it.", CMD_PAGER, 0, c_fs },
-	{ "override", "world", "[FUNC [EXPR...|default]]",
-	  "replace a kernel function's decision by an expression",
-	  "'override FUNC EXPR' replaces the decision of kernel function FUNC by\n"
-	  "the expression EXPR over the state FUNC sees, written as its condition:\n"
-	  "  override file_needs_f_pos_lock atomic_pos && (count > 1 || dir)\n"
-	  "EXPR has numbers, true, false, the function's variables (and the fields\n"
-	  "'field' declared, of the file FUNC sees or its inode), !, &&, ||\n"
-	  "(each stops as soon as its answer is known: a variable is read, and the\n"
-	  "read traced, only where the kernel's code would read it), <, <=, >, >=,\n"
-	  "==, != and parentheses. Where the script's answer differs from the\n"
-	  "kernel's, the trace notes it, as it notes the knobs' deliberately wrong\n"
-	  "values. 'override' lists the decisions, the kernel's own expression\n"
-	  "under this kernel and the variables; 'override FUNC default' gives the\n"
-	  "decision back to the kernel. 'kernel PRESET' does too, as it resets the\n"
-	  "knobs; 'reset' keeps overrides.\n"
-	  "file_needs_f_pos_lock (fdget_pos takes f_pos_lock) sees atomic_pos,\n"
-	  "count (file_count), dir, iterate_shared (f_op->iterate_shared under\n"
-	  "this kernel), regular; __fget_light (fdget borrows the file, no\n"
-	  "reference) sees table_users (files->count).",
-	  0, 0, c_override },
-	{ "rule", "world", "[lockorder A before B | rank LOCK N | write|access FIELD under LOCK "
+	{ .name = "kernel", .group = "world", .args = "[list|PRESET]",
+	  .help = "show, list or choose the kernel preset",
+	  .long_help = c_kernel_help, .flags = CMD_LOG, .fn = c_kernel },
+	{ .name = "set", .group = "world", .args = "[KNOB [VALUE]]",
+	  .help = "list the knobs, or override one",
+	  .long_help = c_set_help, .flags = CMD_LOG, .fn = c_set },
+	{ .name = "fs", .group = "world", .args = "[list | define NAME KEY VALUE...]",
+	  .help = "the filesystem types, or define one from their parts",
+	  .long_help = c_fs_help, .flags = CMD_PAGER, .fn = c_fs },
+	{ .name = "override", .group = "world", .args = "[FUNC [EXPR...|default]]",
+	  .help = "replace a kernel function's decision by an expression",
+	  .long_help = c_override_help, .fn = c_override },
+	{ .name = "rule", .group = "world",
+	  .args = "[lockorder A before B | rank LOCK N | write|access FIELD under LOCK "
 	  "| field FIELD CMP N | entries once per pass | remove all|RULE...]",
-	  "declare a lock-order rule or an invariant, checked beside lockdep's",
-	  "'rule lockorder A before B': no thread takes A while holding B.\n"
-	  "'rule rank LOCK N', as Documentation/filesystems/directory-locking.rst\n"
-	  "ranks locks: no thread takes a lock while holding one of the same or a\n"
-	  "higher rank (a lock without a rank is not checked):\n"
-	  "  rule rank s_vfs_rename_mutex 1\n"
-	  "  rule rank i_rwsem:parent 2\n"
-	  "  rule rank i_rwsem:parent2 3\n"
-	  "A lock is a class as lockdep names it: s_vfs_rename_mutex, f_pos_lock,\n"
-	  "i_rwsem (any inode; i_rwsem_dir, i_rwsem_nondir), f_lock,\n"
-	  "cred_guard_mutex, exec_update_mutex, exec_update_lock; an i_rwsem may\n"
-	  "name the nesting subclass inode_lock_nested gives it (:normal, :parent,\n"
-	  ":child, :xattr, :nondir2, :parent2; lockdep's /0 to /5, the kernel's\n"
-	  "numbers), else any subclass matches.\n"
-	  "'rule write f_pos under f_pos_lock': f_pos of a file only written while\n"
-	  "holding that file's f_pos_lock ('access': read too; an i_rwsem is the\n"
-	  "file's inode's). 'rule field users <= 1': every value written to the\n"
-	  "field (f_pos, cursor, size or a declared one) of any object is <= 1 (CMP:\n"
-	  "< <= > >= == !=). 'rule entries once per pass': an open directory hands\n"
-	  "out each entry once in one pass.\n"
-	  "Each acquisition is checked while stepping and by 'explore' (the\n"
-	  "violation 'rule'); a broken rule is reported like lockdep's warnings\n"
-	  "('reports rule', 'expect no rule'). 'rule remove RULE' (its words as\n"
-	  "'rule' lists it) or 'rule remove all' takes rules back. 'rule' lists\n"
-	  "the rules; 'reset',\n"
-	  "'kernel', 'back', 'compare', 'explore' and 'save' keep them.",
-	  0, 0, c_rule },
-	{ "define", "world", "[syscall NAME [PARAM...] | function NAME [PARAM...]]",
-	  "a kernel function or system call of your own, as steps, to 'end'",
-	  "  define syscall getpos FD\n"
-	  "    fdget FD                   # the file FD names (EBADF: none)\n"
-	  "    lock f_pos_lock of file    # mutex_lock\n"
-	  "    read f_pos of file\n"
-	  "    unlock f_pos_lock of file\n"
-	  "    fdput\n"
-	  "    return f_pos\n"
-	  "  end\n"
-	  "  A: getpos 3\n"
-	  "Each line is one atomic step, traced in the definition's name; the race\n"
-	  "detector, lockdep, the rules and explore see its accesses as the kernel's.\n"
-	  "Steps: lock LOCK of OBJ [read|write] [killable] [nested SUBCLASS];\n"
-	  "unlock LOCK of OBJ; downgrade i_rwsem of inode; read FIELD of OBJ;\n"
-	  "write FIELD of OBJ VALUE [+|- VALUE]; fdget FD; fdget_pos FD (the f_pos\n"
-	  "lock when file_needs_f_pos_lock says so); fdput; fdput_pos; emit entries\n"
-	  "of inode from VALUE [max VALUE] (ret: the offset after); call FUNCTION\n"
-	  "(one defined before, 'define function NAME'); return VALUE [if VALUE CMP\n"
-	  "VALUE]; if VALUE CMP VALUE, its steps, [else, its steps,] end (no step\n"
-	  "of its own; each way must leave the same locks held); upgrade i_rwsem\n"
-	  "of inode (inode_upgrade_trylock: ret 1 held for writing now, 0 not);\n"
-	  "iterate (the legacy ->iterate, in wrap_directory_iterator's place).\n"
-	  "LOCK: f_pos_lock (mutex), f_lock (spinlock), i_rwsem (rwsem; the\n"
-	  "era's i_mutex before v4.7), d_update (the inode's dentry's mutex). OBJ:\n"
-	  "file, inode. FIELD: the file's f_pos,\n"
-	  "cursor, f_count; the inode's size, dir (its entries). VALUE: a number, an\n"
-	  "errno name (EBADF: -9), a parameter, a field read before, ret (what the\n"
-	  "last call returned), dead (IS_DEADDIR, read with dir). After a\n"
-	  "function's parameters, as sparse says it: __acquires (returns holding\n"
-	  "locks), __releases (releases its caller's), __must_hold(LOCK) (entered\n"
-	  "holding LOCK, returns so): see 'help hook'. Refused at 'end': an unknown lock or field, a lock\n"
-	  "still held or an fdget not put at a return, an unlock of a lock not held,\n"
-	  "a cycle of calls. 'define' lists the definitions; 'reset', 'kernel',\n"
-	  "'back', 'compare', 'explore' and 'save' keep them.",
-	  0, 0, c_define },
-	{ "field", "world", "[NAME of file|inode [= N]]",
-	  "declare a field of your locking idea on every file or inode",
-	  "'field NAME of file [= N]' gives every open file (and 'of inode', every\n"
-	  "inode) a field NAME, N at first (0 without '= N'), those made before\n"
-	  "the declaration too. Defined steps read and write it as they do f_pos\n"
-	  "(read NAME of file; write NAME of file VALUE [+|- VALUE]; return VALUE\n"
-	  "if NAME CMP VALUE), traced as the kernel's fields are: the race\n"
-	  "detector checks its accesses, 'rule write NAME under LOCK' holds it to\n"
-	  "a lock, and 'explore' counts it in a state.\n"
-	  "  field generation of file = 1\n"
-	  "'field' lists the fields and each object's value ('files' shows the\n"
-	  "files' too). At most 64; a name is declared once; 'reset', 'kernel',\n"
-	  "'back', 'compare', 'explore' and 'save' keep them.",
-	  0, 0, c_field },
-	{ "hook", "world", "[vfs_llseek|lookup|wrap_directory_iterator [FUNCTION|default | before FUNCTION after FUNCTION]]",
-	  "put a function you defined into a built-in path",
-	  "'hook vfs_llseek FUNCTION': lseek runs FUNCTION instead of vfs_llseek,\n"
-	  "on its file after fdget_pos; FUNCTION's return is lseek's, its\n"
-	  "parameters name lseek's arguments (define function NAME FD OFF WHENCE).\n"
-	  "'hook lookup FUNCTION': mkdir, unlink, rmdir and rename run FUNCTION\n"
-	  "before looking up the last component, under the parent's lock; its\n"
-	  "inode is the parent directory, and a negative return fails the call.\n"
-	  "'hook lookup before F after G': F before the lookup, G after it\n"
-	  "whatever it found (and after F when F fails); F may return holding\n"
-	  "locks (define function F __acquires) that G releases (define\n"
-	  "function G __releases): held across the lookup, checked to balance.\n"
-	  "'hook wrap_directory_iterator FUNCTION': a legacy ->iterate under v6.5's\n"
-	  "shared iterate_dir runs FUNCTION in the wrapper's place, entered holding\n"
-	  "i_rwsem for reading and returning so (define function F\n"
-	  "__must_hold(i_rwsem)); its step 'iterate' is the wrapper's iter(file,\n"
-	  "ctx), 'upgrade i_rwsem of inode' the inode_upgrade_trylock it wishes for.\n"
-	  "The trace and 'where' name FUNCTION; the race detector, lockdep, the\n"
-	  "rules and explore see its steps as the kernel's. A hooked function has\n"
-	  "no fdget, fdput or emit (the path has its file). A kill in its killable\n"
-	  "lock: it releases its own locks and returns EINTR to the path, which\n"
-	  "unwinds (fdput_pos; the parent's unlock). 'hook POINT default' gives\n"
-	  "the path back to the kernel; 'hook' lists the points.",
-	  0, 0, c_hook },
-	{ "mount", "world", "FSTYPE PATH [OPTION]", "mount a new filesystem on a new directory",
-	  "Creates PATH as the root of a new filesystem of type FSTYPE, a built-in\n"
-	  "one or one the script defined ('fs define'). The root '/' is ext4. ceph\n"
-	  "takes the option 'dirstat' (read() on its directories), and so does a\n"
-	  "type defined with 'read ceph_read_dir'.",
-	  CMD_LOG, 0, c_mount },
-	{ "mkdir", "world", "PATH...", "make directories (as set-up, or as a thread's call)",
-	  "Without a thread, makes the directories at once (parents too), untraced.\n"
-	  "As 'THREAD: mkdir PATH' it is the system call, traced, taking the\n"
-	  "parent's i_rwsem exclusive.", CMD_THREAD | CMD_WORLD | CMD_LOG,
-	  SYS_MKDIR, c_mkdir },
-	{ "touch", "world", "PATH...", "make empty regular files, untraced", NULL,
-	  CMD_LOG, 0, c_touch },
-	{ "ls", "world", "[PATH]", "show the tree (entries in directory order)", NULL,
-	  CMD_PAGER, 0, c_ls },
-	{ "spawn", "world", "NAME [uid=N]", "a new single-threaded process",
-	  "Pids are given from 100 upward. The process's first thread is NAME (also\n"
-	  "NAME.1); its descriptors 0-2 are taken, so the first open gives 3.",
-	  CMD_LOG, 0, c_spawn },
-	{ "kill", "world", "PROC", "SIGKILL: killable waits give up (EINTR), then the threads exit",
-	  "Drops PROC's queued calls and makes each thread exit after its current\n"
-	  "call. A thread asleep in a killable wait (iterate_dir's\n"
-	  "down_read_killable, a defined step's 'killable' lock, in a hook too)\n"
-	  "gives up with EINTR at once; one asleep in a plain\n"
-	  "wait (the v6.5 wrapper's down_write) sleeps on until it gets the lock,\n"
-	  "as the wrapper's comment in fs/readdir.c explains.", CMD_LOG, 0, c_kill },
-	{ "reset", "world", "", "an empty world; the preset and knobs are kept",
-	  "The kernel being modelled stays as it was: its preset, the knobs 'set'\n"
-	  "overrode and the filesystem types 'fs define' made.",
-	  0, 0, c_reset },
-	{ "sched", "run", "[rr | fifo | random SEED]", "how step and run choose a thread",
-	  "rr: round robin, one step each (the default). fifo: the oldest call runs\n"
-	  "until it blocks or returns. random SEED: a reproducible random choice.",
-	  CMD_LOG, 0, c_sched },
+	  .help = "declare a lock-order rule or an invariant, checked beside lockdep's",
+	  .long_help = c_rule_help, .fn = c_rule },
+	{ .name = "define", .group = "world",
+	  .args = "[syscall NAME [PARAM...] | function NAME [PARAM...]]",
+	  .help = "a kernel function or system call of your own, as steps, to 'end'",
+	  .long_help = c_define_help, .fn = c_define },
+	{ .name = "field", .group = "world", .args = "[NAME of file|inode [= N]]",
+	  .help = "declare a field of your locking idea on every file or inode",
+	  .long_help = c_field_help, .fn = c_field },
+	{ .name = "hook", .group = "world",
+	  .args = "[vfs_llseek|lookup|wrap_directory_iterator [FUNCTION|default | before FUNCTION after FUNCTION]]",
+	  .help = "put a function you defined into a built-in path",
+	  .long_help = c_hook_help, .fn = c_hook },
+	{ .name = "mount", .group = "world", .args = "FSTYPE PATH [OPTION]",
+	  .help = "mount a new filesystem on a new directory",
+	  .long_help = c_mount_help, .flags = CMD_LOG, .fn = c_mount },
+	{ .name = "mkdir", .group = "world", .args = "PATH...",
+	  .help = "make directories (as set-up, or as a thread's call)",
+	  .long_help = c_mkdir_help, .flags = CMD_THREAD | CMD_WORLD | CMD_LOG,
+	  .sys = SYS_MKDIR, .fn = c_mkdir },
+	{ .name = "touch", .group = "world", .args = "PATH...",
+	  .help = "make empty regular files, untraced",
+	  .flags = CMD_LOG, .fn = c_touch },
+	{ .name = "ls", .group = "world", .args = "[PATH]",
+	  .help = "show the tree (entries in directory order)",
+	  .flags = CMD_PAGER, .fn = c_ls },
+	{ .name = "spawn", .group = "world", .args = "NAME [uid=N]",
+	  .help = "a new single-threaded process",
+	  .long_help = c_spawn_help, .flags = CMD_LOG, .fn = c_spawn },
+	{ .name = "kill", .group = "world", .args = "PROC",
+	  .help = "SIGKILL: killable waits give up (EINTR), then the threads exit",
+	  .long_help = c_kill_help, .flags = CMD_LOG, .fn = c_kill },
+	{ .name = "reset", .group = "world", .args = "",
+	  .help = "an empty world; the preset and knobs are kept",
+	  .long_help = c_reset_help, .fn = c_reset },
+	{ .name = "sched", .group = "run", .args = "[rr | fifo | random SEED]",
+	  .help = "how step and run choose a thread",
+	  .long_help = c_sched_help, .flags = CMD_LOG, .fn = c_sched },
 	/* ---- things a thread does (traced; they take locks) ---- */
 	/* the system calls, one command each, from their rows
 	 * (core/syscalls.c); mkdir above is one of them too */
 	{ .name = NULL, .group = "thread" },
 	/* ---- running pending calls ---- */
-	{ "step", "run", "[THREAD] [N] | THREAD until FUNC", "run atomic steps (the scheduler's choice, or THREAD's)",
-	  "'step' runs one step of the scheduler's choice; 'step A' one of A's;\n"
-	  "'step A 5' five. 'step A until ext4_readdir' runs A until it is about to\n"
-	  "enter that kernel function (or says why it stopped before).",
-	  0, 0, c_step },
-	{ "run", "run", "[THREAD]", "run until nothing is runnable", NULL, 0, 0, c_run },
-	{ "back", "run", "[N]", "undo the last N steps (deterministic replay)", NULL,
-	  CMD_NOREPLAY_SAID, 0, c_back },
+	{ .name = "step", .group = "run", .args = "[THREAD] [N] | THREAD until FUNC",
+	  .help = "run atomic steps (the scheduler's choice, or THREAD's)",
+	  .long_help = c_step_help, .fn = c_step },
+	{ .name = "run", .group = "run", .args = "[THREAD]",
+	  .help = "run until nothing is runnable",
+	  .fn = c_run },
+	{ .name = "back", .group = "run", .args = "[N]",
+	  .help = "undo the last N steps (deterministic replay)",
+	  .flags = CMD_NOREPLAY_SAID, .fn = c_back },
 	/* ---- looking ---- */
-	{ "ps", "look", "", "processes and threads, with their state", NULL, CMD_PAGER, 0, c_ps },
-	{ "fds", "look", "[PROC]", "descriptor tables", NULL, CMD_PAGER, 0, c_fds },
-	{ "files", "look", "", "open files: f_pos, f_count, f_mode, locks", NULL,
-	  CMD_PAGER, 0, c_files },
-	{ "locks", "look", "", "each lock held or waited for: holders, mode, waiters in order",
-	  NULL, CMD_PAGER, 0, c_locks },
-	{ "where", "look", "[THREAD]", "a thread's kernel call chain, the locks it holds, its next step (FUNC:STEP)",
-	  NULL, CMD_PAGER, 0, c_where },
-	{ "trace", "look", "[on|steps|off|jsonl|clear|show [steps] [N]]",
-	  "the trace: live, or what happened so far",
-	  "'trace on' prints each event as it happens; 'trace steps' adds a column,\n"
-	  "after the thread's, naming the step it happened in as 'where' names a\n"
-	  "resume point: FUNCTION:STEP, the kernel function's C function in core/\n"
-	  "and the case of its switch (iterate_dir:iterate, fdget_pos:lock;\n"
-	  "do_syscall_64:enter is a call's first step).  'trace show [steps] [N]'\n"
-	  "prints the kept events (the last N), with that column when asked or\n"
-	  "when the live trace has it; JSON lines (jsonl, 'export jsonl') carry it\n"
-	  "as \"point\".",
-	  CMD_PAGER, 0, c_trace },
-	{ "stats", "look", "", "per lock class: acquisitions, contention, waiting; atomics per call",
-	  NULL, CMD_PAGER, 0, c_stats },
-	{ "reports", "look", "[race|duplicate|skipped|deaddir|deadlock|lockorder|rule | live [on|off]]",
-	  "what the detectors found, each report in full",
-	  "Races (vector clocks), duplicate and skipped entries per pass of an open\n"
-	  "directory, iteration of a dead directory, deadlocks (the wait-for cycle,\n"
-	  "shown as lockdep's \"Possible unsafe locking scenario\" with the threads\n"
-	  "as columns) and lock-order problems (a cycle in the lock-class graph, or\n"
-	  "a rank of directory-locking.rst broken), even when no deadlock happened,\n"
-	  "and the script's own rules broken ('rule').\n"
-	  "Each report is also printed as it fires, one line with '!', while\n"
-	  "commands, scripts and lessons run; 'reports live off' stops that.",
-	  CMD_PAGER, 0, c_reports },
-	{ "lockdep", "look", "[graph|reports]", "the lock-order graph and its problems",
-	  "The graph: an edge A -> B for every lock key B taken while holding A,\n"
-	  "with the first thread, kernel function and step that did it. Keys are\n"
-	  "lock classes with the kernel's nesting subclass (/1 I_MUTEX_PARENT,\n"
-	  "/2 I_MUTEX_CHILD, /3 I_MUTEX_XATTR, /4 I_MUTEX_NONDIR2, /5\n"
-	  "I_MUTEX_PARENT2: include/linux/fs.h's numbers). 'lockdep reports'\n"
-	  "prints each lock-order report as lockdep would; 'lockdep graph' the\n"
-	  "graph alone, and plain 'lockdep' the graph and one line per problem.", CMD_PAGER, 0, c_lockdep },
-	{ "history", "look", "", "the commands typed in this session", NULL, CMD_PAGER, 0, c_history },
+	{ .name = "ps", .group = "look", .args = "",
+	  .help = "processes and threads, with their state",
+	  .flags = CMD_PAGER, .fn = c_ps },
+	{ .name = "fds", .group = "look", .args = "[PROC]",
+	  .help = "descriptor tables",
+	  .flags = CMD_PAGER, .fn = c_fds },
+	{ .name = "files", .group = "look", .args = "",
+	  .help = "open files: f_pos, f_count, f_mode, locks",
+	  .flags = CMD_PAGER, .fn = c_files },
+	{ .name = "locks", .group = "look", .args = "",
+	  .help = "each lock held or waited for: holders, mode, waiters in order",
+	  .flags = CMD_PAGER, .fn = c_locks },
+	{ .name = "where", .group = "look", .args = "[THREAD]",
+	  .help = "a thread's kernel call chain, the locks it holds, its next step (FUNC:STEP)",
+	  .flags = CMD_PAGER, .fn = c_where },
+	{ .name = "trace", .group = "look",
+	  .args = "[on|steps|off|jsonl|clear|show [steps] [N]]",
+	  .help = "the trace: live, or what happened so far",
+	  .long_help = c_trace_help, .flags = CMD_PAGER, .fn = c_trace },
+	{ .name = "stats", .group = "look", .args = "",
+	  .help = "per lock class: acquisitions, contention, waiting; atomics per call",
+	  .flags = CMD_PAGER, .fn = c_stats },
+	{ .name = "reports", .group = "look",
+	  .args = "[race|duplicate|skipped|deaddir|deadlock|lockorder|rule | live [on|off]]",
+	  .help = "what the detectors found, each report in full",
+	  .long_help = c_reports_help, .flags = CMD_PAGER, .fn = c_reports },
+	{ .name = "lockdep", .group = "look", .args = "[graph|reports]",
+	  .help = "the lock-order graph and its problems",
+	  .long_help = c_lockdep_help, .flags = CMD_PAGER, .fn = c_lockdep },
+	{ .name = "history", .group = "look", .args = "",
+	  .help = "the commands typed in this session",
+	  .flags = CMD_PAGER, .fn = c_history },
 	/* ---- checking ---- */
-	{ "expect", "check", "CONDITION...", "fail the script unless CONDITION holds",
-	  "FILE is file#N or PROC:FD; LOCK f_pos_lock, i_rwsem, f_lock, rename_mutex\n"
-	  "or the era's exec lock pidfd_getfd takes: cred_guard_mutex (v5.6),\n"
-	  "exec_update_mutex (v5.7-v5.10), exec_update_lock (v5.11 on, read).",
-	  CMD_NOREPLAY, 0, c_expect },
+	{ .name = "expect", .group = "check", .args = "CONDITION...",
+	  .help = "fail the script unless CONDITION holds",
+	  .long_help = c_expect_help, .flags = CMD_NOREPLAY, .fn = c_expect },
 	/* ---- scripts ---- */
-	{ "source", "script", "FILE", "run the commands of FILE", NULL, 0, 0, c_source },
-	{ "echo", "script", "[TEXT...]", "print TEXT", NULL, 0, 0, c_echo },
-	{ "save", "script", "FILE", "write the session as a replayable script", NULL,
-	  CMD_NOREPLAY, 0, c_save },
-	{ "explore", "explore", "[all|dpor|stateful|naive | max N | jobs N | bound K]... | "
+	{ .name = "source", .group = "script", .args = "FILE",
+	  .help = "run the commands of FILE",
+	  .fn = c_source },
+	{ .name = "echo", .group = "script", .args = "[TEXT...]",
+	  .help = "print TEXT",
+	  .fn = c_echo },
+	{ .name = "save", .group = "script", .args = "FILE",
+	  .help = "write the session as a replayable script",
+	  .flags = CMD_NOREPLAY, .fn = c_save },
+	{ .name = "explore", .group = "explore",
+	  .args = "[all|dpor|stateful|naive | max N | jobs N | bound K]... | "
 	  "replay WHAT... | save FILE [K] | outcomes",
-	  "is any violation reachable? a proof, or the shortest schedule that breaks it",
-	  "Explores every interleaving of the pending calls from here and says which\n"
-	  "engine it used and why.  Plain 'explore' visits each distinct state once\n"
-	  "(as SPIN does) and stops at the first violation; beside it a search, fewest\n"
-	  "preemptions first, then fewest steps, gives the shortest counterexample:\n"
-	  "a table with a column per thread, then its schedule token (A*5 B*9 A*3),\n"
-	  "which 'explore replay TOKEN' steps in any session.  'all' goes on past\n"
-	  "violations and counts them and the distinct outcomes ('explore outcomes'\n"
-	  "lists them); 'stateful' counts the violations; 'dpor' runs each execution\n"
-	  "(partial-order reduction), 'naive' every interleaving, 'bound K' those with\n"
-	  "at most K preemptions.  'max N' stops after N states (or executions),\n"
-	  "'jobs N' workers.  'explore replay K', 'replay KIND' or 'replay TOKEN'\n"
-	  "makes execution K, the first counterexample of a kind (race, duplicate,\n"
-	  "deadlock, ...) or the schedule the current state; 'explore save FILE [K]'\n"
-	  "writes it as a script of steps.  After\n"
-	  "explore, expect race/duplicate/deadlock speak of what it explored.\n"
-	  "A search cut short (max, Ctrl-C, a full table) says so in its first line,\n"
-	  "'stopped after N ...: not a proof', and every later 'expect no ...' about\n"
-	  "it fails with that line.  A search longer than 2 s prints its progress;\n"
-	  "Ctrl-C stops it.",
-	  CMD_NOREPLAY_SAID, 0, c_explore },
-	{ "compare", "explore", "PRESET PRESET [FILE]", "replay the session (or FILE) under two kernels, side by side",
-	  "Runs this session (its log, as it was typed) or FILE line by line under\n"
-	  "each preset in a fresh session, as a script runs (expect, save, export and\n"
-	  "lessons left out; back, explore and compare too, and said), and prints\n"
-	  "call by call the locks taken (acquisitions with class and mode, skips of\n"
-	  "f_pos_lock, waits) and the results side by side; * marks what differs.\n"
-	  "Foreground calls run until they return or block; pending (&) calls follow\n"
-	  "the same step commands where they can: a step of a thread that is blocked\n"
-	  "under one kernel goes to the scheduler instead, and the column says so.\n"
-	  "Then the scheduler runs what is left. The script's 'kernel' lines are\n"
-	  "replaced by the presets; its 'set' lines are kept. Example: compare v6.4\n"
-	  "v6.5",
-	  CMD_NOREPLAY_SAID, 0, c_compare },
-	{ "lessons", "script", "[N|NAME [step]]", "list the workshop's lessons, or load lesson N",
-	  "Lists examples/NN-*.vfs with the first line of each. 'lessons 1' loads\n"
-	  "lesson 1 into a fresh world (as 'source' would). Each lesson's comments\n"
-	  "(open the file beside the shell) say what to watch with 'trace on' and\n"
-	  "what to try next. The directory: $VFSIM_EXAMPLES, the source tree's\n"
-	  "examples/, or $(PREFIX)/share/vfsim/examples. 'lessons N step' runs it\n"
-	  "part by part: each command shown as it runs, Enter for the next part.",
-	  CMD_PAGER | CMD_NOREPLAY, 0, c_lessons },
+	  .help = "is any violation reachable? a proof, or the shortest schedule that breaks it",
+	  .long_help = c_explore_help, .flags = CMD_NOREPLAY_SAID, .fn = c_explore },
+	{ .name = "compare", .group = "explore", .args = "PRESET PRESET [FILE]",
+	  .help = "replay the session (or FILE) under two kernels, side by side",
+	  .long_help = c_compare_help, .flags = CMD_NOREPLAY_SAID, .fn = c_compare },
+	{ .name = "lessons", .group = "script", .args = "[N|NAME [step]]",
+	  .help = "list the workshop's lessons, or load lesson N",
+	  .long_help = c_lessons_help, .flags = CMD_PAGER | CMD_NOREPLAY, .fn = c_lessons },
 	/* ---- pictures (cmd_picture.c, timeline.c, export_*.c) ---- */
-	{ "timeline", "picture", "[steps] [FROM [TO]]", "the trace as a table: a row per step, a column per thread",
-	  "Each thread's column starts with three narrow lock columns: f_pos_lock (┃),\n"
-	  "i_rwsem (║ read, █ write), f_lock, rename_mutex or a process's exec lock\n"
-	  "(│); ░ while it waits for one. Then what it did in that step: the kernel\n"
-	  "function, the lock it waits for, the entries handed out, the syscall's\n"
-	  "result. '!' marks the steps of a detector's report, listed below the\n"
-	  "table. FROM and TO limit the steps shown. 80 columns hold three threads.\n"
-	  "'timeline steps' adds a column after the step's number naming the step\n"
-	  "as 'where' and 'trace steps' do: FUNCTION:STEP (iterate_dir:lock).",
-	  CMD_PAGER, 0, c_timeline },
+	{ .name = "timeline", .group = "picture", .args = "[steps] [FROM [TO]]",
+	  .help = "the trace as a table: a row per step, a column per thread",
+	  .long_help = c_timeline_help, .flags = CMD_PAGER, .fn = c_timeline },
 	/* (its synopsis and long help: from export_formats, cmd_table_init) */
-	{ "export", "picture", NULL, "write the trace for a browser, Perfetto, Graphviz or jq",
-	  NULL, CMD_NOREPLAY, 0, c_export },
-	{ "help", "script", "[COMMAND|CONCEPT]", "list the commands, or explain one (or a lock, a report)",
-	  "'help race', 'help f_pos_lock', 'help i_rwsem', ...: the ideas behind the\n"
-	  "commands. 'apropos WORD' finds the commands and ideas that mention WORD.\n"
-	  "'?' is 'help'.", CMD_PAGER, 0, c_help },
-	{ "apropos", "script", "WORD", "the commands and ideas that mention WORD", NULL,
-	  CMD_PAGER, 0, c_apropos },
-	{ "pause", "script", "[TEXT...]", "print TEXT and wait for Enter (at a terminal only)",
-	  NULL, 0, 0, c_pause },
-	{ "clear", "script", "", "clear the terminal", NULL, 0, 0, c_clear },
-	{ "quit", "script", "", "leave vfsim (also 'q', or Ctrl-D at the prompt)", NULL,
-	  0, 0, c_quit },
+	{ .name = "export", .group = "picture",
+	  .help = "write the trace for a browser, Perfetto, Graphviz or jq",
+	  .flags = CMD_NOREPLAY, .fn = c_export },
+	{ .name = "help", .group = "script", .args = "[COMMAND|CONCEPT]",
+	  .help = "list the commands, or explain one (or a lock, a report)",
+	  .long_help = c_help_help, .flags = CMD_PAGER, .fn = c_help },
+	{ .name = "apropos", .group = "script", .args = "WORD",
+	  .help = "the commands and ideas that mention WORD",
+	  .flags = CMD_PAGER, .fn = c_apropos },
+	{ .name = "pause", .group = "script", .args = "[TEXT...]",
+	  .help = "print TEXT and wait for Enter (at a terminal only)",
+	  .fn = c_pause },
+	{ .name = "clear", .group = "script", .args = "",
+	  .help = "clear the terminal",
+	  .fn = c_clear },
+	{ .name = "quit", .group = "script", .args = "",
+	  .help = "leave vfsim (also 'q', or Ctrl-D at the prompt)",
+	  .fn = c_quit },
 };
 #define NBASE (sizeof base_table / sizeof base_table[0])
 
@@ -392,10 +208,9 @@ void cmd_table_init(void)
 		return;
 	int n = 0;
 	for (size_t i = 0; i < NBASE; i++) {
-		const struct cmd_def *def = &base_table[i];
+		const struct cmd_entry *def = &base_table[i];
 		if (def->name) {
-			table[n++] = (struct cmd_entry){ def->name, def->group, def->args,
-				def->help, def->long_help, 0, 0, def->flags, def->sys, def->fn };
+			table[n++] = *def;
 			continue;
 		}
 		for (int sys = SYS_NONE + 1; sys < SYS__COUNT; sys++) {
@@ -409,8 +224,10 @@ void cmd_table_init(void)
 				continue;
 			vfs_sys_synopsis(sys, synopses[sys], sizeof synopses[sys]);
 			struct cmd_entry *e = &table[n++];
-			*e = (struct cmd_entry){ d->name, base_table[i].group, synopses[sys],
-				d->help, d->long_help, 0, 0, CMD_THREAD, sys, c_syscall };
+			*e = (struct cmd_entry){ .name = d->name, .group = def->group,
+				.args = synopses[sys], .help = d->help,
+				.long_help = d->long_help, .flags = CMD_THREAD,
+				.sys = sys, .fn = c_syscall };
 			vfs_sys_nwords(sys, &e->min_args, &e->max_args);
 		}
 	}

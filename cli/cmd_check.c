@@ -459,6 +459,11 @@ const struct expect_cond *expect_cond_find(const char *name)
 	return NULL;
 }
 
+const char c_expect_help[] =
+	"FILE is file#N or PROC:FD; LOCK f_pos_lock, i_rwsem, f_lock, rename_mutex\n"
+	"or the era's exec lock pidfd_getfd takes: cred_guard_mutex (v5.6),\n"
+	"exec_update_mutex (v5.7-v5.10), exec_update_lock (v5.11 on, read).";
+
 HANDLER(c_expect)
 {
 	const char *k = c->argv[0];

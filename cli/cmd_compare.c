@@ -588,6 +588,19 @@ static void print_rows(struct session *s, const struct row *a, const struct row 
 	print_row(s, diff, r->label, l, rr);
 }
 
+const char c_compare_help[] =
+	"Runs this session (its log, as it was typed) or FILE line by line under\n"
+	"each preset in a fresh session, as a script runs (expect, save, export and\n"
+	"lessons left out; back, explore and compare too, and said), and prints\n"
+	"call by call the locks taken (acquisitions with class and mode, skips of\n"
+	"f_pos_lock, waits) and the results side by side; * marks what differs.\n"
+	"Foreground calls run until they return or block; pending (&) calls follow\n"
+	"the same step commands where they can: a step of a thread that is blocked\n"
+	"under one kernel goes to the scheduler instead, and the column says so.\n"
+	"Then the scheduler runs what is left. The script's 'kernel' lines are\n"
+	"replaced by the presets; its 'set' lines are kept. Example: compare v6.4\n"
+	"v6.5";
+
 HANDLER(c_compare)
 {
 	const char *names[2] = { c->argv[0], c->argv[1] };

@@ -477,6 +477,41 @@ void define_again(struct session *s, const struct vfs_world *from)
 		define_lines(s, vfs_kfn_get(from, i), exec_line);
 }
 
+const char c_define_help[] =
+	"  define syscall getpos FD\n"
+	"    fdget FD                   # the file FD names (EBADF: none)\n"
+	"    lock f_pos_lock of file    # mutex_lock\n"
+	"    read f_pos of file\n"
+	"    unlock f_pos_lock of file\n"
+	"    fdput\n"
+	"    return f_pos\n"
+	"  end\n"
+	"  A: getpos 3\n"
+	"Each line is one atomic step, traced in the definition's name; the race\n"
+	"detector, lockdep, the rules and explore see its accesses as the kernel's.\n"
+	"Steps: lock LOCK of OBJ [read|write] [killable] [nested SUBCLASS];\n"
+	"unlock LOCK of OBJ; downgrade i_rwsem of inode; read FIELD of OBJ;\n"
+	"write FIELD of OBJ VALUE [+|- VALUE]; fdget FD; fdget_pos FD (the f_pos\n"
+	"lock when file_needs_f_pos_lock says so); fdput; fdput_pos; emit entries\n"
+	"of inode from VALUE [max VALUE] (ret: the offset after); call FUNCTION\n"
+	"(one defined before, 'define function NAME'); return VALUE [if VALUE CMP\n"
+	"VALUE]; if VALUE CMP VALUE, its steps, [else, its steps,] end (no step\n"
+	"of its own; each way must leave the same locks held); upgrade i_rwsem\n"
+	"of inode (inode_upgrade_trylock: ret 1 held for writing now, 0 not);\n"
+	"iterate (the legacy ->iterate, in wrap_directory_iterator's place).\n"
+	"LOCK: f_pos_lock (mutex), f_lock (spinlock), i_rwsem (rwsem; the\n"
+	"era's i_mutex before v4.7), d_update (the inode's dentry's mutex). OBJ:\n"
+	"file, inode. FIELD: the file's f_pos,\n"
+	"cursor, f_count; the inode's size, dir (its entries). VALUE: a number, an\n"
+	"errno name (EBADF: -9), a parameter, a field read before, ret (what the\n"
+	"last call returned), dead (IS_DEADDIR, read with dir). After a\n"
+	"function's parameters, as sparse says it: __acquires (returns holding\n"
+	"locks), __releases (releases its caller's), __must_hold(LOCK) (entered\n"
+	"holding LOCK, returns so): see 'help hook'. Refused at 'end': an unknown lock or field, a lock\n"
+	"still held or an fdget not put at a return, an unlock of a lock not held,\n"
+	"a cycle of calls. 'define' lists the definitions; 'reset', 'kernel',\n"
+	"'back', 'compare', 'explore' and 'save' keep them.";
+
 HANDLER(c_define)
 {
 	if (!c->argc) {
@@ -579,6 +614,19 @@ int define_call_line(struct session *s, struct lex *l)
 	return thread_run_call(s, &c, &call);
 }
 
+const char c_field_help[] =
+	"'field NAME of file [= N]' gives every open file (and 'of inode', every\n"
+	"inode) a field NAME, N at first (0 without '= N'), those made before\n"
+	"the declaration too. Defined steps read and write it as they do f_pos\n"
+	"(read NAME of file; write NAME of file VALUE [+|- VALUE]; return VALUE\n"
+	"if NAME CMP VALUE), traced as the kernel's fields are: the race\n"
+	"detector checks its accesses, 'rule write NAME under LOCK' holds it to\n"
+	"a lock, and 'explore' counts it in a state.\n"
+	"  field generation of file = 1\n"
+	"'field' lists the fields and each object's value ('files' shows the\n"
+	"files' too). At most 64; a name is declared once; 'reset', 'kernel',\n"
+	"'back', 'compare', 'explore' and 'save' keep them.";
+
 /* `field NAME of file|inode [= N]`; `field`: the fields and their values */
 HANDLER(c_field)
 {
@@ -642,6 +690,29 @@ void hook_text(const struct vfs_world *w, int h, char *buf, size_t n)
 	else
 		snprintf(buf, n, "%s", k >= 0 ? vfs_kfn_get(w, k)->name : "");
 }
+
+const char c_hook_help[] =
+	"'hook vfs_llseek FUNCTION': lseek runs FUNCTION instead of vfs_llseek,\n"
+	"on its file after fdget_pos; FUNCTION's return is lseek's, its\n"
+	"parameters name lseek's arguments (define function NAME FD OFF WHENCE).\n"
+	"'hook lookup FUNCTION': mkdir, unlink, rmdir and rename run FUNCTION\n"
+	"before looking up the last component, under the parent's lock; its\n"
+	"inode is the parent directory, and a negative return fails the call.\n"
+	"'hook lookup before F after G': F before the lookup, G after it\n"
+	"whatever it found (and after F when F fails); F may return holding\n"
+	"locks (define function F __acquires) that G releases (define\n"
+	"function G __releases): held across the lookup, checked to balance.\n"
+	"'hook wrap_directory_iterator FUNCTION': a legacy ->iterate under v6.5's\n"
+	"shared iterate_dir runs FUNCTION in the wrapper's place, entered holding\n"
+	"i_rwsem for reading and returning so (define function F\n"
+	"__must_hold(i_rwsem)); its step 'iterate' is the wrapper's iter(file,\n"
+	"ctx), 'upgrade i_rwsem of inode' the inode_upgrade_trylock it wishes for.\n"
+	"The trace and 'where' name FUNCTION; the race detector, lockdep, the\n"
+	"rules and explore see its steps as the kernel's. A hooked function has\n"
+	"no fdget, fdput or emit (the path has its file). A kill in its killable\n"
+	"lock: it releases its own locks and returns EINTR to the path, which\n"
+	"unwinds (fdput_pos; the parent's unlock). 'hook POINT default' gives\n"
+	"the path back to the kernel; 'hook' lists the points.";
 
 /* `hook POINT FUNCTION|default`, `hook POINT before F after G`; `hook`:
  * the points and what is at each */

@@ -27,6 +27,16 @@ static void print_report(struct session *s, const struct vfs_report *r, int i)
 	free(buf);
 }
 
+const char c_reports_help[] =
+	"Races (vector clocks), duplicate and skipped entries per pass of an open\n"
+	"directory, iteration of a dead directory, deadlocks (the wait-for cycle,\n"
+	"shown as lockdep's \"Possible unsafe locking scenario\" with the threads\n"
+	"as columns) and lock-order problems (a cycle in the lock-class graph, or\n"
+	"a rank of directory-locking.rst broken), even when no deadlock happened,\n"
+	"and the script's own rules broken ('rule').\n"
+	"Each report is also printed as it fires, one line with '!', while\n"
+	"commands, scripts and lessons run; 'reports live off' stops that.";
+
 HANDLER(c_reports)
 {
 	const struct vfs_world *w = s->w;
@@ -76,6 +86,15 @@ HANDLER(c_reports)
 		    "first %d, is counted, not kept)\n", total, VFS_MAX_REPORTS);
 	return 0;
 }
+
+const char c_lockdep_help[] =
+	"The graph: an edge A -> B for every lock key B taken while holding A,\n"
+	"with the first thread, kernel function and step that did it. Keys are\n"
+	"lock classes with the kernel's nesting subclass (/1 I_MUTEX_PARENT,\n"
+	"/2 I_MUTEX_CHILD, /3 I_MUTEX_XATTR, /4 I_MUTEX_NONDIR2, /5\n"
+	"I_MUTEX_PARENT2: include/linux/fs.h's numbers). 'lockdep reports'\n"
+	"prints each lock-order report as lockdep would; 'lockdep graph' the\n"
+	"graph alone, and plain 'lockdep' the graph and one line per problem.";
 
 HANDLER(c_lockdep)
 {

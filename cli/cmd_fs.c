@@ -288,6 +288,31 @@ void fs_define_text(const struct vfs_fstype *ft, char *buf, size_t n)
 			 ft->until_era % 100);
 }
 
+const char c_fs_help[] =
+	"'fs list': for each type, its iterator, whether it has ->iterate_shared\n"
+	"natively or the legacy ->iterate (wrapped from v6.5), its directory\n"
+	"llseek, and its answer to read() on a directory. Types the preset's\n"
+	"kernel did not have are marked, and so are those the script defined.\n"
+	"\n"
+	"'fs define NAME KEY VALUE...' makes a filesystem type of the parts the\n"
+	"built-in ones are made of; 'mount NAME PATH' then mounts one. The keys\n"
+	"are its directories' file_operations (one line, or several ending in \\):\n"
+	"  iterate FN          the legacy ->iterate: i_rwsem exclusive (from v6.5\n"
+	"                      inside wrap_directory_iterator)\n"
+	"  iterate_shared FN   ->iterate_shared: i_rwsem shared\n"
+	"                      (one of the two; FN is an iterator: exfat_iterate,\n"
+	"                      ext4_readdir, dcache_readdir, ...)\n"
+	"  llseek FN           generic_file_llseek (the default), ext4_dir_llseek,\n"
+	"                      dcache_dir_lseek, offset_dir_llseek, ceph_dir_llseek,\n"
+	"                      ovl_dir_llseek, default_llseek (these three take\n"
+	"                      i_rwsem exclusive; dcache_dir_lseek shared)\n"
+	"  read FN             generic_read_dir (EISDIR, the default), ceph_read_dir\n"
+	"                      (text with the mount option dirstat), none (EINVAL)\n"
+	"  maxbytes N          s_maxbytes: bytes, or MAX_LFS_FILESIZE (the default)\n"
+	"  since R, until R    the releases that have it, for 'fs list' (5.7)\n"
+	"A definition is part of the kernel being modelled: 'reset', 'kernel',\n"
+	"'back', 'compare', 'explore' and 'save' keep it.";
+
 HANDLER(c_fs)
 {
 	if (!c->argc || !strcmp(c->argv[0], "list"))

@@ -176,6 +176,14 @@ HANDLER(c_pause)
 	return 0;
 }
 
+const char c_lessons_help[] =
+	"Lists examples/NN-*.vfs with the first line of each. 'lessons 1' loads\n"
+	"lesson 1 into a fresh world (as 'source' would). Each lesson's comments\n"
+	"(open the file beside the shell) say what to watch with 'trace on' and\n"
+	"what to try next. The directory: $VFSIM_EXAMPLES, the source tree's\n"
+	"examples/, or $(PREFIX)/share/vfsim/examples. 'lessons N step' runs it\n"
+	"part by part: each command shown as it runs, Enter for the next part.";
+
 HANDLER(c_lessons)
 {
 	char dir[PATH_MAX];

@@ -283,6 +283,16 @@ static const struct { const char *word; int what; } trace_words[] = {
 	{ "show", TW_SHOW },
 };
 
+const char c_trace_help[] =
+	"'trace on' prints each event as it happens; 'trace steps' adds a column,\n"
+	"after the thread's, naming the step it happened in as 'where' names a\n"
+	"resume point: FUNCTION:STEP, the kernel function's C function in core/\n"
+	"and the case of its switch (iterate_dir:iterate, fdget_pos:lock;\n"
+	"do_syscall_64:enter is a call's first step).  'trace show [steps] [N]'\n"
+	"prints the kept events (the last N), with that column when asked or\n"
+	"when the live trace has it; JSON lines (jsonl, 'export jsonl') carry it\n"
+	"as \"point\".";
+
 HANDLER(c_trace)
 {
 	const char *a = c->argc ? c->argv[0] : "show";

@@ -238,6 +238,25 @@ void override_text(int dec, const struct vfs_expr *e, char *buf, size_t n)
 	snprintf(buf, n, "override %s %s", vfs_decisions[dec].fn, text);
 }
 
+const char c_override_help[] =
+	"'override FUNC EXPR' replaces the decision of kernel function FUNC by\n"
+	"the expression EXPR over the state FUNC sees, written as its condition:\n"
+	"  override file_needs_f_pos_lock atomic_pos && (count > 1 || dir)\n"
+	"EXPR has numbers, true, false, the function's variables (and the fields\n"
+	"'field' declared, of the file FUNC sees or its inode), !, &&, ||\n"
+	"(each stops as soon as its answer is known: a variable is read, and the\n"
+	"read traced, only where the kernel's code would read it), <, <=, >, >=,\n"
+	"==, != and parentheses. Where the script's answer differs from the\n"
+	"kernel's, the trace notes it, as it notes the knobs' deliberately wrong\n"
+	"values. 'override' lists the decisions, the kernel's own expression\n"
+	"under this kernel and the variables; 'override FUNC default' gives the\n"
+	"decision back to the kernel. 'kernel PRESET' does too, as it resets the\n"
+	"knobs; 'reset' keeps overrides.\n"
+	"file_needs_f_pos_lock (fdget_pos takes f_pos_lock) sees atomic_pos,\n"
+	"count (file_count), dir, iterate_shared (f_op->iterate_shared under\n"
+	"this kernel), regular; __fget_light (fdget borrows the file, no\n"
+	"reference) sees table_users (files->count).";
+
 HANDLER(c_override)
 {
 	if (!c->argc) {

@@ -79,6 +79,33 @@ static int remove_rule(struct session *s, const struct cmd_call *c)
 			    "lists them)", t);
 }
 
+const char c_rule_help[] =
+	"'rule lockorder A before B': no thread takes A while holding B.\n"
+	"'rule rank LOCK N', as Documentation/filesystems/directory-locking.rst\n"
+	"ranks locks: no thread takes a lock while holding one of the same or a\n"
+	"higher rank (a lock without a rank is not checked):\n"
+	"  rule rank s_vfs_rename_mutex 1\n"
+	"  rule rank i_rwsem:parent 2\n"
+	"  rule rank i_rwsem:parent2 3\n"
+	"A lock is a class as lockdep names it: s_vfs_rename_mutex, f_pos_lock,\n"
+	"i_rwsem (any inode; i_rwsem_dir, i_rwsem_nondir), f_lock,\n"
+	"cred_guard_mutex, exec_update_mutex, exec_update_lock; an i_rwsem may\n"
+	"name the nesting subclass inode_lock_nested gives it (:normal, :parent,\n"
+	":child, :xattr, :nondir2, :parent2; lockdep's /0 to /5, the kernel's\n"
+	"numbers), else any subclass matches.\n"
+	"'rule write f_pos under f_pos_lock': f_pos of a file only written while\n"
+	"holding that file's f_pos_lock ('access': read too; an i_rwsem is the\n"
+	"file's inode's). 'rule field users <= 1': every value written to the\n"
+	"field (f_pos, cursor, size or a declared one) of any object is <= 1 (CMP:\n"
+	"< <= > >= == !=). 'rule entries once per pass': an open directory hands\n"
+	"out each entry once in one pass.\n"
+	"Each acquisition is checked while stepping and by 'explore' (the\n"
+	"violation 'rule'); a broken rule is reported like lockdep's warnings\n"
+	"('reports rule', 'expect no rule'). 'rule remove RULE' (its words as\n"
+	"'rule' lists it) or 'rule remove all' takes rules back. 'rule' lists\n"
+	"the rules; 'reset',\n"
+	"'kernel', 'back', 'compare', 'explore' and 'save' keep them.";
+
 HANDLER(c_rule)
 {
 	struct vfs_rule r;

@@ -115,6 +115,11 @@ static bool numeric(const char *w)
 	return *w && strspn(w, "0123456789") == strlen(w);
 }
 
+const char c_step_help[] =
+	"'step' runs one step of the scheduler's choice; 'step A' one of A's;\n"
+	"'step A 5' five. 'step A until ext4_readdir' runs A until it is about to\n"
+	"enter that kernel function (or says why it stopped before).";
+
 HANDLER(c_step)
 {
 	int tid = -1, ai = 0;

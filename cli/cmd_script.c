@@ -270,6 +270,11 @@ static void print_usage(struct session *s, const struct cmd_entry *e)
 	} while (p);
 }
 
+const char c_help_help[] =
+	"'help race', 'help f_pos_lock', 'help i_rwsem', ...: the ideas behind the\n"
+	"commands. 'apropos WORD' finds the commands and ideas that mention WORD.\n"
+	"'?' is 'help'.";
+
 HANDLER(c_help)
 {
 	if (!c->argc) {

@@ -41,6 +41,11 @@ static void show_knobs(struct session *s, bool only_changed)
 	}
 }
 
+const char c_kernel_help[] =
+	"With no argument, shows the preset and any knob overridden. 'kernel list'\n"
+	"lists the presets, one line each. 'kernel PRESET' chooses one and resets\n"
+	"every knob to it; the world is kept.";
+
 HANDLER(c_kernel)
 {
 	if (c->argc == 0) {
@@ -70,6 +75,11 @@ HANDLER(c_kernel)
 	vfs_set_preset(s->w, p);
 	return 0;
 }
+
+const char c_set_help[] =
+	"Knobs are the preset's row: fpos-lock, iterate, wrapper, pidfd-getfd, ...\n"
+	"Values that build a kernel that never existed (wrapper no-recheck,\n"
+	"naive-upgrade) say so in the trace when they change what happens.";
 
 HANDLER(c_set)
 {
@@ -108,6 +118,12 @@ HANDLER(c_set)
 		    d->name, c->argv[1]);
 	return 0;
 }
+
+const char c_mount_help[] =
+	"Creates PATH as the root of a new filesystem of type FSTYPE, a built-in\n"
+	"one or one the script defined ('fs define'). The root '/' is ext4. ceph\n"
+	"takes the option 'dirstat' (read() on its directories), and so does a\n"
+	"type defined with 'read ceph_read_dir'.";
 
 HANDLER(c_mount)
 {
@@ -162,6 +178,11 @@ static int setup_paths(struct session *s, const struct cmd_call *c, bool dir)
 	return 0;
 }
 
+const char c_mkdir_help[] =
+	"Without a thread, makes the directories at once (parents too), untraced.\n"
+	"As 'THREAD: mkdir PATH' it is the system call, traced, taking the\n"
+	"parent's i_rwsem exclusive.";
+
 HANDLER(c_mkdir)
 {
 	if (c->tid >= 0)        /* one PATH: the row's (cmd_check_args) */
@@ -204,6 +225,10 @@ HANDLER(c_ls)
 	return 0;
 }
 
+const char c_spawn_help[] =
+	"Pids are given from 100 upward. The process's first thread is NAME (also\n"
+	"NAME.1); its descriptors 0-2 are taken, so the first open gives 3.";
+
 HANDLER(c_spawn)
 {
 	int uid = 0;
@@ -233,6 +258,10 @@ HANDLER(c_spawn)
 		out(s, "%s: pid %d\n", c->argv[0], vfs_proc_pid(s->w, r));
 	return 0;
 }
+
+const char c_reset_help[] =
+	"The kernel being modelled stays as it was: its preset, the knobs 'set'\n"
+	"overrode and the filesystem types 'fs define' made.";
 
 HANDLER(c_reset)
 {
@@ -300,6 +329,10 @@ HANDLER(c_reset)
 /* The schedulers `sched` names, by enum vfs_sched; random takes a SEED. */
 static const char *const sched_names[] = { "rr", "fifo", "random" };
 
+const char c_sched_help[] =
+	"rr: round robin, one step each (the default). fifo: the oldest call runs\n"
+	"until it blocks or returns. random SEED: a reproducible random choice.";
+
 HANDLER(c_sched)
 {
 	if (c->argc == 0) {
@@ -322,6 +355,14 @@ HANDLER(c_sched)
 	vfs_world_set_sched(s->w, k, 0);
 	return 0;
 }
+
+const char c_kill_help[] =
+	"Drops PROC's queued calls and makes each thread exit after its current\n"
+	"call. A thread asleep in a killable wait (iterate_dir's\n"
+	"down_read_killable, a defined step's 'killable' lock, in a hook too)\n"
+	"gives up with EINTR at once; one asleep in a plain\n"
+	"wait (the v6.5 wrapper's down_write) sleeps on until it gets the lock,\n"
+	"as the wrapper's comment in fs/readdir.c explains.";
 
 HANDLER(c_kill)
 {

@@ -513,6 +513,27 @@ static int list_outcomes(struct session *s, struct xstate *x)
 	return 0;
 }
 
+const char c_explore_help[] =
+	"Explores every interleaving of the pending calls from here and says which\n"
+	"engine it used and why.  Plain 'explore' visits each distinct state once\n"
+	"(as SPIN does) and stops at the first violation; beside it a search, fewest\n"
+	"preemptions first, then fewest steps, gives the shortest counterexample:\n"
+	"a table with a column per thread, then its schedule token (A*5 B*9 A*3),\n"
+	"which 'explore replay TOKEN' steps in any session.  'all' goes on past\n"
+	"violations and counts them and the distinct outcomes ('explore outcomes'\n"
+	"lists them); 'stateful' counts the violations; 'dpor' runs each execution\n"
+	"(partial-order reduction), 'naive' every interleaving, 'bound K' those with\n"
+	"at most K preemptions.  'max N' stops after N states (or executions),\n"
+	"'jobs N' workers.  'explore replay K', 'replay KIND' or 'replay TOKEN'\n"
+	"makes execution K, the first counterexample of a kind (race, duplicate,\n"
+	"deadlock, ...) or the schedule the current state; 'explore save FILE [K]'\n"
+	"writes it as a script of steps.  After\n"
+	"explore, expect race/duplicate/deadlock speak of what it explored.\n"
+	"A search cut short (max, Ctrl-C, a full table) says so in its first line,\n"
+	"'stopped after N ...: not a proof', and every later 'expect no ...' about\n"
+	"it fails with that line.  A search longer than 2 s prints its progress;\n"
+	"Ctrl-C stops it.";
+
 HANDLER(c_explore)
 {
 	if (!c->argc || (strcmp(c->argv[0], "replay") && strcmp(c->argv[0], "save") &&

@@ -96,6 +96,16 @@ static const char *step_point(const struct pic *p, int32_t k)
 	return lo < hi ? vfs_event_point(p->w, &p->ev[lo]) : "";
 }
 
+const char c_timeline_help[] =
+	"Each thread's column starts with three narrow lock columns: f_pos_lock (┃),\n"
+	"i_rwsem (║ read, █ write), f_lock, rename_mutex or a process's exec lock\n"
+	"(│); ░ while it waits for one. Then what it did in that step: the kernel\n"
+	"function, the lock it waits for, the entries handed out, the syscall's\n"
+	"result. '!' marks the steps of a detector's report, listed below the\n"
+	"table. FROM and TO limit the steps shown. 80 columns hold three threads.\n"
+	"'timeline steps' adds a column after the step's number naming the step\n"
+	"as 'where' and 'trace steps' do: FUNCTION:STEP (iterate_dir:lock).";
+
 HANDLER(c_timeline)
 {
 	long long a[2] = { 0, 0 };
