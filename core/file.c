@@ -526,11 +526,7 @@ void do_dup2(struct vx *x)
 
 
 /* ---- an open file as the shell reads it (vfs_file.h) ------------------------ */
-int vfs_file_kind(const struct vfs_world *w, int file) { return w->files[file].kind; }
-int vfs_file_id(const struct vfs_world *w, int file) { return w->files[file].id; }
-unsigned vfs_file_mode(const struct vfs_world *w, int file) { return w->files[file].f_mode; }
-int64_t vfs_file_pos(const struct vfs_world *w, int file) { return w->files[file].f_pos; }
-int64_t vfs_file_cursor(const struct vfs_world *w, int file) { return w->files[file].cursor; }
-int vfs_file_count(const struct vfs_world *w, int file) { return w->files[file].f_count; }
-int vfs_file_inode(const struct vfs_world *w, int file) { return w->files[file].inode; }
-int vfs_file_pidfd_pid(const struct vfs_world *w, int file) { return w->files[file].pid; }
+/* the accessors vfs_file.h lists, a field each */
+#define FILE_ACCESSOR(type, name, field) \
+	type name(const struct vfs_world *w, int file) { return w->files[file].field; }
+VFS_FILE_FIELDS(FILE_ACCESSOR)

@@ -388,22 +388,7 @@ char data_byte(const struct vfs_inode *ino, int64_t off)
 }
 
 /* ---- an inode and its dentry as the shell reads them (vfs_inode.h) ---------- */
-int vfs_inode_type(const struct vfs_world *w, int ino) { return w->inodes[ino].type; }
-bool vfs_inode_freed(const struct vfs_world *w, int ino) { return w->inodes[ino].freed; }
-bool vfs_inode_unlinked(const struct vfs_world *w, int ino) { return w->inodes[ino].unlinked; }
-bool vfs_inode_is_mountpoint(const struct vfs_world *w, int ino)
-{
-	return w->inodes[ino].is_mountpoint;
-}
-int64_t vfs_inode_size(const struct vfs_world *w, int ino) { return w->inodes[ino].size; }
-const char *vfs_dentry_name(const struct vfs_world *w, int ino) { return w->inodes[ino].name; }
-int vfs_dentry_offset(const struct vfs_world *w, int ino) { return w->inodes[ino].d_off; }
-int vfs_dentry_first_child(const struct vfs_world *w, int ino)
-{
-	return w->inodes[ino].first_child;
-}
-int vfs_dentry_next_sibling(const struct vfs_world *w, int ino)
-{
-	return w->inodes[ino].next_sibling;
-}
-int vfs_dentry_nchildren(const struct vfs_world *w, int ino) { return w->inodes[ino].nchildren; }
+/* the accessors vfs_inode.h lists, a field each */
+#define INODE_ACCESSOR(type, name, field) \
+	type name(const struct vfs_world *w, int ino) { return w->inodes[ino].field; }
+VFS_INODE_FIELDS(INODE_ACCESSOR)

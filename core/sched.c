@@ -96,42 +96,18 @@ bool vfs_in_call(const struct vfs_world *w, int tid)
 	return w->threads[tid].f.pc != RP_IDLE;
 }
 
-const char *vfs_proc_name(const struct vfs_world *w, int proc) { return w->procs[proc].name; }
-int vfs_proc_pid(const struct vfs_world *w, int proc) { return w->procs[proc].pid; }
-int vfs_proc_uid(const struct vfs_world *w, int proc) { return w->procs[proc].uid; }
-int vfs_thread_state(const struct vfs_world *w, int tid) { return w->threads[tid].state; }
-int vfs_thread_proc(const struct vfs_world *w, int tid) { return w->threads[tid].proc; }
-int vfs_thread_ktid(const struct vfs_world *w, int tid) { return w->threads[tid].tid; }
-vfs_lid_t vfs_thread_wait_lock(const struct vfs_world *w, int tid)
-{
-	return w->threads[tid].wait_lock;
-}
+/* the accessors vfs_thread.h lists, a field each */
+#define PROC_ACCESSOR(type, name, field) \
+	type name(const struct vfs_world *w, int proc) { return w->procs[proc].field; }
+#define THREAD_ACCESSOR(type, name, field) \
+	type name(const struct vfs_world *w, int tid) { return w->threads[tid].field; }
+VFS_PROC_FIELDS(PROC_ACCESSOR)
+VFS_THREAD_FIELDS(THREAD_ACCESSOR)
+VFS_CALL_FIELDS(THREAD_ACCESSOR)
+
 const struct vfs_call *vfs_thread_call(const struct vfs_world *w, int tid)
 {
 	return &w->threads[tid].rec.call;
-}
-bool vfs_call_started(const struct vfs_world *w, int tid) { return w->threads[tid].rec.started; }
-bool vfs_call_done(const struct vfs_world *w, int tid) { return w->threads[tid].rec.done; }
-bool vfs_call_skipped_fpos(const struct vfs_world *w, int tid)
-{
-	return w->threads[tid].rec.skipped_fpos;
-}
-int vfs_call_start_step(const struct vfs_world *w, int tid)
-{
-	return w->threads[tid].rec.start_step;
-}
-int64_t vfs_call_ret(const struct vfs_world *w, int tid) { return w->threads[tid].rec.ret; }
-const char *vfs_call_text(const struct vfs_world *w, int tid) { return w->threads[tid].rec.text; }
-int vfs_call_nent(const struct vfs_world *w, int tid) { return w->threads[tid].rec.nent; }
-
-int vfs_thread_npending(const struct vfs_world *w, int tid)
-{
-	return w->threads[tid].npending;
-}
-
-int vfs_thread_nframes(const struct vfs_world *w, int tid)
-{
-	return w->threads[tid].nfn;
 }
 
 int vfs_thread_frame_fn(const struct vfs_world *w, int tid, int i)

@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "vfs_accessor.h"
+
 struct vfs_world;
 
 /* What a file slot holds: FK_NONE is a free slot. */
@@ -21,18 +23,22 @@ enum { FK_NONE, FK_INODE, FK_PIDFD };
 
 /* Slots of the file table in use or free: 0 <= FILE < vfs_world_nfiles. */
 int vfs_world_nfiles(const struct vfs_world *w);
-/* File slot FILE: its kind (FK_*), its number (file#N), f_mode, f_pos,
- * f_count, the inode it opened (FK_INODE) and the pid a pidfd refers to
- * (FK_PIDFD). */
-int vfs_file_kind(const struct vfs_world *w, int file);
-int vfs_file_id(const struct vfs_world *w, int file);
-unsigned vfs_file_mode(const struct vfs_world *w, int file);
-int64_t vfs_file_pos(const struct vfs_world *w, int file);
-/* The filesystem's private readdir state (the field 'cursor'). */
-int64_t vfs_file_cursor(const struct vfs_world *w, int file);
-int vfs_file_count(const struct vfs_world *w, int file);
-int vfs_file_inode(const struct vfs_world *w, int file);
-int vfs_file_pidfd_pid(const struct vfs_world *w, int file);
+/* File slot FILE, one accessor per field: TYPE NAME(w, FILE) (core/file.c
+ * defines them from this list; vfs_accessor.h). */
+#define VFS_FILE_FIELDS(X)                                                   \
+	/* its kind (FK_*), its number (file#N), f_mode, f_pos */             \
+	X(int, vfs_file_kind, kind)                                          \
+	X(int, vfs_file_id, id)                                              \
+	X(unsigned, vfs_file_mode, f_mode)                                   \
+	X(int64_t, vfs_file_pos, f_pos)                                      \
+	/* the filesystem's private readdir state (the field 'cursor') */    \
+	X(int64_t, vfs_file_cursor, cursor)                                  \
+	/* f_count, the inode it opened (FK_INODE) and the pid a pidfd      \
+	 * refers to (FK_PIDFD) */                                           \
+	X(int, vfs_file_count, f_count)                                      \
+	X(int, vfs_file_inode, inode)                                        \
+	X(int, vfs_file_pidfd_pid, pid)
+VFS_FILE_FIELDS(VFS_ACCESSOR_DECL)
 
 /* The file PROC's fd refers to, or -1. */
 int vfs_fd_file(const struct vfs_world *w, int proc, int fd);

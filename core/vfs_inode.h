@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "vfs_accessor.h"
+
 struct vfs_world;
 
 enum vfs_itype { IT_NONE, IT_DIR, IT_REG, IT_PIDFS };
@@ -18,22 +20,26 @@ enum vfs_itype { IT_NONE, IT_DIR, IT_REG, IT_PIDFS };
 int vfs_world_ninodes(const struct vfs_world *w);
 /* Filesystems mounted, / included (at most VFS_MAX_SB). */
 int vfs_world_nsb(const struct vfs_world *w);
-/* Inode slot INO: its type (enum vfs_itype), whether it is a free slot,
- * unlinked, the root of a mounted filesystem. */
-int vfs_inode_type(const struct vfs_world *w, int ino);
-bool vfs_inode_freed(const struct vfs_world *w, int ino);
-bool vfs_inode_unlinked(const struct vfs_world *w, int ino);
-bool vfs_inode_is_mountpoint(const struct vfs_world *w, int ino);
-/* Its i_size (the field 'size'). */
-int64_t vfs_inode_size(const struct vfs_world *w, int ino);
-/* Its dentry: the name, the offset of its entry in the parent directory,
- * and the children of a directory in the order getdents lists them: the
- * first, then each one's next; -1 after the last. */
-const char *vfs_dentry_name(const struct vfs_world *w, int ino);
-int vfs_dentry_offset(const struct vfs_world *w, int ino);
-int vfs_dentry_first_child(const struct vfs_world *w, int ino);
-int vfs_dentry_next_sibling(const struct vfs_world *w, int ino);
-/* How many children a directory has (the field 'dir'). */
-int vfs_dentry_nchildren(const struct vfs_world *w, int ino);
+/* Inode slot INO, one accessor per field: TYPE NAME(w, INO) (core/inode.c
+ * defines them from this list; vfs_accessor.h). */
+#define VFS_INODE_FIELDS(X)                                                  \
+	/* its type (enum vfs_itype), whether it is a free slot, unlinked,  \
+	 * the root of a mounted filesystem */                               \
+	X(int, vfs_inode_type, type)                                         \
+	X(bool, vfs_inode_freed, freed)                                      \
+	X(bool, vfs_inode_unlinked, unlinked)                                \
+	X(bool, vfs_inode_is_mountpoint, is_mountpoint)                      \
+	/* its i_size (the field 'size') */                                  \
+	X(int64_t, vfs_inode_size, size)                                     \
+	/* its dentry: the name, the offset of its entry in the parent      \
+	 * directory, and the children of a directory in the order getdents \
+	 * lists them: the first, then each one's next; -1 after the last */ \
+	X(const char *, vfs_dentry_name, name)                               \
+	X(int, vfs_dentry_offset, d_off)                                     \
+	X(int, vfs_dentry_first_child, first_child)                          \
+	X(int, vfs_dentry_next_sibling, next_sibling)                        \
+	/* how many children a directory has (the field 'dir') */            \
+	X(int, vfs_dentry_nchildren, nchildren)
+VFS_INODE_FIELDS(VFS_ACCESSOR_DECL)
 
 #endif
