@@ -132,47 +132,47 @@ void do_syscall_64(struct vx *x)
 
 /* ---- the rows -------------------------------------------------------------- */
 
+/* The kernel's name of the call, said once, as SYSCALL_DEFINEn(name, ...)
+ * says it: the name, the kernel function of the call's frame (VFN_name)
+ * and its entry (sys_name). */
+#define SYSCALL(k)            .kname = #k, .fn = VFN_##k, .entry = sys_##k
+/* The argument schema: the arguments, and their count taken from them. */
+#define ARGS(...)             .nargs = sizeof (const struct vfs_sysarg[]){ __VA_ARGS__ } / \
+					sizeof (struct vfs_sysarg), .args = { __VA_ARGS__ }
 #define ARG(nm, k, sl)        { .name = nm, .kind = k, .slot = sl }
 #define OPT(nm, k, sl, d)     { .name = nm, .kind = k, .slot = sl, .optional = 1, .dflt = d }
 #define FD0                   ARG("FD", VA_FD, 0)
+#define PATH0                 ARG("PATH", VA_PATH, 0)
 
 const struct vfs_sysdesc vfs_sys[SYS__COUNT] = {
 	[SYS_NONE] = { .name = "none", .kname = "none", .fn = VFN_none,
 		.flags = VSYS_TREE, .entry = sys_ni_syscall },
-	[SYS_OPEN] = { .name = "open", .kname = "openat", .fn = VFN_openat,
-		.flags = VSYS_TREE | VSYS_NAMEI | VSYS_FDS, .entry = sys_openat,
-		.nargs = 2, .args = { ARG("PATH", VA_PATH, 0), ARG("", VA_OFLAGS, 1) },
+	[SYS_OPEN] = { .name = "open", SYSCALL(openat),
+		.flags = VSYS_TREE | VSYS_NAMEI | VSYS_FDS,
+		ARGS(PATH0, ARG("", VA_OFLAGS, 1)),
 		.help = "openat: a new descriptor" },
-	[SYS_CLOSE] = { .name = "close", .kname = "close", .fn = VFN_close,
-		.flags = VSYS_TREE | VSYS_FDS, .entry = sys_close,
-		.nargs = 1, .args = { FD0 }, .help = "close a descriptor" },
-	[SYS_DUP] = { .name = "dup", .kname = "dup", .fn = VFN_dup,
-		.flags = VSYS_FDS, .entry = sys_dup, .nargs = 1, .args = { FD0 },
+	[SYS_CLOSE] = { .name = "close", SYSCALL(close), .flags = VSYS_TREE | VSYS_FDS,
+		ARGS(FD0), .help = "close a descriptor" },
+	[SYS_DUP] = { .name = "dup", SYSCALL(dup), .flags = VSYS_FDS, ARGS(FD0),
 		.help = "a second descriptor for the same file (f_count + 1)" },
-	[SYS_DUP2] = { .name = "dup2", .kname = "dup2", .fn = VFN_dup2,
-		.flags = VSYS_TREE | VSYS_FDS, .entry = sys_dup2, .nargs = 2,
-		.args = { ARG("OLD", VA_FD, 0), ARG("NEW", VA_FD, 1) },
+	[SYS_DUP2] = { .name = "dup2", SYSCALL(dup2), .flags = VSYS_TREE | VSYS_FDS,
+		ARGS(ARG("OLD", VA_FD, 0), ARG("NEW", VA_FD, 1)),
 		.help = "make NEW refer to OLD's file" },
-	[SYS_CLONE] = { .name = "clone", .kname = "clone", .fn = VFN_clone,
-		.flags = VSYS_TREE | VSYS_SPAWNS, .entry = sys_clone,
+	[SYS_CLONE] = { .name = "clone", SYSCALL(clone), .flags = VSYS_TREE | VSYS_SPAWNS,
 		.help = "a new thread sharing the fd table (CLONE_FILES)",
 		.long_help =
 		"The new thread is NAME.2, NAME.3, ... From then on every fd lookup in the\n"
 		"process takes a real reference, since the table is shared." },
-	[SYS_FORK] = { .name = "fork", .kname = "fork", .fn = VFN_fork,
-		.flags = VSYS_TREE | VSYS_SPAWNS, .entry = sys_fork,
-		.nargs = 1, .args = { ARG("NAME", VA_NEWPROC, 0) },
+	[SYS_FORK] = { .name = "fork", SYSCALL(fork), .flags = VSYS_TREE | VSYS_SPAWNS,
+		ARGS(ARG("NAME", VA_NEWPROC, 0)),
 		.help = "a child process NAME with a copy of the fd table" },
-	[SYS_EXIT] = { .name = "exit", .kname = "exit", .fn = VFN_exit,
-		.flags = VSYS_TREE | VSYS_FDS, .entry = sys_exit,
+	[SYS_EXIT] = { .name = "exit", SYSCALL(exit), .flags = VSYS_TREE | VSYS_FDS,
 		.help = "the thread ends; the last one drops the table's references" },
-	[SYS_PIDFD_OPEN] = { .name = "pidfd_open", .kname = "pidfd_open",
-		.fn = VFN_pidfd_open, .flags = VSYS_FDS, .entry = sys_pidfd_open,
-		.nargs = 1, .args = { ARG("PROC", VA_PROC, 0) },
+	[SYS_PIDFD_OPEN] = { .name = "pidfd_open", SYSCALL(pidfd_open), .flags = VSYS_FDS,
+		ARGS(ARG("PROC", VA_PROC, 0)),
 		.help = "a pidfd for process PROC (name or pid)" },
-	[SYS_PIDFD_GETFD] = { .name = "pidfd_getfd", .kname = "pidfd_getfd",
-		.fn = VFN_pidfd_getfd, .flags = VSYS_FDS, .entry = sys_pidfd_getfd,
-		.nargs = 2, .args = { ARG("PIDFD", VA_FD, 0), ARG("FD", VA_FD, 1) },
+	[SYS_PIDFD_GETFD] = { .name = "pidfd_getfd", SYSCALL(pidfd_getfd), .flags = VSYS_FDS,
+		ARGS(ARG("PIDFD", VA_FD, 0), ARG("FD", VA_FD, 1)),
 		.help = "steal the target's FD: a real reference",
 		.long_help =
 		"Needs the target's uid or uid 0 (EPERM). Takes a real reference on the\n"
@@ -180,65 +180,47 @@ const struct vfs_sysdesc vfs_sys[SYS__COUNT] = {
 		"before v5.6. The check and fget_task hold the target's lock against\n"
 		"exec (exec_update_lock, read; cred_guard_mutex in v5.6, exec_update_mutex\n"
 		"in v5.7-v5.10), released before receive_fd installs the file." },
-	[SYS_GETDENTS] = { .name = "getdents", .kname = "getdents64",
-		.fn = VFN_getdents64, .flags = VSYS_DIRENTS | VSYS_FPOS,
-		.entry = sys_getdents64,
-		.nargs = 2, .args = { FD0, OPT("N", VA_COUNT, 1, -1) },
+	[SYS_GETDENTS] = { .name = "getdents", SYSCALL(getdents64),
+		.flags = VSYS_DIRENTS | VSYS_FPOS, ARGS(FD0, OPT("N", VA_COUNT, 1, -1)),
 		.help = "getdents64: at most N entries (all without N)",
 		.long_help =
 		"fdget_pos, then iterate_dir of the preset's era: the f_pos lock if\n"
 		"file_needs_f_pos_lock says so, the directory's i_rwsem shared or\n"
 		"exclusive, ctx->pos from f_pos, the filesystem's iterator, f_pos back." },
-	[SYS_LSEEK] = { .name = "lseek", .kname = "lseek", .fn = VFN_lseek,
-		.flags = VSYS_FPOS, .entry = sys_lseek, .nargs = 3,
-		.args = { FD0, ARG("OFFSET", VA_OFFSET, 1),
-			  OPT("set|cur|end", VA_WHENCE, 2, VSEEK_SET) },
+	[SYS_LSEEK] = { .name = "lseek", SYSCALL(lseek), .flags = VSYS_FPOS,
+		ARGS(FD0, ARG("OFFSET", VA_OFFSET, 1), OPT("set|cur|end", VA_WHENCE, 2, VSEEK_SET)),
 		.help = "move f_pos (the filesystem's llseek)" },
 	/* `read FD` without N: a buffer, as a program passes one */
-	[SYS_READ] = { .name = "read", .kname = "read", .fn = VFN_read,
-		.flags = VSYS_READS | VSYS_FPOS, .entry = sys_read,
-		.nargs = 2, .args = { FD0, OPT("N", VA_COUNT, 1, 4096) },
+	[SYS_READ] = { .name = "read", SYSCALL(read), .flags = VSYS_READS | VSYS_FPOS,
+		ARGS(FD0, OPT("N", VA_COUNT, 1, 4096)),
 		.help = "read N bytes (4096 without N) at f_pos; EISDIR on most directories" },
-	[SYS_WRITE] = { .name = "write", .kname = "write", .fn = VFN_write,
-		.flags = VSYS_TREE | VSYS_FPOS, .entry = sys_write,
-		.nargs = 2, .args = { FD0, ARG("TEXT", VA_TEXT, 0) },
+	[SYS_WRITE] = { .name = "write", SYSCALL(write), .flags = VSYS_TREE | VSYS_FPOS,
+		ARGS(FD0, ARG("TEXT", VA_TEXT, 0)),
 		.help = "write TEXT at f_pos" },
-	[SYS_PREAD] = { .name = "pread", .kname = "pread64", .fn = VFN_pread64,
-		.flags = VSYS_READS, .entry = sys_pread64, .nargs = 3,
-		.args = { FD0, ARG("N", VA_COUNT, 1), ARG("OFFSET", VA_OFFSET, 2) },
+	[SYS_PREAD] = { .name = "pread", SYSCALL(pread64), .flags = VSYS_READS,
+		ARGS(FD0, ARG("N", VA_COUNT, 1), ARG("OFFSET", VA_OFFSET, 2)),
 		.help = "pread64: plain fdget, f_pos untouched" },
-	[SYS_PWRITE] = { .name = "pwrite", .kname = "pwrite64", .fn = VFN_pwrite64,
-		.flags = VSYS_TREE, .entry = sys_pwrite64, .nargs = 3,
-		.args = { FD0, ARG("TEXT", VA_TEXT, 0), ARG("OFFSET", VA_OFFSET, 2) },
+	[SYS_PWRITE] = { .name = "pwrite", SYSCALL(pwrite64), .flags = VSYS_TREE,
+		ARGS(FD0, ARG("TEXT", VA_TEXT, 0), ARG("OFFSET", VA_OFFSET, 2)),
 		.help = "pwrite64: plain fdget, f_pos untouched" },
 	/* mkdir is also a set-up command of the shell's (untraced) */
-	[SYS_MKDIR] = { .name = "mkdir", .kname = "mkdir", .fn = VFN_mkdir,
-		.flags = VSYS_TREE | VSYS_NAMEI, .entry = sys_mkdir,
-		.nargs = 1, .args = { ARG("PATH", VA_PATH, 0) },
-		.help = "make a directory (the parent's i_rwsem exclusive)" },
-	[SYS_CREAT] = { .name = "creat", .kname = "creat", .fn = VFN_creat,
-		.flags = VSYS_TREE | VSYS_NAMEI | VSYS_FDS, .entry = sys_creat,
-		.oflags = VO_WRONLY, .nargs = 1, .args = { ARG("PATH", VA_PATH, 0) },
-		.help = "create (or truncate) a file and open it" },
-	[SYS_UNLINK] = { .name = "unlink", .kname = "unlink", .fn = VFN_unlink,
-		.flags = VSYS_TREE | VSYS_NAMEI, .entry = sys_unlink,
-		.nargs = 1, .args = { ARG("PATH", VA_PATH, 0) },
-		.help = "remove a file (parent, then victim exclusive)" },
-	[SYS_RMDIR] = { .name = "rmdir", .kname = "rmdir", .fn = VFN_rmdir,
-		.flags = VSYS_TREE | VSYS_NAMEI, .entry = sys_rmdir,
-		.nargs = 1, .args = { ARG("PATH", VA_PATH, 0) },
-		.help = "remove an empty directory; it becomes S_DEAD" },
-	[SYS_RENAME] = { .name = "rename", .kname = "rename", .fn = VFN_rename,
-		.flags = VSYS_TREE | VSYS_NAMEI, .entry = sys_rename, .nargs = 2,
-		.args = { ARG("OLD", VA_PATH, 0), ARG("NEW", VA_PATH, 1) },
+	[SYS_MKDIR] = { .name = "mkdir", SYSCALL(mkdir), .flags = VSYS_TREE | VSYS_NAMEI,
+		ARGS(PATH0), .help = "make a directory (the parent's i_rwsem exclusive)" },
+	[SYS_CREAT] = { .name = "creat", SYSCALL(creat),
+		.flags = VSYS_TREE | VSYS_NAMEI | VSYS_FDS, .oflags = VO_WRONLY,
+		ARGS(PATH0), .help = "create (or truncate) a file and open it" },
+	[SYS_UNLINK] = { .name = "unlink", SYSCALL(unlink), .flags = VSYS_TREE | VSYS_NAMEI,
+		ARGS(PATH0), .help = "remove a file (parent, then victim exclusive)" },
+	[SYS_RMDIR] = { .name = "rmdir", SYSCALL(rmdir), .flags = VSYS_TREE | VSYS_NAMEI,
+		ARGS(PATH0), .help = "remove an empty directory; it becomes S_DEAD" },
+	[SYS_RENAME] = { .name = "rename", SYSCALL(rename), .flags = VSYS_TREE | VSYS_NAMEI,
+		ARGS(ARG("OLD", VA_PATH, 0), ARG("NEW", VA_PATH, 1)),
 		.help = "rename (across directories: the rename mutex)" },
 	/* two iovecs of N and N2 bytes; N2 left out: one */
-	[SYS_READV] = { .name = "readv", .kname = "readv", .fn = VFN_readv,
-		.flags = VSYS_READS | VSYS_FPOS, .entry = sys_readv, .nargs = 3,
-		.args = { FD0, ARG("N", VA_COUNT, 1), OPT("N2", VA_COUNT, 2, -1) },
+	[SYS_READV] = { .name = "readv", SYSCALL(readv), .flags = VSYS_READS | VSYS_FPOS,
+		ARGS(FD0, ARG("N", VA_COUNT, 1), OPT("N2", VA_COUNT, 2, -1)),
 		.help = "read N, then N2 bytes at f_pos into two buffers, as read does" },
-	[SYS_FSYNC] = { .name = "fsync", .kname = "fsync", .fn = VFN_fsync,
-		.entry = sys_fsync, .nargs = 1, .args = { FD0 },
+	[SYS_FSYNC] = { .name = "fsync", SYSCALL(fsync), ARGS(FD0),
 		.help = "the file's ->fsync after a plain fdget; EINVAL without one (pidfd, procfs)" },
 	/* the script's own (define syscall): its words, name and steps are
 	 * the definition's (core/defined.c); may touch what it names */
