@@ -14,64 +14,55 @@
 #define EXT4_MAXBYTES (((INT64_C(1) << 32) - 1) << 12)
 #define MAX_LFS_FILESIZE INT64_MAX
 
-#define OPS(shared, iter, seek, rd, max) { .native_shared = shared, \
+/* a directory's operations: natively shared iteration or the legacy
+ * ->iterate, the iterator, the llseek, read() on a directory, s_maxbytes */
+#define OPS_MAX(shared, iter, seek, rd, max) { .native_shared = shared, \
 	.iter_fn = VFN_##iter, .llseek = LLSEEK_##seek, .dir_read = DIRREAD_##rd, \
 	.maxbytes = max }
+#define OPS(shared, iter, seek, rd) OPS_MAX(shared, iter, seek, rd, MAX_LFS_FILESIZE)
+/* The first (last) release that has the filesystem, said once: the era
+ * the paths compare and the text `fs list` prints.  PATCH is empty or a
+ * point release, .28: SINCE(2, 6, .28) is "2.6.28", VFS_ERA(2, 6). */
+#define SINCE(major, minor, patch) .since_era = VFS_ERA(major, minor), \
+	.since = #major "." #minor #patch
+#define UNTIL(major, minor, patch) .until_era = VFS_ERA(major, minor), \
+	.until = #major "." #minor #patch
 
+/* a row per type; no until: still there */
 const struct vfs_fstype vfs_fstypes[] = {
 	/* natively shared since v4.7 */
-	{ .name = "ext4", .ops = OPS(true, ext4_readdir, EXT4_DIR, EISDIR, EXT4_MAXBYTES),
-	  .since_era = VFS_ERA(2, 6), .until_era = 0, .since = "2.6.28", .until = NULL,
-	  .note = "htree cursor in file->private_data; the root filesystem" },
-	{ .name = "tmpfs", .ops = OPS(true, dcache_readdir, DCACHE_DIR, EISDIR, MAX_LFS_FILESIZE),
+	{ .name = "ext4", .ops = OPS_MAX(true, ext4_readdir, EXT4_DIR, EISDIR, EXT4_MAXBYTES),
+	  SINCE(2, 6, .28), .note = "htree cursor in file->private_data; the root filesystem" },
+	{ .name = "tmpfs", .ops = OPS(true, dcache_readdir, DCACHE_DIR, EISDIR),
 	  /* v6.6: simple_offset_dir_operations */
 	  .later_knob = VFS_FS_KNOB(tmpfs_offsets),
-	  .later = OPS(true, offset_readdir, OFFSET_DIR, EISDIR, MAX_LFS_FILESIZE),
-	  .since_era = VFS_ERA(2, 6), .until_era = 0, .since = "2.6", .until = NULL,
-	  .note = "cursor dentry; stable offsets (offset_readdir) since v6.6" },
-	{ .name = "ramfs", .ops = OPS(true, dcache_readdir, DCACHE_DIR, EISDIR, MAX_LFS_FILESIZE),
-	  .since_era = VFS_ERA(2, 4), .until_era = 0, .since = "2.4", .until = NULL,
-	  .note = "libfs cursor dentry" },
-	{ .name = "xfs", .ops = OPS(true, xfs_file_readdir, GENERIC, EISDIR, MAX_LFS_FILESIZE),
-	  .since_era = VFS_ERA(2, 4), .until_era = 0, .since = "2.4", .until = NULL,
-	  .note = NULL },
-	{ .name = "btrfs", .ops = OPS(true, btrfs_real_readdir, GENERIC, EISDIR, MAX_LFS_FILESIZE),
-	  .since_era = VFS_ERA(2, 6), .until_era = 0, .since = "2.6.29", .until = NULL,
-	  .note = NULL },
+	  .later = OPS(true, offset_readdir, OFFSET_DIR, EISDIR),
+	  SINCE(2, 6,), .note = "cursor dentry; stable offsets (offset_readdir) since v6.6" },
+	{ .name = "ramfs", .ops = OPS(true, dcache_readdir, DCACHE_DIR, EISDIR),
+	  SINCE(2, 4,), .note = "libfs cursor dentry" },
+	{ .name = "xfs", .ops = OPS(true, xfs_file_readdir, GENERIC, EISDIR), SINCE(2, 4,) },
+	{ .name = "btrfs", .ops = OPS(true, btrfs_real_readdir, GENERIC, EISDIR), SINCE(2, 6, .29) },
 	/* proc_root_operations and the others: no ->fsync */
 	{ .name = "procfs", .ops = { .native_shared = true, .iter_fn = VFN_proc_readdir,
 		.llseek = LLSEEK_GENERIC, .dir_read = DIRREAD_EISDIR, .no_fsync = true,
 		.maxbytes = MAX_LFS_FILESIZE },
-	  .since_era = VFS_ERA(1, 0), .until_era = 0, .since = "1.0", .until = NULL,
-	  .note = NULL },
+	  SINCE(1, 0,) },
 	/* the legacy ->iterate, wrapped by wrap_directory_iterator from v6.5 */
-	{ .name = "ceph", .ops = OPS(false, ceph_readdir, CEPH_DIR, CEPH, MAX_LFS_FILESIZE),
-	  .since_era = VFS_ERA(2, 6), .until_era = 0, .since = "2.6.34", .until = NULL,
+	{ .name = "ceph", .ops = OPS(false, ceph_readdir, CEPH_DIR, CEPH), SINCE(2, 6, .34),
 	  .note = "read() on a directory with -o dirstat; llseek takes i_rwsem exclusive" },
-	{ .name = "coda", .ops = OPS(false, coda_readdir, GENERIC, EISDIR, MAX_LFS_FILESIZE),
-	  .since_era = VFS_ERA(2, 1), .until_era = 0, .since = "2.1", .until = NULL,
-	  .note = NULL },
-	{ .name = "exfat", .ops = OPS(false, exfat_iterate, GENERIC, EISDIR, MAX_LFS_FILESIZE),
-	  .since_era = VFS_ERA(5, 7), .until_era = 0, .since = "5.7", .until = NULL,
-	  .note = NULL },
-	{ .name = "jfs", .ops = OPS(false, jfs_readdir, GENERIC, EISDIR, MAX_LFS_FILESIZE),
-	  .since_era = VFS_ERA(2, 4), .until_era = 0, .since = "2.4", .until = NULL,
-	  .note = NULL },
-	{ .name = "ntfs", .ops = OPS(false, ntfs_readdir, GENERIC, EISDIR, MAX_LFS_FILESIZE),
+	{ .name = "coda", .ops = OPS(false, coda_readdir, GENERIC, EISDIR), SINCE(2, 1,) },
+	{ .name = "exfat", .ops = OPS(false, exfat_iterate, GENERIC, EISDIR), SINCE(5, 7,) },
+	{ .name = "jfs", .ops = OPS(false, jfs_readdir, GENERIC, EISDIR), SINCE(2, 4,) },
+	{ .name = "ntfs", .ops = OPS(false, ntfs_readdir, GENERIC, EISDIR),
 	  /* ntfs3 (v5.15; "ntfs" since classic ntfs left in v6.9) */
 	  .later_knob = VFS_FS_KNOB(ntfs3),
-	  .later = OPS(true, ntfs_readdir, GENERIC, EISDIR, MAX_LFS_FILESIZE),
-	  .since_era = VFS_ERA(2, 2), .until_era = VFS_ERA(6, 8), .since = "2.2", .until = "6.8",
+	  .later = OPS(true, ntfs_readdir, GENERIC, EISDIR),
+	  SINCE(2, 2,), UNTIL(6, 8,),
 	  .note = "classic ntfs; with the ntfs3 knob, ntfs3 (native shared)" },
-	{ .name = "ocfs2", .ops = OPS(false, ocfs2_readdir, GENERIC, EISDIR, MAX_LFS_FILESIZE),
-	  .since_era = VFS_ERA(2, 6), .until_era = 0, .since = "2.6.16", .until = NULL,
-	  .note = NULL },
-	{ .name = "overlayfs", .ops = OPS(false, ovl_iterate, OVL_DIR, EISDIR, MAX_LFS_FILESIZE),
-	  .since_era = VFS_ERA(3, 18), .until_era = 0, .since = "3.18", .until = NULL,
+	{ .name = "ocfs2", .ops = OPS(false, ocfs2_readdir, GENERIC, EISDIR), SINCE(2, 6, .16) },
+	{ .name = "overlayfs", .ops = OPS(false, ovl_iterate, OVL_DIR, EISDIR), SINCE(3, 18,),
 	  .note = "llseek takes the overlay inode's i_rwsem exclusive" },
-	{ .name = "vboxsf", .ops = OPS(false, vboxsf_dir_iterate, GENERIC, EISDIR, MAX_LFS_FILESIZE),
-	  .since_era = VFS_ERA(5, 6), .until_era = 0, .since = "5.6", .until = NULL,
-	  .note = NULL },
+	{ .name = "vboxsf", .ops = OPS(false, vboxsf_dir_iterate, GENERIC, EISDIR), SINCE(5, 6,) },
 };
 const int vfs_nfstypes = (int)(sizeof vfs_fstypes / sizeof vfs_fstypes[0]);
 
