@@ -4,7 +4,10 @@
  * do_unlinkat, do_rmdir and do_renameat2, each a switch on its own resume
  * points, with the helpers they share named as the kernel's
  * (filename_parentat, lock_rename, lookup_one_qstr_excl, vfs_mkdir,
- * vfs_unlink, vfs_rmdir, vfs_rename, unlock_rename).  The locking rules
+ * vfs_unlink, vfs_rmdir, vfs_rename, unlock_rename); the first three are
+ * one sequence, mainline's start_dirop and end_dirop around the vfs_
+ * function, which dirop_step runs from each path's row of dirops[] (its
+ * resume points), leaving each path its own change.  The locking rules
  * are Documentation/filesystems/directory-locking.rst's: the parent
  * exclusive (I_MUTEX_PARENT), then the victim exclusive; a
  * cross-directory rename first takes s_vfs_rename_mutex, then decides
@@ -69,12 +72,27 @@ static void filename_parentat(struct vx *x, int fn, int64_t dot,
 	go(x, next);
 }
 
+/* inode_lock of INO (a parent, a victim), held as long as the frame's
+ * LOCKED says so (what the unlocks and a kill's unwind read); then NEXT */
+static void namei_lock(struct vx *x, uint8_t *locked, int ino, int next)
+{
+	*locked = 1;
+	inode_lock_then(x, ino, next);
+}
+
+/* inode_unlock of INO, no longer held as LOCKED said */
+static void namei_unlock(struct vx *x, uint8_t *locked, int ino)
+{
+	inode_unlock_of(x, ino);
+	*locked = 0;
+}
+
 /* inode_lock_nested(parent, I_MUTEX_PARENT): the names in it cannot
  * change until the operation is done; then NEXT (the lookup) */
 static void lock_parent(struct vx *x, int next)
 {
-	x->t->f.namei.locked_parent = 1;
-	inode_lock_then(x, x->t->f.namei.parent, next);
+	struct vfs_namei_locals *nd = &x->t->f.namei;
+	namei_lock(x, &nd->locked_parent, nd->parent, next);
 }
 
 /*
@@ -119,6 +137,15 @@ static void lookup_done(struct vx *x, int64_t res, int next, int after)
 		go(x, next);
 }
 
+/* Back at AFTER from the pair's after half: on, in this same step, where
+ * lookup_done was sending the path */
+static void lookup_after(struct vx *x)
+{
+	int next = x->t->f.namei.after_next;
+	go(x, next);
+	run_at(x, next);
+}
+
 /* 'hook lookup': the script's function before the lookup of the last
  * component, under the parent's lock, on the (first) parent directory.
  * True while it runs, or when its negative return failed the call (the
@@ -146,8 +173,8 @@ static bool lookup_hook(struct vx *x, int hooked, int unlock, int after)
 static void lock_victim(struct vx *x, int next2, int next)
 {
 	struct vfs_frame *f = &x->t->f;
-	f->namei.locked_victim = 1;
-	inode_lock_then(x, f->inode, f->namei.inode2 >= 0 ? next2 : next);
+	namei_lock(x, &f->namei.locked_victim, f->inode,
+		   f->namei.inode2 >= 0 ? next2 : next);
 }
 
 /* After the change under the victims' locks (FN: vfs_unlink ...): their
@@ -171,8 +198,7 @@ static void vfs_op_done(struct vx *x, int fn, int64_t res, int unlock_victim2,
 static void unlock_victim(struct vx *x, int fn, int next)
 {
 	struct vfs_frame *f = &x->t->f;
-	inode_unlock_of(x, f->inode);
-	f->namei.locked_victim = 0;
+	namei_unlock(x, &f->namei.locked_victim, f->inode);
 	fn_exit(x, fn, f->res);
 	go(x, next);
 }
@@ -181,8 +207,7 @@ static void unlock_victim(struct vx *x, int fn, int next)
 static void unlock_parent(struct vx *x, int fn)
 {
 	struct vfs_frame *f = &x->t->f;
-	inode_unlock_of(x, f->namei.parent);
-	f->namei.locked_parent = 0;
+	namei_unlock(x, &f->namei.locked_parent, f->namei.parent);
 	fn_exit(x, fn, f->res);
 	sys_return(x, f->res);
 }
@@ -197,182 +222,170 @@ static void vfs_op_victim(struct vx *x, int fn, int next)
 	go(x, next);
 }
 
+/* ---- start_dirop, end_dirop: do_mkdirat's, do_unlinkat's, do_rmdir's ---- */
+
+/*
+ * The three run one sequence, whose middle mainline names start_dirop
+ * (the parent locked, inode_lock_nested(I_MUTEX_PARENT), then
+ * lookup_one_qstr_excl) and end_dirop (the parent unlocked):
+ * filename_parentat, start_dirop, the vfs_ function (vfs_unlink and
+ * vfs_rmdir lock the victim around their change; vfs_mkdir locks
+ * nothing), end_dirop.  A row says what differs: the call's kernel
+ * function and its vfs_ function, filename_parentat's answers for "."
+ * and "..", the lookup's answer for a name that is missing, a directory
+ * or not one, and the path's own resume point for each step (a trace and
+ * 'where' name do_rmdir:lock_parent, never a shared step).  The change
+ * itself is the path's own step, in its own function.
+ */
+struct dirop {
+	int16_t fn, vfs_fn;
+	int16_t dot, dotdot;                    /* -errno */
+	int16_t missing, dir, nondir;           /* 0 or -errno */
+	int16_t parentat, lock_parent, lookup, lookup_hooked, lookup_after,
+		vfs_op, lock_victim, change, unlock_victim, unlock_parent;
+};
+
+/* FUNC's resume points for the steps of the sequence, VFS its vfs_ function */
+#define DIROP_STEPS(func, vfs)                                                \
+	.fn = VFN_##func, .vfs_fn = VFN_##vfs, .parentat = RP(func, parentat),\
+	.lock_parent = RP(func, lock_parent), .lookup = RP(func, lookup),     \
+	.lookup_hooked = RP(func, lookup_hooked),                             \
+	.lookup_after = RP(func, lookup_after), .vfs_op = RP(func, vfs),      \
+	.unlock_parent = RP(func, unlock_parent)
+/* ... and those of the victim's lock around the vfs_ function's STEP */
+#define DIROP_VICTIM(func, step)                                              \
+	.lock_victim = RP(func, lock_victim), .change = RP(func, step),       \
+	.unlock_victim = RP(func, unlock_victim)
+
+enum { DIROP_MKDIRAT, DIROP_UNLINKAT, DIROP_RMDIR };
+static const struct dirop dirops[] = {
+	[DIROP_MKDIRAT] = { DIROP_STEPS(do_mkdirat, vfs_mkdir), .lock_victim = -1,
+		.change = -1, .unlock_victim = -1, .dot = -VE_EXIST, .dotdot = -VE_EXIST,
+		.dir = -VE_EXIST, .nondir = -VE_EXIST },
+	[DIROP_UNLINKAT] = { DIROP_STEPS(do_unlinkat, vfs_unlink), DIROP_VICTIM(do_unlinkat, unlink),
+		.dot = -VE_ISDIR, .dotdot = -VE_ISDIR, .missing = -VE_NOENT, .dir = -VE_ISDIR },
+	[DIROP_RMDIR] = { DIROP_STEPS(do_rmdir, vfs_rmdir), DIROP_VICTIM(do_rmdir, rmdir),
+		.dot = -VE_INVAL, .dotdot = -VE_NOTEMPTY, .missing = -VE_NOENT, .nondir = -VE_NOTDIR },
+};
+
+/* start_dirop's lookup_one_qstr_excl, after the script's 'hook lookup'
+ * function if there is one; its answer by what the name is, then on to
+ * the vfs_ function or out through end_dirop */
+static void start_dirop_lookup(struct vx *x, const struct dirop *op)
+{
+	struct vfs_frame *f = &x->t->f;
+	int v;
+
+	if (lookup_hook(x, op->lookup_hooked, op->unlock_parent, op->lookup_after))
+		return;
+	int r = lookup_one_qstr_excl(x, op->fn, 0, f->namei.parent, f->namei.parent, &v);
+	if (r == 0) {
+		f->namei.dentry = v;
+		r = v < 0 ? op->missing : x->w->inodes[v].type == IT_DIR ? op->dir : op->nondir;
+	}
+	lookup_done(x, r, r < 0 ? op->unlock_parent : op->vfs_op, op->lookup_after);
+}
+
+/* One step of OP's sequence but the path's own (the change; vfs_mkdir,
+ * which locks no victim, is do_mkdirat's own) */
+static void dirop_step(struct vx *x, const struct dirop *op)
+{
+	int pc = x->t->f.pc;
+
+	if (pc == op->parentat)
+		filename_parentat(x, op->fn, op->dot, op->dotdot, op->lock_parent);
+	else if (pc == op->lock_parent)
+		lock_parent(x, op->lookup);
+	else if (pc == op->lookup || pc == op->lookup_hooked)
+		start_dirop_lookup(x, op);
+	else if (pc == op->lookup_after)
+		lookup_after(x);
+	else if (pc == op->vfs_op)
+		vfs_op_victim(x, op->vfs_fn, op->lock_victim);
+	else if (pc == op->lock_victim)
+		lock_victim(x, op->change, op->change);
+	else if (pc == op->unlock_victim)
+		unlock_victim(x, op->vfs_fn, op->unlock_parent);
+	else if (pc == op->unlock_parent)
+		unlock_parent(x, op->fn);       /* end_dirop */
+}
+
+/* After the change of OP's vfs_ function, its answer RES: the victim's unlock */
+static void dirop_done(struct vx *x, const struct dirop *op, int64_t res)
+{
+	vfs_op_done(x, op->vfs_fn, res, op->unlock_victim, op->unlock_victim,
+		    op->unlock_parent);
+}
+
 /* ---- do_mkdirat ---- */
 
-/* filename_create (the parent, locked; the name must not exist), vfs_mkdir,
- * done_path_create (the parent unlocked) */
+/* filename_create (filename_parentat, the parent locked, the name looked
+ * up: it must not exist), vfs_mkdir, done_path_create (the parent
+ * unlocked); vfs_mkdir is the path's own step, dirop_step runs the others */
 void do_mkdirat(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
-	struct vfs_world *w = x->w;
 	char name[VFS_NAME_MAX];
-	int v, r;
 
-	switch (f->pc) {
-	case RP(do_mkdirat, parentat):
-		filename_parentat(x, VFN_do_mkdirat, -VE_EXIST, -VE_EXIST,
-				  RP(do_mkdirat, lock_parent));
-		return;
-	case RP(do_mkdirat, lock_parent):
-		lock_parent(x, RP(do_mkdirat, lookup));
-		return;
-	case RP(do_mkdirat, lookup_after):
-		go(x, f->namei.after_next);
-		run_at(x, f->namei.after_next);
-		return;
-	case RP(do_mkdirat, lookup):
-	case RP(do_mkdirat, lookup_hooked):
-		if (lookup_hook(x, RP(do_mkdirat, lookup_hooked), RP(do_mkdirat, unlock_parent),
-				RP(do_mkdirat, lookup_after)))
-			return;
-		r = lookup_one_qstr_excl(x, VFN_do_mkdirat, 0, f->namei.parent,
-					 f->namei.parent, &v);
-		if (r == 0) {
-			f->namei.dentry = v;
-			if (v >= 0)
-				r = -VE_EXIST;
-		}
-		lookup_done(x, r, r < 0 ? RP(do_mkdirat, unlock_parent) :
-			    RP(do_mkdirat, vfs_mkdir), RP(do_mkdirat, lookup_after));
-		return;
-	case RP(do_mkdirat, vfs_mkdir):
-		fn_enter(x, VFN_vfs_mkdir);
-		r = inode_alloc(w, f->namei.parent, arg_last(x, 0, name), IT_DIR);
-		if (r >= 0)
-			access_dir_change(x, VFN_vfs_mkdir, f->namei.parent, r);
-		fn_exit(x, VFN_vfs_mkdir, r < 0 ? r : 0);
-		namei_unwind(x, r < 0 ? r : 0, RP(do_mkdirat, unlock_parent));
-		return;
-	case RP(do_mkdirat, unlock_parent):
-		unlock_parent(x, VFN_do_mkdirat);
+	if (f->pc != RP(do_mkdirat, vfs_mkdir)) {
+		dirop_step(x, &dirops[DIROP_MKDIRAT]);
 		return;
 	}
+	fn_enter(x, VFN_vfs_mkdir);
+	int r = inode_alloc(x->w, f->namei.parent, arg_last(x, 0, name), IT_DIR);
+	if (r >= 0)
+		access_dir_change(x, VFN_vfs_mkdir, f->namei.parent, r);
+	fn_exit(x, VFN_vfs_mkdir, r < 0 ? r : 0);
+	namei_unwind(x, r < 0 ? r : 0, RP(do_mkdirat, unlock_parent));
 }
 
 /* ---- do_unlinkat ---- */
 
+/* filename_parentat, start_dirop (the name must not be a directory),
+ * vfs_unlink (the victim locked around its change), end_dirop; the
+ * change, unlink, is the path's own step, dirop_step runs the others */
 void do_unlinkat(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
-	struct vfs_world *w = x->w;
-	int v, r;
 
-	switch (f->pc) {
-	case RP(do_unlinkat, parentat):
-		filename_parentat(x, VFN_do_unlinkat, -VE_ISDIR, -VE_ISDIR,
-				  RP(do_unlinkat, lock_parent));
-		return;
-	case RP(do_unlinkat, lock_parent):
-		lock_parent(x, RP(do_unlinkat, lookup));
-		return;
-	case RP(do_unlinkat, lookup_after):
-		go(x, f->namei.after_next);
-		run_at(x, f->namei.after_next);
-		return;
-	case RP(do_unlinkat, lookup):
-	case RP(do_unlinkat, lookup_hooked):
-		if (lookup_hook(x, RP(do_unlinkat, lookup_hooked), RP(do_unlinkat, unlock_parent),
-				RP(do_unlinkat, lookup_after)))
-			return;
-		r = lookup_one_qstr_excl(x, VFN_do_unlinkat, 0, f->namei.parent,
-					 f->namei.parent, &v);
-		if (r == 0) {
-			f->namei.dentry = v;
-			if (v < 0 || w->inodes[v].type == IT_DIR)
-				r = v < 0 ? -VE_NOENT : -VE_ISDIR;
-		}
-		lookup_done(x, r, r < 0 ? RP(do_unlinkat, unlock_parent) :
-			    RP(do_unlinkat, vfs_unlink), RP(do_unlinkat, lookup_after));
-		return;
-	case RP(do_unlinkat, vfs_unlink):
-		vfs_op_victim(x, VFN_vfs_unlink, RP(do_unlinkat, lock_victim));
-		return;
-	case RP(do_unlinkat, lock_victim):
-		lock_victim(x, RP(do_unlinkat, unlink), RP(do_unlinkat, unlink));
-		return;
-	case RP(do_unlinkat, unlink):
-		inode_unlink_entry(w, f->namei.dentry);
-		access_dir_change(x, VFN_vfs_unlink, f->namei.parent, f->namei.dentry);
-		vfs_op_done(x, VFN_vfs_unlink, 0, RP(do_unlinkat, unlock_victim),
-			    RP(do_unlinkat, unlock_victim), RP(do_unlinkat, unlock_parent));
-		return;
-	case RP(do_unlinkat, unlock_victim):
-		unlock_victim(x, VFN_vfs_unlink, RP(do_unlinkat, unlock_parent));
-		return;
-	case RP(do_unlinkat, unlock_parent):
-		unlock_parent(x, VFN_do_unlinkat);
+	if (f->pc != RP(do_unlinkat, unlink)) {
+		dirop_step(x, &dirops[DIROP_UNLINKAT]);
 		return;
 	}
+	inode_unlink_entry(x->w, f->namei.dentry);
+	access_dir_change(x, VFN_vfs_unlink, f->namei.parent, f->namei.dentry);
+	dirop_done(x, &dirops[DIROP_UNLINKAT], 0);
 }
 
 /* ---- do_rmdir ---- */
 
+/* filename_parentat, start_dirop (the name must be a directory),
+ * vfs_rmdir (the victim locked around its change), end_dirop; the
+ * change, rmdir, is the path's own step, dirop_step runs the others */
 void do_rmdir(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
 	struct vfs_world *w = x->w;
-	int v, r;
 
-	switch (f->pc) {
-	case RP(do_rmdir, parentat):
-		filename_parentat(x, VFN_do_rmdir, -VE_INVAL, -VE_NOTEMPTY,
-				  RP(do_rmdir, lock_parent));
-		return;
-	case RP(do_rmdir, lock_parent):
-		lock_parent(x, RP(do_rmdir, lookup));
-		return;
-	case RP(do_rmdir, lookup_after):
-		go(x, f->namei.after_next);
-		run_at(x, f->namei.after_next);
-		return;
-	case RP(do_rmdir, lookup):
-	case RP(do_rmdir, lookup_hooked):
-		if (lookup_hook(x, RP(do_rmdir, lookup_hooked), RP(do_rmdir, unlock_parent),
-				RP(do_rmdir, lookup_after)))
-			return;
-		r = lookup_one_qstr_excl(x, VFN_do_rmdir, 0, f->namei.parent,
-					 f->namei.parent, &v);
-		if (r == 0) {
-			f->namei.dentry = v;
-			if (v < 0 || w->inodes[v].type != IT_DIR)
-				r = v < 0 ? -VE_NOENT : -VE_NOTDIR;
-		}
-		lookup_done(x, r, r < 0 ? RP(do_rmdir, unlock_parent) :
-			    RP(do_rmdir, vfs_rmdir), RP(do_rmdir, lookup_after));
-		return;
-	case RP(do_rmdir, vfs_rmdir):
-		vfs_op_victim(x, VFN_vfs_rmdir, RP(do_rmdir, lock_victim));
-		return;
-	case RP(do_rmdir, lock_victim):
-		lock_victim(x, RP(do_rmdir, rmdir), RP(do_rmdir, rmdir));
-		return;
-	case RP(do_rmdir, rmdir): {
-		const struct vfs_inode *d = &w->inodes[f->namei.dentry];
-		r = 0;
-		if (d->is_mountpoint) {
-			r = -VE_BUSY;
-		} else if (d->nchildren) {
-			r = -VE_NOTEMPTY;
-		} else {
-			/* S_DEAD under the victim's lock: getdents that
-			 * comes later sees IS_DEADDIR and says ENOENT */
-			inode_mut(w, f->namei.dentry)->dead = 1;
-			access_inode(x, VFN_vfs_rmdir, FLD_DIR, f->namei.dentry, 0, true);
-			inode_unlink_entry(w, f->namei.dentry);
-			access_dir_change(x, VFN_vfs_rmdir, f->namei.parent,
-					  f->namei.dentry);
-		}
-		vfs_op_done(x, VFN_vfs_rmdir, r, RP(do_rmdir, unlock_victim),
-			    RP(do_rmdir, unlock_victim), RP(do_rmdir, unlock_parent));
+	if (f->pc != RP(do_rmdir, rmdir)) {
+		dirop_step(x, &dirops[DIROP_RMDIR]);
 		return;
 	}
-	case RP(do_rmdir, unlock_victim):
-		unlock_victim(x, VFN_vfs_rmdir, RP(do_rmdir, unlock_parent));
-		return;
-	case RP(do_rmdir, unlock_parent):
-		unlock_parent(x, VFN_do_rmdir);
-		return;
+	const struct vfs_inode *d = &w->inodes[f->namei.dentry];
+	int64_t r = 0;
+	if (d->is_mountpoint) {
+		r = -VE_BUSY;
+	} else if (d->nchildren) {
+		r = -VE_NOTEMPTY;
+	} else {
+		/* S_DEAD under the victim's lock: getdents that
+		 * comes later sees IS_DEADDIR and says ENOENT */
+		inode_mut(w, f->namei.dentry)->dead = 1;
+		access_inode(x, VFN_vfs_rmdir, FLD_DIR, f->namei.dentry, 0, true);
+		inode_unlink_entry(w, f->namei.dentry);
+		access_dir_change(x, VFN_vfs_rmdir, f->namei.parent, f->namei.dentry);
 	}
+	dirop_done(x, &dirops[DIROP_RMDIR], r);
 }
 
 /* ---- do_renameat2 ---- */
@@ -582,13 +595,11 @@ void do_renameat2(struct vx *x)
 			    RP(do_renameat2, lookup));
 		return;
 	case RP(do_renameat2, lock_parent2):
-		nd->locked_parent2 = 1;
 		/* the other parent, in lock_rename's order */
-		inode_lock_then(x, nd->parent2, RP(do_renameat2, lookup));
+		namei_lock(x, &nd->locked_parent2, nd->parent2, RP(do_renameat2, lookup));
 		return;
 	case RP(do_renameat2, lookup_after):
-		go(x, nd->after_next);
-		run_at(x, nd->after_next);
+		lookup_after(x);
 		return;
 	case RP(do_renameat2, lookup):
 	case RP(do_renameat2, lookup_hooked):
@@ -609,9 +620,8 @@ void do_renameat2(struct vx *x)
 		lock_victim(x, RP(do_renameat2, lock_victim2), RP(do_renameat2, rename));
 		return;
 	case RP(do_renameat2, lock_victim2):
-		nd->locked_victim2 = 1;
 		/* the second victim, in lock_two_inodes' order */
-		inode_lock_then(x, nd->inode2, RP(do_renameat2, rename));
+		namei_lock(x, &nd->locked_victim2, nd->inode2, RP(do_renameat2, rename));
 		return;
 	case RP(do_renameat2, rename):
 		vfs_op_done(x, VFN_vfs_rename, vfs_rename_locked(x),
@@ -620,8 +630,7 @@ void do_renameat2(struct vx *x)
 			    RP(do_renameat2, unlock_parent));
 		return;
 	case RP(do_renameat2, unlock_victim2):
-		inode_unlock_of(x, nd->inode2);
-		nd->locked_victim2 = 0;
+		namei_unlock(x, &nd->locked_victim2, nd->inode2);
 		go(x, RP(do_renameat2, unlock_victim));
 		return;
 	case RP(do_renameat2, unlock_victim):
@@ -630,16 +639,14 @@ void do_renameat2(struct vx *x)
 	case RP(do_renameat2, unlock_parent):
 		/* unlock_rename: the parents, then s_vfs_rename_mutex */
 		fn_enter(x, VFN_unlock_rename);
-		inode_unlock_of(x, nd->parent);
-		nd->locked_parent = 0;
+		namei_unlock(x, &nd->locked_parent, nd->parent);
 		if (nd->locked_parent2)
 			go(x, RP(do_renameat2, unlock_parent2));
 		else
 			unlock_rename_done(x);
 		return;
 	case RP(do_renameat2, unlock_parent2):
-		inode_unlock_of(x, nd->parent2);
-		nd->locked_parent2 = 0;
+		namei_unlock(x, &nd->locked_parent2, nd->parent2);
 		if (nd->locked_rename)
 			go(x, RP(do_renameat2, rename_mutex_unlock));
 		else
