@@ -355,6 +355,36 @@ static void pos_write(struct vx *x, int fn)
 	put_pos_sub(x, RP(do_syscall_64, exit));
 }
 
+/*
+ * ksys_read, ksys_write and do_readv share their first and last steps
+ * (file_ppos: pos = *ppos, then file->f_pos = pos when the vfs_ function
+ * did not fail, under fdget_pos's lock); a row names the path's kernel
+ * function and its resume points for the two, and the one file_pos goes
+ * on to (a trace and 'where' name ksys_write:set_pos, never a shared step).
+ */
+struct ppos_path { int16_t fn, file_pos, vfs_op, set_pos; };
+#define PPOS_PATH(func, vfs) \
+	{ VFN_##func, RP(func, file_pos), RP(func, vfs), RP(func, set_pos) }
+enum { PPOS_KSYS_READ, PPOS_KSYS_WRITE, PPOS_DO_READV };
+static const struct ppos_path ppos_paths[] = {
+	[PPOS_KSYS_READ] = PPOS_PATH(ksys_read, vfs_read),
+	[PPOS_KSYS_WRITE] = PPOS_PATH(ksys_write, vfs_write),
+	[PPOS_DO_READV] = PPOS_PATH(do_readv, vfs_readv),
+};
+
+/* P's file_pos or set_pos step; false at any other (the path's own) */
+static bool ppos_step(struct vx *x, const struct ppos_path *p)
+{
+	int pc = x->t->f.pc;
+	if (pc == p->file_pos)
+		pos_read(x, p->fn, p->vfs_op);
+	else if (pc == p->set_pos)
+		pos_write(x, p->fn);
+	else
+		return false;
+	return true;
+}
+
 /* rw_verify_area(): a negative count or offset, or an end past LLONG_MAX,
  * is EINVAL (no file here has FMODE_UNSIGNED_OFFSET, hence no EOVERFLOW) */
 static bool verify_area(int64_t pos, int64_t count)
@@ -434,69 +464,55 @@ static int64_t do_read(struct vx *x, int64_t *pos, int64_t count)
 	return n;
 }
 
-/* ksys_read: f_pos copied to a local, vfs_read, the local stored back */
+/* ksys_read: f_pos copied to a local (ppos_step), vfs_read, the local
+ * stored back (ppos_step) */
 void ksys_read(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
 
-	switch (f->pc) {
-	case RP(ksys_read, file_pos):
-		pos_read(x, VFN_ksys_read, RP(ksys_read, vfs_read));
+	if (ppos_step(x, &ppos_paths[PPOS_KSYS_READ]))
 		return;
-	case RP(ksys_read, vfs_read):
-		fn_enter(x, VFN_vfs_read);
-		f->res = do_read(x, &f->pos, cur_call(x)->a[1]);
-		fn_exit(x, VFN_vfs_read, f->res);
-		go(x, RP(ksys_read, set_pos));
-		return;
-	case RP(ksys_read, set_pos):
-		pos_write(x, VFN_ksys_read);
-		return;
-	}
+	/* RP(ksys_read, vfs_read) */
+	fn_enter(x, VFN_vfs_read);
+	f->res = do_read(x, &f->pos, cur_call(x)->a[1]);
+	fn_exit(x, VFN_vfs_read, f->res);
+	go(x, RP(ksys_read, set_pos));
 }
 
 /* ---- readv: do_readv -> vfs_readv, f_pos as read's ---- */
 
 #define MAX_RW_COUNT 0x7ffff000         /* INT_MAX & PAGE_MASK */
 
-/* do_readv: f_pos under fdget_pos's lock, as ksys_read's */
+/* do_readv: f_pos under fdget_pos's lock, as ksys_read's (ppos_step:
+ * file_pos, and set_pos, file_pos_write when vfs_readv did not fail) */
 void do_readv(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
 
-	switch (f->pc) {
-	case RP(do_readv, file_pos):
-		pos_read(x, VFN_do_readv, RP(do_readv, vfs_readv));
+	if (ppos_step(x, &ppos_paths[PPOS_DO_READV]))
 		return;
 	/*
-	 * vfs_readv: FMODE_READ (EBADF) and FMODE_CAN_READ (EINVAL) first, then
-	 * import_iovec (a length negative as ssize_t is EINVAL; the total is cut
-	 * to MAX_RW_COUNT), nothing to do for a total of 0, else one read of the
-	 * total: ->read_iter takes the iovecs in one pass; a file with only
-	 * ->read (a directory) gets one ->read per iovec (do_loop_readv_writev),
-	 * which here comes to the same: generic_read_dir refuses the first,
-	 * ceph_read_dir serves by position.
+	 * RP(do_readv, vfs_readv): FMODE_READ (EBADF) and FMODE_CAN_READ
+	 * (EINVAL) first, then import_iovec (a length negative as ssize_t is
+	 * EINVAL; the total is cut to MAX_RW_COUNT), nothing to do for a
+	 * total of 0, else one read of the total: ->read_iter takes the
+	 * iovecs in one pass; a file with only ->read (a directory) gets one
+	 * ->read per iovec (do_loop_readv_writev), which here comes to the
+	 * same: generic_read_dir refuses the first, ceph_read_dir serves by
+	 * position.
 	 */
-	case RP(do_readv, vfs_readv): {
-		const struct vfs_call *c = cur_call(x);
-		int64_t n1 = c->a[1], n2 = c->a[2] < 0 ? 0 : c->a[2], total;
-		fn_enter(x, VFN_vfs_readv);
-		if (__builtin_add_overflow(n1, n2, &total) || total > MAX_RW_COUNT)
-			total = MAX_RW_COUNT;
-		f->res = read_check(x);
-		if (!f->res && n1 < 0)
-			f->res = -VE_INVAL;
-		else if (!f->res && total > 0)
-			f->res = do_read(x, &f->pos, total);
-		fn_exit(x, VFN_vfs_readv, f->res);
-		go(x, RP(do_readv, set_pos));
-		return;
-	}
-	/* ... file_pos_write when vfs_readv did not fail */
-	case RP(do_readv, set_pos):
-		pos_write(x, VFN_do_readv);
-		return;
-	}
+	const struct vfs_call *c = cur_call(x);
+	int64_t n1 = c->a[1], n2 = c->a[2] < 0 ? 0 : c->a[2], total;
+	fn_enter(x, VFN_vfs_readv);
+	if (__builtin_add_overflow(n1, n2, &total) || total > MAX_RW_COUNT)
+		total = MAX_RW_COUNT;
+	f->res = read_check(x);
+	if (!f->res && n1 < 0)
+		f->res = -VE_INVAL;
+	else if (!f->res && total > 0)
+		f->res = do_read(x, &f->pos, total);
+	fn_exit(x, VFN_vfs_readv, f->res);
+	go(x, RP(do_readv, set_pos));
 }
 
 /* ---- write ---- */
@@ -586,10 +602,9 @@ void ksys_write(struct vx *x)
 {
 	struct vfs_frame *f = &x->t->f;
 
-	switch (f->pc) {
-	case RP(ksys_write, file_pos):
-		pos_read(x, VFN_ksys_write, RP(ksys_write, vfs_write));
+	if (ppos_step(x, &ppos_paths[PPOS_KSYS_WRITE]))
 		return;
+	switch (f->pc) {
 	case RP(ksys_write, vfs_write):
 		start_write(x, false, RP(ksys_write, inode_lock), RP(ksys_write, set_pos));
 		return;
@@ -601,9 +616,6 @@ void ksys_write(struct vx *x)
 		return;
 	case RP(ksys_write, inode_unlock):
 		unlock_write(x, RP(ksys_write, set_pos));
-		return;
-	case RP(ksys_write, set_pos):
-		pos_write(x, VFN_ksys_write);
 		return;
 	}
 }
