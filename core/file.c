@@ -408,13 +408,11 @@ void close_fd(struct vx *x)
 		struct vfs_fdtable *t = proc_fdt(x->w, proc);
 		if (f->file < 0 && t && fd >= 0 && fd < t->nfds && t->fd[fd] == FD_STDIO) {
 			t->fd[fd] = 0;  /* stdio: no file modelled behind it */
-			fn_exit(x, VFN_close_fd, 0);
-			sys_return(x, 0);
+			sys_return_from(x, VFN_close_fd, 0);
 			return;
 		}
 		if (f->file < 0) {
-			fn_exit(x, VFN_close_fd, -VE_BADF);
-			sys_return(x, -VE_BADF);
+			sys_return_from(x, VFN_close_fd, -VE_BADF);
 			return;
 		}
 		fd_clear(x->w, proc, (int)cur_call(x)->a[0]);
@@ -423,8 +421,7 @@ void close_fd(struct vx *x)
 	}
 	case RP(close_fd, filp_close):
 		put_in(x, VFN_filp_close, f->file);
-		fn_exit(x, VFN_close_fd, 0);
-		sys_return(x, 0);
+		sys_return_from(x, VFN_close_fd, 0);
 		return;
 	}
 }
@@ -443,8 +440,7 @@ void ksys_dup(struct vx *x)
 		f->file = (int32_t)fd_lookup(x->w, x->t->proc, cur_call(x)->a[0]);
 		access_fdt(x, VFN_fget_raw, x->w->procs[x->t->proc].fdt, false);
 		if (f->file < 0) {
-			fn_exit(x, VFN_fget_raw, -VE_BADF);
-			sys_return(x, -VE_BADF);
+			sys_return_from(x, VFN_fget_raw, -VE_BADF);
 			return;
 		}
 		file_get(x, VFN_fget_raw, f->file);
@@ -458,13 +454,11 @@ void ksys_dup(struct vx *x)
 		access_fdt(x, VFN_fd_install, x->w->procs[proc].fdt, true);
 		if (fd < 0) {
 			file_put(x, VFN_fd_install, f->file);
-			fn_exit(x, VFN_fd_install, fd);
-			sys_return(x, fd);
+			sys_return_from(x, VFN_fd_install, fd);
 			return;
 		}
 		fd_set_file(x->w, proc, fd, f->file);
-		fn_exit(x, VFN_fd_install, fd);
-		sys_return(x, fd);
+		sys_return_from(x, VFN_fd_install, fd);
 		return;
 	}
 	}
@@ -486,13 +480,11 @@ void do_dup2(struct vx *x)
 		f->file = (int32_t)fd_lookup(x->w, proc, c->a[0]);
 		access_fdt(x, VFN_do_dup2, x->w->procs[proc].fdt, true);
 		if (f->file < 0 || c->a[1] < 0 || c->a[1] >= VFS_NR_OPEN) {
-			fn_exit(x, VFN_do_dup2, -VE_BADF);
-			sys_return(x, -VE_BADF);
+			sys_return_from(x, VFN_do_dup2, -VE_BADF);
 			return;
 		}
 		if (c->a[0] == c->a[1]) {
-			fn_exit(x, VFN_do_dup2, c->a[1]);
-			sys_return(x, c->a[1]);
+			sys_return_from(x, VFN_do_dup2, c->a[1]);
 			return;
 		}
 		int nfd = (int)c->a[1];
@@ -501,8 +493,7 @@ void do_dup2(struct vx *x)
 		int old = fd_lookup(x->w, proc, nfd);
 		/* being opened (reserved, maybe with O_CLOEXEC): dup2 says EBUSY */
 		if ((t->fd[nfd] & ~FD_CLOEXEC_BIT) == FD_RESERVED) {
-			fn_exit(x, VFN_do_dup2, -VE_BUSY);
-			sys_return(x, -VE_BUSY);
+			sys_return_from(x, VFN_do_dup2, -VE_BUSY);
 			return;
 		}
 		file_get(x, VFN_do_dup2, f->file);

@@ -57,16 +57,14 @@ void copy_process(struct vx *x)
 		fn_enter(x, VFN_copy_process);
 		int t = new_thread(w, proc);
 		if (t < 0) {
-			fn_exit(x, VFN_copy_process, t);
-			sys_return(x, t);
+			sys_return_from(x, VFN_copy_process, t);
 			return;
 		}
 		x->t = &w->threads[x->tid];     /* (the array did not move) */
 		proc_fdt(w, proc)->count++;     /* CLONE_FILES: the same table */
 		access_fdt(x, VFN_copy_process, w->procs[proc].fdt, true);
 		spawn_event(x, t);
-		fn_exit(x, VFN_copy_process, w->threads[t].tid);
-		sys_return(x, w->threads[t].tid);
+		sys_return_from(x, VFN_copy_process, w->threads[t].tid);
 		return;
 	}
 	case RP(copy_process, dup_fd): {
@@ -78,8 +76,7 @@ void copy_process(struct vx *x)
 		if (child < 0) {
 			if (nt >= 0)
 				w->nfdt--;      /* (the table just made, unused) */
-			fn_exit(x, VFN_copy_process, child);
-			sys_return(x, child);
+			sys_return_from(x, VFN_copy_process, child);
 			return;
 		}
 		/* dup_fd: the child gets a copy, one more reference per file */
@@ -101,8 +98,7 @@ void copy_process(struct vx *x)
 		fn_exit(x, VFN_dup_fd, 0);
 		int ct = w->nthreads - 1;
 		spawn_event(x, ct);
-		fn_exit(x, VFN_copy_process, w->procs[child].pid);
-		sys_return(x, w->procs[child].pid);
+		sys_return_from(x, VFN_copy_process, w->procs[child].pid);
 		return;
 	}
 	}
@@ -140,7 +136,6 @@ void do_exit(struct vx *x)
 		w->procs[proc].fdt = -1;
 		objs_touch(w, TOUCH_PROCS);
 	}
-	fn_exit(x, VFN_do_exit, 0);
-	sys_return(x, 0);
+	sys_return_from(x, VFN_do_exit, 0);
 	t->state = TS_DEAD;
 }

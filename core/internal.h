@@ -341,6 +341,12 @@ void fn_enter(struct vx *x, int fn);
 /* The entry of a filesystem's iterator: carries the file and directory. */
 void fn_enter_iter(struct vx *x, int fn);
 void fn_exit(struct vx *x, int fn, int64_t ret);
+/* Out of the kernel function FN with RET, and out of the call with it. */
+static inline void sys_return_from(struct vx *x, int fn, int64_t ret)
+{
+	fn_exit(x, fn, ret);
+	sys_return(x, ret);
+}
 void access_file(struct vx *x, int fn, int field, int file, int64_t v,
 		 bool write, bool atomic);
 void access_inode(struct vx *x, int fn, int field, int ino, int64_t v,

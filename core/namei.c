@@ -64,8 +64,7 @@ static void filename_parentat(struct vx *x, int fn, int64_t dot,
 	if (r == 0 && is_dots(arg_last(x, 0, name)))
 		r = (int)(!strcmp(name, ".") ? dot : dotdot);
 	if (r < 0) {
-		fn_exit(x, fn, r);
-		sys_return(x, r);
+		sys_return_from(x, fn, r);
 		return;
 	}
 	nd->parent = nd->old_dir = nd->new_dir = p;
@@ -208,8 +207,7 @@ static void unlock_parent(struct vx *x, int fn)
 {
 	struct vfs_frame *f = &x->t->f;
 	namei_unlock(x, &f->namei.locked_parent, f->namei.parent);
-	fn_exit(x, fn, f->res);
-	sys_return(x, f->res);
+	sys_return_from(x, fn, f->res);
 }
 
 /* do_unlinkat's and do_rmdir's vfs_unlink / vfs_rmdir: the victim to lock */
@@ -432,8 +430,7 @@ static void rename_parentat(struct vx *x)
 	if (r == 0 && (is_dots(arg_last(x, 0, name)) || is_dots(arg_last(x, 1, name2))))
 		r = -VE_BUSY;
 	if (r < 0) {
-		fn_exit(x, VFN_do_renameat2, r);
-		sys_return(x, r);
+		sys_return_from(x, VFN_do_renameat2, r);
 		return;
 	}
 	/* lock_rename locks these very inodes; the names are looked up in
@@ -562,8 +559,7 @@ static int64_t vfs_rename_locked(struct vx *x)
 static void unlock_rename_done(struct vx *x)
 {
 	fn_exit(x, VFN_unlock_rename, 0);
-	fn_exit(x, VFN_do_renameat2, x->t->f.res);
-	sys_return(x, x->t->f.res);
+	sys_return_from(x, VFN_do_renameat2, x->t->f.res);
 }
 
 /*

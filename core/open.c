@@ -11,8 +11,7 @@ static void open_fail(struct vx *x, int64_t err)
 	struct vfs_frame *f = &x->t->f;
 	if (f->fd >= 0)
 		proc_fdt(x->w, x->t->proc)->fd[f->fd] = 0;  /* put_unused_fd */
-	fn_exit(x, VFN_do_sys_open, err);
-	sys_return(x, err);
+	sys_return_from(x, VFN_do_sys_open, err);
 }
 
 static bool reserve_fd(struct vx *x)
@@ -158,8 +157,7 @@ void do_sys_open(struct vx *x)
 					  (f->file + 1));
 		access_fdt(x, VFN_fd_install, x->w->procs[x->t->proc].fdt, true);
 		fn_exit(x, VFN_fd_install, f->fd);
-		fn_exit(x, VFN_do_sys_open, f->fd);
-		sys_return(x, f->fd);
+		sys_return_from(x, VFN_do_sys_open, f->fd);
 		return;
 	}
 	}
