@@ -12,20 +12,34 @@
 #include <stdio.h>
 #include "internal.h"
 
-static const struct { const char *name; int cls; bool inode; } pat_classes[] = {
-	{ "s_vfs_rename_mutex", LC_RENAME_MUTEX, false },
-	{ "rename_mutex", LC_RENAME_MUTEX, false },     /* (as traces name it) */
-	{ "f_pos_lock", LC_F_POS_LOCK, false },
-	{ "i_rwsem", LC_NONE, true },
-	{ "i_mutex", LC_NONE, true },                   /* (before v4.7) */
-	{ "i_rwsem_dir", LC_I_RWSEM_DIR, false },
-	{ "i_rwsem_nondir", LC_I_RWSEM, false },
-	{ "f_lock", LC_F_LOCK, false },
-	{ "cred_guard_mutex", LC_CRED_GUARD_MUTEX, false },
-	{ "exec_update_mutex", LC_EXEC_UPDATE_MUTEX, false },
-	{ "exec_update_lock", LC_EXEC_UPDATE_LOCK, false },
-	{ "d_update", LC_D_UPDATE, false },
+/*
+ * A lock pattern's words, in the order completion offers them: a class by
+ * the name traces give it (vfs_class_name: no word here), or by a word of
+ * the pattern's own: the kernel's name of rename_mutex, any i_rwsem (and
+ * its name before v4.7), an i_rwsem by the kind of its inode.
+ */
+static const struct { const char *word; int cls; bool inode; } pat_classes[] = {
+	{ .word = "s_vfs_rename_mutex", .cls = LC_RENAME_MUTEX },
+	{ .cls = LC_RENAME_MUTEX },
+	{ .cls = LC_F_POS_LOCK },
+	{ .word = "i_rwsem", .cls = LC_NONE, .inode = true },
+	{ .word = "i_mutex", .cls = LC_NONE, .inode = true },   /* (before v4.7) */
+	{ .word = "i_rwsem_dir", .cls = LC_I_RWSEM_DIR },
+	{ .word = "i_rwsem_nondir", .cls = LC_I_RWSEM },
+	{ .cls = LC_F_LOCK },
+	{ .cls = LC_CRED_GUARD_MUTEX },
+	{ .cls = LC_EXEC_UPDATE_MUTEX },
+	{ .cls = LC_EXEC_UPDATE_LOCK },
+	{ .cls = LC_D_UPDATE },
 };
+#define NPAT (sizeof pat_classes / sizeof pat_classes[0])
+
+static const char *pat_word(size_t i)
+{
+	return pat_classes[i].word ? pat_classes[i].word :
+	       vfs_class_name(pat_classes[i].cls);
+}
+
 /* include/linux/fs.h's enum inode_i_mutex_lock_class (LDSUB_*) */
 const char *const vfs_ldsub_names[LDSUB__COUNT] = {
 	"normal", "parent", "child", "xattr", "nondir2", "parent2",
@@ -39,11 +53,10 @@ int vfs_lockpat_parse(const char *s, struct vfs_lockpat *p, int *bad_at)
 	p->sub = -1;        /* any subclass */
 	*bad_at = 0;
 	size_t i;
-	for (i = 0; i < sizeof pat_classes / sizeof pat_classes[0]; i++)
-		if (strlen(pat_classes[i].name) == len &&
-		    !strncmp(pat_classes[i].name, s, len))
+	for (i = 0; i < NPAT; i++)
+		if (strlen(pat_word(i)) == len && !strncmp(pat_word(i), s, len))
 			break;
-	if (i == sizeof pat_classes / sizeof pat_classes[0])
+	if (i == NPAT)
 		return -1;
 	p->cls = (uint8_t)pat_classes[i].cls;
 	p->inode = pat_classes[i].inode;
@@ -66,9 +79,9 @@ int vfs_lockpat_parse(const char *s, struct vfs_lockpat *p, int *bad_at)
 void vfs_lockpat_text(const struct vfs_lockpat *p, char *buf, size_t n)
 {
 	const char *name = "?";
-	for (size_t i = 0; i < sizeof pat_classes / sizeof pat_classes[0]; i++)
+	for (size_t i = 0; i < NPAT; i++)
 		if (pat_classes[i].cls == p->cls && pat_classes[i].inode == p->inode) {
-			name = pat_classes[i].name;
+			name = pat_word(i);
 			break;
 		}
 	if (p->sub >= 0 && p->sub < LDSUB__COUNT)
@@ -80,9 +93,9 @@ void vfs_lockpat_text(const struct vfs_lockpat *p, char *buf, size_t n)
 const char *vfs_lockpat_name(int i)
 {
 	static char subs[LDSUB__COUNT][24];
-	int nc = (int)(sizeof pat_classes / sizeof pat_classes[0]);
+	int nc = (int)NPAT;
 	if (i >= 0 && i < nc)
-		return pat_classes[i].name;
+		return pat_word((size_t)i);
 	i -= nc;
 	if (i < 0 || i >= LDSUB__COUNT)
 		return NULL;
