@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "rows.h"
 
 /* ---- running: one resume point, one step of the definition ---- */
 
@@ -501,10 +502,7 @@ const struct vfs_hook_desc vfs_hooks[VHOOK__COUNT] = {
 
 int vfs_hook_lookup(const char *point)
 {
-	for (int i = 0; i < VHOOK__COUNT; i++)
-		if (!strcmp(vfs_hooks[i].point, point))
-			return i;
-	return -1;
+	return ROW_LOOKUP(vfs_hooks, VHOOK__COUNT, point, point);
 }
 
 int vfs_hook_get(const struct vfs_world *w, int hook)

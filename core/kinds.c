@@ -8,8 +8,8 @@
  * prints them and tests/cli/tables.sh checks the shell's lists against
  * them.
  */
-#include <string.h>
 
+#include "rows.h"
 #include "vfs_detect.h"
 
 const struct vfs_kind_desc vfs_kinds[DK__COUNT] = {
@@ -39,10 +39,7 @@ const char *vfs_kind_name(int kind)
 
 int vfs_kind_lookup(const char *name)
 {
-	for (int k = 0; k < DK__COUNT; k++)
-		if (!strcmp(vfs_kinds[k].name, name))
-			return k;
-	return -1;
+	return ROW_LOOKUP(vfs_kinds, DK__COUNT, name, name);
 }
 
 uint32_t vfs_kind_violations(void)

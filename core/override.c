@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "internal.h"
+#include "rows.h"
 
 static const char *const fpos_vars[] = {
 	[VDV_ATOMIC_POS] = "atomic_pos", [VDV_COUNT] = "count", [VDV_DIR] = "dir",
@@ -62,10 +63,7 @@ const struct vfs_decision_desc vfs_decisions[VDEC__COUNT] = {
 
 int vfs_decision_lookup(const char *fn)
 {
-	for (int i = 0; i < VDEC__COUNT; i++)
-		if (!strcmp(vfs_decisions[i].fn, fn))
-			return i;
-	return -1;
+	return ROW_LOOKUP(vfs_decisions, VDEC__COUNT, fn, fn);
 }
 
 int vfs_decision_var(int dec, const char *name)
