@@ -624,23 +624,14 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 			}
 			report(s);
 		}
-		int i = L->next++;
-		int np = xs_path_push(s, L, i);
-		if (np < 0)
+		int i = L->next++, np;
+		int r = xs_reach(s, L, i, &np);
+		if (r == XR_ERROR)
 			return -1;
-		if (L->kinds[i])
-			xs_violation(s, np, NULL, 0, L->kinds[i]);
-		uint64_t tr = L->tr[i], h = L->h[i];
-		int r = vt_insert(&s->st->vt, h, s->id);
-		if (r == -2)
-			return -1;
-		if (r < 0) {
-			__atomic_store_n(&s->st->abort, ABORT_FULL, __ATOMIC_RELAXED);
-			s->cut = XCUT_TABLE;
+		if (r == XR_CUT)
 			return 0;
-		}
-		if (!r) {
-			s->matched++;
+		uint64_t tr = L->tr[i], h = L->h[i];
+		if (r == XR_SEEN) {
 			/* acyclic: never back to a state on the stack */
 			for (int k = base; onstack[h >> 56] && k <= d; k++)
 				if (s->lv[k].hash == h) {
@@ -649,10 +640,6 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 					return -1;
 				}
 			continue;
-		}
-		if (!xs_count_state(s)) {
-			s->cut = XCUT_MAX;
-			return 0;
 		}
 		if (xs_lv_grow(s, d + 2) < 0)
 			return -1;

@@ -429,6 +429,39 @@ uint8_t xs_abort_cut(int abort);
 void xs_worker_free(struct sworker *s);
 void *xs_worker_main(void *arg);
 
+/* ---- a successor taken ---- */
+enum { XR_ERROR = -1, XR_SEEN, XR_NEW, XR_CUT };  /* xs_reach's */
+/* Level L's successor I, reached: its path pushed (*NP steps), the
+ * violation its block made reported, its state put in the visited set
+ * and counted.  The one way both the frontier (explore_stateful_run.c,
+ * top) and the depth-first search (explore_stateful.c, dfs) take a
+ * successor; inline: dfs takes one per transition. */
+static inline int xs_reach(struct sworker *s, const struct lvl *L, int i,
+			   int *np)
+{
+	if ((*np = xs_path_push(s, L, i)) < 0)
+		return XR_ERROR;
+	if (L->kinds[i])
+		xs_violation(s, *np, NULL, 0, L->kinds[i]);
+	int r = vt_insert(&s->st->vt, L->h[i], s->id);
+	if (r == -2)
+		return XR_ERROR;
+	if (r < 0) {
+		__atomic_store_n(&s->st->abort, ABORT_FULL, __ATOMIC_RELAXED);
+		s->cut = XCUT_TABLE;
+		return XR_CUT;
+	}
+	if (!r) {
+		s->matched++;
+		return XR_SEEN;
+	}
+	if (!xs_count_state(s)) {
+		s->cut = XCUT_MAX;
+		return XR_CUT;
+	}
+	return XR_NEW;
+}
+
 /* ---- the shortest counterexample (explore_shortest.c) ---- */
 
 struct sknobs {                  /* changed while the search runs: every

@@ -97,32 +97,17 @@ static int top(struct xst *st, struct sworker *s)
 				return -1;
 			struct lvl *L = &s->lv[d];
 			for (int i = 0; i < L->n; i++) {
-				int np = xs_path_push(s, L, i);
-				if (np < 0)
+				int np, r = xs_reach(s, L, i, &np);
+				if (r == XR_ERROR)
 					return -1;
-				if (L->kinds[i])
-					xs_violation(s, np, NULL, 0, L->kinds[i]);
-				uint64_t tr = L->tr[i], hh = L->h[i];
-				int r = vt_insert(&st->vt, hh, s->id);
-				if (r == -2)
-					return -1;
-				if (r < 0) {
-					__atomic_store_n(&st->abort, ABORT_FULL, __ATOMIC_RELAXED);
-					s->cut = XCUT_TABLE;
+				if (r == XR_CUT)
 					goto keep;
-				}
-				if (!r) {
-					s->matched++;
+				if (r == XR_SEEN)
 					continue;
-				}
-				if (!xs_count_state(s)) {
-					s->cut = XCUT_MAX;
-					goto keep;
-				}
 				struct vfs_world *W = xs_regen_next(s, d, i);
 				/* (add_item moves items: L stays valid) */
-				if (!W || add_item(st, W, hh, tr, L->sacc[i], s->path, np,
-						   d + 1) < 0)
+				if (!W || add_item(st, W, L->h[i], L->tr[i], L->sacc[i],
+						   s->path, np, d + 1) < 0)
 					return -1;
 			}
 		}
