@@ -89,7 +89,8 @@ struct xshared {
 	int split_depth;
 	uint8_t top_cut;         /* the top was cut (bound) */
 	struct xitem *items;
-	int nitems, capitems;
+	int nitems;
+	size_t capitems;        /* (grow_array's) */
 	/* work distribution and the in-order prefix of finished items */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;

@@ -505,14 +505,9 @@ static void pop(struct xsearch *s, int d)
 static int add_item(struct xsearch *s, int d)
 {
 	struct xshared *sh = s->sh;
-	size_t cap = (size_t)sh->capitems;
-	struct xitem *n = grow_array(sh->items, &cap, (size_t)sh->nitems + 1,
-				     sizeof *n, 64);
-	if (!n)
+	struct xitem *it = GROW_PUSH(sh->items, sh->nitems, sh->capitems, 64);
+	if (!it)
 		return -1;
-	sh->items = n;
-	sh->capitems = (int)cap;
-	struct xitem *it = &sh->items[sh->nitems];
 	memset(it, 0, sizeof *it);
 	it->plen = d;
 	it->prefix = malloc((size_t)d + 1);
@@ -561,15 +556,13 @@ static int finish(struct xsearch *s, int d)
 	if (xset_add(&it->out, h) < 0)
 		return -1;
 	if (sh->o.max) {
-		struct xrec *n = grow_array(it->recs, &it->caprecs, it->nrecs + 1,
-					    sizeof *n, 1024);
-		if (!n)
+		struct xrec *rec = GROW_PUSH(it->recs, it->nrecs, it->caprecs, 1024);
+		if (!rec)
 			return -1;
-		it->recs = n;
-		it->recs[it->nrecs].hash = h;
-		it->recs[it->nrecs].pre = (uint16_t)pre;
-		it->recs[it->nrecs].kinds = kinds;
-		it->recs[it->nrecs].overflowed = ovf;
+		rec->hash = h;
+		rec->pre = (uint16_t)pre;
+		rec->kinds = kinds;
+		rec->overflowed = ovf;
 		it->nrecs++;
 	}
 	if (viol && (!it->cands.n || (uint64_t)pre < it->cands.e[it->cands.n - 1].k >> 48)) {

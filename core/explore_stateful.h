@@ -399,7 +399,8 @@ struct xst {
 					 * first, 2^maxbits at most */
 	struct vtable vt;
 	struct xitem_s *items;
-	int nitems, capitems;
+	int nitems;
+	size_t capitems;                /* (grow_array's) */
 	int next_item;                  /* atomic */
 	int abort;                      /* ABORT_FULL (the table), ABORT_ERROR;
 					 * atomic: every worker reads it */

@@ -18,14 +18,9 @@ static int add_item(struct xst *st, const struct vfs_world *w, uint64_t h,
 		    uint64_t tree, uint64_t acc, const uint8_t *path, int plen,
 		    int depth)
 {
-	size_t cap = (size_t)st->capitems;
-	struct xitem_s *n = grow_array(st->items, &cap, (size_t)st->nitems + 1,
-				       sizeof *n, 64);
-	if (!n)
+	struct xitem_s *it = GROW_PUSH(st->items, st->nitems, st->capitems, 64);
+	if (!it)
 		return -1;
-	st->items = n;
-	st->capitems = (int)cap;
-	struct xitem_s *it = &st->items[st->nitems];
 	it->w = xs_wnew();
 	it->path = malloc((size_t)plen + 1);
 	if (!it->w || !it->path) {
