@@ -326,6 +326,10 @@ void session_live_reports(struct session *s);
  * prompt. Always returns -1. */
 int cli_error(struct session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* A warning: the same line on stderr, "warning:" before the message, and
+ * the script goes on (its status unchanged). */
+void cli_warning(struct session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* The one place an error value of core/ (-VE_*) becomes words:
  * "WHAT ARG: MESSAGE" (or "WHAT: MESSAGE", or "MESSAGE" when WHAT is
  * NULL), the limits with their bound; -VE_NOMEM is "out of memory", the

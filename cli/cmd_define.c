@@ -391,15 +391,32 @@ static int body_step(struct session *s, struct define_state *d, struct lex *l)
 	return 0;
 }
 
+/* The names of the definitions' steps ran out (VFS_KFN_POINTS): said
+ * once, when the first step goes without one, as lockdep says its tables
+ * are too small ("MAX_LOCKDEP_ENTRIES too low!"): a name, not a verdict. */
+static void names_full(struct session *s, const char *fn, int unnamed)
+{
+	if (s->replaying || s->remaking || s->watch)
+		return;         /* (said when the line first ran) */
+	cli_warning(s, "define %s: VFS_KFN_POINTS too low! the %d names of defined "
+	     "steps are used: %d of %s's steps, and every step defined after, "
+	     "are named defined_step:step in traces and 'where' (names only: "
+	     "what they do, reports and verdicts are the same)", fn,
+	     VFS_KFN_POINTS, unnamed, fn);
+}
+
 static int finish(struct session *s, struct define_state *d)
 {
 	char err[256];
 	int bad;
+	int unnamed = vfs_kfn_unnamed(s->w);
 	int k = vfs_kfn_define(s->w, &d->f, &bad, err, sizeof err);
 	if (k >= 0) {
 		if (s->interactive && !s->quiet && !s->replaying)
 			out(s, "%s %s defined (%d steps)\n", d->f.syscall ? "system call" :
 			    "function", d->f.name, vfs_kfn_get(s->w, k)->nsteps);
+		if (!unnamed && vfs_kfn_unnamed(s->w))
+			names_full(s, d->f.name, vfs_kfn_unnamed(s->w));
 		define_forget(s);
 		return 0;
 	}

@@ -327,6 +327,14 @@ int cli_errno(struct session *s, const char *what, const char *arg, int err)
 		     cli_error(s, "%s: %s", what, why);
 }
 
+void cli_warning(struct session *s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	cli_vmessage(s, "warning:", fmt, ap);
+	va_end(ap);
+}
+
 int cli_error(struct session *s, const char *fmt, ...)
 {
 	if (s->replaying) {

@@ -156,7 +156,8 @@ static inline int real_pc(const struct vfs_world *w, const struct vfs_thread *t,
  * vfs_kfn_define; a step's events carry its name's number (after the
  * built-in resume points: the event keeps its one byte), `where` and
  * vfs_event_point read it back.  `if`, `else` and `end` are no steps;
- * past VFS_KFN_POINTS names, a step is defined_step:step. */
+ * past VFS_KFN_POINTS names, a step is defined_step:step
+ * (vfs_kfn_unnamed counts them: `define` warns when the first is). */
 static void step_label(const struct vfs_world *w, const struct vfs_kfn *f,
 		       const struct vfs_kstep *s, char *buf, size_t n)
 {
@@ -197,6 +198,17 @@ void kfn_name_points(const struct vfs_world *w, struct vfs_kdefs *k, struct vfs_
 			k->point_width = (int16_t)strlen(name);
 		s->point = (uint8_t)(RP__COUNT + k->npoints++);
 	}
+}
+
+int vfs_kfn_unnamed(const struct vfs_world *w)
+{
+	int n = 0;
+	for (int k = 0; k < vfs_nkfns(w); k++) {
+		const struct vfs_kfn *f = &w->kdefs->kfns[k];
+		for (int i = 0; i < f->nsteps; i++)
+			n += f->step[i].op < KS_IF && !f->step[i].point;
+	}
+	return n;
 }
 
 int kfn_point(const struct vfs_world *w, const struct vfs_thread *t)

@@ -328,6 +328,10 @@ struct vfs_kfn {
 int vfs_kfn_define(struct vfs_world *w, const struct vfs_kfn *f, int *bad,
 		   char *err, size_t nerr);
 int vfs_nkfns(const struct vfs_world *w);
+/* The steps of W's definitions left without a FUNCTION:LABEL name, past
+ * VFS_KFN_POINTS names: each is defined_step:step in traces and `where`
+ * (a name only: what it does is the same). */
+int vfs_kfn_unnamed(const struct vfs_world *w);
 const struct vfs_kfn *vfs_kfn_get(const struct vfs_world *w, int i);
 int vfs_kfn_lookup(const struct vfs_world *w, const char *name); /* -1: none */
 /* The kernel function id of a defined name (the same for the same name in
