@@ -141,7 +141,12 @@ static void progress(void *ctx, const struct vfs_explore_progress *p)
 	told = true;
 	const char *cr = isatty(STDERR_FILENO) ? "\r" : "";
 	const char *nl = *cr ? "   " : "\n";
-	if (p->stateful)
+	if (p->shortening)
+		fprintf(stderr, "%sexplore: the shortest counterexample: %llu states step "
+			"by step, %.0f/s, at %d preemption%s and %d steps, %.0f s%s", cr,
+			(unsigned long long)p->states, p->rate, p->preemptions,
+			p->preemptions == 1 ? "" : "s", p->depth, p->seconds, nl);
+	else if (p->stateful)
 		fprintf(stderr, "%sexplore: %llu states, %.0f/s, depth %d, %.0f s%s, "
 			"%llu violating%s", cr, (unsigned long long)p->states, p->rate,
 			p->depth, p->seconds, p->round > 1 ? " (searching again)" : "",

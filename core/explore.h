@@ -58,8 +58,10 @@ struct vfs_explore_progress {
 	uint64_t states;
 	int round;
 	int depth;              /* the deepest state or execution so far */
-	/* the shortest counterexample's search (opts.first): nodes so far,
-	 * the preemptions of the nodes searched now */
+	/* the shortest counterexample's search (opts.first), told once it
+	 * runs alone (the stateful search over): states so far, and the
+	 * preemptions and steps (depth) of the states searched now, below
+	 * which every state is searched */
 	bool shortening;
 	int preemptions;
 };

@@ -385,6 +385,9 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 			continue;       /* reached before, as cheaply */
 		}
 		++*visited;
+		__atomic_store_n(&kn->told_states, *visited, __ATOMIC_RELAXED);
+		__atomic_store_n(&kn->told_pre, (int)N.pre, __ATOMIC_RELAXED);
+		__atomic_store_n(&kn->told_steps, (int)N.steps, __ATOMIC_RELAXED);
 		if (cappath < N.steps + 2) {
 			cappath = (N.steps + 2) * 2;
 			uint8_t *p = realloc(path, (size_t)cappath);

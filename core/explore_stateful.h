@@ -478,6 +478,11 @@ struct sknobs {                  /* changed while the search runs: every
 	const uint64_t *pace;
 	int keep;                       /* states kept at most (explore_shortest.c,
 					 * KEEP_MAX); 0: the default */
+	/* how far it is, for the progress line: the states it searched,
+	 * and the (preemptions, steps) of the last one, below which every
+	 * state is searched (written by the search, read by another) */
+	uint64_t told_states;
+	int told_pre, told_steps;
 };
 #define PACE_BASE 2000
 #define PACE_DIV 8

@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "explore_stateful.h"
 
@@ -132,6 +133,7 @@ struct sprobe {
 	int len, pre, steps;
 	uint32_t kinds;
 	uint64_t visited;
+	int done;                       /* atomic: probe_main has returned */
 };
 
 static void *probe_main(void *arg)
@@ -141,7 +143,33 @@ static void *probe_main(void *arg)
 			 &p->pre, &p->steps, &p->kinds, &p->visited);
 	if (p->rc > 0)
 		__atomic_store_n(&p->st->probe_found, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->done, 1, __ATOMIC_RELEASE);
 	return NULL;
+}
+
+/* The probe alone, the stateful search over: its end waited for, and
+ * what it does told every half second as the stateful search tells its
+ * own (the states it searched, the preemptions and steps it is at, its
+ * rate), so that a long search for the shortest counterexample is not a
+ * silent one.  (Polled: the probe's own pace is polled by the ms.) */
+static void probe_wait(struct xst *st, struct sprobe *p)
+{
+	double last = xnow();
+	while (!__atomic_load_n(&p->done, __ATOMIC_ACQUIRE)) {
+		struct timespec ts = { 0, 10 * 1000 * 1000 };  /* 10 ms */
+		nanosleep(&ts, NULL);
+		double t = xnow();
+		if (!st->o.progress || t - last < 0.5)
+			continue;
+		last = t;
+		struct vfs_explore_progress pr = {
+			.stateful = true, .shortening = true,
+			.states = __atomic_load_n(&p->kn.told_states, __ATOMIC_RELAXED),
+			.preemptions = __atomic_load_n(&p->kn.told_pre, __ATOMIC_RELAXED),
+			.depth = __atomic_load_n(&p->kn.told_steps, __ATOMIC_RELAXED),
+			.round = st->xm.rounds + 1 };
+		xprogress_tell(&st->o, &pr, st->t0, t, pr.states);
+	}
 }
 
 /* One search of the whole graph with the discipline as it stands. */
@@ -351,6 +379,7 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 			/* a violation, or cut short (max) without one: the
 			 * probe, alone now, to its own end or limit */
 			__atomic_store_n(&probe.kn.pace, NULL, __ATOMIC_RELEASE);
+			probe_wait(st, &probe);
 		}
 		pthread_join(pth, NULL);
 		if (probe.rc < 0)

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Plain `explore` runs the search for the shortest counterexample beside
+# the stateful one; when the stateful search is over and the shortest
+# search still runs alone, that phase has its progress line too (issue
+# 12: a line on stderr every 2 s once a search runs past 2 s, off a
+# terminal a line each time): the states it searched step by step, its
+# rate, the preemptions and steps it is at, the seconds.  The search: the
+# thieves scenario with seven thieves of four calls on v5.6 and `max
+# 500000`: the stateful search stops at its 500,000 states, the shortest
+# search (paced to an eighth of them until then) goes on alone to its own
+# limit, some seconds on a quiet machine.  Interrupted once the line came.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/cli/lib/tmpdir.bash"
+. "$top/tests/interactive/lib/thieves.bash"
+case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac
+
+thieves_script s.vfs v5.6 4 B C D E F G H
+echo 'explore max 500000' >>s.vfs
+NO_COLOR=1 "$vfsim" s.vfs </dev/null >out 2>err &
+pid=$!
+line='^explore: the shortest counterexample: [0-9]+ states step by step, [0-9]+/s, at [0-9]+ preemptions? and [0-9]+ steps, [0-9]+ s$'
+for ((i = 0; i < 2400; i++)); do             # (a bound, not a timing: 240 s)
+    grep -Eq "$line" err && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+done
+kill -INT "$pid" 2>/dev/null
+wait "$pid"
+grep -Eq "$line" err || fail "no progress line of the shortest search alone: $(cat err)"
+# it comes after the stateful search's own lines, if any, never before
+first=$(grep -En "$line" err | head -n 1 | cut -d: -f1)
+[ -z "$(sed -n "$((first + 1)),\$p" err | grep -E '^explore: [0-9]+ states')" ] ||
+    fail "a stateful line after the shortest search's: $(cat err)"
+# every line of stderr is a progress line, one whole line each
+[ -z "$(grep -Ev "$line|^explore: [0-9]+ states, " err)" ] ||
+    fail "other lines on stderr: $(cat err)"
+echo "ok: $(grep -Ec "$line" err) progress line(s) of the shortest search alone: $(grep -E "$line" err | head -n 1)"
