@@ -151,7 +151,8 @@ static void *probe_main(void *arg)
  * what it does told every half second as the stateful search tells its
  * own (the states it searched, the preemptions and steps it is at, its
  * rate), so that a long search for the shortest counterexample is not a
- * silent one.  (Polled: the probe's own pace is polled by the ms.) */
+ * silent one.  (Polled, as the probe's own pace is; only when someone
+ * listens: opts.progress.) */
 static void probe_wait(struct xst *st, struct sprobe *p)
 {
 	double last = xnow();
@@ -159,7 +160,7 @@ static void probe_wait(struct xst *st, struct sprobe *p)
 		struct timespec ts = { 0, 10 * 1000 * 1000 };  /* 10 ms */
 		nanosleep(&ts, NULL);
 		double t = xnow();
-		if (!st->o.progress || t - last < 0.5)
+		if (t - last < 0.5)
 			continue;
 		last = t;
 		struct vfs_explore_progress pr = {
@@ -379,7 +380,8 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 			/* a violation, or cut short (max) without one: the
 			 * probe, alone now, to its own end or limit */
 			__atomic_store_n(&probe.kn.pace, NULL, __ATOMIC_RELEASE);
-			probe_wait(st, &probe);
+			if (o->progress)
+				probe_wait(st, &probe);
 		}
 		pthread_join(pth, NULL);
 		if (probe.rc < 0)
