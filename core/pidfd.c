@@ -77,8 +77,7 @@ bool pidfd_getfd_kill_wait(struct vx *x)
 {
 	if (x->t->f.pc != RP(pidfd_getfd, ptrace_may_access) || !lock_wait_abort(x))
 		return false;
-	fn_exit(x, VFN___pidfd_fget, -VE_INTR);
-	sys_return(x, -VE_INTR);
+	sys_return_from(x, VFN___pidfd_fget, -VE_INTR);
 	return true;
 }
 
@@ -184,14 +183,12 @@ void pidfd_getfd(struct vx *x)
 		access_fdt(x, VFN_receive_fd, w->procs[proc].fdt, true);
 		if (fd < 0) {
 			file_put(x, VFN_receive_fd, f->file);
-			fn_exit(x, VFN_receive_fd, fd);
-			sys_return(x, fd);
+			sys_return_from(x, VFN_receive_fd, fd);
 			return;
 		}
 		struct vfs_fdtable *t = proc_fdt(w, proc);
 		t->fd[fd] = (uint16_t)(FD_CLOEXEC_BIT | (f->file + 1));
-		fn_exit(x, VFN_receive_fd, fd);
-		sys_return(x, fd);
+		sys_return_from(x, VFN_receive_fd, fd);
 		return;
 	}
 	}
