@@ -62,11 +62,21 @@ void xs_obs_sink(void *ctx, const struct vfs_world *w,
 		 const struct vfs_event *ev)
 {
 	struct xobs *o = ctx;
-	/* (most events: nothing to the reduction) */
-	if (ev->op == OP_EXIT ||
-	    (ev->op == OP_ENTER && !(o->iter ? o->iter[ev->fn] :
-				     vfs_fn_is_iterator(ev->fn))))
+	if (xs_obs_covered(ev))
 		return;
+	if (ev->op == OP_EMIT) {
+		/* the pass's next entry, right after the last (no lock
+		 * taken or dropped between): the same locations (the entry
+		 * itself is none), the same class */
+		bool next = ev->seq == o->emit_seq + 1 && ev->step == o->emit_step &&
+			    ev->file == o->emit_file && ev->dir == o->emit_dir;
+		o->emit_seq = ev->seq;
+		o->emit_step = ev->step;
+		o->emit_file = ev->file;
+		o->emit_dir = ev->dir;
+		if (next)
+			return;
+	}
 	if (o->nopen)
 		obs_open(o, ev);
 	int vis_access;

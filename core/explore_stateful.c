@@ -346,17 +346,16 @@ int xs_expand(struct sworker *s, int d)
 			if (!(s->memo = calloc(1, sizeof *s->memo)))
 				return -1;
 			s->memo->mask = XMEMO_SIZE - 1;
-			s->iter = vfs_iterator_fns();
 		}
 		struct vfs_world *W = s->work;
 		struct xobs *o = &s->obs[n];
 		o->xm = &s->st->xm;
 		o->memo = s->memo;
-		o->iter = s->iter;
 		o->open = s->st->open;
 		o->nopen = s->st->hist ? 0 : s->st->nopen;
 		o->need_hist = &s->st->need_hist;
 		o->shared = o->nacc = o->over = 0;
+		o->emit_seq = 0;
 		sink.fn = xs_obs_sink;
 		sink.ctx = o;
 		xs_fcopy_back(W, S, s->st->fixed, s->st->o.outcomes, wdiff);
@@ -447,6 +446,7 @@ int xs_expand(struct sworker *s, int d)
 				      W->touched | 1u << t);
 			xs_touch_clear(W);
 			o->nacc = o->over = 0;
+			o->emit_seq = 0;
 			dirty = false;
 			acc = L->acc;
 			for (int q = 0; q < k; q++) {

@@ -215,8 +215,6 @@ struct xacc {
 struct xobs {                   /* what the block being run did */
 	struct xmovers *xm;
 	struct xmemo *memo;             /* the worker's, or NULL */
-	const uint8_t *iter;            /* vfs_fn_is_iterator by function
-					 * (vfs_iterator_fns), or NULL */
 	const struct xopen *open;       /* without clocks: the open accesses */
 	int nopen;
 	int *need_hist;
@@ -225,6 +223,10 @@ struct xobs {                   /* what the block being run did */
 	uint8_t over;           /* the table could not grow: out of memory
 				 * (the search fails; no race is skipped) */
 	uint32_t nacc;
+	/* the last entry handed out (OP_EMIT): its event's number, step,
+	 * file and directory (0: none yet in this block) */
+	uint64_t emit_seq;
+	int32_t emit_step, emit_file, emit_dir;
 	size_t cap;             /* acc: the block's checked accesses, all of
 				 * them (grown, kept from block to block) */
 	struct xacc *acc;
@@ -275,6 +277,19 @@ extern bool xs_check_touched;
 extern unsigned long xs_touched_misses;
 void xs_obs_sink(void *ctx, const struct vfs_world *w,
 		 const struct vfs_event *ev);
+/* An event xs_obs_sink leaves out: a plain frame (a function's exit or
+ * entry: no location), or one a later event of its step covers (the same
+ * location, touched as strongly, with the same locks: a filesystem's
+ * iterator's entry, whose dead-directory check reads the directory the
+ * iterator reads next, and its read of the file's cursor, which it writes
+ * back in the end; core/readdir.c's dir_iterate, the one step that makes
+ * an iterator's events; tests/unit/test_world.c checks the cover). */
+static inline bool xs_obs_covered(const struct vfs_event *ev)
+{
+	return ev->op == OP_ENTER || ev->op == OP_EXIT ||
+	       (ev->op == OP_READ && ev->field == FLD_CURSOR &&
+		fn_is_iterator(ev->fn));
+}
 bool xs_steps_race(const struct xobs *x, const struct xobs *y);
 void xs_fcopy(struct vfs_world *d, const struct vfs_world *s,
 	      uint32_t fixed, bool recs);
@@ -350,7 +365,6 @@ struct sworker {
 	struct sbuf buf;
 	struct xhash hxw;               /* the work buffer's components */
 	struct xmemo *memo;             /* what events are to the discipline */
-	const uint8_t *iter;            /* vfs_iterator_fns(), asked once */
 	/* counters */
 	uint64_t states, transitions, matched, probes, local, violating;
 	uint64_t kind_n[DK__COUNT];

@@ -50,27 +50,6 @@ int iterate_dir_actor_fn(const struct vfs_world *w, const struct vfs_thread *t)
 	return vfs_inode_fsops(w, fl->inode).iter_fn;
 }
 
-/*
- * Under a search (vfs_step_noframes) its sink is not told an event of a
- * step that a later event of the same step covers: the same location,
- * touched again with the same locks held, by a write where the first was
- * a read.  Whatever the search asks of a step (the locations it touched,
- * whether a lock orders them) has the same answer without it.  The
- * detectors are told every event.  Returns the sink, for sink_on.
- */
-static const struct vfs_sink *sink_off(struct vx *x)
-{
-	const struct vfs_sink *sink = x->sink;
-	if (x->no_frames)
-		x->sink = NULL;
-	return sink;
-}
-
-static void sink_on(struct vx *x, const struct vfs_sink *sink)
-{
-	x->sink = sink;
-}
-
 /* Entry OFF (the inode INO) handed out: the call's record of it, and its
  * event EV (the entry set in it; the rest is the call's). */
 static void emit_entry(struct vx *x, struct vfs_event *ev, int ino, int64_t off)
@@ -109,11 +88,7 @@ static int first_child_from(const struct vfs_world *w,
 
 /*
  * Each entry handed out is an event: the detectors check each offset of
- * the pass (handed out twice, or an entry before it skipped).  Under a
- * search (vfs_step_noframes) its sink is handed one of them, the last:
- * the entries' events differ only in the entry, which no footprint reads
- * (what a step touched is the file's pass and the directory's entries,
- * the same for each).
+ * the pass (handed out twice, or an entry before it skipped).
  */
 int64_t emit_entries(struct vx *x, int fn, int ino, int64_t pos, int64_t max,
 		     int64_t *count)
@@ -125,7 +100,6 @@ int64_t emit_entries(struct vx *x, int fn, int ino, int64_t pos, int64_t max,
 		.file = x->t->f.file, .dir = x->t->f.inode,
 		.ret = x->t->f.pos };
 	int64_t n = 0;
-	const struct vfs_sink *sink = sink_off(x);
 	if (pos == 0 && n < max) {
 		emit_entry(x, &ev, ino, 0);
 		pos = 1;
@@ -142,9 +116,6 @@ int64_t emit_entries(struct vx *x, int fn, int ino, int64_t pos, int64_t max,
 		pos = w->inodes[c].d_off + 1;
 		n++;
 	}
-	sink_on(x, sink);
-	if (x->no_frames && n && sink && sink->fn)
-		sink->fn(sink->ctx, w, &ev);
 	*count = n;
 	return pos;
 }
@@ -162,16 +133,12 @@ void dir_iterate(struct vx *x)
 
 	if (max < 0)
 		max = INT64_MAX;        /* (the shell's "all") */
-	/* (to a search: the entry's check of S_DEAD reads the directory,
-	 * as the iterator does next; the cursor is written in the end) */
-	const struct vfs_sink *sink = sink_off(x);
+	/* (the entry's check of S_DEAD reads the directory, as the
+	 * iterator does next; the cursor is written in the end) */
 	fn_enter_iter(x, fn);
-	sink_on(x, sink);
 	access_inode(x, fn, FLD_DIR, f->inode, dir->nchildren, false);
 	/* the private readdir state: htree position, cursor dentry, ... */
-	sink_off(x);
 	access_file(x, fn, FLD_CURSOR, f->file, fl->cursor, false, false);
-	sink_on(x, sink);
 	pos = emit_entries(x, fn, f->inode, pos, max, &n);
 	if (max == 0) {
 		/* the first entry does not fit in the buffer */

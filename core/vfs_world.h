@@ -147,9 +147,7 @@ bool vfs_step(struct vfs_world *w, int tid, const struct vfs_sink *sink);
  * function's exit, the entry of one that is not a filesystem's iterator;
  * no detector reads them either), as a search's sinks: those events are
  * not made, and the world changes as with vfs_step (the function stack,
- * the event numbers).  Nor does it read which entry an iterator handed
- * out: of a step's entries (OP_EMIT) the sink is handed the last only
- * (the detectors each). */
+ * the event numbers). */
 bool vfs_step_noframes(struct vfs_world *w, int tid, const struct vfs_sink *sink);
 /*
  * SIGKILL to a process (kernel/signal.c, as far as the paths here care):

@@ -7,6 +7,7 @@
  */
 #include "harness.h"
 #include "footprint.h"
+#include "explore_stateful.h"
 
 #define OP_NONE_FOUND OP__COUNT
 
@@ -84,8 +85,8 @@ static bool loc_covers(const struct vfs_loc *g, const struct vfs_loc *l)
 }
 
 /* Event LOG[I] is covered by later events of its step (the same thread,
- * no lock taken or dropped in between): what vfs_step_noframes may keep
- * from its sink (readdir.c's sink_off). */
+ * no lock taken or dropped in between): what the search's sink may leave
+ * out (xs_obs_covered). */
 static bool covered_later(const struct vfs_event *log, size_t n, size_t i)
 {
 	struct vfs_loc l[VFS_FOOTPRINT_MAX], g[VFS_FOOTPRINT_MAX];
@@ -115,10 +116,11 @@ static bool covered_later(const struct vfs_event *log, size_t n, size_t i)
 /* vfs_step_noframes runs the same steps as vfs_step: the same world after
  * each (its function stacks, its event numbers, the detectors' reports),
  * and the sink sees the same events, numbered the same, but the plain
- * frames (exits, non-iterators' entries), which vfs_step hands it, and
- * some that later events of their step cover (a step's entries but the
- * last, an iterator's entry, its read of the cursor).  H stepped both
- * ways: TIDS[0]'s calls to the end, then TIDS[1]'s; they report KIND. */
+ * frames (exits, non-iterators' entries), which vfs_step hands it.  Of
+ * those the search's sink leaves out some (xs_obs_covered: an iterator's
+ * entry, its read of the cursor): a later event of their step covers
+ * each.  H stepped both ways: TIDS[0]'s calls to the end, then TIDS[1]'s;
+ * they report KIND. */
 static void steps_alike(struct h *h, const int tids[2], int kind)
 {
 	struct h *c = h_new("v6.5");
@@ -140,19 +142,22 @@ static void steps_alike(struct h *h, const int tids[2], int kind)
 			}
 		}
 	assert_false(vfs_has_work(h->w, tids[0]) || vfs_has_work(h->w, tids[1]));
-	size_t j = 0, frames = 0, iters = 0, entries = 0;
+	size_t j = 0, frames = 0, iters = 0, entries = 0, cursors = 0;
 	for (size_t i = 0; i < h->log.n; i++) {
 		const struct vfs_event *e = &h->log.ev[i];
 		if (plain_frame(e)) {
+			assert_true(xs_obs_covered(e));
 			frames++;
 			continue;
 		}
 		iters += e->op == OP_ENTER;
-		if (j == c->log.n || e->seq != c->log.ev[j].seq) {
-			/* left out: covered */
+		entries += e->op == OP_EMIT;
+		assert_true(j < c->log.n);
+		assert_int_equal(e->seq, c->log.ev[j].seq);
+		if (xs_obs_covered(&c->log.ev[j])) {
+			/* left out of the search's sink: covered */
 			assert_true(covered_later(h->log.ev, h->log.n, i));
-			entries += e->op == OP_EMIT;
-			continue;
+			cursors += e->op == OP_READ;
 		}
 		char x[256], y[256];
 		vfs_event_text(h->w, e, x, sizeof x);
@@ -163,6 +168,7 @@ static void steps_alike(struct h *h, const int tids[2], int kind)
 	assert_int_equal(j, c->log.n);
 	assert_true(frames > 0);        /* vfs_step made them, ... */
 	assert_true(iters > 0);         /* ... and both the iterators' entries */
+	assert_true(cursors > 0);       /* and reads of the cursor, left out */
 	assert_true(entries > 0);       /* (a getdents of two entries) */
 	/* each entry checked: the same reports, one by one */
 	for (int k = 0; k < DK__REPORTS; k++)
