@@ -332,10 +332,13 @@ int xs_expand(struct sworker *s, int d)
 	uint32_t wdiff = UINT32_MAX;
 	int tlast = -1;         /* the last successor's thread */
 	for (int t = 0; t < S->nthreads; t++)
-		if (vfs_runnable(S, t))
+		if (xs_runnable(S, t))
 			tlast = t;
+	/* a block's steps at most */
+	int kmax = s->st->maxdepth - L->plen < MAXBLOCK ?
+		   s->st->maxdepth - L->plen : MAXBLOCK;
 	for (int t = 0; t < S->nthreads; t++) {
-		if (!vfs_runnable(S, t))
+		if (!xs_runnable(S, t))
 			continue;
 		if (!s->work) {
 			if (!(s->work = xs_wnew()))
@@ -363,16 +366,18 @@ int xs_expand(struct sworker *s, int d)
 		uint64_t acc = L->acc;
 		int k = 0, cut = 0;
 		bool dirty = false, redo = false;
+		bool newcall = true;    /* the next step's call is not yet
+					 * known to leave the tree alone */
 		/* what the successor is, worked out before a step that may be
 		 * the next block's (spec: it was) */
 		bool spec = false;
 		uint64_t spec_tr = 0, spec_h = 0;
 		uint32_t spec_kinds = 0, spec_ovf = 0;
 		for (;;) {
-			int nth = W->nthreads, nf = W->next_file_id,
-			    np = W->next_pid, nfdt = W->nfdt, npr = W->nprocs;
-			uint64_t ni = inode_stamp(W);
-			int pc = vfs_thread_resume_point(W, t, NULL, NULL);
+			uint16_t allocs = W->allocs;
+			/* (its resume point: read only after the block's
+			 * visible step) */
+			int pc = cut ? W->threads[t].f.pc : 0;
 			/* after the block's visible step, before a step where
 			 * a visible one was seen before (it may be the next
 			 * block's): the last successor's world is kept (a
@@ -382,14 +387,16 @@ int xs_expand(struct sworker *s, int d)
 			uint32_t nacc = o->nacc;
 			uint8_t over = o->over;
 			bool dirty0 = dirty;
-			if (cut && s->nsite[pc] && t != tlast) {
+			if (!cut || !s->nsite[pc]) {
+				/* (the common step: nothing to keep) */
+			} else if (t != tlast) {
 				spec_kinds = counts_kinds(S, W);
 				spec_ovf = xoverflowed(S, W);
 				if (hash_state(s, L, &s->hxw, W, t, dirty ? 0 : L->tree,
 					       acc, &spec_tr, &spec_h) < 0)
 					return -1;
 				saved = specd = true;
-			} else if (cut && s->nsite[pc]) {
+			} else {
 				if (!s->spare) {
 					if (!(s->spare = xs_wnew()))
 						return -1;
@@ -400,17 +407,20 @@ int xs_expand(struct sworker *s, int d)
 			}
 			o->cls = XM_B;
 			uint64_t acc0 = acc;
-			if (vfs_step_noframes(W, t, &sink) && s->st->o.outcomes)
+			bool done = vfs_step_noframes(W, t, &sink);
+			if (done && s->st->o.outcomes)
 				acc += xcall_hash(W, t);
 			k++;
 			s->probes++;
-			/* allocations are visible: they number the objects */
-			if (W->nthreads != nth || W->next_file_id != nf ||
-			    inode_stamp(W) != ni || W->next_pid != np ||
-			    W->nfdt != nfdt || W->nprocs != npr)
+			/* allocations are visible: they number the objects
+			 * (and an inode made or freed changes the tree) */
+			if (W->allocs != allocs) {
 				o->cls = XM_N;
-			if (!tree_clean(W, t, ni))
 				dirty = true;
+			} else if (newcall && !dirty && !tree_clean_call(W, t)) {
+				dirty = true;
+			}
+			newcall = done;         /* (a call's row is its own) */
 			if (!cut) {
 				if (o->cls != XM_B) {
 					cut = k;        /* the block's one non-mover */
@@ -437,8 +447,7 @@ int xs_expand(struct sworker *s, int d)
 				}
 				break;
 			}
-			if (k == MAXBLOCK || L->plen + k >= s->st->maxdepth ||
-			    !vfs_runnable(W, t))
+			if (k == kmax || !xs_runnable(W, t))
 				break;
 		}
 		if (redo) {

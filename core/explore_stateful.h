@@ -189,10 +189,23 @@ struct sbuf {
 /* A step of a call whose row says it leaves the tree alone (the inodes'
  * locks apart; core/syscalls.c, VSYS_TREE): its successor keeps its
  * parent's tree_hash. */
+static inline bool tree_clean_call(const struct vfs_world *w, int t)
+{
+	return !(vfs_sys[w->threads[t].rec.call.sys].flags & VSYS_TREE);
+}
+/* ... and made or freed no inode since STAMP0 (inode_stamp). */
 static inline bool tree_clean(const struct vfs_world *w, int t, uint64_t stamp0)
 {
-	return inode_stamp(w) == stamp0 &&
-	       !(vfs_sys[w->threads[t].rec.call.sys].flags & VSYS_TREE);
+	return inode_stamp(w) == stamp0 && tree_clean_call(w, t);
+}
+
+/* vfs_runnable, inline: the search asks it after every step. */
+static inline bool xs_runnable(const struct vfs_world *w, int t)
+{
+	const struct vfs_thread *th = &w->threads[t];
+	_Static_assert(TS_RUNNING == TS_IDLE + 1, "idle or running");
+	return (unsigned)th->state - TS_IDLE < 2 &&
+	       (th->f.pc != RP_IDLE || th->npending > 0);
 }
 
 /* Races with the snapshot's own accesses (made in the set-up): a shadow

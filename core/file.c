@@ -22,6 +22,7 @@ int fdt_new(struct vfs_world *w)
 	struct vfs_fdtable *t = &w->fdt[w->nfdt];
 	t->count = 1;
 	t->nfds = 0;
+	w->allocs++;
 	return w->nfdt++;
 }
 
@@ -100,6 +101,7 @@ int file_alloc(struct vfs_world *w, int kind)
 	memset(f, 0, sizeof *f);
 	ufield_made(w, UFV_FILE, i);
 	f->kind = (uint8_t)kind;
+	w->allocs++;
 	f->id = w->next_file_id++;
 	f->f_count = 1;
 	f->inode = -1;

@@ -29,6 +29,7 @@ static int new_thread(struct vfs_world *w, int proc)
 	th->state = TS_IDLE;
 	th->proc = (int16_t)proc;
 	th->tnum = ++w->procs[proc].nthreads_made;
+	w->allocs++;
 	th->tid = w->next_pid++;
 	th->wait_next = -1;
 	/* a fresh clock (as proc_new does): a copied world may hold a stale

@@ -210,6 +210,7 @@ int inode_new(struct vfs_world *w, int type)
 	inode_clear(&t->v[i]);
 	ufield_made(w, UFV_INODE, i);
 	t->v[i].type = (uint8_t)type;
+	w->allocs++;
 	t->v[i].ino = w->next_ino++;
 	lock_init(&w->ilocks[i], LK_RWSEM);
 	objs_touch(w, TOUCH_ILOCKS);
@@ -323,6 +324,7 @@ void inode_evict_unused(struct vfs_world *w)
 		m->next_sibling = w->free_inode;
 		w->free_inode = i;
 		w->nfree_inodes++;
+		w->allocs++;
 		w->ndying--;
 	}
 	free(pinned);

@@ -475,7 +475,7 @@ int thread_slot(struct vfs_world *w, bool *reused)
 {
 	*reused = false;
 	if (w->nthreads < VFS_MAX_THREADS)
-		return w->nthreads++;
+		return w->allocs++, w->nthreads++;
 	for (int t = 0; t < w->nthreads; t++) {
 		const struct vfs_thread *th = &w->threads[t];
 		if (th->state != TS_DEAD || t == w->last_done_tid ||
@@ -516,6 +516,7 @@ int proc_new(struct vfs_world *w, const char *name, int uid, int fdt)
 		for (int i = 0; i < 3; i++)
 			w->fdt[fdt].fd[i] = FD_STDIO;
 	}
+	w->allocs++;
 	int p = w->nprocs++;
 	struct vfs_proc *pr = &w->procs[p];
 	objs_touch(w, TOUCH_PROCS);

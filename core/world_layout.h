@@ -258,6 +258,10 @@ struct vfs_world {
 	/* ... and whether it wrote a process or an inode's lock (TOUCH_*,
 	 * objs_touch) */
 	uint8_t touched_objs;
+	/* bumped by every allocation and free of a thread, process, file,
+	 * file table or inode (the search's visible steps: they number the
+	 * objects) */
+	uint16_t allocs;
 	struct vfs_lock rename_mutex;   /* s_vfs_rename_mutex (one sb model) */
 	struct vfs_stats stats;
 	struct vfs_detect det;

@@ -159,6 +159,16 @@ static uint64_t hash_of(struct sbuf *b, struct hashed *o, const struct vfs_world
 	return o->h;
 }
 
+/* B's objects are numbered otherwise than A's: a thread, process, file,
+ * file table or inode made or freed (what w->allocs counts). */
+static bool allocated(const struct vfs_world *a, const struct vfs_world *b)
+{
+	return a->nthreads != b->nthreads || a->nprocs != b->nprocs ||
+	       a->next_pid != b->next_pid || a->next_file_id != b->next_file_id ||
+	       a->nfdt != b->nfdt || a->next_ino != b->next_ino ||
+	       a->nfree_inodes != b->nfree_inodes;
+}
+
 /* C->k: C->w's successor by thread T, hashed from C->w's components and
  * from nothing, alike: every thread hashed again, and only the one that
  * ran and those its step touched (each other thread checked to be its
@@ -168,6 +178,8 @@ static uint64_t successor(struct bench *c, int t, uint32_t fixed)
 	xs_fcopy(c->k, c->w, fixed, false);
 	xs_touch_clear(c->k);
 	vfs_step(c->k, t, NULL);
+	/* (the stateful search's mark of a visible step) */
+	assert_int_equal(allocated(c->w, c->k), c->k->allocs != c->w->allocs);
 	uint64_t inc = hash_of(&c->b, &c->hk, c->k, fixed, c->w, &c->hw, UINT64_MAX);
 	uint64_t full = hash_of(&c->b, &c->hf, c->k, fixed, NULL, NULL, UINT64_MAX);
 	assert_int_equal(inc, full);
