@@ -137,6 +137,9 @@ struct xmovers {
 	int ndemote;
 	int violated;           /* atomic: a search must start again */
 	int rounds, demoted;
+	/* bumped when rows' classes change once guessed (xm_apply): a
+	 * memo's answer worked out from them is of one generation */
+	uint32_t gen;
 	uint64_t changes;       /* guessing: what the runs taught so far */
 	int learn_runs;
 };
@@ -158,7 +161,8 @@ int xm_event(struct xmovers *m, const struct vfs_world *w,
 /* A worker's memo for xm_event_memo: by what an event's footprint reads
  * of it (op, lock, mode, field, object, file, directory, function), its
  * locations and their rows of the discipline's table (whose class is read
- * when used; the table is not reallocated while a worker lives). */
+ * when used, or its class worked out from them while their generation
+ * lasts; the table is not reallocated while a worker lives). */
 #define XMEMO_SIZE 256          /* direct mapped */
 struct xmemo {
 	uint32_t mask;          /* the slots used, less one: XMEMO_SIZE - 1
@@ -168,6 +172,12 @@ struct xmemo {
 		int8_t n;       /* locations, -1: visible whatever the table */
 		uint8_t used;
 		uint8_t write[2];
+		/* the class whatever thread makes it with whatever locks
+		 * (no row XM_SINGLE or XM_LOCKED, none broken), -1: read
+		 * the rows; and its vis_access then */
+		int8_t fixed;
+		uint8_t fixed_vis;
+		uint32_t gen;   /* (xmovers.gen when filled) */
 		uint32_t key[2];
 		const struct xmloc *l[2];
 	} e[XMEMO_SIZE];

@@ -315,6 +315,22 @@ void xm_memo_fill(struct xmovers *m, struct xmemo_e *e, const struct vfs_world *
 		e->l[i] = find(m, e->key[i]);
 		e->write[i] = wr[i];
 	}
+	/* (xm_classify's answer, where it reads nothing of the thread) */
+	int cls = n < 0 ? XM_N : XM_B;
+	e->fixed_vis = 0;
+	for (int i = 0; i < n && cls >= 0; i++) {
+		if (!e->l[i] || e->l[i]->cls == XM_VISIBLE) {
+			int c = ev->op == OP_RELEASE ? XM_L : XM_N;
+			if (c > cls)
+				cls = c;
+			if (i == 0)
+				e->fixed_vis = 1;
+		} else if (e->l[i]->cls != XM_RDONLY || e->write[i]) {
+			cls = -1;
+		}
+	}
+	e->fixed = (int8_t)cls;
+	e->gen = m->gen;
 }
 
 int xm_apply(struct xmovers *m)
@@ -327,6 +343,7 @@ int xm_apply(struct xmovers *m)
 	}
 	m->ndemote = 0;
 	m->violated = 0;
+	m->gen++;
 	m->rounds++;
 	m->demoted += n;
 	return n;

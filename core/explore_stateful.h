@@ -176,6 +176,10 @@ static inline int xm_event_memo(struct xmovers *m, struct xmemo *c,
 	struct xmemo_e *e = &c->e[h & c->mask];
 	if (!e->used || e->k[0] != k0 || e->k[1] != k1 || e->k[2] != k2)
 		xm_memo_fill(m, e, w, ev, k0, k1, k2);
+	if (e->fixed >= 0 && e->gen == m->gen) {
+		*vis_access = e->fixed_vis;
+		return e->fixed;
+	}
 	return xm_classify(m, w, ev, e->n, e->key, e->write, e->l, vis_access);
 }
 
