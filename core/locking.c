@@ -47,7 +47,9 @@ int dlocks_own(struct vfs_world *w)
 	return 0;
 }
 
-const struct vfs_lock *lock_cptr(const struct vfs_world *w, vfs_lid_t lid)
+/* (inline here: every lock operation of a step finds its lock) */
+static inline const struct vfs_lock *lock_of(const struct vfs_world *w,
+					     vfs_lid_t lid)
 {
 	int idx = VFS_LID_IDX(lid);
 	switch (VFS_LID_KIND(lid)) {
@@ -61,17 +63,28 @@ const struct vfs_lock *lock_cptr(const struct vfs_world *w, vfs_lid_t lid)
 	}
 }
 
-struct vfs_lock *lock_ptr(struct vfs_world *w, vfs_lid_t lid)
+const struct vfs_lock *lock_cptr(const struct vfs_world *w, vfs_lid_t lid)
+{
+	return lock_of(w, lid);
+}
+
+static inline struct vfs_lock *lock_wptr(struct vfs_world *w, vfs_lid_t lid)
 {
 	/* (the lock is written: its object's component marked; a load, no
 	 * branch: plain stepping takes this path per lock operation) */
 	static const uint8_t touch[16] = { [LID_INODE] = TOUCH_ILOCKS,
 		[LID_DENTRY] = TOUCH_ILOCKS, [LID_EXEC] = TOUCH_PROCS };
 	objs_touch(w, touch[VFS_LID_KIND(lid)]);
-	return (struct vfs_lock *)lock_cptr(w, lid);
+	return (struct vfs_lock *)lock_of(w, lid);
 }
 
-int lock_class(const struct vfs_world *w, vfs_lid_t lid)
+struct vfs_lock *lock_ptr(struct vfs_world *w, vfs_lid_t lid)
+{
+	return lock_wptr(w, lid);
+}
+
+/* (inline here: each acquire and release names its class) */
+static inline int class_of(const struct vfs_world *w, vfs_lid_t lid)
 {
 	switch (VFS_LID_KIND(lid)) {
 	case LID_FILE_POS:  return LC_F_POS_LOCK;
@@ -85,9 +98,14 @@ int lock_class(const struct vfs_world *w, vfs_lid_t lid)
 	}
 }
 
+int lock_class(const struct vfs_world *w, vfs_lid_t lid)
+{
+	return class_of(w, lid);
+}
+
 int vfs_lock_class(const struct vfs_world *w, vfs_lid_t lid)
 {
-	return lock_class(w, lid);
+	return class_of(w, lid);
 }
 
 static void count_atomic(struct vfs_world *w, const struct vfs_thread *t)
@@ -107,13 +125,14 @@ static bool is_namei(int sys)
  * lock_rename's second parent (none without s_vfs_rename_mutex: the
  * deliberately wrong rename-lock knob takes them plainly),
  * I_MUTEX_NONDIR2 for lock_two_nondirectories' second inode. */
-static int lock_subclass(const struct vfs_world *w, const struct vfs_thread *t,
-			 vfs_lid_t lid)
+static __attribute__((noinline)) int inode_subclass(const struct vfs_world *w,
+						     const struct vfs_thread *t,
+						     vfs_lid_t lid)
 {
 	/* a defined step names its own (lock i_rwsem of inode nested parent) */
-	if (VFS_LID_KIND(lid) == LID_INODE && t->rec.call.sys == SYS_DEFINED)
+	if (t->rec.call.sys == SYS_DEFINED)
 		return t->f.kfn.ksub;
-	if (VFS_LID_KIND(lid) != LID_INODE || !is_namei(t->rec.call.sys))
+	if (!is_namei(t->rec.call.sys))
 		return LDSUB_NORMAL;
 	int ino = VFS_LID_IDX(lid);
 	if (t->rec.call.sys == SYS_CREAT)       /* open_last_lookups' dir */
@@ -130,28 +149,39 @@ static int lock_subclass(const struct vfs_world *w, const struct vfs_thread *t,
 	return LDSUB_NORMAL;
 }
 
-/* The event of OP on LID, whose class and nesting subclass are CLS and
- * SUB (RP: the step of TID's the event is of) */
-static void lock_event_of(struct vfs_world *w, const struct vfs_sink *sink,
-			  int tid, int rp, int op, int fn, vfs_lid_t lid, int mode,
-			  int other, int cls, int sub)
+/* (inline: only an inode lock has a subclass to find) */
+static inline int lock_subclass(const struct vfs_world *w,
+				const struct vfs_thread *t, vfs_lid_t lid)
 {
+	return VFS_LID_KIND(lid) == LID_INODE ? inode_subclass(w, t, lid) :
+	       LDSUB_NORMAL;
+}
+
+/* The event of OP on LID, whose class and nesting subclass are CLS and
+ * SUB (RP: the step of TID's the event is of).  (inline: every acquire
+ * and release of a step makes one) */
+static inline __attribute__((always_inline)) void
+lock_event_of(struct vfs_world *w, const struct vfs_sink *sink, int tid,
+	      int rp, int op, int fn, vfs_lid_t lid, int mode, int other,
+	      int cls, int sub)
+{
+	/* the lock's object, by the kind of lock: the file's, the inode's,
+	 * the process's, or none (s_vfs_rename_mutex) */
+	static const uint8_t objkind[16] = {
+		[0] = VOK_GLOBAL, [LID_FILE_POS] = VOK_FILE,
+		[LID_FILE_LOCK] = VOK_FILE, [LID_INODE] = VOK_INODE,
+		[LID_RENAME] = VOK_GLOBAL, [LID_DSEQ] = VOK_GLOBAL,
+		[LID_DENTRY] = VOK_INODE, [LID_EXEC] = VOK_PROC,
+		[8] = VOK_GLOBAL, VOK_GLOBAL, VOK_GLOBAL, VOK_GLOBAL,
+		VOK_GLOBAL, VOK_GLOBAL, VOK_GLOBAL, VOK_GLOBAL };
 	struct vx x = { .w = w, .t = &w->threads[tid], .tid = tid, .sink = sink,
 		.rp = rp };
+	int ok = objkind[VFS_LID_KIND(lid)];
 	struct vfs_event ev = { .op = (uint8_t)op, .fn = (uint8_t)fn,
 		.lock = lid, .cls = (uint8_t)cls,
 		.mode = (uint8_t)mode, .other = (int8_t)other,
-		.subclass = (uint8_t)sub };
-	switch (VFS_LID_KIND(lid)) {
-	case LID_FILE_POS: case LID_FILE_LOCK:
-		ev.objkind = VOK_FILE; ev.obj = VFS_LID_IDX(lid); break;
-	case LID_INODE: case LID_DENTRY:
-		ev.objkind = VOK_INODE; ev.obj = VFS_LID_IDX(lid); break;
-	case LID_EXEC:
-		ev.objkind = VOK_PROC; ev.obj = VFS_LID_IDX(lid); break;
-	default:
-		ev.objkind = VOK_GLOBAL; ev.obj = 0; break;
-	}
+		.subclass = (uint8_t)sub, .objkind = (uint8_t)ok,
+		.obj = ok == VOK_GLOBAL ? 0 : VFS_LID_IDX(lid) };
 	emit(&x, &ev);
 }
 
@@ -160,7 +190,7 @@ static void lock_event(struct vfs_world *w, const struct vfs_sink *sink,
 		       int other)
 {
 	lock_event_of(w, sink, tid, rp, op, fn, lid, mode, other,
-		      lock_class(w, lid), lock_subclass(w, &w->threads[tid], lid));
+		      class_of(w, lid), lock_subclass(w, &w->threads[tid], lid));
 }
 
 /* Give the lock L (LID's) to tid: bookkeeping shared by fast path and
@@ -169,7 +199,7 @@ static void grant(struct vfs_world *w, const struct vfs_sink *sink, int tid,
 		  int rp, struct vfs_lock *l, vfs_lid_t lid, int mode, int fn)
 {
 	struct vfs_thread *t = &w->threads[tid];
-	int cls = lock_class(w, lid), sub = lock_subclass(w, t, lid);
+	int cls = class_of(w, lid), sub = lock_subclass(w, t, lid);
 	thread_touch(w, tid);   /* (a waiter's, on a wake) */
 
 	if (mode == M_READ)
@@ -177,13 +207,13 @@ static void grant(struct vfs_world *w, const struct vfs_sink *sink, int tid,
 	else
 		l->owner = (int8_t)tid;
 	if (t->nheld < VFS_MAX_HELD) {
-		t->held[t->nheld].lock = lid;
-		t->held[t->nheld].mode = (uint8_t)mode;
-		t->held[t->nheld].cls = (uint8_t)cls;
-		t->held[t->nheld].fn = (uint8_t)(t->nfn ? t->fnstack[t->nfn - 1] : fn);
-		t->held[t->nheld].frame = (uint8_t)(t->nfn ? t->nfn - 1 : 0);
-		t->held[t->nheld].sub = (uint8_t)sub;
-		t->nheld++;
+		struct vfs_held *h = &t->held[t->nheld++];
+		h->lock = lid;
+		h->mode = (uint8_t)mode;
+		h->cls = (uint8_t)cls;
+		h->fn = (uint8_t)(t->nfn ? t->fnstack[t->nfn - 1] : fn);
+		h->frame = (uint8_t)(t->nfn ? t->nfn - 1 : 0);
+		h->sub = (uint8_t)sub;
 	} else {
 		detect_overflow(w, VL_HELD);
 	}
@@ -233,8 +263,8 @@ static void wake_one(struct vfs_world *w, const struct vfs_sink *sink,
 {
 	struct vfs_thread *t = &w->threads[tid];
 	int fn = t->nfn ? t->fnstack[t->nfn - 1] : VFN_none;
-	int cls = lock_class(w, lid);
-	struct vfs_lock *l = lock_ptr(w, lid);
+	int cls = class_of(w, lid);
+	struct vfs_lock *l = lock_wptr(w, lid);
 
 	dequeue(w, l, tid);
 	thread_touch(w, tid);
@@ -249,7 +279,7 @@ static void wake_one(struct vfs_world *w, const struct vfs_sink *sink,
 static void wake_waiters(struct vfs_world *w, const struct vfs_sink *sink,
 			 vfs_lid_t lid)
 {
-	struct vfs_lock *l = lock_ptr(w, lid);
+	struct vfs_lock *l = lock_wptr(w, lid);
 	int h = l->wait_head;
 
 	if (h < 0 || l->owner >= 0)
@@ -284,7 +314,7 @@ bool lock_wait_abort(struct vx *x)
 	if (t->state != TS_BLOCKED || (fn != VFN_down_read_killable &&
 	    fn != VFN_down_write_killable && fn != VFN_mutex_lock_killable))
 		return false;
-	dequeue(x->w, lock_ptr(x->w, t->wait_lock), x->tid);
+	dequeue(x->w, lock_wptr(x->w, t->wait_lock), x->tid);
 	t->state = TS_RUNNING;
 	note(x, fn, "fatal signal: the killable wait gives up with -EINTR");
 	t->nfn--;
@@ -310,7 +340,7 @@ bool lock_acquire(struct vx *x, int fn, vfs_lid_t lid, int mode)
 		w->oom = 1;
 		return true;
 	}
-	struct vfs_lock *l = lock_ptr(w, lid);
+	struct vfs_lock *l = lock_wptr(w, lid);
 	bool can;
 
 	if (VFS_LID_KIND(lid) == LID_INODE) {
@@ -343,7 +373,7 @@ bool lock_acquire(struct vx *x, int fn, vfs_lid_t lid, int mode)
 	t->wait_rp = (uint8_t)x->rp;
 	t->block_step = w->step;
 	enqueue(w, l, x->tid);
-	w->stats.contended[lock_class(w, lid)]++;
+	w->stats.contended[class_of(w, lid)]++;
 	if (t->nfn < VFS_MAX_FNSTACK)
 		t->fnstack[t->nfn++] = (uint8_t)fn;
 	else
@@ -358,9 +388,9 @@ static void drop_held(struct vfs_thread *t, vfs_lid_t lid, int *mode)
 	for (int i = t->nheld - 1; i >= 0; i--)
 		if (t->held[i].lock == lid) {
 			*mode = t->held[i].mode;
-			memmove(&t->held[i], &t->held[i + 1],
-				(size_t)(t->nheld - i - 1) * sizeof t->held[0]);
-			t->nheld--;
+			/* (mostly the last one, or the one before: no call) */
+			for (t->nheld--; i < t->nheld; i++)
+				t->held[i] = t->held[i + 1];
 			return;
 		}
 }
@@ -368,7 +398,7 @@ static void drop_held(struct vfs_thread *t, vfs_lid_t lid, int *mode)
 void lock_release(struct vx *x, int fn, vfs_lid_t lid)
 {
 	struct vfs_world *w = x->w;
-	struct vfs_lock *l = lock_ptr(w, lid);
+	struct vfs_lock *l = lock_wptr(w, lid);
 	int mode = M_EXCL;
 
 	drop_held(x->t, lid, &mode);
@@ -380,13 +410,14 @@ void lock_release(struct vx *x, int fn, vfs_lid_t lid)
 	}
 	count_atomic(w, x->t);
 	lock_event(w, x->sink, x->tid, x->rp, OP_RELEASE, fn, lid, mode, -1);
-	wake_waiters(w, x->sink, lid);
+	if (l->wait_head >= 0)          /* (the lock's object marked above) */
+		wake_waiters(w, x->sink, lid);
 }
 
 void lock_downgrade(struct vx *x, int fn, vfs_lid_t lid)
 {
 	struct vfs_world *w = x->w;
-	struct vfs_lock *l = lock_ptr(w, lid);
+	struct vfs_lock *l = lock_wptr(w, lid);
 	struct vfs_thread *t = x->t;
 
 	for (int i = 0; i < t->nheld; i++)
@@ -414,7 +445,7 @@ void lock_downgrade(struct vx *x, int fn, vfs_lid_t lid)
  */
 bool lock_upgrade_try(struct vx *x, int fn, vfs_lid_t lid)
 {
-	const struct vfs_lock *l = lock_cptr(x->w, lid);
+	const struct vfs_lock *l = lock_of(x->w, lid);
 	int mode = M_NONE;
 	if (!thread_holds(x->t, lid, &mode))
 		return false;
@@ -480,18 +511,18 @@ bool vfs_lock_next(const struct vfs_world *w, vfs_lid_t *lid)
 
 bool vfs_lock_busy(const struct vfs_world *w, vfs_lid_t lid)
 {
-	const struct vfs_lock *l = lock_cptr(w, lid);
+	const struct vfs_lock *l = lock_of(w, lid);
 	return l->owner >= 0 || l->nreaders > 0 || l->wait_head >= 0;
 }
 
 int vfs_lock_owner(const struct vfs_world *w, vfs_lid_t lid)
 {
-	return lock_cptr(w, lid)->owner;
+	return lock_of(w, lid)->owner;
 }
 
 int vfs_lock_waiter(const struct vfs_world *w, vfs_lid_t lid, int i, int *mode)
 {
-	int c = lock_cptr(w, lid)->wait_head;
+	int c = lock_of(w, lid)->wait_head;
 	for (; c >= 0 && i > 0; i--)
 		c = w->threads[c].wait_next;
 	if (c >= 0 && mode)
