@@ -72,10 +72,11 @@ const char *vfs_ld_rule_name(int rule)
 }
 
 /* Lockdep keys: a lock class with the nesting subclass the kernel path
- * annotated (core/locking.c lock_subclass: the event's, the held entry's). */
-static int ev_key(const struct vfs_world *w, const struct vfs_event *ev)
+ * annotated (core/locking.c lock_subclass: the event's, the held entry's;
+ * the event's class is its lock's, core/locking.c lock_event_of). */
+static int ev_key(const struct vfs_event *ev)
 {
-	return VFS_LD_KEY(lock_class(w, ev->lock), ev->subclass);
+	return VFS_LD_KEY(ev->cls, ev->subclass);
 }
 
 static int held_key(const struct vfs_held *h)
@@ -267,8 +268,8 @@ static void check(struct vfs_world *w, const struct vfs_event *ev, bool acquired
 		n--;
 	if (!n)
 		return;
-	int wcls = lock_class(w, ev->lock);
-	int wkey = ev_key(w, ev);
+	int wcls = ev->cls;
+	int wkey = ev_key(ev);
 	bool renmutex = holds_class(t, LC_RENAME_MUTEX);
 	for (int i = 0; i < n; i++) {
 		const struct vfs_held *h = &t->held[i];

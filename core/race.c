@@ -651,7 +651,9 @@ static bool seek_hook_fn(const struct vfs_world *w, int fn)
 	return k >= 0 && vfs_kfn_get(w, k)->fn == fn;
 }
 
-void vfs_detect_event(struct vfs_world *w, const struct vfs_event *ev)
+/* (the events but a search's common ones: vfs_detect_event) */
+static __attribute__((noinline)) void detect_event(struct vfs_world *w,
+						   const struct vfs_event *ev)
 {
 	/* a detector whose table filled stays off (core/limits.h) */
 	bool clocks = !w->det.no_clocks && detect_on(&w->det, DK_RACE);
@@ -693,6 +695,29 @@ void vfs_detect_event(struct vfs_world *w, const struct vfs_event *ev)
 		}
 		break;
 	}
+}
+
+void vfs_detect_event(struct vfs_world *w, const struct vfs_event *ev)
+{
+	/* A search's copies (det.no_clocks) hand over acquires and entries
+	 * handed out mostly: an acquire is lockdep's alone, and nothing to
+	 * it unless the thread holds another lock or was handed this one on
+	 * a wake (lockdep_event's own first tests); an entry, the duplicate
+	 * and skip check's.  (no call but theirs) */
+	if (w->det.no_clocks) {
+		if (ev->op == OP_ACQUIRE) {
+			if ((w->det.ld.woken >> ev->tid & 1) ||
+			    w->threads[ev->tid].nheld > 1)
+				lockdep_event(w, ev);
+			return;
+		}
+		if (ev->op == OP_EMIT) {
+			if (detect_on(&w->det, DK_DUPLICATE))
+				on_emit(w, ev);
+			return;
+		}
+	}
+	detect_event(w, ev);
 }
 
 int vfs_report_count(const struct vfs_world *w, int kind, int field)
