@@ -402,6 +402,7 @@ void defined_step(struct vx *x)
 			v = s->arith == '+' ? v + value(w, x->t, &s->b) : v - value(w, x->t, &s->b);
 		int slot = vfs_ufield_slot(w, s->field);
 		if (s->obj == KO_FILE) {
+			file_touch(w, file);
 			if (slot >= 0)
 				ufield_set(w, slot, file, v);
 			else if (s->field == FLD_F_POS)

@@ -419,7 +419,7 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 		 * (only the components a step changed hashed again) */
 		if (xs_hash_reserve(&hw, W) < 0)
 			goto oom;
-		xs_state_hash(&b, &hw, W, N.tree, fixed, NULL, NULL, NULL, -1);
+		xs_state_hash(&b, &hw, W, N.tree, fixed, NULL, NULL, NULL, XTOUCH_ALL);
 		for (int r = 0; r < nrun; r++) {
 			int t = run[r];
 			struct xobs *o = &obs[r];

@@ -462,36 +462,60 @@ int xs_hash_reserve(struct xhash *x, const struct vfs_world *w)
 	return 0;
 }
 
-/* The guard of the touched mask (tests/unit/test_state_hash.c): when
- * set, each thread taken as its parent's is compared with it all the
- * same, and each that differs counted. */
+/* File I of A and of B: equal bytes and rows of declared fields */
+static inline bool file_same(const struct vfs_world *a, const struct vfs_world *b,
+			     int i, size_t nu)
+{
+	return eq(&a->files[i], &b->files[i], sizeof a->files[i]) &&
+	       urow_same(a, b, UFV_FILE, i, nu);
+}
+
+/* The guard of the touched marks (tests/unit/test_state_hash.c): when
+ * set, each thread, file, fd table taken as its parent's is compared
+ * with it all the same, and so are the processes, the inode locks and
+ * the passes, and each that differs counted. */
 bool xs_check_touched;
 unsigned long xs_touched_misses;
 
-static void check_touched(const struct vfs_world *w, const struct vfs_world *pw,
-			  uint32_t fixed, uint64_t touched, size_t nu)
+static void miss(void)
 {
-	if ((!(touched >> 32 & TOUCH_PROCS) &&
+	__atomic_add_fetch(&xs_touched_misses, 1, __ATOMIC_RELAXED);
+}
+
+static void check_touched(const struct vfs_world *w, const struct vfs_world *pw,
+			  uint32_t fixed, struct xtouch touched, size_t nu)
+{
+	if ((!(touched.objs & TOUCH_PROCS) &&
 	     memcmp(pw->procs, w->procs, sizeof w->procs[0] * (size_t)w->nprocs)) ||
-	    (!(touched >> 32 & TOUCH_ILOCKS) &&
+	    (!(touched.objs & TOUCH_ILOCKS) &&
 	     (memcmp(pw->ilocks, w->ilocks, sizeof w->ilocks[0] * (size_t)w->ninodes) ||
 	      pw->ndlocks != w->ndlocks ||
 	      (w->ndlocks && memcmp(pw->dlocks, w->dlocks,
 				    sizeof w->dlocks[0] * (size_t)w->ndlocks)))))
-		__atomic_add_fetch(&xs_touched_misses, 1, __ATOMIC_RELAXED);
+		miss();
 	for (int i = 0; i < w->nthreads; i++)
-		if (!(touched >> i & 1) &&
+		if (!(touched.threads >> i & 1) &&
 		    (!thread_same(&pw->threads[i], &w->threads[i], fixed >> i & 1) ||
 		     /* (its row, made when another's call made theirs, is
 		      * hashed only while its defined function runs) */
 		     (w->threads[i].f.kfn.kdepth && !urow_same(pw, w, UFV_CALL, i, nu))))
-			__atomic_add_fetch(&xs_touched_misses, 1, __ATOMIC_RELAXED);
+			miss();
+	for (int i = 0; i < w->nfiles; i++)
+		if (!(touched.files & touch_bit(i)) && !file_same(pw, w, i, nu))
+			miss();
+	for (int i = 0; i < w->nfdt; i++)
+		if (!(touched.fdts & touch_bit(i)) && !fdt_same(&pw->fdt[i], &w->fdt[i]))
+			miss();
+	for (int i = 0; i < w->det.npasses; i++)
+		if (!(touched.objs & TOUCH_PASSES) &&
+		    !pass_same(&pw->det.passes[i], &w->det.passes[i]))
+			miss();
 }
 
 uint64_t xs_state_hash(struct sbuf *b, struct xhash *x,
 		       const struct vfs_world *w, uint64_t tree, uint32_t fixed,
 		       const struct xst *hist, const struct vfs_world *pw,
-		       const struct xhash *px, uint64_t touched)
+		       const struct xhash *px, struct xtouch touched)
 {
 	/* a local copy of the buffer's cursor: stores through b->p may not
 	 * then change b->n, which the compiler otherwise reloads per put */
@@ -522,11 +546,11 @@ uint64_t xs_state_hash(struct sbuf *b, struct xhash *x,
 	 * in one block is as it was) */
 	if (__builtin_expect(xs_check_touched, 0) && pw)
 		check_touched(w, pw, fixed, touched, nu);
-	COMP(XC_PROCS, pw && (!(touched >> 32 & TOUCH_PROCS) ||
+	COMP(XC_PROCS, pw && (!(touched.objs & TOUCH_PROCS) ||
 			      !memcmp(pw->procs, w->procs,
 				      sizeof w->procs[0] * (size_t)w->nprocs)),
 	     canon_procs(lbp, w));
-	COMP(XC_ILOCKS, pw && (!(touched >> 32 & TOUCH_ILOCKS) ||
+	COMP(XC_ILOCKS, pw && (!(touched.objs & TOUCH_ILOCKS) ||
 			       (!memcmp(pw->ilocks, w->ilocks,
 					sizeof w->ilocks[0] * (size_t)w->ninodes) &&
 				pw->ndlocks == w->ndlocks &&
@@ -547,19 +571,23 @@ uint64_t xs_state_hash(struct sbuf *b, struct xhash *x,
 		     put(lbp, ui->v, nu * (size_t)ui->rows));
 	/* the threads: those no step touched are the parent's (a thread's
 	 * struct is written by its own steps, and by another's only where
-	 * thread_touch marks it) */
+	 * thread_touch marks it); so are the files, fd tables and passes no
+	 * step touched (file_touch, fdt_touch, TOUCH_PASSES), the others
+	 * compared (written back to what they were: the parent's) */
 	int c = XC_THREADS;
 	for (int i = 0; i < w->nthreads; i++, c++)
-		COMP(c, pw && !(touched >> i & 1), canon_thread(lbp, w, i, fixed, nu));
+		COMP(c, pw && !(touched.threads >> i & 1),
+		     canon_thread(lbp, w, i, fixed, nu));
 	for (int i = 0; i < w->nfiles; i++, c++)
-		COMP(c, pw && eq(&pw->files[i], &w->files[i], sizeof w->files[i]) &&
-			urow_same(pw, w, UFV_FILE, i, nu),
+		COMP(c, pw && (!(touched.files & touch_bit(i)) || file_same(pw, w, i, nu)),
 		     canon_file(lbp, w, i, nu));
 	for (int i = 0; i < w->nfdt; i++, c++)
-		COMP(c, pw && fdt_same(&pw->fdt[i], &w->fdt[i]),
+		COMP(c, pw && (!(touched.fdts & touch_bit(i)) ||
+			       fdt_same(&pw->fdt[i], &w->fdt[i])),
 		     canon_fdt(lbp, &w->fdt[i]));
+	bool passes = !(touched.objs & TOUCH_PASSES);
 	for (int i = 0; i < w->det.npasses; i++, c++)
-		COMP(c, pw && pass_same(&pw->det.passes[i], &w->det.passes[i]),
+		COMP(c, pw && (passes || pass_same(&pw->det.passes[i], &w->det.passes[i])),
 		     canon_pass(lbp, &w->det.passes[i]));
 #undef COMP
 	*b = lb;

@@ -236,7 +236,7 @@ int xs_level_hash(struct sworker *s, int d, bool parent, int ran)
 	xs_state_hash(&s->buf, &L->hx, L->state, L->tree, s->st->fixed,
 		      s->st->hist ? s->st : NULL, P ? P->state : NULL,
 		      P ? &P->hx : NULL,
-		      P ? xs_touched(L->state, ran) : UINT64_MAX);
+		      P ? xs_touched(L->state, ran) : XTOUCH_ALL);
 	return 0;
 }
 

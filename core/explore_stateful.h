@@ -264,32 +264,45 @@ struct xhash {
 struct xst;
 /* Room in X for W's components (-1: out of memory). */
 int xs_hash_reserve(struct xhash *x, const struct vfs_world *w);
+/* What steps may have changed of a world since its touch marks were
+ * cleared: the threads (w->touched, and the one that ran), the files and
+ * fd tables by slot (w->touched_files, w->touched_fdts: bit 31 for every
+ * slot from 31 on) and the processes, inode locks and passes (TOUCH_*,
+ * w->touched_objs).  XTOUCH_ALL: anything. */
+struct xtouch {
+	uint32_t threads, files, fdts;
+	uint8_t objs;
+};
+#define XTOUCH_ALL ((struct xtouch){ UINT32_MAX, UINT32_MAX, UINT32_MAX, 0xff })
 /* W's hash, its components' in X (reserved for W); TREE: its tree_hash;
  * HIST: the search whose open accesses W's history holds, or NULL.  PW:
  * a world whose component hashes PX are (W's parent), or NULL: the
- * components whose bytes are PW's are not hashed again; TOUCHED: the
- * threads that may differ from PW's (those that ran since PW and those
- * their steps touched, w->touched), and above them the processes and
- * inode locks (w->touched_objs << 32, xs_touched), hashed again without
- * comparing, the others taken as PW's. */
+ * components whose bytes are PW's are not hashed again; TOUCHED: what may
+ * differ from PW (xs_touched): a thread, a file, an fd table outside it
+ * takes PW's hash without comparing, and so do the processes, the inode
+ * locks and the passes; those inside are compared, and hashed again when
+ * they differ (threads: hashed again without comparing). */
 uint64_t xs_state_hash(struct sbuf *b, struct xhash *x,
 		       const struct vfs_world *w, uint64_t tree, uint32_t fixed,
 		       const struct xst *hist, const struct vfs_world *pw,
-		       const struct xhash *px, uint64_t touched);
+		       const struct xhash *px, struct xtouch touched);
 /* What the steps since W's touch marks were cleared touched, thread T's
  * having run (xs_state_hash's TOUCHED); the marks cleared. */
-static inline uint64_t xs_touched(const struct vfs_world *w, int t)
+static inline struct xtouch xs_touched(const struct vfs_world *w, int t)
 {
-	return w->touched | 1u << t | (uint64_t)w->touched_objs << 32;
+	return (struct xtouch){ w->touched | 1u << t, w->touched_files,
+				w->touched_fdts, w->touched_objs };
 }
 static inline void xs_touch_clear(struct vfs_world *w)
 {
 	w->touched = 0;
 	w->touched_objs = 0;
+	w->touched_files = w->touched_fdts = 0;
 }
-/* (the guard of TOUCHED: when set, every thread taken as its parent's is
- * compared with it, and each that differs counted in the misses; and
- * xs_fcopy_back copies every thread) */
+/* (the guard of TOUCHED: when set, every thread, file, fd table taken as
+ * its parent's is compared with it, and so are the processes, the inode
+ * locks and the passes when taken as the parent's, and each that differs
+ * is counted in the misses; and xs_fcopy_back copies everything) */
 extern bool xs_check_touched;
 extern unsigned long xs_touched_misses;
 void xs_obs_sink(void *ctx, const struct vfs_world *w,

@@ -65,7 +65,7 @@ static int top(struct xst *st, struct sworker *s)
 	if (xs_hash_reserve(&x, st->snap) < 0)
 		return -1;
 	uint64_t h = xs_state_hash(b, &x, st->snap, t0, st->fixed,
-				   st->hist ? st : NULL, NULL, NULL, UINT32_MAX);
+				   st->hist ? st : NULL, NULL, NULL, XTOUCH_ALL);
 	free(x.h);
 	if (vt_insert(&st->vt, h, s->id) == -2)
 		return -1;

@@ -61,6 +61,8 @@ const int64_t *ufield_row(const struct vfs_world *w, int tab, int i)
 static int64_t *row_mut(struct vfs_world *w, int tab, int i)
 {
 	int n = vfs_nufields(w);
+	if (tab == UFV_FILE)    /* (a file's row: its component) */
+		file_touch(w, i);
 	if (!n || i < 0 || !ufv_grow(&w->ufv[tab], i + 1, n)) {
 		if (n)
 			w->oom = 1;

@@ -20,6 +20,7 @@ int fdt_new(struct vfs_world *w)
 		return -VE_NOMEM;
 	}
 	struct vfs_fdtable *t = &w->fdt[w->nfdt];
+	fdt_touch(w, w->nfdt);
 	t->count = 1;
 	t->nfds = 0;
 	w->allocs++;
@@ -31,6 +32,7 @@ int alloc_fd(struct vfs_world *w, int proc, bool cloexec)
 	struct vfs_fdtable *t = proc_fdt(w, proc);
 	if (!t)
 		return -VE_BADF;
+	fdt_touch(w, w->procs[proc].fdt);
 	for (int i = 0; i < VFS_NR_OPEN; i++) {
 		if (i >= t->nfds) {
 			t->fd[i] = 0;
@@ -47,11 +49,13 @@ int alloc_fd(struct vfs_world *w, int proc, bool cloexec)
 static void fd_set_file(struct vfs_world *w, int proc, int fd, int file)
 {
 	struct vfs_fdtable *t = proc_fdt(w, proc);
+	fdt_touch(w, w->procs[proc].fdt);
 	t->fd[fd] = (uint16_t)((t->fd[fd] & FD_CLOEXEC_BIT) | (file + 1));
 }
 
 static void fd_clear(struct vfs_world *w, int proc, int fd)
 {
+	fdt_touch(w, w->procs[proc].fdt);
 	proc_fdt(w, proc)->fd[fd] = 0;
 }
 
@@ -98,6 +102,7 @@ int file_alloc(struct vfs_world *w, int kind)
 	 * fput; a new file is no continuation of it) */
 	vfs_detect_forget(w, LID_FILE_POS, i);
 	vfs_detect_forget(w, LID_FILE_LOCK, i);
+	file_touch(w, i);
 	memset(f, 0, sizeof *f);
 	ufield_made(w, UFV_FILE, i);
 	f->kind = (uint8_t)kind;
@@ -113,6 +118,7 @@ int file_alloc(struct vfs_world *w, int kind)
 void file_get(struct vx *x, int fn, int file)
 {
 	struct vfs_file *f = &x->w->files[file];
+	file_touch(x->w, file);
 	f->f_count++;
 	access_file(x, fn, FLD_F_COUNT, file, f->f_count, true, true);
 }
@@ -120,6 +126,7 @@ void file_get(struct vx *x, int fn, int file)
 void file_put(struct vx *x, int fn, int file)
 {
 	struct vfs_file *f = &x->w->files[file];
+	file_touch(x->w, file);
 	f->f_count--;
 	access_file(x, fn, FLD_F_COUNT, file, f->f_count, true, true);
 	if (f->f_count == 0) {
@@ -409,6 +416,7 @@ void close_fd(struct vx *x)
 		int64_t fd = cur_call(x)->a[0];
 		struct vfs_fdtable *t = proc_fdt(x->w, proc);
 		if (f->file < 0 && t && fd >= 0 && fd < t->nfds && t->fd[fd] == FD_STDIO) {
+			fdt_touch(x->w, x->w->procs[proc].fdt);
 			t->fd[fd] = 0;  /* stdio: no file modelled behind it */
 			sys_return_from(x, VFN_close_fd, 0);
 			return;
@@ -490,6 +498,7 @@ void do_dup2(struct vx *x)
 			return;
 		}
 		int nfd = (int)c->a[1];
+		fdt_touch(x->w, x->w->procs[proc].fdt);
 		while (t->nfds <= nfd)
 			t->fd[t->nfds++] = 0;
 		int old = fd_lookup(x->w, proc, nfd);

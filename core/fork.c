@@ -62,6 +62,7 @@ void copy_process(struct vx *x)
 			return;
 		}
 		x->t = &w->threads[x->tid];     /* (the array did not move) */
+		fdt_touch(w, w->procs[proc].fdt);
 		proc_fdt(w, proc)->count++;     /* CLONE_FILES: the same table */
 		access_fdt(x, VFN_copy_process, w->procs[proc].fdt, true);
 		spawn_event(x, t);
@@ -114,6 +115,8 @@ void do_exit(struct vx *x)
 	int proc = t->proc;
 	fn_enter(x, VFN_do_exit);
 	struct vfs_fdtable *ft = proc_fdt(w, proc);
+	if (ft)
+		fdt_touch(w, w->procs[proc].fdt);
 	/* exit_files: the last task using the table closes every file */
 	if (ft && --ft->count == 0) {
 		fn_enter(x, VFN_put_files_struct);

@@ -233,10 +233,30 @@ static inline void thread_touch(struct vfs_world *w, int tid)
 /* The processes (their exec_lock too), the inode locks (i_rwsem and
  * d_update) written by a step (w->touched_objs: lock_ptr, and where a
  * process or an inode is made or a process exits). */
-enum { TOUCH_PROCS = 1, TOUCH_ILOCKS = 2 };
+enum { TOUCH_PROCS = 1, TOUCH_ILOCKS = 2, TOUCH_PASSES = 4 };
 static inline void objs_touch(struct vfs_world *w, int bits)
 {
 	w->touched_objs |= (uint8_t)bits;
+}
+
+/* The bit of slot I in a touched mask of files or fd tables: its own
+ * below 31, the last one for every slot from 31 on ('many'). */
+static inline uint32_t touch_bit(int i)
+{
+	return UINT32_C(1) << ((unsigned)i < 31u ? (unsigned)i : 31u);
+}
+/* File slot I written by a step: its f_pos, cursor, f_count, f_mode, a
+ * lock (lock_ptr), its kind (file_alloc, the last fput) or its row of
+ * declared fields (w->touched_files; tests/unit/test_state_hash.c checks
+ * that no write goes unmarked). */
+static inline void file_touch(struct vfs_world *w, int i)
+{
+	w->touched_files |= touch_bit(i);
+}
+/* Fd table I written by a step: a slot, nfds or count (w->touched_fdts) */
+static inline void fdt_touch(struct vfs_world *w, int i)
+{
+	w->touched_fdts |= touch_bit(i);
 }
 
 /* The kernel functions, each defined in the file named after the kernel's

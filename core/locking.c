@@ -73,8 +73,10 @@ static inline struct vfs_lock *lock_wptr(struct vfs_world *w, vfs_lid_t lid)
 	/* (the lock is written: its object's component marked; a load, no
 	 * branch: plain stepping takes this path per lock operation) */
 	static const uint8_t touch[16] = { [LID_INODE] = TOUCH_ILOCKS,
-		[LID_DENTRY] = TOUCH_ILOCKS, [LID_EXEC] = TOUCH_PROCS };
+		[LID_DENTRY] = TOUCH_ILOCKS, [LID_EXEC] = TOUCH_PROCS },
+		file[16] = { [LID_FILE_POS] = 1, [LID_FILE_LOCK] = 1 };
 	objs_touch(w, touch[VFS_LID_KIND(lid)]);
+	w->touched_files |= file[VFS_LID_KIND(lid)] * touch_bit(VFS_LID_IDX(lid));
 	return (struct vfs_lock *)lock_of(w, lid);
 }
 

@@ -9,8 +9,10 @@
 static void open_fail(struct vx *x, int64_t err)
 {
 	struct vfs_frame *f = &x->t->f;
-	if (f->fd >= 0)
+	if (f->fd >= 0) {
+		fdt_touch(x->w, x->w->procs[x->t->proc].fdt);
 		proc_fdt(x->w, x->t->proc)->fd[f->fd] = 0;  /* put_unused_fd */
+	}
 	sys_return_from(x, VFN_do_sys_open, err);
 }
 
@@ -153,6 +155,7 @@ void do_sys_open(struct vx *x)
 	case RP(do_sys_open, fd_install): {
 		struct vfs_fdtable *t = proc_fdt(x->w, x->t->proc);
 		fn_enter(x, VFN_fd_install);
+		fdt_touch(x->w, x->w->procs[x->t->proc].fdt);
 		t->fd[f->fd] = (uint16_t)((t->fd[f->fd] & FD_CLOEXEC_BIT) |
 					  (f->file + 1));
 		access_fdt(x, VFN_fd_install, x->w->procs[x->t->proc].fdt, true);

@@ -37,6 +37,7 @@ void pidfd_open(struct vx *x)
 	}
 	int fi = file_alloc(w, FK_PIDFD);
 	if (fi < 0) {
+		fdt_touch(w, w->procs[x->t->proc].fdt);
 		proc_fdt(w, x->t->proc)->fd[fd] = 0;
 		sys_return(x, fi);
 		return;
@@ -45,6 +46,7 @@ void pidfd_open(struct vx *x)
 	/* pidfd_create: O_RDWR, so write reaches vfs_write's EINVAL */
 	w->files[fi].f_mode = FMODE_READ | FMODE_WRITE;
 	struct vfs_fdtable *t = proc_fdt(w, x->t->proc);
+	fdt_touch(w, w->procs[x->t->proc].fdt);
 	t->fd[fd] = (uint16_t)(FD_CLOEXEC_BIT | (fi + 1));
 	access_fdt(x, VFN_pidfd_open, w->procs[x->t->proc].fdt, true);
 	sys_return(x, fd);
@@ -187,6 +189,7 @@ void pidfd_getfd(struct vx *x)
 			return;
 		}
 		struct vfs_fdtable *t = proc_fdt(w, proc);
+		fdt_touch(w, w->procs[proc].fdt);
 		t->fd[fd] = (uint16_t)(FD_CLOEXEC_BIT | (f->file + 1));
 		sys_return_from(x, VFN_receive_fd, fd);
 		return;

@@ -423,6 +423,7 @@ static struct vfs_pass *pass_of(struct vfs_world *w, int file, bool create)
 {
 	struct vfs_detect *d = &w->det;
 	int id = w->files[file].id;
+	objs_touch(w, TOUCH_PASSES);    /* (every caller writes the pass) */
 	for (int i = 0; i < d->npasses; i++)
 		if (d->passes[i].file == file && d->passes[i].epoch == id)
 			return &d->passes[i];

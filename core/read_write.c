@@ -80,6 +80,7 @@ static bool target(struct vx *x, int fsfn, bool no_end, int64_t *pos)
 static void write_fpos(struct vx *x, int fsfn, int64_t pos)
 {
 	struct vfs_frame *f = &x->t->f;
+	file_touch(x->w, f->file);
 	x->w->files[f->file].f_pos = pos;
 	access_file(x, fsfn, FLD_F_POS, f->file, pos, true, false);
 }
@@ -94,6 +95,7 @@ static void setpos(struct vx *x, int fsfn, int64_t pos, bool cursor)
 	if (pos != fl->f_pos)
 		write_fpos(x, fsfn, pos);
 	if (cursor) {   /* the filesystem resets its readdir state */
+		file_touch(x->w, f->file);
 		fl->cursor = pos;
 		access_file(x, fsfn, FLD_CURSOR, f->file, pos, true, false);
 	}
@@ -155,6 +157,7 @@ static void fs_llseek(struct vx *x)
 		write_fpos(x, fsfn, pos);
 		f->res = pos;
 		if (pos < 2) {
+			file_touch(w, f->file);
 			fl->cursor = pos;
 			access_file(x, fsfn, FLD_CURSOR, f->file, pos, true, false);
 		}
@@ -211,6 +214,7 @@ static void fs_llseek_locked(struct vx *x)
 		/* scan_positives + list_move of the cursor */
 		access_inode(x, fsfn, FLD_DIR, f->inode, w->inodes[f->inode].nchildren,
 			     false);
+		file_touch(w, f->file);
 		fl->cursor = f->pos;
 		access_file(x, fsfn, FLD_CURSOR, f->file, f->pos, true, false);
 		if (w->k.era >= VFS_ERA(5, 4))
@@ -349,6 +353,7 @@ static void pos_write(struct vx *x, int fn)
 {
 	struct vfs_frame *f = &x->t->f;
 	if (f->res >= 0) {
+		file_touch(x->w, f->file);
 		x->w->files[f->file].f_pos = f->pos;
 		access_file(x, fn, FLD_F_POS, f->file, f->pos, true, false);
 	}

@@ -145,6 +145,7 @@ void dir_iterate(struct vx *x)
 		bool more = pos < 2 || first_child_from(w, dir, pos) >= 0;
 		n = more ? -VE_INVAL : 0;
 	}
+	file_touch(w, f->file);
 	fl->cursor = pos;
 	access_file(x, fn, FLD_CURSOR, f->file, pos, true, false);
 	f->pos = pos;
@@ -247,6 +248,7 @@ void iterate_dir(struct vx *x)
 				   RP(iterate_dir, set_pos));
 		return;
 	case RP(iterate_dir, set_pos):
+		file_touch(w, f->file);
 		w->files[f->file].f_pos = f->pos;       /* file->f_pos = ctx->pos */
 		access_file(x, VFN_iterate_dir, FLD_F_POS, f->file, f->pos, true, false);
 		go(x, RP(iterate_dir, unlock));

@@ -255,13 +255,16 @@ struct vfs_world {
 	 * killed: thread_touch); the stateful search clears it before a
 	 * block and hashes again only these and the thread that ran */
 	uint32_t touched;
-	/* ... and whether it wrote a process or an inode's lock (TOUCH_*,
-	 * objs_touch) */
+	/* ... and whether it wrote a process, an inode's lock or a pass of
+	 * the detectors (TOUCH_*, objs_touch) */
 	uint8_t touched_objs;
 	/* bumped by every allocation and free of a thread, process, file,
 	 * file table or inode (the search's visible steps: they number the
 	 * objects) */
 	uint16_t allocs;
+	/* ... and which files and fd tables (a bit per slot, the last for
+	 * every slot from 31 on: file_touch, fdt_touch) */
+	uint32_t touched_files, touched_fdts;
 	struct vfs_lock rename_mutex;   /* s_vfs_rename_mutex (one sb model) */
 	struct vfs_stats stats;
 	struct vfs_detect det;

@@ -9,11 +9,13 @@
  * gone); and a change in one component (a declared field's value too)
  * must change the hash.  The threads a successor hashes again are the
  * one that ran and those its steps touched (w->touched, thread_touch),
- * its processes and inode locks only when a step touched them
- * (w->touched_objs, objs_touch): every other thread, the processes and
- * the inode locks otherwise must be the parent's, at each successor of
- * the walks and of full stateful searches (xs_check_touched counts
- * those that are not).
+ * the files and fd tables those its steps touched (w->touched_files,
+ * w->touched_fdts: file_touch, fdt_touch), its processes, inode locks
+ * and passes only when a step touched them (w->touched_objs,
+ * objs_touch): every other one must be the parent's, at each successor
+ * of the walks and of full stateful searches (xs_check_touched counts
+ * those that are not); and a successor made its parent again by copying
+ * back only what its marks name (xs_fcopy_back) must hash as its parent.
  */
 #include "harness.h"
 #include "explore.h"
@@ -66,6 +68,36 @@ static struct h *tree_ops(void)
 	h_submit(h, B, C_UNLINK("/b/z"));
 	h_submit(h, B, C_RMDIR("/a/n"));
 	h_submit(h, B, C_FORK("kid"));
+	h_submit(h, B, C_EXIT());
+	return h;
+}
+
+/* Descriptors come and go in a table two threads share (clone) and in
+ * copies of it (fork): dup, dup2 over an open descriptor, close, open, a
+ * pidfd's stolen descriptor closed, an exit that drops the table's last
+ * reference. */
+static struct h *fd_ops(void)
+{
+	struct h *h = h_new("v6.5");
+	h_mkdir(h, "/d");
+	h_touch(h, "/d/a");
+	int A = h_spawn(h, "A", 0);
+	assert_int_equal(h_do(h, A, C_OPEN("/d", VO_RDONLY | VO_DIRECTORY)), 3);
+	assert_true(h_do(h, A, C_CLONE()) > 0);
+	int A2 = h->w->nthreads - 1;
+	int B = h_spawn(h, "B", 0);
+	assert_int_equal(h_do(h, B, C_PIDFD_OPEN(h_pid(h, A))), 3);
+	h_submit(h, A, C_DUP2(3, 5));
+	h_submit(h, A, C_CLOSE(5));
+	h_submit(h, A, C_FORK("kid"));
+	h_submit(h, A, C_LSEEK(3, 1, 0));
+	h_submit(h, A2, C_DUP(3));
+	h_submit(h, A2, C_OPEN("/d/a", VO_RDONLY));
+	h_submit(h, A2, C_CLOSE(3));
+	h_submit(h, A2, C_EXIT());
+	h_submit(h, B, C_PIDFD_GETFD(3, 3));
+	h_submit(h, B, C_GETDENTS(4, 1));
+	h_submit(h, B, C_CLOSE(4));
 	h_submit(h, B, C_EXIT());
 	return h;
 }
@@ -147,10 +179,10 @@ static void bench_free(struct bench *c)
 	vfs_world_free(c->k);
 }
 
-/* (TOUCHED: the threads hashed again, the others taken as PW's) */
+/* (TOUCHED: what is compared or hashed again, the rest taken as PW's) */
 static uint64_t hash_of(struct sbuf *b, struct hashed *o, const struct vfs_world *w,
 			uint32_t fixed, const struct vfs_world *pw,
-			const struct hashed *p, uint64_t touched)
+			const struct hashed *p, struct xtouch touched)
 {
 	assert_int_equal(xs_hash_reserve(&o->x, w), 0);
 	o->tree = xs_tree_hash(b, w);
@@ -180,18 +212,21 @@ static uint64_t successor(struct bench *c, int t, uint32_t fixed)
 	vfs_step(c->k, t, NULL);
 	/* (the stateful search's mark of a visible step) */
 	assert_int_equal(allocated(c->w, c->k), c->k->allocs != c->w->allocs);
-	uint64_t inc = hash_of(&c->b, &c->hk, c->k, fixed, c->w, &c->hw, UINT64_MAX);
-	uint64_t full = hash_of(&c->b, &c->hf, c->k, fixed, NULL, NULL, UINT64_MAX);
+	uint64_t inc = hash_of(&c->b, &c->hk, c->k, fixed, c->w, &c->hw, XTOUCH_ALL);
+	uint64_t full = hash_of(&c->b, &c->hf, c->k, fixed, NULL, NULL, XTOUCH_ALL);
 	assert_int_equal(inc, full);
 	unsigned long miss = xs_touched_misses;
 	xs_check_touched = true;
 	uint64_t mask = hash_of(&c->b, &c->hk, c->k, fixed, c->w, &c->hw,
 				xs_touched(c->k, t));
 	xs_check_touched = false;
-	if (xs_touched_misses != miss)
-		fail_msg("thread %d's step wrote a thread, a process or an "
-			 "inode lock it did not mark (touched %#llx)", t,
-			 (unsigned long long)xs_touched(c->k, t));
+	if (xs_touched_misses != miss) {
+		struct xtouch m = xs_touched(c->k, t);
+		fail_msg("thread %d's step wrote a thread, a process, an inode "
+			 "lock, a file, an fd table or a pass it did not mark "
+			 "(threads %#x files %#x fd tables %#x objects %#x)", t,
+			 m.threads, m.files, m.fdts, m.objs);
+	}
 	assert_int_equal(mask, full);
 	assert_int_equal(c->hk.x.n, c->hf.x.n);
 	assert_memory_equal(c->hk.x.h, c->hf.x.h, sizeof *c->hk.x.h * (size_t)c->hk.x.n);
@@ -210,7 +245,7 @@ static void walk(struct h *h, uint32_t fixed, uint64_t seed)
 		assert_true(vfs_world_copy(c.w, h->w));
 		c.w->det.no_clocks = 1;
 		assert_true(vfs_world_copy(c.k, c.w));
-		hash_of(&c.b, &c.hw, c.w, fixed, NULL, NULL, UINT64_MAX);
+		hash_of(&c.b, &c.hw, c.w, fixed, NULL, NULL, XTOUCH_ALL);
 		for (int d = 0; d < 400; d++) {
 			int run_t[XMAXT], n = 0;
 			for (int t = 0; t < c.w->nthreads; t++) {
@@ -224,7 +259,7 @@ static void walk(struct h *h, uint32_t fixed, uint64_t seed)
 				xs_fcopy_back(c.k, c.w, fixed, false,
 					      c.k->touched | 1u << t);
 				if (hash_of(&c.b, &c.hf, c.k, fixed, NULL, NULL,
-					    UINT64_MAX) != c.hw.h)
+					    XTOUCH_ALL) != c.hw.h)
 					fail_msg("thread %d's step: not undone", t);
 			}
 			if (!n)
@@ -284,6 +319,12 @@ static void test_defined(void **state)
 	walks(defined_bumpers(), 13, 17);
 }
 
+static void test_fd_ops(void **state)
+{
+	(void)state;
+	walks(fd_ops(), 19, 23);
+}
+
 /* Full stateful searches: at every successor, each thread outside the
  * touched mask is its parent's; and the search that copies back only
  * the touched threads (xs_fcopy_back) finds the graph of the one that
@@ -302,8 +343,9 @@ static void search_checked(const struct vfs_world *w, uint64_t min_states)
 	assert_true(r.complete);
 	assert_true(r.states >= min_states);
 	if (xs_touched_misses)
-		fail_msg("%lu threads, processes or inode locks written but not "
-			 "marked touched", xs_touched_misses);
+		fail_msg("%lu threads, processes, inode locks, files, fd tables "
+			 "or passes written but not marked touched",
+			 xs_touched_misses);
 	assert_int_equal(vfs_explore(w, &o, &q), 0);
 	assert_int_equal(q.states, r.states);
 	assert_int_equal(q.transitions, r.transitions);
@@ -353,6 +395,9 @@ static void test_searches(void **state)
 	h = defined_bumpers();
 	search_checked(h->w, 50);
 	h_free(h);
+	h = fd_ops();
+	search_checked(h->w, 100);
+	h_free(h);
 }
 
 /* One byte of one component changed: the hash made from the parent's
@@ -374,10 +419,10 @@ static void test_one_change(void **state)
 	struct bench c;
 	bench_init(&c, h->w);
 	assert_true(vfs_world_copy(c.w, h->w) && vfs_world_copy(c.k, c.w));
-	hash_of(&c.b, &c.hw, c.w, 0, NULL, NULL, UINT64_MAX);
+	hash_of(&c.b, &c.hw, c.w, 0, NULL, NULL, XTOUCH_ALL);
 	for (int what = 0; what < 8; what++) {
 		xs_fcopy(c.k, c.w, 0, false);
-		assert_int_equal(hash_of(&c.b, &c.hk, c.k, 0, c.w, &c.hw, UINT64_MAX), c.hw.h);
+		assert_int_equal(hash_of(&c.b, &c.hk, c.k, 0, c.w, &c.hw, XTOUCH_ALL), c.hw.h);
 		switch (what) {
 		case 0: c.k->files[0].f_pos += 1; break;
 		case 1: c.k->threads[1].tnum += 1; break;
@@ -388,10 +433,10 @@ static void test_one_change(void **state)
 		case 6: ufield_set(c.k, si, 1, 9); break;
 		case 7: ufield_kval_set(c.k, 1, sf, 5); break;
 		}
-		uint64_t inc = hash_of(&c.b, &c.hk, c.k, 0, c.w, &c.hw, UINT64_MAX);
+		uint64_t inc = hash_of(&c.b, &c.hk, c.k, 0, c.w, &c.hw, XTOUCH_ALL);
 		if (inc == c.hw.h)
 			fail_msg("change %d not seen", what);
-		assert_int_equal(inc, hash_of(&c.b, &c.hf, c.k, 0, NULL, NULL, UINT64_MAX));
+		assert_int_equal(inc, hash_of(&c.b, &c.hf, c.k, 0, NULL, NULL, XTOUCH_ALL));
 	}
 	bench_free(&c);
 	h_free(h);
@@ -403,6 +448,7 @@ int main(void)
 		cmocka_unit_test(test_thieves),
 		cmocka_unit_test(test_tree_ops),
 		cmocka_unit_test(test_defined),
+		cmocka_unit_test(test_fd_ops),
 		cmocka_unit_test(test_searches),
 		cmocka_unit_test(test_one_change),
 	};
