@@ -661,6 +661,17 @@ static inline void fcopy(struct vfs_world *d, const struct vfs_world *s,
 			 uint32_t fixed, bool recs, uint32_t threads)
 {
 	int n = s->nthreads;
+	/* the files, fd tables, passes, processes and inode locks copied:
+	 * all, or when D was S's when its marks were cleared (THREADS is
+	 * not all), those its steps marked (read before the marks are
+	 * overwritten); the guard: all, as the threads */
+	uint32_t files = UINT32_MAX, fdts = UINT32_MAX;
+	uint8_t objs = 0xff;
+	if (threads != UINT32_MAX && !__builtin_expect(xs_check_touched, 0)) {
+		files = d->touched_files;
+		fdts = d->touched_fdts;
+		objs = d->touched_objs;
+	}
 	/* (not the statistics: counters no step reads) */
 	memcpy(d, s, offsetof(struct vfs_world, stats));
 	struct vfs_detect *dd = &d->det;
@@ -701,12 +712,13 @@ static inline void fcopy(struct vfs_world *d, const struct vfs_world *s,
 			       sizeof sd->lockclocks[i].r[0] * (size_t)n);
 		}
 	}
-	for (int i = 0; i < dd->npasses; i++)
+	for (int i = 0; i < dd->npasses && (objs & TOUCH_PASSES); i++)
 		memcpy(&dd->passes[i], &sd->passes[i],
 		       offsetof(struct vfs_pass, by) + (size_t)sd->passes[i].hi);
 	memcpy(&dd->ld, &sd->ld, offsetof(struct vfs_lockdep, edges));
 	memcpy(dd->ld.edges, sd->ld.edges, sizeof dd->ld.edges[0] * sd->ld.nedges);
-	memcpy(d->procs, s->procs, sizeof d->procs[0] * (size_t)s->nprocs);
+	if (objs & TOUCH_PROCS)
+		memcpy(d->procs, s->procs, sizeof d->procs[0] * (size_t)s->nprocs);
 	/* (a thread's results: any step's; the guard: every thread, for a
 	 * search to compare with) */
 	if (recs || __builtin_expect(xs_check_touched, 0))
@@ -751,7 +763,8 @@ static inline void fcopy(struct vfs_world *d, const struct vfs_world *s,
 	memcpy(d->sbs, s->sbs, sizeof d->sbs[0] * (size_t)s->nsb);
 	bool ok;
 	/* (the inode table is shared, not copied: only the locks are) */
-	ok = world_copy_objects(d, s) && ufield_copy(d, s);
+	ok = world_copy_objects_some(d, s, files, fdts, objs & TOUCH_ILOCKS) &&
+	     ufield_copy(d, s);
 	if (!ok)
 		d->oom = 1;
 }

@@ -325,7 +325,9 @@ void xs_fcopy(struct vfs_world *d, const struct vfs_world *s,
 	      uint32_t fixed, bool recs);
 /* D, a copy of S that steps have changed since, made S's again: of the
  * threads only THREADS copied (those the steps ran or touched), the
- * others are S's already. */
+ * others are S's already; and when THREADS is not UINT32_MAX (D's marks
+ * were cleared when it was S's), of the files, fd tables, passes,
+ * processes and inode locks only those D's touch marks name. */
 void xs_fcopy_back(struct vfs_world *d, const struct vfs_world *s,
 		   uint32_t fixed, bool recs, uint32_t threads);
 struct vfs_world *xs_wnew(void);

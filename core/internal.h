@@ -433,6 +433,11 @@ static inline bool world_grow(void **p, int32_t *cap, int32_t need, size_t elem)
 }
 /* The tail of vfs_world_copy: files, inodes, fd tables (false: no memory). */
 bool world_copy_objects(struct vfs_world *d, const struct vfs_world *s);
+/* ... of the files and fd tables only those FILES and FDTS name
+ * (touch_bit), of the inode locks none unless ILOCKS: the others are S's
+ * in D already (the stateful search's copy back, xs_fcopy_back) */
+bool world_copy_objects_some(struct vfs_world *d, const struct vfs_world *s,
+			     uint32_t files, uint32_t fdts, bool ilocks);
 bool world_copy_files(struct vfs_world *d, const struct vfs_world *s);
 bool world_copy_ilocks(struct vfs_world *d, const struct vfs_world *s);
 /* locking.c: the d_update locks from the first one taken on (ndlocks) */

@@ -67,8 +67,11 @@ struct vfs_world *vfs_world_dup(const struct vfs_world *s)
 	return w;
 }
 
-/* Files and fd tables: only the slots in use (false: out of memory). */
-bool world_copy_files(struct vfs_world *d, const struct vfs_world *s)
+/* Files and fd tables: only the slots in use, and of those only the
+ * ones FILES and FDTS name (touch_bit: the others are S's in D already);
+ * false: out of memory. */
+static bool copy_files(struct vfs_world *d, const struct vfs_world *s,
+		       uint32_t files, uint32_t fdts)
 {
 	if (!world_grow((void **)&d->files, &d->files_cap, s->nfiles,
 			sizeof *d->files) ||
@@ -78,8 +81,19 @@ bool world_copy_files(struct vfs_world *d, const struct vfs_world *s)
 	}
 	d->nfiles = s->nfiles;
 	d->nfdt = s->nfdt;
-	if (s->nfiles)
-		memcpy(d->files, s->files, sizeof d->files[0] * (size_t)s->nfiles);
+	if (files == UINT32_MAX) {
+		if (s->nfiles)
+			memcpy(d->files, s->files, sizeof d->files[0] * (size_t)s->nfiles);
+	} else {
+		if (s->nfiles <= 31)
+			files &= (UINT32_C(1) << s->nfiles) - 1;
+		for (; files; files &= files - 1) {
+			int i = __builtin_ctz(files);
+			/* (bit 31: every slot from 31 on) */
+			memcpy(&d->files[i], &s->files[i], sizeof d->files[0] *
+			       (size_t)(i < 31 ? 1 : s->nfiles - 31));
+		}
+	}
 	/* (most tables hold a few descriptors: their head is copied whole,
 	 * a constant size, without a call; the slots past nfds are never
 	 * read) */
@@ -88,6 +102,8 @@ bool world_copy_files(struct vfs_world *d, const struct vfs_world *s)
 	for (int i = 0; i < s->nfdt; i++) {
 		struct vfs_fdtable *dt = &d->fdt[i];
 		const struct vfs_fdtable *st = &s->fdt[i];
+		if (!(fdts & touch_bit(i)))
+			continue;
 		if (offsetof(struct vfs_fdtable, fd) + sizeof st->fd[0] *
 		    (size_t)st->nfds <= HEAD) {
 			memcpy(dt, st, HEAD);
@@ -98,6 +114,11 @@ bool world_copy_files(struct vfs_world *d, const struct vfs_world *s)
 		memcpy(dt->fd, st->fd, sizeof st->fd[0] * (size_t)st->nfds);
 	}
 	return true;
+}
+
+bool world_copy_files(struct vfs_world *d, const struct vfs_world *s)
+{
+	return copy_files(d, s, UINT32_MAX, UINT32_MAX);
 }
 
 /* The inode locks: every slot's, copied. */
@@ -117,10 +138,8 @@ bool world_copy_ilocks(struct vfs_world *d, const struct vfs_world *s)
 	return true;
 }
 
-/* Files, inodes and fd tables: the inode table (and its dentry hash) is
- * shared, the rest copied as far as it is used.  False when out of
- * memory (D can still be freed). */
-bool world_copy_objects(struct vfs_world *d, const struct vfs_world *s)
+bool world_copy_objects_some(struct vfs_world *d, const struct vfs_world *s,
+			     uint32_t files, uint32_t fdts, bool ilocks)
 {
 	if (d->itab != s->itab) {
 		itab_get(s->itab);
@@ -129,9 +148,17 @@ bool world_copy_objects(struct vfs_world *d, const struct vfs_world *s)
 		d->inodes = s->inodes;
 	}
 	d->ninodes = s->ninodes;
-	if (!world_copy_ilocks(d, s)) {
+	if (ilocks && !world_copy_ilocks(d, s)) {
 		d->ninodes = 0;
 		return false;
 	}
-	return world_copy_files(d, s);
+	return copy_files(d, s, files, fdts);
+}
+
+/* Files, inodes and fd tables: the inode table (and its dentry hash) is
+ * shared, the rest copied as far as it is used.  False when out of
+ * memory (D can still be freed). */
+bool world_copy_objects(struct vfs_world *d, const struct vfs_world *s)
+{
+	return world_copy_objects_some(d, s, UINT32_MAX, UINT32_MAX, true);
 }
