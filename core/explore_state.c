@@ -158,7 +158,9 @@ int xs_open_accesses(const struct vfs_world *snap, struct xopen *o)
  * 2^-64, as with one hash of the whole (the sum of independent 64-bit
  * hashes). */
 
-enum { XC_GLOB, XC_PROCS, XC_ILOCKS, XC_UINODES, XC_THREADS };
+/* (XC_SUM: no component, the sum of the others' hashes, kept with them
+ * so that a successor's sum is its parent's and what changed) */
+enum { XC_SUM, XC_GLOB, XC_PROCS, XC_ILOCKS, XC_UINODES, XC_THREADS };
 
 static void canon_glob(struct sbuf *b, const struct vfs_world *w, uint64_t tree)
 {
@@ -355,7 +357,7 @@ static void canon_pass(struct sbuf *b, const struct vfs_pass *p)
 /* Component I's hash from the bytes serialised into B (emptied). */
 static inline uint64_t comp_hash(struct sbuf *b, int i)
 {
-	uint64_t h = xs_hash_seed(b->p, b->n, (uint64_t)(i + 1));
+	uint64_t h = xs_hash_seed(b->p, b->n, (uint64_t)i);
 	b->n = 0;
 	return h;
 }
@@ -530,66 +532,78 @@ uint64_t xs_state_hash(struct sbuf *b, struct xhash *x,
 	canon_glob(lbp, w, tree);
 	if (hist)
 		xs_canon_history(lbp, w, hist);
-	uint64_t *h = x->h, sum = h[XC_GLOB] = comp_hash(lbp, XC_GLOB);
-	/* component C: the parent's hash when SAME, else CANON's bytes' */
-#define COMP(c, same, canon) do {                       \
-		if (same) {                             \
-			h[c] = px->h[c];                \
-		} else {                                \
-			canon;                          \
-			h[c] = comp_hash(lbp, c);       \
-		}                                       \
-		sum += h[c];                            \
+	/* the parent's hashes and their sum, or none; then each component
+	 * that may differ from the parent's (all without one) */
+	uint64_t *h = x->h, sum;
+	if (pw) {
+		memcpy(h, px->h, sizeof *h * (size_t)x->n);
+		sum = h[XC_SUM];
+	} else {
+		memset(h, 0, sizeof *h * (size_t)x->n);
+		sum = 0;
+	}
+	/* component C hashed again from CANON's bytes, in the sum */
+#define REDO(c, canon) do {                             \
+		canon;                                  \
+		uint64_t v_ = comp_hash(lbp, c);        \
+		sum += v_ - h[c];                       \
+		h[c] = v_;                              \
 	} while (0)
+	REDO(XC_GLOB, );
 	/* the processes and the inode locks: the parent's unless a step
 	 * touched them (objs_touch), else compared (a lock taken and let go
 	 * in one block is as it was) */
 	if (__builtin_expect(xs_check_touched, 0) && pw)
 		check_touched(w, pw, fixed, touched, nu);
-	COMP(XC_PROCS, pw && (!(touched.objs & TOUCH_PROCS) ||
-			      !memcmp(pw->procs, w->procs,
-				      sizeof w->procs[0] * (size_t)w->nprocs)),
-	     canon_procs(lbp, w));
-	COMP(XC_ILOCKS, pw && (!(touched.objs & TOUCH_ILOCKS) ||
-			       (!memcmp(pw->ilocks, w->ilocks,
-					sizeof w->ilocks[0] * (size_t)w->ninodes) &&
-				pw->ndlocks == w->ndlocks &&
-				(!w->ndlocks ||
-				 !memcmp(pw->dlocks, w->dlocks,
-					 sizeof w->dlocks[0] * (size_t)w->ndlocks)))),
-	     canon_ilocks(lbp, w));
+	if (!pw || ((touched.objs & TOUCH_PROCS) &&
+		    memcmp(pw->procs, w->procs, sizeof w->procs[0] * (size_t)w->nprocs)))
+		REDO(XC_PROCS, canon_procs(lbp, w));
+	if (!pw || ((touched.objs & TOUCH_ILOCKS) &&
+		    (memcmp(pw->ilocks, w->ilocks, sizeof w->ilocks[0] * (size_t)w->ninodes) ||
+		     pw->ndlocks != w->ndlocks ||
+		     (w->ndlocks && memcmp(pw->dlocks, w->dlocks,
+					   sizeof w->dlocks[0] * (size_t)w->ndlocks)))))
+		REDO(XC_ILOCKS, canon_ilocks(lbp, w));
 	/* the inodes' declared fields: here, not in the tree's hash, which a
 	 * step that is no VSYS_TREE call leaves as it was (a hook in lseek
 	 * writes them too); one block, none when none is declared */
 	const struct vfs_ufvals *ui = &w->ufv[UFV_INODE];
-	if (!nu || !ui->rows)
+	if (!nu || !ui->rows) {
+		sum -= h[XC_UINODES];
 		h[XC_UINODES] = 0;
-	else
-		COMP(XC_UINODES, pw && pw->ufv[UFV_INODE].rows == ui->rows &&
-				 !memcmp(pw->ufv[UFV_INODE].v, ui->v,
-					 nu * (size_t)ui->rows),
-		     put(lbp, ui->v, nu * (size_t)ui->rows));
+	} else if (!pw || pw->ufv[UFV_INODE].rows != ui->rows ||
+		   memcmp(pw->ufv[UFV_INODE].v, ui->v, nu * (size_t)ui->rows)) {
+		REDO(XC_UINODES, put(lbp, ui->v, nu * (size_t)ui->rows));
+	}
 	/* the threads: those no step touched are the parent's (a thread's
 	 * struct is written by its own steps, and by another's only where
 	 * thread_touch marks it); so are the files, fd tables and passes no
 	 * step touched (file_touch, fdt_touch, TOUCH_PASSES), the others
 	 * compared (written back to what they were: the parent's) */
 	int c = XC_THREADS;
-	for (int i = 0; i < w->nthreads; i++, c++)
-		COMP(c, pw && !(touched.threads >> i & 1),
-		     canon_thread(lbp, w, i, fixed, nu));
-	for (int i = 0; i < w->nfiles; i++, c++)
-		COMP(c, pw && (!(touched.files & touch_bit(i)) || file_same(pw, w, i, nu)),
-		     canon_file(lbp, w, i, nu));
-	for (int i = 0; i < w->nfdt; i++, c++)
-		COMP(c, pw && (!(touched.fdts & touch_bit(i)) ||
-			       fdt_same(&pw->fdt[i], &w->fdt[i])),
-		     canon_fdt(lbp, &w->fdt[i]));
-	bool passes = !(touched.objs & TOUCH_PASSES);
-	for (int i = 0; i < w->det.npasses; i++, c++)
-		COMP(c, pw && (passes || pass_same(&pw->det.passes[i], &w->det.passes[i])),
-		     canon_pass(lbp, &w->det.passes[i]));
-#undef COMP
+	uint32_t m = pw ? touched.threads : UINT32_MAX;
+	for (int i, end; marked_range(&m, w->nthreads, &i, &end); )
+		for (; i < end; i++)
+			REDO(c + i, canon_thread(lbp, w, i, fixed, nu));
+	c += w->nthreads;
+	m = pw ? touched.files : UINT32_MAX;
+	for (int i, end; marked_range(&m, w->nfiles, &i, &end); )
+		for (; i < end; i++)
+			if (!pw || !file_same(pw, w, i, nu))
+				REDO(c + i, canon_file(lbp, w, i, nu));
+	c += w->nfiles;
+	m = pw ? touched.fdts : UINT32_MAX;
+	for (int i, end; marked_range(&m, w->nfdt, &i, &end); )
+		for (; i < end; i++)
+			if (!pw || !fdt_same(&pw->fdt[i], &w->fdt[i]))
+				REDO(c + i, canon_fdt(lbp, &w->fdt[i]));
+	c += w->nfdt;
+	if (!pw || (touched.objs & TOUCH_PASSES))
+		for (int i = 0; i < w->det.npasses; i++)
+			if (!pw || !pass_same(&pw->det.passes[i], &w->det.passes[i]))
+				REDO(c + i, canon_pass(lbp, &w->det.passes[i]));
+#undef REDO
+	h[XC_SUM] = sum;
 	*b = lb;
 	uint64_t r = xmix(sum);
 	return r ? r : 1;
@@ -656,7 +670,9 @@ uint64_t xs_hash_buf(const uint8_t *p, size_t n)
  * The inodes: the table is shared (a reference), their locks copied.
  * D must have been made by vfs_world_copy once (initialised).  THREADS:
  * the threads copied, the others being S's already in D (D was copied
- * from S, and steps since touched only THREADS: w->touched). */
+ * from S, and steps since touched only THREADS: w->touched); and then
+ * (THREADS not all) D's marks, cleared when it was S's, name the files,
+ * fd tables, passes, processes and inode locks to copy. */
 static inline void fcopy(struct vfs_world *d, const struct vfs_world *s,
 			 uint32_t fixed, bool recs, uint32_t threads)
 {

@@ -245,6 +245,19 @@ static inline uint32_t touch_bit(int i)
 {
 	return UINT32_C(1) << ((unsigned)i < 31u ? (unsigned)i : 31u);
 }
+/* The slots of a touched mask *M among N: [*I, *END) for its lowest bit
+ * (bit 31: from 31 to N), the bit taken off; false when none is left. */
+static inline bool marked_range(uint32_t *m, int n, int *i, int *end)
+{
+	if (n <= 31)
+		*m &= (UINT32_C(1) << (n > 0 ? n : 0)) - 1;
+	if (!*m)
+		return false;
+	*i = __builtin_ctz(*m);
+	*m &= *m - 1;
+	*end = *i < 31 ? *i + 1 : n;
+	return true;
+}
 /* File slot I written by a step: its f_pos, cursor, f_count, f_mode, a
  * lock (lock_ptr), its kind (file_alloc, the last fput) or its row of
  * declared fields (w->touched_files; tests/unit/test_state_hash.c checks

@@ -68,7 +68,7 @@ struct vfs_world *vfs_world_dup(const struct vfs_world *s)
 }
 
 /* Files and fd tables: only the slots in use, and of those only the
- * ones FILES and FDTS name (touch_bit: the others are S's in D already);
+ * ones FILES and FDTS name (marked_range: the others are S's in D already);
  * false: out of memory. */
 static bool copy_files(struct vfs_world *d, const struct vfs_world *s,
 		       uint32_t files, uint32_t fdts)
@@ -85,33 +85,28 @@ static bool copy_files(struct vfs_world *d, const struct vfs_world *s,
 		if (s->nfiles)
 			memcpy(d->files, s->files, sizeof d->files[0] * (size_t)s->nfiles);
 	} else {
-		if (s->nfiles <= 31)
-			files &= (UINT32_C(1) << s->nfiles) - 1;
-		for (; files; files &= files - 1) {
-			int i = __builtin_ctz(files);
-			/* (bit 31: every slot from 31 on) */
+		for (int i, end; marked_range(&files, s->nfiles, &i, &end); )
 			memcpy(&d->files[i], &s->files[i], sizeof d->files[0] *
-			       (size_t)(i < 31 ? 1 : s->nfiles - 31));
-		}
+			       (size_t)(end - i));
 	}
 	/* (most tables hold a few descriptors: their head is copied whole,
 	 * a constant size, without a call; the slots past nfds are never
 	 * read) */
 	enum { HEAD = 32 };
 	_Static_assert(sizeof(struct vfs_fdtable) >= HEAD, "an fd table's head");
-	for (int i = 0; i < s->nfdt; i++) {
-		struct vfs_fdtable *dt = &d->fdt[i];
-		const struct vfs_fdtable *st = &s->fdt[i];
-		if (!(fdts & touch_bit(i)))
-			continue;
-		if (offsetof(struct vfs_fdtable, fd) + sizeof st->fd[0] *
-		    (size_t)st->nfds <= HEAD) {
-			memcpy(dt, st, HEAD);
-			continue;
+	for (int i, end; marked_range(&fdts, s->nfdt, &i, &end); ) {
+		for (; i < end; i++) {
+			struct vfs_fdtable *dt = &d->fdt[i];
+			const struct vfs_fdtable *st = &s->fdt[i];
+			if (offsetof(struct vfs_fdtable, fd) + sizeof st->fd[0] *
+			    (size_t)st->nfds <= HEAD) {
+				memcpy(dt, st, HEAD);
+				continue;
+			}
+			dt->count = st->count;
+			dt->nfds = st->nfds;
+			memcpy(dt->fd, st->fd, sizeof st->fd[0] * (size_t)st->nfds);
 		}
-		dt->count = st->count;
-		dt->nfds = st->nfds;
-		memcpy(dt->fd, st->fd, sizeof st->fd[0] * (size_t)st->nfds);
 	}
 	return true;
 }
