@@ -2,8 +2,10 @@
 /*
  * explore_stateful.h - what the files of the stateful search share
  * (`explore stateful`, and plain `explore`'s proof):
- *   explore_state.c          what a state is: its canonical form, its hash,
- *                            what one step did, the copy of a world
+ *   explore_state.c          what a state is: its canonical form, its hash
+ *   explore_copy.c           the copy of a world a state's successors are
+ *                            made in (what a block's steps marked)
+ *   explore_obs.c            what one step did (the reduction, races)
  *   explore_visited.c        the visited set (sharded, grown in place)
  *   explore_stateful.c       one worker's search: a state's successors,
  *                            depth first

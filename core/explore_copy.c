@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * explore_copy.c - the copy of a world the stateful search makes its
+ * successors in (explore_stateful.c): what a state is (explore_state.c)
+ * and no more, and, where the work buffer already holds the parent, only
+ * what the block's steps marked (the touched threads, files, fd tables,
+ * passes, processes and inode locks: thread_touch, file_touch, fdt_touch,
+ * objs_touch).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "explore_stateful.h"
+
+/* ---- copying: what the stateful search needs of a world ----
+ * Like vfs_world_copy, less: no vector clocks (the search's copies run
+ * with det.no_clocks), no report list (nreports is pinned at the
+ * maximum: the detectors still count, which is all this search reads),
+ * no pass steps, no call record entries or text (results, not state).
+ * The pending calls of the threads in FIXED are not copied: a search only
+ * ever takes calls off their queues, so every copy already holds them.
+ * The inodes: the table is shared (a reference), their locks copied.
+ * D must have been made by vfs_world_copy once (initialised).  THREADS:
+ * the threads copied, the others being S's already in D (D was copied
+ * from S, and steps since touched only THREADS: w->touched); and then
+ * (THREADS not all) D's marks, cleared when it was S's, name the files,
+ * fd tables, passes, processes and inode locks to copy. */
+static inline void fcopy(struct vfs_world *d, const struct vfs_world *s,
+			 uint32_t fixed, bool recs, uint32_t threads)
+{
+	int n = s->nthreads;
+	/* the files, fd tables, passes, processes and inode locks copied:
+	 * all, or when D was S's when its marks were cleared (THREADS is
+	 * not all), those its steps marked (read before the marks are
+	 * overwritten); the guard: all, as the threads */
+	uint32_t files = UINT32_MAX, fdts = UINT32_MAX;
+	uint8_t objs = 0xff;
+	if (threads != UINT32_MAX && !__builtin_expect(xs_check_touched, 0)) {
+		files = d->touched_files;
+		fdts = d->touched_fdts;
+		objs = d->touched_objs;
+	}
+	/* (not the statistics: counters no step reads) */
+	memcpy(d, s, offsetof(struct vfs_world, stats));
+	struct vfs_detect *dd = &d->det;
+	const struct vfs_detect *sd = &s->det;
+	dd->enabled = sd->enabled;
+	dd->no_clocks = sd->no_clocks;
+	/* (out of memory: the copy says so and keeps no detector tables) */
+	bool dok = detect_reserve(dd, sd);
+	if (!dok) {
+		d->oom = 1;
+		dd->nshadows = dd->nlockclocks = 0;
+	}
+	dd->npasses = dok ? sd->npasses : 0;
+	dd->nreports = VFS_MAX_REPORTS;
+	memcpy(dd->counts, sd->counts, sizeof dd->counts);
+	dd->overflowed = sd->overflowed;
+	dd->told = sd->told;
+	if (sd->overflowed)
+		memcpy(dd->overflow_step, sd->overflow_step, sizeof dd->overflow_step);
+	if (!sd->no_clocks && dok) {
+		memcpy(dd->race_fields, sd->race_fields, sizeof dd->race_fields);
+		dd->nshadows = sd->nshadows;
+		dd->nlockclocks = sd->nlockclocks;
+		for (int i = 0; i < n; i++)
+			memcpy(dd->vc[i], sd->vc[i], sizeof dd->vc[i][0] * (size_t)n);
+		for (int i = 0; i < sd->nshadows; i++) {
+			memcpy(&dd->shadows[i], &sd->shadows[i],
+			       offsetof(struct vfs_shadow, r));
+			memcpy(dd->shadows[i].r, sd->shadows[i].r,
+			       sizeof sd->shadows[i].r[0] * (size_t)n);
+		}
+		for (int i = 0; i < sd->nlockclocks; i++) {
+			memcpy(&dd->lockclocks[i], &sd->lockclocks[i],
+			       offsetof(struct vfs_lockclock, w));
+			memcpy(dd->lockclocks[i].w, sd->lockclocks[i].w,
+			       sizeof sd->lockclocks[i].w[0] * (size_t)n);
+			memcpy(dd->lockclocks[i].r, sd->lockclocks[i].r,
+			       sizeof sd->lockclocks[i].r[0] * (size_t)n);
+		}
+	}
+	for (int i = 0; i < dd->npasses && (objs & TOUCH_PASSES); i++)
+		memcpy(&dd->passes[i], &sd->passes[i],
+		       offsetof(struct vfs_pass, by) + (size_t)sd->passes[i].hi);
+	memcpy(&dd->ld, &sd->ld, offsetof(struct vfs_lockdep, edges));
+	memcpy(dd->ld.edges, sd->ld.edges, sizeof dd->ld.edges[0] * sd->ld.nedges);
+	if (objs & TOUCH_PROCS)
+		memcpy(d->procs, s->procs, sizeof d->procs[0] * (size_t)s->nprocs);
+	/* (a thread's results: any step's; the guard: every thread, for a
+	 * search to compare with) */
+	if (recs || __builtin_expect(xs_check_touched, 0))
+		threads = UINT32_MAX;
+	if (n < 32)
+		threads &= (1u << n) - 1;
+	for (; threads; threads &= threads - 1) {
+		int i = __builtin_ctz(threads);
+		struct vfs_thread *dt = &d->threads[i];
+		const struct vfs_thread *st = &s->threads[i];
+		memcpy(dt, st, offsetof(struct vfs_thread, pending));
+		if (!(fixed >> i & 1))
+			for (int k = 0; k < st->npending; k++) {
+				int j = (st->pend_head + k) % VFS_MAX_PENDING;
+				dt->pending[j] = st->pending[j];
+			}
+		memcpy(&dt->f, &st->f, offsetof(struct vfs_thread, rec) -
+		       offsetof(struct vfs_thread, f));
+		/* the call in progress: a copy of a submitted one, never
+		 * changed, so its submission number tells it */
+		if (dt->rec.call.seq != st->rec.call.seq ||
+		    dt->rec.call.sys != st->rec.call.sys)
+			dt->rec.call = st->rec.call;
+		memcpy(&dt->rec.started, &st->rec.started,
+		       offsetof(struct vfs_callrec, text) -
+		       offsetof(struct vfs_callrec, started));
+		memcpy(&dt->rec.start_step, &st->rec.start_step,
+		       sizeof *st - offsetof(struct vfs_thread, rec) -
+		       offsetof(struct vfs_callrec, start_step));
+		if (recs) {     /* opts.outcomes: the results so far */
+			int32_t ne = st->rec.nent > 0 ? st->rec.nent : 0;
+			memcpy(dt->rec.text, st->rec.text, sizeof st->rec.text);
+			if (ne && s->rec_ent[i].v && s->rec_ent[i].cap >= ne &&
+			    world_grow((void **)&d->rec_ent[i].v, &d->rec_ent[i].cap, ne,
+				       sizeof *d->rec_ent[i].v))
+				memcpy(d->rec_ent[i].v, s->rec_ent[i].v,
+				       sizeof *d->rec_ent[i].v * (size_t)ne);
+			else if (ne)
+				dt->rec.nent = 0;
+		}
+	}
+	memcpy(d->sbs, s->sbs, sizeof d->sbs[0] * (size_t)s->nsb);
+	bool ok;
+	/* (the inode table is shared, not copied: only the locks are) */
+	ok = world_copy_objects_some(d, s, files, fdts, objs & TOUCH_ILOCKS) &&
+	     ufield_copy(d, s);
+	if (!ok)
+		d->oom = 1;
+}
+
+void xs_fcopy(struct vfs_world *d, const struct vfs_world *s,
+	      uint32_t fixed, bool recs)
+{
+	fcopy(d, s, fixed, recs, UINT32_MAX);
+}
+
+void xs_fcopy_back(struct vfs_world *d, const struct vfs_world *s,
+		   uint32_t fixed, bool recs, uint32_t threads)
+{
+	fcopy(d, s, fixed, recs, threads);
+}
+
+/* The reports zeroed: the copies pin nreports at the maximum without
+ * copying them, and the race detector (clocks on) still reads them. */
+struct vfs_world *xs_wnew(void)
+{
+	/* (calloc: the heap tables start empty; pages never touched stay
+	 * unfaulted) */
+	return calloc(1, sizeof(struct vfs_world));
+}
