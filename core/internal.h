@@ -533,6 +533,16 @@ void deadlock_on_block(struct vfs_world *w, int tid);
 size_t deadlock_detail(const struct vfs_world *w, const struct vfs_report *r,
 		       char *buf, size_t n);
 void lockdep_event(struct vfs_world *w, const struct vfs_event *ev);
+/* An acquire lockdep_event has work for: the thread was handed the lock
+ * on a wake (a mark to clear: checked when it began to wait) or holds
+ * another lock (an order to check); lockdep_event's first test, and the
+ * search's short way to it (vfs_detect_event) */
+static inline bool lockdep_acquire_matters(const struct vfs_world *w,
+					   const struct vfs_event *ev)
+{
+	return (w->det.ld.woken >> ev->tid & 1) ||
+	       w->threads[ev->tid].nheld > 1;
+}
 
 #define FDPUT_FPUT 1
 #define FDPUT_POS_UNLOCK 2

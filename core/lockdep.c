@@ -326,14 +326,14 @@ void lockdep_event(struct vfs_world *w, const struct vfs_event *ev)
 			deadlock_on_block(w, ev->tid);
 		break;
 	case OP_ACQUIRE:
+		/* (the first lock a thread holds, not handed over: nothing to
+		 * order it after, check's own first test without its call) */
+		if (!lockdep_acquire_matters(w, ev))
+			break;
 		if (ld->woken & bit) {  /* checked when it began to wait */
 			ld->woken &= ~bit;
 			break;
 		}
-		/* the first lock a thread holds: nothing to order it after
-		 * (check's own first test, without its call) */
-		if (w->threads[ev->tid].nheld <= 1)
-			break;
 		if (detect_on(&w->det, DK_LOCKORDER) || rules_on(w))
 			check(w, ev, true, detect_on(&w->det, DK_LOCKORDER),
 			      rules_on(w));

@@ -707,8 +707,7 @@ void vfs_detect_event(struct vfs_world *w, const struct vfs_event *ev)
 	 * and skip check's.  (no call but theirs) */
 	if (w->det.no_clocks) {
 		if (ev->op == OP_ACQUIRE) {
-			if ((w->det.ld.woken >> ev->tid & 1) ||
-			    w->threads[ev->tid].nheld > 1)
+			if (lockdep_acquire_matters(w, ev))
 				lockdep_event(w, ev);
 			return;
 		}
