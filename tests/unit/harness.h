@@ -110,6 +110,15 @@ static inline void h_touch(struct h *h, const char *path)
 	assert_int_equal(vfs_setup_touch(h->w, path, true), 0);
 }
 
+/* The story's directory: /d with a, b and c (ino order: d, a, b, c). */
+static inline void h_dir_abc(struct h *h)
+{
+	h_mkdir(h, "/d");
+	h_touch(h, "/d/a");
+	h_touch(h, "/d/b");
+	h_touch(h, "/d/c");
+}
+
 static inline void h_mount(struct h *h, const char *fstype, const char *path)
 {
 	assert_int_equal(vfs_setup_mount(h->w, fstype, path, NULL), 0);
@@ -278,10 +287,7 @@ static inline void h_until(struct h *h, int tid, int fn)
 static inline struct h *h_seek_under_getdents(void)
 {
 	struct h *h = h_new("v6.4");
-	h_mkdir(h, "/d");
-	h_touch(h, "/d/a");
-	h_touch(h, "/d/b");
-	h_touch(h, "/d/c");
+	h_dir_abc(h);
 	int A = h_spawn(h, "A", 0), B = h_spawn(h, "B", 0);
 	assert_int_equal(h_do(h, A, C_OPEN("/d", VO_RDONLY)), 3);
 	assert_int_equal(h_do(h, A, C_GETDENTS(3, 3)), 3);

@@ -68,10 +68,7 @@ static enum outcome expected(const struct era *e, bool dir, bool many)
 static void one_case(const struct era *e, bool dir, enum how how)
 {
 	struct h *h = h_new(e->preset);
-	h_mkdir(h, "/d");
-	h_touch(h, "/d/a");
-	h_touch(h, "/d/b");
-	h_touch(h, "/d/c");
+	h_dir_abc(h);
 	h_touch(h, "/f");
 	int A = h_spawn(h, "A", 1000), actor = A;
 	assert_int_equal(h_do(h, A, C_OPEN(dir ? "/d" : "/f", VO_RDONLY)), 3);

@@ -91,10 +91,7 @@ static void test_memo_agrees(void **state)
 	const char *presets[] = { "v5.6", "v6.4", "v6.5" };
 	for (int p = 0; p < 3; p++) {
 		struct h *h = h_new(presets[p]);
-		h_mkdir(h, "/d");
-		h_touch(h, "/d/a");
-		h_touch(h, "/d/b");
-		h_touch(h, "/d/c");
+		h_dir_abc(h);
 		int A = h_spawn(h, "A", 1000), B = h_spawn(h, "B", 1000);
 		int C = h_spawn(h, "C", 1000);
 		assert_int_equal(h_do(h, A, C_OPEN("/d", VO_RDONLY | VO_DIRECTORY)), 3);

@@ -27,10 +27,7 @@ struct outcome {
 static void story(const char *preset, struct outcome *o)
 {
 	struct h *h = h_new(preset);
-	h_mkdir(h, "/d");
-	h_touch(h, "/d/a");
-	h_touch(h, "/d/b");
-	h_touch(h, "/d/c");
+	h_dir_abc(h);
 	int A = h_spawn(h, "A", 1000), B = h_spawn(h, "B", 1000);
 	assert_int_equal(h_do(h, A, C_OPEN("/d", VO_RDONLY)), 3);
 	int file = h_file(h, A, 3);
