@@ -113,7 +113,13 @@ size_t xs_canon_bound(const struct vfs_world *w, bool data)
 		n += 8 + 2 * (size_t)VFS_NR_OPEN;
 	n += (size_t)VFS_MAX_PASSES * (8 + VFS_MAX_PASS_OFFSETS);
 	n += sizeof(struct vfs_lockdep);
-	n += (size_t)64 * 32 + 16;     /* canon_history: XMAXOPEN entries */
+	/* canon_history: a bit per thread and two per lock clock for each
+	 * open access (at most one per shadow and thread, and its write),
+	 * a bit per shadow */
+	const struct vfs_detect *d = &w->det;
+	size_t words = ((size_t)w->nthreads + 2 * (size_t)d->nlockclocks) / 64 + 1;
+	n += (size_t)d->nshadows * ((size_t)w->nthreads + 1) * 8 * words;
+	n += 8 * ((size_t)d->nshadows / 64 + 2);
 	return n;
 }
 
@@ -125,26 +131,38 @@ size_t xs_canon_bound(const struct vfs_world *w, bool data)
  * the state then holds, per open access, which threads and lock clocks
  * are ordered after it, and which shadows a write has replaced. */
 
-int xs_open_accesses(const struct vfs_world *snap, struct xopen *o)
+/* (two passes: the count, then the accesses) */
+int xs_open_accesses(const struct vfs_world *snap, struct xopen **out)
 {
 	const struct vfs_detect *d = &snap->det;
+	struct xopen *o = NULL;
 	int n = 0;
+	*out = NULL;
 	if (!d->enabled)
 		return 0;
-	for (int i = 0; i < d->nshadows && n < XMAXOPEN; i++) {
-		const struct vfs_shadow *sh = &d->shadows[i];
-		for (int u = -1; u < snap->nthreads && n < XMAXOPEN; u++) {
-			const struct vfs_access *a = u < 0 ? &sh->w : &sh->r[u];
-			if (!a->step)
-				continue;
-			bool open = false;
-			for (int t = 0; t < snap->nthreads && !open; t++)
-				open = t != a->tid && a->clock > d->vc[t][a->tid];
-			if (open)
-				o[n++] = (struct xopen){ sh->field, u < 0, sh->obj,
-							 a->tid, a->clock, i };
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass && !n)
+			return 0;
+		if (pass && !(o = malloc(sizeof *o * (size_t)n)))
+			return -1;
+		n = 0;
+		for (int i = 0; i < d->nshadows; i++) {
+			const struct vfs_shadow *sh = &d->shadows[i];
+			for (int u = -1; u < snap->nthreads; u++) {
+				const struct vfs_access *a = u < 0 ? &sh->w : &sh->r[u];
+				if (!a->step)
+					continue;
+				bool open = false;
+				for (int t = 0; t < snap->nthreads && !open; t++)
+					open = t != a->tid && a->clock > d->vc[t][a->tid];
+				if (open && o)
+					o[n] = (struct xopen){ sh->field, u < 0, (int8_t)a->tid,
+							       sh->obj, a->clock, i };
+				n += open;
+			}
 		}
 	}
+	*out = o;
 	return n;
 }
 
@@ -666,24 +684,38 @@ void xs_canon_history(struct sbuf *b, const struct vfs_world *w,
 {
 	const struct vfs_detect *d = &w->det, *sd = &st->snap->det;
 	int n = w->nthreads;
+	/* the bits in 64-bit words, each put when full (every thread and
+	 * lock clock, every shadow: no table bounds them) */
+#define BIT(on) do {                                    \
+		word |= (uint64_t)(on) << (k & 63);     \
+		if ((++k & 63) == 0) {                  \
+			PUT(b, word);                   \
+			word = 0;                       \
+		}                                       \
+	} while (0)
 	for (int e = 0; e < st->nopen; e++) {
 		const struct xopen *x = &st->open[e];
-		uint64_t bits[4] = { 0, 0, 0, 0 };      /* threads, then locks */
+		uint64_t word = 0;      /* threads, then locks */
 		int k = 0;
-		for (int t = 0; t < n; t++, k++)
-			if (d->vc[t][x->tid] >= x->clock)
-				bits[k >> 6] |= 1ull << (k & 63);
-		for (int i = 0; i < d->nlockclocks && k < 254; i++, k += 2) {
-			if (d->lockclocks[i].w[x->tid] >= x->clock)
-				bits[k >> 6] |= 1ull << (k & 63);
-			if (d->lockclocks[i].r[x->tid] >= x->clock)
-				bits[(k + 1) >> 6] |= 1ull << ((k + 1) & 63);
+		for (int t = 0; t < n; t++)
+			BIT(d->vc[t][x->tid] >= x->clock);
+		for (int i = 0; i < d->nlockclocks; i++) {
+			BIT(d->lockclocks[i].w[x->tid] >= x->clock);
+			BIT(d->lockclocks[i].r[x->tid] >= x->clock);
 		}
-		put(b, bits, sizeof bits[0] * (size_t)((k + 63) / 64));
+		if (k & 63)
+			PUT(b, word);
 	}
-	uint64_t over[2] = { 0, 0 };
-	for (int i = 0; i < sd->nshadows && i < 128; i++)
-		if (d->shadows[i].w.step != sd->shadows[i].w.step)
-			over[i >> 6] |= 1ull << (i & 63);
-	put(b, over, sizeof over);
+	/* the shadows a write replaced: two words at least */
+	uint64_t word = 0;
+	int k = 0;
+	for (int i = 0; i < sd->nshadows; i++)
+		BIT(d->shadows[i].w.step != sd->shadows[i].w.step);
+	if (k & 63) {
+		PUT(b, word);
+		k = (k | 63) + 1;
+	}
+	for (word = 0; k < 128; k += 64)
+		PUT(b, word);
+#undef BIT
 }

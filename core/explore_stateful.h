@@ -221,8 +221,7 @@ static inline bool xs_runnable(const struct vfs_world *w, int t)
  * search again with them (as a wrong guess of the discipline does), and
  * the state then holds, per open access, which threads and lock clocks
  * are ordered after it, and which shadows a write has replaced. */
-struct xopen { uint8_t field, write; int16_t obj; int8_t tid; uint32_t clock; int sh; };
-#define XMAXOPEN 64
+struct xopen { uint8_t field, write; int8_t tid; int32_t obj; uint32_t clock; int sh; };
 
 struct xacc {
 	uint32_t loc;           /* field, object kind, object */
@@ -253,7 +252,9 @@ struct xobs {                   /* what the block being run did */
 
 size_t xs_canon_bound(const struct vfs_world *w, bool data);
 uint64_t xs_tree_hash(struct sbuf *b, const struct vfs_world *w);
-int xs_open_accesses(const struct vfs_world *snap, struct xopen *o);
+/* The snapshot's open accesses, all of them, in *O (malloc'd; NULL when
+ * none): how many, or -1 when out of memory. */
+int xs_open_accesses(const struct vfs_world *snap, struct xopen **o);
 uint64_t xs_hash_buf(const uint8_t *p, size_t n);
 uint64_t xs_hash_seed(const uint8_t *p, size_t n, uint64_t seed);
 
@@ -439,7 +440,7 @@ struct xst {
 	uint32_t fixed;                 /* threads whose pending calls are fixed */
 	bool hist;                      /* clocks on: open accesses matter */
 	int need_hist;                  /* atomic: an access conflicts with one */
-	struct xopen open[XMAXOPEN];
+	struct xopen *open;             /* every one: xs_open_accesses */
 	int nopen;
 	uint64_t live_states, live_viol;        /* atomic: progress */
 	double t0, last_report;

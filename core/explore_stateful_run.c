@@ -303,7 +303,13 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	if (st->maxbits > 34)
 		st->maxbits = 34;
 	st->bits = o->state_bits > 0 ? st->maxbits : 14;
-	st->nopen = xs_open_accesses(snap, st->open);
+	st->nopen = xs_open_accesses(snap, &st->open);
+	if (st->nopen < 0) {
+		free(st);
+		free(ws);
+		errno = ENOMEM;
+		return -1;
+	}
 	for (int i = 0; i < snap->nthreads; i++)
 		if (snap->threads[i].state != TS_FREE)
 			st->fixed |= 1u << i;
@@ -530,6 +536,7 @@ out:
 	pthread_mutex_destroy(&st->omu);
 	vt_free(&st->vt);
 	xm_free(&st->xm);
+	free(st->open);
 	free(st);
 	r->seconds = xnow() - t0;
 	if (rc < 0) {
