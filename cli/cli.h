@@ -384,6 +384,12 @@ int resolve_proc(struct session *s, const char *name, int *proc, int *pid);
 int resolve_file(struct session *s, const char *name, int *file);
 int parse_num(const char *s, long long *v);
 const char *did_you_mean(const char *word, const char *const *cands, int n);
+/* ... among NAME(0), NAME(1), ... up to the first NULL: a table's rows */
+const char *did_you_mean_of(const char *word, const char *(*name)(int));
+/* The names of the presets' and the knobs' rows, NULL past the last
+ * (cmd_world.c: did_you_mean_of, cli_unknown_of, completion) */
+const char *cli_preset_name(int i);
+const char *cli_knob_name(int i);
 /* The fields a step or 'expect field' names: the kernel's that a step reads
  * (the file's f_pos, cursor, f_count, then the inode's size, dir:
  * NKERNEL_FIELDS), then those W declared; ALL has room for
@@ -398,6 +404,9 @@ int cli_unknown(struct session *s, const char *what, const char *word,
 /* ... about the word at column COL (cli_error_at; none when 0). */
 int cli_unknown_at(struct session *s, int col, const char *what, const char *word,
 		   const char *const *cands, int n, const char *hint);
+/* cli_unknown among NAME(0), NAME(1), ... (did_you_mean_of) */
+int cli_unknown_of(struct session *s, const char *what, const char *word,
+		   const char *(*name)(int), const char *hint);
 /* The command names, for suggestions; returns how many. */
 int cmd_names(const char **names, int max);
 

@@ -349,27 +349,42 @@ static int lev(const char *a, const char *b, int limit)
 	return d[la][lb] < limit ? d[la][lb] : limit;
 }
 
-const char *did_you_mean(const char *word, const char *const *cands, int n)
+/* The candidates: N of CANDS, or NAME(i) up to its first NULL (a table's
+ * rows, however many) */
+static const char *suggest(const char *word, const char *const *cands, int n,
+			   const char *(*name)(int))
 {
-	const char *best = NULL;
+	const char *best = NULL, *c;
 	/* two edits for a long word, one for a short one ("v9.9" is not "v4.6") */
 	size_t lw = strlen(word);
 	int bd = lw > 4 ? 3 : 2;
-	for (int i = 0; i < n; i++) {
-		size_t lc = strlen(cands[i]);
+	for (int i = 0; cands ? i < n : (c = name(i)) != NULL; i++) {
+		if (cands)
+			c = cands[i];
+		size_t lc = strlen(c);
 		int d;
-		if (lw >= 2 && word[0] == cands[i][0] && !strncmp(word, cands[i], lw))
+		if (lw >= 2 && word[0] == c[0] && !strncmp(word, c, lw))
 			d = 1;
 		else if ((lw > lc ? lw - lc : lc - lw) >= (size_t)bd)
 			continue;       /* at least that many edits: no better */
 		else
-			d = lev(word, cands[i], bd);
+			d = lev(word, c, bd);
 		if (d < bd) {
 			bd = d;
-			best = cands[i];
+			best = c;
 		}
 	}
 	return best;
+}
+
+const char *did_you_mean(const char *word, const char *const *cands, int n)
+{
+	return suggest(word, cands, n, NULL);
+}
+
+const char *did_you_mean_of(const char *word, const char *(*name)(int))
+{
+	return suggest(word, NULL, 0, name);
 }
 
 int cli_unknown(struct session *s, const char *what, const char *word,
@@ -378,16 +393,27 @@ int cli_unknown(struct session *s, const char *what, const char *word,
 	return cli_unknown_at(s, 0, what, word, cands, n, hint);
 }
 
-int cli_unknown_at(struct session *s, int col, const char *what, const char *word,
-		   const char *const *cands, int n, const char *hint)
+static int unknown_said(struct session *s, int col, const char *what,
+			const char *word, const char *sug, const char *hint)
 {
-	const char *sug = did_you_mean(word, cands, n);
 	if (sug)
 		return cli_error_on(s, 0, col, "%s '%s' (did you mean '%s'?)", what,
 				    word, sug);
 	if (hint)
 		return cli_error_on(s, 0, col, "%s '%s' (%s)", what, word, hint);
 	return cli_error_on(s, 0, col, "%s '%s'", what, word);
+}
+
+int cli_unknown_at(struct session *s, int col, const char *what, const char *word,
+		   const char *const *cands, int n, const char *hint)
+{
+	return unknown_said(s, col, what, word, did_you_mean(word, cands, n), hint);
+}
+
+int cli_unknown_of(struct session *s, const char *what, const char *word,
+		   const char *(*name)(int), const char *hint)
+{
+	return unknown_said(s, 0, what, word, did_you_mean_of(word, name), hint);
 }
 
 /* The one diagnostic of a place in a script: FILE:LINE: (the command's

@@ -606,11 +606,7 @@ HANDLER(c_compare)
 	const char *names[2] = { c->argv[0], c->argv[1] };
 	for (int i = 0; i < 2; i++)
 		if (!vfs_preset_lookup(names[i])) {
-			const char *pn[64];
-			int np = 0;
-			for (int j = 0; j < vfs_npresets && np < 64; j++)
-				pn[np++] = vfs_presets[j].name;
-			const char *sug = did_you_mean(names[i], pn, np);
+			const char *sug = did_you_mean_of(names[i], cli_preset_name);
 			return cli_error(s, "compare: no preset '%s'%s%s%s (see 'kernel list')",
 					 names[i], sug ? " (did you mean '" : "", sug ? sug : "",
 					 sug ? "'?)" : "");

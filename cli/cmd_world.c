@@ -9,20 +9,20 @@
 #include "vfs_inode.h"
 #include "vfs_thread.h"
 
-static const char *const *preset_names(int *n)
+const char *cli_preset_name(int i)
 {
-	static const char *names[32];
-	for (int i = 0; i < vfs_npresets && i < 32; i++)
-		names[i] = vfs_presets[i].name;
-	*n = vfs_npresets;
-	return names;
+	return i < vfs_npresets ? vfs_presets[i].name : NULL;
+}
+
+const char *cli_knob_name(int i)
+{
+	return i < vfs_nknobs ? vfs_knobs[i].name : NULL;
 }
 
 static int unknown_preset(struct session *s, const char *name)
 {
-	int n;
-	const char *const *names = preset_names(&n);
-	return cli_unknown(s, "unknown preset", name, names, n, "see 'kernel list'");
+	return cli_unknown_of(s, "unknown preset", name, cli_preset_name,
+			      "see 'kernel list'");
 }
 
 static void show_knobs(struct session *s, bool only_changed)
@@ -88,13 +88,9 @@ HANDLER(c_set)
 		return 0;
 	}
 	const struct vfs_knob_desc *d = vfs_knob_lookup(c->argv[0]);
-	if (!d) {
-		const char *names[32];
-		for (int i = 0; i < vfs_nknobs; i++)
-			names[i] = vfs_knobs[i].name;
-		return cli_unknown(s, "unknown knob", c->argv[0], names, vfs_nknobs,
-				   "see 'set'");
-	}
+	if (!d)
+		return cli_unknown_of(s, "unknown knob", c->argv[0], cli_knob_name,
+				      "see 'set'");
 	if (c->argc < 2) {
 		out(s, "%s = %s (values:", d->name,
 		    d->values[vfs_knob_get(vfs_world_knobs(s->w), d)]);

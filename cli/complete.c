@@ -129,9 +129,7 @@ struct want {
 };
 
 static const char *n_proc(int i) { return i < vfs_world_nprocs(cs->w) ? vfs_proc_name(cs->w, i) : NULL; }
-static const char *n_preset(int i) { return i < vfs_npresets ? vfs_presets[i].name : NULL; }
 static const char *n_func(int i) { return i + 1 < VFN__COUNT ? vfs_fn_name(i + 1) : NULL; }
-static const char *n_knob(int i) { return i < vfs_nknobs ? vfs_knobs[i].name : NULL; }
 static const char *n_fstype(int i)      /* the script's own types too */
 {
 	return i < vfs_world_nfstypes(cs->w) ? vfs_world_fstype(cs->w, i)->name : NULL;
@@ -187,7 +185,7 @@ static const struct placeholder {
 	{ "FD", NULL, w_fds }, { "PIDFD", NULL, w_fds }, { "THREAD", NULL, w_threads },
 	{ "FILE", NULL, w_files }, { "VALUE", NULL, w_values }, { "LESSON", NULL, w_lessons },
 	{ "OBJECT", NULL, w_paths }, { "CMP", n_cmp, NULL },
-	{ "PROC", n_proc, NULL }, { "PRESET", n_preset, NULL }, { "KNOB", n_knob, NULL },
+	{ "PROC", n_proc, NULL }, { "PRESET", cli_preset_name, NULL }, { "KNOB", cli_knob_name, NULL },
 	{ "FUNC", n_func, NULL }, { "FSTYPE", n_fstype, NULL }, { "COMMAND", n_command, NULL },
 	{ "CONCEPT", n_concept, NULL }, { "LOCK", n_lock, NULL }, { "MODE", n_mode, NULL },
 	{ "FIELD", n_field, NULL }, { "LOCKPAT", vfs_lockpat_name, NULL },
