@@ -358,7 +358,7 @@ int session_interrupted(struct session *s)
 
 static void set_ret(struct session *s, int64_t ret)
 {
-	const char *e = ret < 0 ? vfs_errno_name((int)-ret) : NULL;
+	const char *e = vfs_ret_errno(ret);
 	if (e)
 		snprintf(s->ret, sizeof s->ret, "%s", e);
 	else

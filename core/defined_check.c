@@ -657,7 +657,7 @@ static void value_text(const struct vfs_kfn *f, const struct vfs_kvalue *v,
 	case KV_RET:   snprintf(buf, n, "ret"); break;
 	case KV_DEAD:  snprintf(buf, n, "dead"); break;
 	default:
-		e = v->v < 0 ? vfs_errno_name((int)-v->v) : NULL;
+		e = vfs_ret_errno(v->v);
 		if (e)
 			snprintf(buf, n, "-%s", e);
 		else

@@ -103,6 +103,11 @@ const char *vfs_errno_name(int err)
 			return errnos[i].n;
 	return NULL;
 }
+const char *vfs_ret_errno(int64_t ret)
+{
+	enum { MAX_ERRNO = 4095 };      /* include/linux/err.h */
+	return ret < 0 && ret >= -MAX_ERRNO ? vfs_errno_name((int)-ret) : NULL;
+}
 int vfs_errno_lookup(const char *name)
 {
 	for (size_t i = 0; i < sizeof errnos / sizeof errnos[0]; i++)
@@ -204,7 +209,7 @@ void vfs_lock_name(const struct vfs_world *w, vfs_lid_t lid, char *buf, size_t n
 
 void vfs_ret_text(int64_t ret, char *buf, size_t n)
 {
-	const char *e = ret < 0 ? vfs_errno_name((int)-ret) : NULL;
+	const char *e = vfs_ret_errno(ret);
 	if (e)
 		snprintf(buf, n, "-1 %s", e);
 	else
@@ -402,7 +407,7 @@ void vfs_event_jsonl(const struct vfs_world *w, const struct vfs_event *ev,
 			APPEND(",\"syscall\":true");
 		break;
 	case OP_EXIT: {
-		const char *e = ev->ret < 0 ? vfs_errno_name((int)-ev->ret) : NULL;
+		const char *e = vfs_ret_errno(ev->ret);
 		APPEND(",\"ret\":%" PRId64, ev->ret);
 		if (e)
 			APPEND_STR("errno", e);

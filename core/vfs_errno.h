@@ -20,6 +20,10 @@ enum {
 	VE_OVERFLOW = 75, VE_OPNOTSUPP = 95,
 };
 const char *vfs_errno_name(int err);     /* "ENOENT"; NULL if unknown */
+/* The errno a return value stands for, by name: RET in -MAX_ERRNO..-1
+ * (the kernel's IS_ERR_VALUE), a known one; NULL for any other value (a
+ * defined function may return INT64_MIN, which has no errno). */
+const char *vfs_ret_errno(int64_t ret);
 /* A return value as strace shows it: "3" or "-1 ENOENT". */
 void vfs_ret_text(int64_t ret, char *buf, size_t n);
 int vfs_errno_lookup(const char *name);  /* 0 if unknown */
