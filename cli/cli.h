@@ -155,6 +155,22 @@ struct cmd_call {
 #define CMD_NOREPLAY      0x10
 #define CMD_NOREPLAY_SAID 0x20
 
+/* What Tab is completing after a command (complete.c): the words after
+ * the command and the index of the one being completed, the thread of
+ * "T: " before it (THREADED; TID -1 when no such thread), every word of
+ * the line before it; a completer offers words through C. */
+struct cands;
+struct complete_at {
+	struct cands *c;
+	const struct cmd_entry *e;
+	char **args;
+	int argi;
+	int tid;
+	bool threaded;
+	char **words;
+	int nw;
+};
+
 struct cmd_entry {
 	const char *name;
 	const char *group;
@@ -165,6 +181,9 @@ struct cmd_entry {
 	unsigned flags;
 	int sys;                /* enum vfs_sys for thread commands */
 	int (*fn)(struct session *, const struct cmd_call *);
+	/* what Tab offers for its arguments; NULL: what its synopsis may
+	 * take next (complete_schema) */
+	void (*complete)(const struct complete_at *at);
 };
 /* cmd.c: the commands, the system calls' among them (cmd_table_init
  * fills the table; session_new and the table's readers in cmd.c call it) */
@@ -451,6 +470,12 @@ int lesson_pause(struct session *s);
 
 /* completion (complete.c) */
 char **cli_complete(const char *line, int start, int end);
+/* the completers of the table's rows: a synopsis's next words (the
+ * default), expect's conditions and their arguments, a system call's
+ * arguments by its row (core/syscalls.c) after "T: " */
+void complete_schema(const struct complete_at *at);
+void complete_expect(const struct complete_at *at);
+void complete_call(const struct complete_at *at);
 void cli_complete_bind(struct session *s);
 /* tables.c: the tables and completion, for the drift tests */
 void cli_print_tables(FILE *f);

@@ -57,7 +57,7 @@ static const struct cmd_entry base_table[] = {
 	{ .name = "mkdir", .group = "world", .args = "PATH...",
 	  .help = "make directories (as set-up, or as a thread's call)",
 	  .long_help = c_mkdir_help, .flags = CMD_THREAD | CMD_WORLD | CMD_LOG,
-	  .sys = SYS_MKDIR, .fn = c_mkdir },
+	  .sys = SYS_MKDIR, .fn = c_mkdir, .complete = complete_call },
 	{ .name = "touch", .group = "world", .args = "PATH...",
 	  .help = "make empty regular files, untraced",
 	  .flags = CMD_LOG, .fn = c_touch },
@@ -126,7 +126,8 @@ static const struct cmd_entry base_table[] = {
 	/* ---- checking ---- */
 	{ .name = "expect", .group = "check", .args = "CONDITION...",
 	  .help = "fail the script unless CONDITION holds",
-	  .long_help = c_expect_help, .flags = CMD_NOREPLAY, .fn = c_expect },
+	  .long_help = c_expect_help, .flags = CMD_NOREPLAY, .fn = c_expect,
+	  .complete = complete_expect },
 	/* ---- scripts ---- */
 	{ .name = "source", .group = "script", .args = "FILE",
 	  .help = "run the commands of FILE",
@@ -227,7 +228,7 @@ void cmd_table_init(void)
 			*e = (struct cmd_entry){ .name = d->name, .group = def->group,
 				.args = synopses[sys], .help = d->help,
 				.long_help = d->long_help, .flags = CMD_THREAD,
-				.sys = sys, .fn = c_syscall };
+				.sys = sys, .fn = c_syscall, .complete = complete_call };
 			vfs_sys_nwords(sys, &e->min_args, &e->max_args);
 		}
 	}

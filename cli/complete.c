@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * complete.c - Tab completion, from the command table's synopses (each
- * command's argument schema, walked by argspec.c), the system calls' rows
- * and expect's conditions: a placeholder word (PATH, FD, PROC, THREAD,
+ * complete.c - Tab completion, from the command table: a row's completer
+ * (`.complete`: expect's conditions, a system call's row), or its synopsis
+ * (the argument schema, walked by argspec.c): a placeholder word (PATH, FD, PROC, THREAD,
  * PRESET, KNOB, VALUE, FUNC, FSTYPE, COMMAND, LOCK, MODE, FIELD) says what
  * to offer, and a|b|c offers those words.
  */
@@ -264,13 +264,21 @@ static void offer_cond(void *ctx, const char *item, size_t len)
 		offer_item(ctx, item, len);
 }
 
+/* A command's arguments by its synopsis (argspec.c): what may come next. */
+void complete_schema(const struct complete_at *at)
+{
+	struct offer_ctx o = { at->c, at->e->name, at->tid, at->words, at->nw };
+	argspec_next(at->e->args, at->args, at->argi, offer_item, &o);
+}
+
 /* `expect`: from its table (cmd_check.c), what expect itself accepts: the
  * conditions (those that take 'no' after it), then what the placeholders
- * of the condition's synopsis stand for.  ARGS: the words after "expect";
- * ARGI: the index of the one being completed. */
-static void complete_expect(struct cands *c, char **args, int argi, int tid,
-			    char **words, int nw)
+ * of the condition's synopsis stand for. */
+void complete_expect(const struct complete_at *at)
 {
+	struct cands *c = at->c;
+	char **args = at->args;
+	int argi = at->argi;
 	bool neg = argi > 0 && !strcmp(args[0], "no");
 	if (argi == neg) {
 		for (int i = 0; i < expect_ncond; i++)
@@ -284,17 +292,23 @@ static void complete_expect(struct cands *c, char **args, int argi, int tid,
 	if (!ec)
 		return;
 	/* the condition's synopsis, walked as a command's is (argspec.c) */
-	struct offer_ctx o = { c, "expect", tid, words, nw };
+	struct offer_ctx o = { c, "expect", at->tid, at->words, at->nw };
 	argspec_next(expect_cond_args(ec, neg), args + neg + 1, argi - neg - 1,
 		     offer_cond, &o);
 }
 
-/* A system call's argument ARGI, by its row's schema (core/syscalls.c):
+/* A system call's argument, by its row's schema (core/syscalls.c), when a
+ * thread makes it ("T: "; mkdir without one is set-up: its synopsis):
  * descriptors, paths of the tree, processes, or the words of a choice
  * (whence, open's flags: these take every word after them). */
-static void complete_call(struct cands *c, int sys, int argi, int tid,
-			  char **words, int nw)
+void complete_call(const struct complete_at *at)
 {
+	if (!at->threaded) {
+		complete_schema(at);
+		return;
+	}
+	struct cands *c = at->c;
+	int sys = at->e->sys, argi = at->argi, tid = at->tid;
 	const struct vfs_sysdesc *d = &vfs_sys[sys];
 	int i = 0;
 	while (i < d->nargs && d->args[i].kind != VA_OFLAGS && i < argi)
@@ -302,9 +316,9 @@ static void complete_call(struct cands *c, int sys, int argi, int tid,
 	if (i >= d->nargs || (i < argi && d->args[i].kind != VA_OFLAGS))
 		return;
 	switch (d->args[i].kind) {
-	case VA_FD:   add_kind(c, "FD", tid, words, nw); break;
-	case VA_PATH: add_kind(c, "PATH", tid, words, nw); break;
-	case VA_PROC: add_kind(c, "PROC", tid, words, nw); break;
+	case VA_FD:   add_kind(c, "FD", tid, at->words, at->nw); break;
+	case VA_PATH: add_kind(c, "PATH", tid, at->words, at->nw); break;
+	case VA_PROC: add_kind(c, "PROC", tid, at->words, at->nw); break;
 	case VA_WHENCE: case VA_OFLAGS: {
 		/* the lower-case words of the synopsis are this argument's */
 		char syn[256];
@@ -354,17 +368,9 @@ char **cli_complete(const char *line, int start, int end)
 	const struct cmd_entry *e = cmd_find(words[first]);
 	if (!e)
 		return NULL;
-	int argi = nw - first - 1;      /* index of the argument being completed */
-	if (e->sys && first) {
-		complete_call(&c, e->sys, argi, tid, words, nw);
-		return c.v;
-	}
-	if (!strcmp(e->name, "expect")) {
-		complete_expect(&c, words + first + 1, argi, tid, words, nw);
-		return c.v;
-	}
-	/* the command's schema, its synopsis (argspec.c): what may come next */
-	struct offer_ctx o = { &c, e->name, tid, words, nw };
-	argspec_next(e->args, words + first + 1, argi, offer_item, &o);
+	/* the row's completer (expect's, a system call's), or its synopsis */
+	const struct complete_at at = { &c, e, words + first + 1, nw - first - 1,
+					tid, first, words, nw };
+	(e->complete ? e->complete : complete_schema)(&at);
 	return c.v;
 }

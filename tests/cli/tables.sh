@@ -35,6 +35,7 @@ done >"$d/c-first" || { echo "FAIL: vfsim --complete 'CMD '"; exit 1; }
 "$vfsim" -q -c 'spawn A' --complete 'A: ' >"$d/c-thread" &&
 "$vfsim" --complete 'expect ' >"$d/c-expect" &&
 "$vfsim" --complete 'expect no ' >"$d/c-expect-no" &&
+"$vfsim" -q -c 'spawn A' -c 'spawn B' --complete 'expect blocked ' >"$d/c-expect-arg" &&
 "$vfsim" --complete 'reports ' >"$d/c-reports" &&
 "$vfsim" --complete 'explore replay ' >"$d/c-replay" || { echo "FAIL: vfsim --complete"; exit 1; }
 # `help NAME` of every command, in one session: its usage lines
@@ -159,6 +160,10 @@ same("Tab at the start offers the commands (world ones)", rd("c-start"), world_c
 same("Tab after 'A: ' offers what a thread does", rd("c-thread"), thread_cmds)
 same("Tab after 'expect ' offers the conditions", rd("c-expect"), cond_names + ["no"])
 same("Tab after 'expect no ' offers those that take 'no'", rd("c-expect-no"), neg_conds)
+# a condition's own arguments come from its row's synopsis, through expect's
+# completer in the command table (`.complete`); expect's synopsis alone
+# (CONDITION...) offers nothing here
+same("Tab after 'expect blocked ' offers the threads (its THREAD)", rd("c-expect-arg"), ["A", "B"])
 offered = dict(l.rstrip("\n").split("\t") for l in open(d + "/c-args"))
 first = {r[1]: r[7].split(",")[0] for r in sysc}
 same("Tab after 'A: CALL ' offers the open fds where the row's first argument is one",
