@@ -114,13 +114,16 @@ tsan_pid=
 if [ -f tests/unit/test_explore.c ] || [ -n "$tsan_inputs" ]; then
     stage tsan-build
     if build tsan build/tsan/vfsim build/tsan/tests/test_explore \
-            build/tsan/tests/test_visited; then
+            build/tsan/tests/test_explore_agree build/tsan/tests/test_visited; then
         built[tsan]=build/tsan/vfsim
         export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
         # (its own time box: 4-5 minutes alone on 2 cores, more beside the
         # rest; then the visited set's two inserting threads, seconds)
+        # (test_explore and test_explore_agree in one box: one suite, split)
         ( CMOCKA_MESSAGE_OUTPUT=TAP timeout -k 5 "${TSAN_TIMEOUT:-1200}" \
-              build/tsan/tests/test_explore >"$tmp/tsan-unit" 2>&1
+              sh -c 'build/tsan/tests/test_explore; r=$?
+                     build/tsan/tests/test_explore_agree || r=1; exit $r' \
+              >"$tmp/tsan-unit" 2>&1
           rc=$?
           CMOCKA_MESSAGE_OUTPUT=TAP timeout -k 5 300 \
               build/tsan/tests/test_visited >>"$tmp/tsan-unit" 2>&1 ||
@@ -391,10 +394,10 @@ if [ -n "${built[tsan]:-}" ]; then
         rc=$(cat "$tmp/tsan-unit.rc" 2>/dev/null || echo 1)
         n=$(grep -c '^ok ' "$tmp/tsan-unit")
         if [ "$rc" -eq 0 ] && [ "$n" -gt 0 ] && ! grep -q 'ThreadSanitizer' "$tmp/tsan-unit"; then
-            pass "tsan/unit/test_explore, test_visited ($n cases)"
+            pass "tsan/unit/test_explore, test_explore_agree, test_visited ($n cases)"
         else
             grep -vE '^ok [0-9]+ - ' "$tmp/tsan-unit" | head -n 40 | indent
-            fail "tsan/unit/test_explore, test_visited (exit $rc)"
+            fail "tsan/unit/test_explore, test_explore_agree, test_visited (exit $rc)"
         fi
     fi
 fi
