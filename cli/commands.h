@@ -31,15 +31,17 @@ int thread_run_call(struct session *s, const struct cmd_call *c,
 const char *call_kname(const struct vfs_world *w, const struct vfs_call *c);
 /* cmd_define.c: `define`, its body lines, and a call of a defined syscall */
 HANDLER(c_define);
-HANDLER(c_field);
-HANDLER(c_hook);
-extern const char c_define_help[], c_field_help[], c_hook_help[];
+extern const char c_define_help[];
 bool define_open(const struct session *s);
 int define_line(struct session *s, struct lex *l, const char *line);
 int define_call_line(struct session *s, struct lex *l);
 void define_forget(struct session *s);
 /* make the definitions of the world FROM again, as their lines (reset) */
 void define_again(struct session *s, const struct vfs_world *from);
+/* cmd_hook.c: `hook`, `field` */
+HANDLER(c_field);
+HANDLER(c_hook);
+extern const char c_field_help[], c_hook_help[];
 /* What is at hook point H, as `hook` takes it after the point ("" none);
  * HOOK_TEXT_MAX holds the longest ("before F after G", names whole). */
 #define HOOK_TEXT_MAX (2 * VFS_KFN_NAME_MAX + sizeof "before  after ")
