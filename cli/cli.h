@@ -417,6 +417,9 @@ const char *cli_knob_name(int i);
 int field_candidates(const struct vfs_world *w, const char **all);
 /* "<", "<=", ... as enum vfs_kcmp; KC_NONE: no comparison (cmd_define.c) */
 int cmp_word(const char *w);
+/* the object a word names, enum vfs_kobj by vfs_kobj_names ("file",
+ * "inode"), or -1: a step's OBJECT, a field's (cmd_define.c) */
+int kobj_word(const char *w);
 /* "WHAT 'WORD' (did you mean 'X'?)", else "(HINT)" when given; returns -1. */
 int cli_unknown(struct session *s, const char *what, const char *word,
 		const char *const *cands, int n, const char *hint);

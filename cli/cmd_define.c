@@ -122,16 +122,24 @@ static int value_word(struct session *s, const struct vfs_kfn *f, const char *w,
 			    "f_count, size, dir, one 'field' declared; ret; or dead)", w);
 }
 
+int kobj_word(const char *w)
+{
+	for (int k = 0; k < 2; k++)
+		if (!strcmp(w, vfs_kobj_names[k]))
+			return k;
+	return -1;
+}
+
 static int obj_word(struct session *s, struct lex *l, int i, uint8_t *obj)
 {
 	if (i + 1 >= l->nwords || strcmp(l->words[i], "of"))
 		return cli_error_at(s, i < l->nwords ? l->cols[i] : l->cols[i - 1],
 				    "define: %s WHAT of file|inode", l->words[0]);
-	for (int k = 0; k < 2; k++)
-		if (!strcmp(l->words[i + 1], vfs_kobj_names[k])) {
-			*obj = (uint8_t)k;
-			return 0;
-		}
+	int k = kobj_word(l->words[i + 1]);
+	if (k >= 0) {
+		*obj = (uint8_t)k;
+		return 0;
+	}
 	return cli_error_at(s, l->cols[i + 1], "define: unknown object '%s' (file: "
 			    "the file fdget found; inode: its inode)", l->words[i + 1]);
 }
@@ -284,8 +292,11 @@ static int body_step(struct session *s, struct define_state *d, struct lex *l)
 			return -1;
 		for (int i = 4; i < n; i++) {
 			const char *w = l->words[i];
-			if (!strcmp(w, "read") || !strcmp(w, "write")) {
-				st.mode = w[0] == 'r' ? M_READ : M_WRITE;
+			int mode = M_READ;      /* read|write: the modes' own names */
+			while (mode <= M_WRITE && strcmp(w, vfs_mode_name(mode)))
+				mode++;
+			if (mode <= M_WRITE) {
+				st.mode = (uint8_t)mode;
 				if (st.lock != KL_I_RWSEM)
 					return cli_error_at(s, l->cols[i], "define: %s is no "
 							    "rwsem: no %s mode",
@@ -450,6 +461,26 @@ int define_line(struct session *s, struct lex *l, const char *line)
 	return 0;
 }
 
+/* sparse's annotations that end a function's line, by the span they make
+ * (enum vfs_kspan): c_define reads them, define_lines writes them back;
+ * __must_hold is followed by (LOCK). */
+static const char *const kspan_words[] = {
+	[KSPAN_ACQUIRES] = "__acquires", [KSPAN_RELEASES] = "__releases",
+	[KSPAN_HOLDS] = "__must_hold",
+};
+#define NKSPAN_WORDS (int)(sizeof kspan_words / sizeof kspan_words[0])
+
+/* The span the annotation W says, or KSPAN_NONE: W is a parameter. */
+static int kspan_word(const char *w)
+{
+	for (int k = KSPAN_NONE + 1; k < NKSPAN_WORDS; k++) {
+		size_t n = strlen(kspan_words[k]);
+		if (!strncmp(w, kspan_words[k], n) && (!w[n] || k == KSPAN_HOLDS))
+			return k;
+	}
+	return KSPAN_NONE;
+}
+
 /* F as the lines that define it again, each given to LINE. */
 static void define_lines(struct session *s, const struct vfs_kfn *f,
 			 void (*line)(struct session *s, const char *text))
@@ -460,11 +491,10 @@ static void define_lines(struct session *s, const struct vfs_kfn *f,
 	for (int p = 0; p < f->nparams && o < sizeof t; p++)
 		o += (size_t)snprintf(t + o, sizeof t - o, " %s", f->params[p]);
 	if (f->span == KSPAN_HOLDS && o < sizeof t)
-		snprintf(t + o, sizeof t - o, " __must_hold(%s)",
+		snprintf(t + o, sizeof t - o, " %s(%s)", kspan_words[f->span],
 			 vfs_klock_names[f->spanl[0].lock]);
 	else if (f->span && o < sizeof t)
-		snprintf(t + o, sizeof t - o, " %s", f->span == KSPAN_ACQUIRES ?
-			 "__acquires" : "__releases");
+		snprintf(t + o, sizeof t - o, " %s", kspan_words[f->span]);
 	line(s, t);
 	for (int k = 0, depth = 1; k < f->nsteps; k++) {
 		int op = f->step[k].op, in = depth - (op == KS_ELSE || op == KS_ENDIF);
@@ -554,19 +584,18 @@ HANDLER(c_define)
 	 * runs in: lseek's FD OFFSET WHENCE for 'hook vfs_llseek') */
 	/* sparse's annotations, last: a function that returns holding
 	 * locks, or releases its caller's (a hook pair's halves) */
-	int argc = c->argc, span = KSPAN_NONE, held = -1;
+	int argc = c->argc, held = -1;
 	const char *last = c->argv[argc - 1];
-	if (argc > 2 && (!strcmp(last, "__acquires") || !strcmp(last, "__releases") ||
-			 !strncmp(last, "__must_hold", 11))) {
+	int span = argc > 2 ? kspan_word(last) : KSPAN_NONE;
+	if (span != KSPAN_NONE) {
 		if (sys)
 			return cli_error_at(s, c->cols[argc - 1], "define: a system "
 					    "call returns holding nothing: only a "
 					    "function is %s", last);
-		span = last[2] == 'a' ? KSPAN_ACQUIRES : last[2] == 'r' ?
-		       KSPAN_RELEASES : KSPAN_HOLDS;
 		for (int k = 0; span == KSPAN_HOLDS && k < KL__COUNT; k++) {
 			char want[40];
-			snprintf(want, sizeof want, "__must_hold(%s)", vfs_klock_names[k]);
+			snprintf(want, sizeof want, "%s(%s)", kspan_words[KSPAN_HOLDS],
+				 vfs_klock_names[k]);
 			if (!strcmp(last, want))
 				held = k;
 		}

@@ -60,8 +60,7 @@ HANDLER(c_field)
 	    (c->argc == 5 && strcmp(c->argv[3], "=")))
 		return cli_error_at(s, c->cols[c->argc > 1 ? 1 : 0], "field: NAME of "
 				    "file|inode [= N]");
-	int obj = !strcmp(c->argv[2], "file") ? KO_FILE :
-		  !strcmp(c->argv[2], "inode") ? KO_INODE : -1;
+	int obj = kobj_word(c->argv[2]);
 	if (obj < 0)
 		return cli_error_at(s, c->cols[2], "field: of file or of inode, not "
 				    "'%s'", c->argv[2]);
