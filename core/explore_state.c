@@ -179,7 +179,10 @@ int xs_open_accesses(const struct vfs_world *snap, struct xopen **out)
 
 /* (XC_SUM: no component, the sum of the others' hashes, kept with them
  * so that a successor's sum is its parent's and what changed) */
-enum { XC_SUM, XC_GLOB, XC_PROCS, XC_ILOCKS, XC_UINODES, XC_THREADS };
+/* (XC_TREE: no component either, the tree_hash the globals' hash was
+ * made with, 0 when with the history: a successor with the same takes
+ * its parent's when the rest of its globals are the parent's, glob_same) */
+enum { XC_SUM, XC_TREE, XC_GLOB, XC_PROCS, XC_ILOCKS, XC_UINODES, XC_THREADS };
 
 static void canon_glob(struct sbuf *b, const struct vfs_world *w, uint64_t tree)
 {
@@ -373,10 +376,16 @@ static void canon_pass(struct sbuf *b, const struct vfs_pass *p)
 	b->n += (size_t)nl;
 }
 
-/* Component I's hash from the bytes serialised into B (emptied). */
+static uint64_t hash_padded(const uint8_t *p, size_t n, uint64_t seed);
+
+/* Component I's hash from the bytes serialised into B (emptied).  The 32
+ * bytes after them zeroed, the hash's last round reads them in place
+ * (the buffer is twice the canonical state's bound, xs_canon_bound: at
+ * least 256 bytes past any component). */
 static inline uint64_t comp_hash(struct sbuf *b, int i)
 {
-	uint64_t h = xs_hash_seed(b->p, b->n, (uint64_t)i);
+	memset(b->p + b->n, 0, 32);
+	uint64_t h = hash_padded(b->p, b->n, (uint64_t)i);
 	b->n = 0;
 	return h;
 }
@@ -455,6 +464,25 @@ static inline bool fdt_same(const struct vfs_fdtable *a,
 	return a->count == b->count && a->nfds == b->nfds &&
 	       !memcmp(a->fd, b->fd, sizeof a->fd[0] *
 		       (size_t)(a->nfds > 0 ? a->nfds : 0));
+}
+
+/* The globals of A and B but the tree's hash (canon_glob's bytes), the
+ * sizes being equal: equal, or maybe not (the lockdep tables compared
+ * whole: what lies past their counts was copied with them) */
+static inline bool glob_same(const struct vfs_world *a, const struct vfs_world *b)
+{
+	const struct vfs_lockdep *x = &a->det.ld, *y = &b->det.ld;
+	if (a->next_pid != b->next_pid || a->next_file_id != b->next_file_id ||
+	    a->next_ino != b->next_ino || a->free_inode != b->free_inode ||
+	    a->det.overflowed != b->det.overflowed ||
+	    !eq(&a->rename_mutex, &b->rename_mutex, sizeof a->rename_mutex) ||
+	    !eq(x, y, offsetof(struct vfs_lockdep, edges)))
+		return false;
+	for (int i = 0; i < x->nedges; i++)
+		if (x->edges[i].from != y->edges[i].from ||
+		    x->edges[i].to != y->edges[i].to)
+			return false;
+	return true;
 }
 
 /* Row I of table TAB of the declared fields' values (NU bytes), in A
@@ -548,9 +576,6 @@ uint64_t xs_state_hash(struct sbuf *b, struct xhash *x,
 		   pw->nprocs != w->nprocs || pw->ninodes != w->ninodes))
 		pw = NULL;
 	lb.n = 0;
-	canon_glob(lbp, w, tree);
-	if (hist)
-		xs_canon_history(lbp, w, hist);
 	/* the parent's hashes and their sum, or none; then each component
 	 * that may differ from the parent's (all without one) */
 	uint64_t *h = x->h, sum;
@@ -568,7 +593,16 @@ uint64_t xs_state_hash(struct sbuf *b, struct xhash *x,
 		sum += v_ - h[c];                       \
 		h[c] = v_;                              \
 	} while (0)
-	REDO(XC_GLOB, );
+	/* the globals: the parent's when made of the same tree, without
+	 * the history, and the rest alike (most steps allocate nothing and
+	 * leave lockdep's graph as it was) */
+	if (!pw || hist || !tree || h[XC_TREE] != tree || !glob_same(w, pw)) {
+		canon_glob(lbp, w, tree);
+		if (hist)
+			xs_canon_history(lbp, w, hist);
+		REDO(XC_GLOB, );
+	}
+	h[XC_TREE] = hist ? 0 : tree;
 	/* the processes and the inode locks: the parent's unless a step
 	 * touched them (objs_touch), else compared (a lock taken and let go
 	 * in one block is as it was) */
@@ -650,7 +684,8 @@ static inline uint64_t mum(uint64_t a, uint64_t b)
  * 8-byte rounds.  A lane's state enters as the second factor's key, so
  * a zero factor needs a word equal to a random key or to the lane's
  * state (probability 2^-64 a round, as in wyhash). */
-uint64_t xs_hash_seed(const uint8_t *p, size_t n, uint64_t seed)
+static inline __attribute__((always_inline)) uint64_t
+hash_of(const uint8_t *p, size_t n, uint64_t seed, bool padded)
 {
 	const uint64_t k0 = 0xa0761d6478bd642full, k1 = 0xe7037ed1a0b428dbull,
 		       k2 = 0x8ebc6af09c88c6e3ull, k3 = 0x589965cc75374cc3ull;
@@ -661,17 +696,33 @@ uint64_t xs_hash_seed(const uint8_t *p, size_t n, uint64_t seed)
 		a = mum(rd64(p + i) ^ k0, rd64(p + i + 8) ^ a);
 		b = mum(rd64(p + i + 16) ^ k1, rd64(p + i + 24) ^ b);
 	}
+	/* the last 0-31 bytes, zero-padded to 32: read in place when the
+	 * caller zeroed the 32 bytes after them (PADDED), else copied */
 	uint8_t tail[32] = { 0 };
-	if (n - i <= 16) {      /* (small components: no call) */
+	const uint8_t *q = tail;
+	if (padded) {
+		q = p + i;
+	} else if (n - i <= 16) {       /* (small components: no call) */
 		for (size_t k = 0; k < n - i; k++)
 			tail[k] = p[i + k];
 	} else {
 		memcpy(tail, p + i, n - i);
 	}
-	a = mum(rd64(tail) ^ k2, rd64(tail + 8) ^ a);
-	b = mum(rd64(tail + 16) ^ k3, rd64(tail + 24) ^ b);
+	a = mum(rd64(q) ^ k2, rd64(q + 8) ^ a);
+	b = mum(rd64(q + 16) ^ k3, rd64(q + 24) ^ b);
 	uint64_t h = xmix(a ^ (b << 32 | b >> 32));
 	return h ? h : 1;
+}
+
+uint64_t xs_hash_seed(const uint8_t *p, size_t n, uint64_t seed)
+{
+	return hash_of(p, n, seed, false);
+}
+
+/* xs_hash_seed's value, the 32 bytes at P + N being zero */
+static uint64_t hash_padded(const uint8_t *p, size_t n, uint64_t seed)
+{
+	return hash_of(p, n, seed, true);
 }
 
 uint64_t xs_hash_buf(const uint8_t *p, size_t n)
