@@ -142,8 +142,10 @@ static void progress(void *ctx, const struct vfs_explore_progress *p)
 	const char *cr = isatty(STDERR_FILENO) ? "\r" : "";
 	const char *nl = *cr ? "   " : "\n";
 	if (p->shortening)
-		fprintf(stderr, "%sexplore: the shortest counterexample: %llu states step "
-			"by step, %.0f/s, at %d preemption%s and %d steps, %.0f s%s", cr,
+		fprintf(stderr, "%sexplore: the shortest counterexample%s%s%s: %llu states "
+			"step by step, %.0f/s, at %d preemption%s and %d steps, %.0f s%s", cr,
+			p->kind >= 0 ? " (" : "", p->kind >= 0 ? vfs_kind_name(p->kind) : "",
+			p->kind >= 0 ? ")" : "",
 			(unsigned long long)p->states, p->rate, p->preemptions,
 			p->preemptions == 1 ? "" : "s", p->depth, p->seconds, nl);
 	else if (p->stateful)

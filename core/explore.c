@@ -245,7 +245,7 @@ static void report(struct xshared *sh, double t0)
 		p.estimate = p.executions;
 	if (sh->o.max && p.estimate > sh->o.max)
 		p.estimate = sh->o.max;
-	xprogress_tell(&sh->o, &p, t0, xnow(), p.executions);
+	xprogress_tell(&sh->o, &p, t0, t0, xnow(), p.executions);
 }
 
 /* Split: the top of the tree, deeper until it has SPLIT_ITEMS leaves. */

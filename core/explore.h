@@ -64,6 +64,10 @@ struct vfs_explore_progress {
 	 * which every state is searched */
 	bool shortening;
 	int preemptions;
+	/* shortening: the kind (enum vfs_kind) it searches the shortest
+	 * counterexample of (after a search with several workers, one
+	 * for each kind they found), or -1: any violation */
+	int kind;
 };
 typedef void vfs_explore_progress_fn(void *ctx,
 				     const struct vfs_explore_progress *p);

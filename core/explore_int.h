@@ -197,11 +197,12 @@ int xonline_cpus(void);         /* 1 .. MAX_WORKERS */
  * of the first that could not be made (TO: all made). */
 int xpool_start(pthread_t *th, int from, int to, void *(*fn)(void *),
 		void *args, size_t size, bool term);
-/* Tell O's progress function P, its seconds and rate (COUNT per second)
- * set from T0 and the time now, T. */
+/* Tell O's progress function P, its seconds (since T0, the explore's
+ * start) and rate (COUNT per second since SINCE, when the count began)
+ * set from the time now, T. */
 void xprogress_tell(const struct vfs_explore_opts *o,
-		    struct vfs_explore_progress *p, double t0, double t,
-		    uint64_t count);
+		    struct vfs_explore_progress *p, double t0, double since,
+		    double t, uint64_t count);
 
 /* explore_stateful_run.c: the stateful search (opts.stateful) */
 int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,

@@ -51,10 +51,10 @@ int xpool_start(pthread_t *th, int from, int to, void *(*fn)(void *),
 }
 
 void xprogress_tell(const struct vfs_explore_opts *o,
-		    struct vfs_explore_progress *p, double t0, double t,
-		    uint64_t count)
+		    struct vfs_explore_progress *p, double t0, double since,
+		    double t, uint64_t count)
 {
 	p->seconds = t - t0;
-	p->rate = p->seconds > 0 ? (double)count / p->seconds : 0;
+	p->rate = t > since ? (double)count / (t - since) : 0;
 	o->progress(o->progress_ctx, p);
 }

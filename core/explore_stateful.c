@@ -556,7 +556,7 @@ static void report(struct sworker *s)
 		.states = __atomic_load_n(&st->live_states, __ATOMIC_RELAXED),
 		.violating = __atomic_load_n(&st->live_viol, __ATOMIC_RELAXED),
 		.round = st->xm.rounds + 1, .depth = s->maxdepth };
-	xprogress_tell(&st->o, &p, st->t0, t, p.states);
+	xprogress_tell(&st->o, &p, st->t0, st->t0, t, p.states);
 }
 
 /* The path to level D's successor I: PLEN steps, then its block. */

@@ -127,6 +127,10 @@ keep:   /* the frontier only (cut short: the level being expanded too) */
  * finds never depends on which of the two threads ran faster. */
 struct sprobe {
 	struct xst *st;
+	uint32_t viol;                  /* the kinds it searches for */
+	int kind;                       /* the progress line's: one kind, or -1 */
+	double since;                   /* when it started */
+	int *found;                     /* set when it finds one (NULL: nothing) */
 	struct sknobs kn;
 	int rc;                         /* vfs_explore_shortest's */
 	uint8_t *sched;
@@ -139,10 +143,10 @@ struct sprobe {
 static void *probe_main(void *arg)
 {
 	struct sprobe *p = arg;
-	p->rc = xs_shortest(p->st->snap, p->st->viol, &p->kn, &p->sched, &p->len,
+	p->rc = xs_shortest(p->st->snap, p->viol, &p->kn, &p->sched, &p->len,
 			 &p->pre, &p->steps, &p->kinds, &p->visited);
-	if (p->rc > 0)
-		__atomic_store_n(&p->st->probe_found, 1, __ATOMIC_RELAXED);
+	if (p->rc > 0 && p->found)
+		__atomic_store_n(p->found, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&p->done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
@@ -168,8 +172,8 @@ static void probe_wait(struct xst *st, struct sprobe *p)
 			.states = __atomic_load_n(&p->kn.told_states, __ATOMIC_RELAXED),
 			.preemptions = __atomic_load_n(&p->kn.told_pre, __ATOMIC_RELAXED),
 			.depth = __atomic_load_n(&p->kn.told_steps, __ATOMIC_RELAXED),
-			.round = st->xm.rounds + 1 };
-		xprogress_tell(&st->o, &pr, st->t0, t, pr.states);
+			.round = st->xm.rounds + 1, .kind = p->kind };
+		xprogress_tell(&st->o, &pr, st->t0, p->since, t, pr.states);
 	}
 }
 
@@ -217,14 +221,31 @@ static void round_reset(struct xst *st, struct sworker *ws, int jobs)
 	vt_clear(&st->vt);
 }
 
+/* A shortest search alone, the stateful search over (redo_cex's): in a
+ * thread of its own while this one tells its progress (probe_wait), so
+ * that it is no silent search; here when no thread can be made. */
+static int probe_alone(struct xst *st, struct sprobe *p)
+{
+	pthread_t th;
+	p->since = xnow();
+	if (xpool_start(&th, 0, 1, probe_main, p, 0, true) != 1) {
+		probe_main(p);
+		return p->rc;
+	}
+	if (st->o.progress)
+		probe_wait(st, p);
+	pthread_join(th, NULL);
+	return p->rc;
+}
+
 /* The counterexample of a search with several workers (r, from the
  * workers' best) and the one of each kind they found, again by the
  * step-by-step search; 1: all redone, 0: some kept as the workers found
  * them. */
-static int redo_cex(const struct vfs_world *snap, const struct vfs_explore_opts *o,
-		    uint32_t viol, struct sworker *ws, int jobs,
+static int redo_cex(struct xst *st, struct sworker *ws, int jobs,
 		    struct vfs_explore_result *r)
 {
+	const struct vfs_explore_opts *o = &st->o;
 	int all = 1;
 	for (int k = -1; k < DK__COUNT; k++) {
 		bool found = k < 0 && r->have_cex;
@@ -232,14 +253,11 @@ static int redo_cex(const struct vfs_world *snap, const struct vfs_explore_opts 
 			found |= ws[i].kcex[k] != NULL;
 		if (!found)
 			continue;
-		struct sknobs kn = { .maxpre = k < 0 ? r->cex_preemptions : -1,
-				     .limit = o->max, .stop = o->stop };
-		uint8_t *sch = NULL;
-		int len, pre, steps, rc;
-		uint32_t kinds;
-		uint64_t seen;
-		rc = xs_shortest(snap, k < 0 ? viol : DK_BIT(k), &kn, &sch, &len, &pre,
-			      &steps, &kinds, &seen);
+		struct sprobe p = { .st = st, .viol = k < 0 ? st->viol : DK_BIT(k),
+				    .kind = k, .kn = {
+					.maxpre = k < 0 ? r->cex_preemptions : -1,
+					.limit = o->max, .stop = o->stop } };
+		int rc = probe_alone(st, &p);
 		if (rc < 0)
 			return -1;
 		if (rc == 0) {
@@ -248,11 +266,11 @@ static int redo_cex(const struct vfs_world *snap, const struct vfs_explore_opts 
 		}
 		if (k < 0) {
 			free(r->cex_schedule);
-			r->cex_schedule = sch;
-			r->cex_len = len;
-			r->cex_kinds = kinds;
-			r->cex_preemptions = pre;
-			r->cex_steps = steps;
+			r->cex_schedule = p.sched;
+			r->cex_len = p.len;
+			r->cex_kinds = p.kinds;
+			r->cex_preemptions = p.pre;
+			r->cex_steps = p.steps;
 			r->cex_shortest = true;
 			continue;
 		}
@@ -260,8 +278,8 @@ static int redo_cex(const struct vfs_world *snap, const struct vfs_explore_opts 
 			free(ws[i].kcex[k]);
 			ws[i].kcex[k] = NULL;
 		}
-		ws[0].kcex[k] = sch;
-		ws[0].kcexlen[k] = len;
+		ws[0].kcex[k] = p.sched;
+		ws[0].kcexlen[k] = p.len;
 	}
 	return all;
 }
@@ -335,8 +353,10 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	}
 	int made;
 	/* (max bounds it too: at most that many states of its own) */
-	struct sprobe probe = { .st = st, .kn = { .maxpre = -1, .limit = o->max,
-						  .stop = o->stop, .pace = &st->visited } };
+	struct sprobe probe = { .st = st, .viol = st->viol, .kind = -1, .since = t0,
+				.found = &st->probe_found,
+				.kn = { .maxpre = -1, .limit = o->max,
+					.stop = o->stop, .pace = &st->visited } };
 	pthread_t pth;
 	bool probing = false;
 	if (o->first)
@@ -460,7 +480,7 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	 * steps, lowest schedule), here for the counterexample and for each
 	 * kind found; a worker's is kept only where it gives up (limit). */
 	if (!o->first && jobs > 1 && rc == 0 && !(o->stop && *o->stop) &&
-	    redo_cex(snap, o, st->viol, ws, jobs, r) < 0)
+	    redo_cex(st, ws, jobs, r) < 0)
 		rc = -1;
 	/* the first of each kind, from the lowest worker that has one */
 	for (int k = 0; k < DK__COUNT; k++)

@@ -11,21 +11,14 @@
 # limit, some seconds on a quiet machine.  Interrupted once the line came.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
+. "$top/tests/cli/lib/interrupt.bash"
 . "$top/tests/interactive/lib/thieves.bash"
 case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac
 
 thieves_script s.vfs v5.6 4 B C D E F G H
 echo 'explore max 500000' >>s.vfs
-NO_COLOR=1 "$vfsim" s.vfs </dev/null >out 2>err &
-pid=$!
 line='^explore: the shortest counterexample: [0-9]+ states step by step, [0-9]+/s, at [0-9]+ preemptions? and [0-9]+ steps, [0-9]+ s$'
-for ((i = 0; i < 2400; i++)); do             # (a bound, not a timing: 240 s)
-    grep -Eq "$line" err && break
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-done
-kill -INT "$pid" 2>/dev/null
-wait "$pid"
+interrupt_at_line s.vfs "$line"
 grep -Eq "$line" err || fail "no progress line of the shortest search alone: $(cat err)"
 # it comes after the stateful search's own lines, if any, never before
 first=$(grep -En "$line" err | head -n 1 | cut -d: -f1)
