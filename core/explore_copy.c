@@ -115,17 +115,19 @@ static inline void fcopy(struct vfs_world *d, const struct vfs_world *s,
 		memcpy(&dt->rec.start_step, &st->rec.start_step,
 		       sizeof *st - offsetof(struct vfs_thread, rec) -
 		       offsetof(struct vfs_callrec, start_step));
-		if (recs) {     /* opts.outcomes: the results so far */
-			int32_t ne = st->rec.nent > 0 ? st->rec.nent : 0;
+		if (recs)       /* opts.outcomes: the results so far */
 			memcpy(dt->rec.text, st->rec.text, sizeof st->rec.text);
-			if (ne && s->rec_ent[i].v && s->rec_ent[i].cap >= ne &&
-			    world_grow((void **)&d->rec_ent[i].v, &d->rec_ent[i].cap, ne,
-				       sizeof *d->rec_ent[i].v))
-				memcpy(d->rec_ent[i].v, s->rec_ent[i].v,
-				       sizeof *d->rec_ent[i].v * (size_t)ne);
-			else if (ne)
-				dt->rec.nent = 0;
-		}
+		/* the entries of the thread's getdents, whatever recs says:
+		 * inode_evict_unused keeps their inodes (rec.nent, copied
+		 * above, counts them), so stale ones would pin others */
+		int32_t ne = st->rec.nent > 0 ? st->rec.nent : 0;
+		if (ne && s->rec_ent[i].v && s->rec_ent[i].cap >= ne &&
+		    world_grow((void **)&d->rec_ent[i].v, &d->rec_ent[i].cap, ne,
+			       sizeof *d->rec_ent[i].v))
+			memcpy(d->rec_ent[i].v, s->rec_ent[i].v,
+			       sizeof *d->rec_ent[i].v * (size_t)ne);
+		else if (ne)
+			dt->rec.nent = 0;
 	}
 	memcpy(d->sbs, s->sbs, sizeof d->sbs[0] * (size_t)s->nsb);
 	bool ok;

@@ -305,7 +305,7 @@ void inode_evict_unused(struct vfs_world *w)
 	}
 	for (int t = 0; t < w->nthreads; t++)
 		for (int e = 0; e < w->threads[t].rec.nent && w->rec_ent[t].v; e++)
-			if (w->rec_ent[t].v[e] >= 0)
+			if (w->rec_ent[t].v[e] >= 0 && w->rec_ent[t].v[e] < w->ninodes)
 				pinned[w->rec_ent[t].v[e]] = 1;
 	for (int i = 0; i < w->ninodes && w->ndying; i++) {
 		const struct vfs_inode *in = &w->inodes[i];

@@ -400,6 +400,34 @@ static void test_searches(void **state)
 	h_free(h);
 }
 
+/* A thread's last getdents entries pin their inodes (inode_evict_unused):
+ * a successor made its parent again (xs_fcopy_back, no outcomes) must
+ * hold the parent's entries, not a sibling's (the search read stale and
+ * uninitialised ones, valgrind on unlink beside getdents). */
+static void test_entries_copied(void **state)
+{
+	(void)state;
+	struct h *h = thieves("v6.5");
+	for (int i = 0; i < 200 && h->w->threads[0].rec.nent < 2; i++)
+		vfs_step(h->w, 0, NULL);
+	int32_t ne = h->w->threads[0].rec.nent;
+	assert_true(ne >= 2);
+	struct bench c;
+	bench_init(&c, h->w);
+	assert_true(vfs_world_copy(c.w, h->w) && vfs_world_copy(c.k, c.w));
+	xs_touch_clear(c.k);
+	/* a sibling's step: other entries in the same slots */
+	for (int e = 0; e < ne; e++)
+		c.k->rec_ent[0].v[e] = 1000 + e;
+	thread_touch(c.k, 0);
+	xs_fcopy_back(c.k, c.w, 0, false, 1u << 0);
+	assert_int_equal(c.k->threads[0].rec.nent, ne);
+	for (int e = 0; e < ne; e++)
+		assert_int_equal(c.k->rec_ent[0].v[e], c.w->rec_ent[0].v[e]);
+	bench_free(&c);
+	h_free(h);
+}
+
 /* One byte of one component changed: the hash made from the parent's
  * components sees it (and is the hash made from nothing). */
 static void test_one_change(void **state)
@@ -451,6 +479,7 @@ int main(void)
 		cmocka_unit_test(test_fd_ops),
 		cmocka_unit_test(test_searches),
 		cmocka_unit_test(test_one_change),
+		cmocka_unit_test(test_entries_copied),
 	};
 	return cmocka_run_group_tests(tests, NULL, h_teardown);
 }
