@@ -12,6 +12,22 @@
 
 /* ---- naive and reduced agree ---- */
 
+/* v6.4: A's /f (fd 3) holds DATA, its offset back at 0; B has stolen it
+ * with pidfd_getfd (B's fd 4). */
+static struct h *stolen_file(const char *data, int *A, int *B)
+{
+	struct h *h = h_new("v6.4");
+	h_touch(h, "/f");
+	*A = h_spawn(h, "A", 0);
+	*B = h_spawn(h, "B", 0);
+	assert_int_equal(h_do(h, *A, C_OPEN("/f", VO_RDWR)), 3);
+	assert_int_equal(h_do(h, *A, C_WRITE(3, data)), (int64_t)strlen(data));
+	assert_int_equal(h_do(h, *A, C_LSEEK(3, 0, VSEEK_SET)), 0);
+	assert_int_equal(h_do(h, *B, C_PIDFD_OPEN(h_pid(h, *A))), 3);
+	assert_int_equal(h_do(h, *B, C_PIDFD_GETFD(3, 3)), 4);
+	return h;
+}
+
 /* Small scenarios: few steps, so that naive enumeration stays small. */
 static struct h *scenario(int i)
 {
@@ -30,15 +46,7 @@ static struct h *scenario(int i)
 		h_submit(h, B, C_LSEEK(3, 0, VSEEK_SET));
 		return h;
 	case 1: /* read and lseek on a stolen regular file (v6.4) */
-		h = h_new("v6.4");
-		h_touch(h, "/f");
-		A = h_spawn(h, "A", 0);
-		B = h_spawn(h, "B", 0);
-		assert_int_equal(h_do(h, A, C_OPEN("/f", VO_RDWR)), 3);
-		assert_int_equal(h_do(h, A, C_WRITE(3, "xyz")), 3);
-		assert_int_equal(h_do(h, A, C_LSEEK(3, 0, VSEEK_SET)), 0);
-		assert_int_equal(h_do(h, B, C_PIDFD_OPEN(h_pid(h, A))), 3);
-		assert_int_equal(h_do(h, B, C_PIDFD_GETFD(3, 3)), 4);
+		h = stolen_file("xyz", &A, &B);
 		h_submit(h, A, C_READ(3, 1));
 		h_submit(h, B, C_LSEEK(4, 2, VSEEK_SET));
 		return h;
@@ -62,15 +70,7 @@ static struct h *scenario(int i)
 		h_submit(h, B, C_RMDIR("/d/s"));
 		return h;
 	case 4: /* read against write on one stolen file (v6.4) */
-		h = h_new("v6.4");
-		h_touch(h, "/f");
-		A = h_spawn(h, "A", 0);
-		B = h_spawn(h, "B", 0);
-		assert_int_equal(h_do(h, A, C_OPEN("/f", VO_RDWR)), 3);
-		assert_int_equal(h_do(h, A, C_WRITE(3, "ab")), 2);
-		assert_int_equal(h_do(h, A, C_LSEEK(3, 0, VSEEK_SET)), 0);
-		assert_int_equal(h_do(h, B, C_PIDFD_OPEN(h_pid(h, A))), 3);
-		assert_int_equal(h_do(h, B, C_PIDFD_GETFD(3, 3)), 4);
+		h = stolen_file("ab", &A, &B);
 		h_submit(h, A, C_READ(3, 2));
 		h_submit(h, B, C_WRITE(4, "q"));
 		return h;
