@@ -47,6 +47,18 @@ int dlocks_own(struct vfs_world *w)
 	return 0;
 }
 
+/* The object a lock of each kind (VFS_LID_KIND) belongs to: the file's,
+ * the inode's, the process's, or none (s_vfs_rename_mutex, d_seq): its
+ * events' objkind, and what a write of it marks for the stateful search
+ * (lock_wptr) */
+static const uint8_t lock_objkind[16] = {
+	[0] = VOK_GLOBAL, [LID_FILE_POS] = VOK_FILE,
+	[LID_FILE_LOCK] = VOK_FILE, [LID_INODE] = VOK_INODE,
+	[LID_RENAME] = VOK_GLOBAL, [LID_DSEQ] = VOK_GLOBAL,
+	[LID_DENTRY] = VOK_INODE, [LID_EXEC] = VOK_PROC,
+	[8] = VOK_GLOBAL, VOK_GLOBAL, VOK_GLOBAL, VOK_GLOBAL,
+	VOK_GLOBAL, VOK_GLOBAL, VOK_GLOBAL, VOK_GLOBAL };
+
 /* (inline here: every lock operation of a step finds its lock) */
 static inline const struct vfs_lock *lock_of(const struct vfs_world *w,
 					     vfs_lid_t lid)
@@ -70,13 +82,13 @@ const struct vfs_lock *lock_cptr(const struct vfs_world *w, vfs_lid_t lid)
 
 static inline struct vfs_lock *lock_wptr(struct vfs_world *w, vfs_lid_t lid)
 {
-	/* (the lock is written: its object's component marked; a load, no
+	/* (the lock is written: its object's component marked; loads, no
 	 * branch: plain stepping takes this path per lock operation) */
-	static const uint8_t touch[16] = { [LID_INODE] = TOUCH_ILOCKS,
-		[LID_DENTRY] = TOUCH_ILOCKS, [LID_EXEC] = TOUCH_PROCS },
-		file[16] = { [LID_FILE_POS] = 1, [LID_FILE_LOCK] = 1 };
-	objs_touch(w, touch[VFS_LID_KIND(lid)]);
-	w->touched_files |= file[VFS_LID_KIND(lid)] * touch_bit(VFS_LID_IDX(lid));
+	static const uint8_t touch[VOK_PROC + 1] = { [VOK_INODE] = TOUCH_ILOCKS,
+		[VOK_PROC] = TOUCH_PROCS };
+	int ok = lock_objkind[VFS_LID_KIND(lid)];
+	objs_touch(w, touch[ok]);
+	w->touched_files |= (uint32_t)(ok == VOK_FILE) * touch_bit(VFS_LID_IDX(lid));
 	return (struct vfs_lock *)lock_of(w, lid);
 }
 
@@ -167,18 +179,9 @@ lock_event_of(struct vfs_world *w, const struct vfs_sink *sink, int tid,
 	      int rp, int op, int fn, vfs_lid_t lid, int mode, int other,
 	      int cls, int sub)
 {
-	/* the lock's object, by the kind of lock: the file's, the inode's,
-	 * the process's, or none (s_vfs_rename_mutex) */
-	static const uint8_t objkind[16] = {
-		[0] = VOK_GLOBAL, [LID_FILE_POS] = VOK_FILE,
-		[LID_FILE_LOCK] = VOK_FILE, [LID_INODE] = VOK_INODE,
-		[LID_RENAME] = VOK_GLOBAL, [LID_DSEQ] = VOK_GLOBAL,
-		[LID_DENTRY] = VOK_INODE, [LID_EXEC] = VOK_PROC,
-		[8] = VOK_GLOBAL, VOK_GLOBAL, VOK_GLOBAL, VOK_GLOBAL,
-		VOK_GLOBAL, VOK_GLOBAL, VOK_GLOBAL, VOK_GLOBAL };
 	struct vx x = { .w = w, .t = &w->threads[tid], .tid = tid, .sink = sink,
 		.rp = rp };
-	int ok = objkind[VFS_LID_KIND(lid)];
+	int ok = lock_objkind[VFS_LID_KIND(lid)];
 	struct vfs_event ev = { .op = (uint8_t)op, .fn = (uint8_t)fn,
 		.lock = lid, .cls = (uint8_t)cls,
 		.mode = (uint8_t)mode, .other = (int8_t)other,
