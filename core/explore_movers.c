@@ -319,15 +319,13 @@ void xm_memo_fill(struct xmovers *m, struct xmemo_e *e, const struct vfs_world *
 	int cls = n < 0 ? XM_N : XM_B;
 	e->fixed_vis = 0;
 	for (int i = 0; i < n && cls >= 0; i++) {
-		if (!e->l[i] || e->l[i]->cls == XM_VISIBLE) {
-			int c = ev->op == OP_RELEASE ? XM_L : XM_N;
-			if (c > cls)
-				cls = c;
-			if (i == 0)
-				e->fixed_vis = 1;
-		} else if (e->l[i]->cls != XM_RDONLY || e->write[i]) {
+		int c = xm_loc_fixed(e->l[i], ev->op, e->write[i]);
+		if (c < 0)
 			cls = -1;
-		}
+		else if (c > cls)
+			cls = c;
+		if (i == 0 && c > XM_B)
+			e->fixed_vis = 1;
 	}
 	e->fixed = (int8_t)cls;
 	e->gen = m->gen;

@@ -98,6 +98,18 @@ void xm_violated(struct xmovers *m, uint32_t key);
 void xm_memo_fill(struct xmovers *m, struct xmemo_e *e, const struct vfs_world *w,
 		  const struct vfs_event *ev, uint64_t k0, uint64_t k1, uint64_t k2);
 
+/* What location L of the table (NULL: not in it), written or not, makes
+ * of an event of OP's class where that reads nothing of the thread: XM_L
+ * or XM_N (visible: a release moves left, a wake-up being an event of
+ * its own), XM_B (read-only, read); -1: it depends on the thread (a
+ * single thread's, a lock's, or a write of a read-only one). */
+static inline int xm_loc_fixed(const struct xmloc *l, int op, bool write)
+{
+	if (!l || l->cls == XM_VISIBLE)
+		return op == OP_RELEASE ? XM_L : XM_N;
+	return l->cls == XM_RDONLY && !write ? XM_B : -1;
+}
+
 /* EV's class from its N locations KEY (written: WRITE) and their rows L
  * of the table (NULL: not in it). */
 static inline __attribute__((always_inline)) int
@@ -111,16 +123,16 @@ xm_classify(struct xmovers *m, const struct vfs_world *w,
 		return XM_N;
 	int cls = XM_B;
 	for (int i = 0; i < n; i++) {
-		if (!l[i] || l[i]->cls == XM_VISIBLE) {
-			/* releasing a visible lock with nobody waiting (a
-			 * wake-up is an event of its own) moves left */
-			int c = ev->op == OP_RELEASE ? XM_L : XM_N;
+		int c = xm_loc_fixed(l[i], ev->op, write[i]);
+		if (c > XM_B) {         /* visible */
 			if (c > cls)
 				cls = c;
 			if (i == 0)
 				*vis_access = 1;
 			continue;
 		}
+		if (c == XM_B)
+			continue;
 		bool ok;
 		const struct vfs_thread *t = &w->threads[ev->tid];
 		int mode = M_NONE;
