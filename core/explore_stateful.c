@@ -191,10 +191,11 @@ void xs_violation(struct sworker *s, int plen, const uint8_t *extra, int nx,
 
 
 
-/* The room for W's canonical state in the worker's buffer. */
+/* The room for W's canonical state in the worker's buffer, and for the
+ * 32 zero bytes comp_hash (explore_state.c) writes after a component. */
 static int buf_reserve(struct sworker *s, const struct vfs_world *W, bool data)
 {
-	size_t need = xs_canon_bound(W, data);
+	size_t need = xs_canon_bound(W, data) + 32;
 	if (s->buf.cap < need) {
 		free(s->buf.p);
 		s->buf.cap = need * 2;
