@@ -605,12 +605,9 @@ HANDLER(c_compare)
 {
 	const char *names[2] = { c->argv[0], c->argv[1] };
 	for (int i = 0; i < 2; i++)
-		if (!vfs_preset_lookup(names[i])) {
-			const char *sug = did_you_mean_of(names[i], cli_preset_name);
-			return cli_error(s, "compare: no preset '%s'%s%s%s (see 'kernel list')",
-					 names[i], sug ? " (did you mean '" : "", sug ? sug : "",
-					 sug ? "'?)" : "");
-		}
+		if (!vfs_preset_lookup(names[i]))
+			return cli_unknown_of(s, "compare: no preset", names[i],
+					      cli_preset_name, "see 'kernel list'");
 	/* what both replay: FILE, or this session's log as it was typed */
 	const char *path = c->argc > 2 ? c->argv[2] : NULL;
 	const char *what = path ? path : "this session";
