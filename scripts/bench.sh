@@ -31,6 +31,9 @@
 #   shell  scripts/bench-shell.sh: a 6,045-line script of calls, steps and
 #          views, callgrind's instructions and argument checking's against
 #          BENCH_BASE (main) built beside this tree (issue 14)
+#   stop   scripts/bench-stop.sh: Ctrl-C to the report's first line, in
+#          ms, for every engine on 26 threads x 7 calls under v6.4, against
+#          BENCH_BASE (main) built beside this tree (issue 12: 100 ms)
 #
 #   BENCH_CALLS=N     calls for `core` (1000000)
 #   BENCH_SECS=S      seconds per round for `host` (0.3)
@@ -40,7 +43,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
-SECTIONS=(core base host detect startup explore override vs-spin jobs fields shell)
+SECTIONS=(core base host detect startup explore override vs-spin jobs fields shell stop)
 MAKE=${MAKE:-make}
 CC=${CC:-cc}
 out=build/bench
@@ -78,6 +81,7 @@ section_jobs()    { bash scripts/bench-jobs.sh; }
 section_override() { bash scripts/bench-override.sh; }
 section_fields() { bash scripts/bench-fields.sh; }
 section_shell() { bash scripts/bench-shell.sh; }
+section_stop() { bash scripts/bench-stop.sh; }
 
 want=("$@")
 [ ${#want[@]} -eq 0 ] && want=("${SECTIONS[@]}")
