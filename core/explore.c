@@ -22,8 +22,12 @@
 #define SPLIT_ITEMS 512
 #define SPLIT_MAXDEPTH 24
 
+/* The kept schedules: the items' own tables, moved here in their order
+ * (none empty) with what the result keeps of each, numbered globally;
+ * the schedules stay in the bytes their worker wrote them to. */
 struct vfs_explore_priv {
-	struct xtable kept;     /* global numbers, increasing */
+	struct xtable *kept;    /* global numbers, increasing across them */
+	size_t n, cap;
 };
 
 void vfs_explore_opts_init(struct vfs_explore_opts *o)
@@ -98,6 +102,20 @@ void xtable_free(struct xtable *t)
 	free(t->e);
 	free(t->bytes);
 	memset(t, 0, sizeof *t);
+}
+
+/* T's entry numbered K, or NULL (T's numbers increase) */
+static const struct xsched *xtable_find(const struct xtable *t, uint64_t k)
+{
+	size_t lo = 0, hi = t->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (t->e[mid].k < k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->n && t->e[lo].k == k ? &t->e[lo] : NULL;
 }
 
 /* ---- what an execution did ---- */
@@ -362,17 +380,30 @@ static int merge(struct xshared *sh, struct vfs_explore_result *r)
 				best_e = j;
 			}
 		}
-		for (size_t j = 0; j < it->kept.n && rc == 0; j++) {
-			const struct xsched *e = &it->kept.e[j];
-			if (e->k > take)
+		/* what the result keeps of the item's schedules, in place,
+		 * then the table itself: no schedule is copied */
+		size_t n = 0;
+		for (size_t j = 0; j < it->kept.n; j++) {
+			struct xsched e = it->kept.e[j];
+			if (e.k > take)
 				break;
-			bool first = base + e->k <= (uint64_t)sh->keep;
-			bool viol = (e->kinds & sh->viol) != 0;
+			bool first = base + e.k <= (uint64_t)sh->keep;
+			bool viol = (e.kinds & sh->viol) != 0;
 			if (!first && !viol)
 				continue;
-			if (xtable_add(&pv->kept, base + e->k, e->kinds,
-				       it->kept.bytes + e->off, e->len) < 0)
+			e.k += base;
+			it->kept.e[n++] = e;
+		}
+		it->kept.n = n;
+		if (n && rc == 0) {
+			struct xtable *t = GROW_PUSH(pv->kept, pv->n, pv->cap, 16);
+			if (!t) {
 				rc = -1;
+			} else {
+				*t = it->kept;
+				pv->n++;
+				memset(&it->kept, 0, sizeof it->kept);
+			}
 		}
 		base += take;
 	}
@@ -493,16 +524,19 @@ int vfs_explore(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	if (merge(sh, r) < 0)
 		rc = -1;
 	/* the first kept counterexample of each kind */
-	for (size_t j = 0; rc == 0 && j < r->priv->kept.n; j++) {
-		const struct xsched *e = &r->priv->kept.e[j];
-		for (int k = 0; k < DK__COUNT && rc == 0; k++)
-			if ((e->kinds >> k & 1) && !r->kind_sched[k]) {
-				if (xsched_dup(&r->kind_sched[k],
-					       r->priv->kept.bytes + e->off,
-					       (int)e->len) < 0)
-					rc = -1;
-				r->kind_len[k] = (int)e->len;
-			}
+	for (size_t p = 0; rc == 0 && p < r->priv->n; p++) {
+		const struct xtable *t = &r->priv->kept[p];
+		for (size_t j = 0; rc == 0 && j < t->n; j++) {
+			const struct xsched *e = &t->e[j];
+			for (int k = 0; k < DK__COUNT && rc == 0; k++)
+				if ((e->kinds >> k & 1) && !r->kind_sched[k]) {
+					if (xsched_dup(&r->kind_sched[k],
+						       t->bytes + e->off,
+						       (int)e->len) < 0)
+						rc = -1;
+					r->kind_len[k] = (int)e->len;
+				}
+		}
 	}
 	if (rc < 0)
 		errno = ENOMEM;
@@ -520,7 +554,9 @@ out:
 void vfs_explore_result_free(struct vfs_explore_result *r)
 {
 	if (r->priv) {
-		xtable_free(&r->priv->kept);
+		for (size_t p = 0; p < r->priv->n; p++)
+			xtable_free(&r->priv->kept[p]);
+		free(r->priv->kept);
 		free(r->priv);
 	}
 	free(r->cex_schedule);
@@ -572,20 +608,26 @@ int vfs_explore_preemptions(const struct vfs_world *snap, const uint8_t *sched,
 	return pre;
 }
 
-static const struct xsched *find(const struct vfs_explore_result *r, uint64_t k)
+/* Execution K's kept schedule, and in *T the table holding its bytes */
+static const struct xsched *find(const struct vfs_explore_result *r, uint64_t k,
+				 const struct xtable **t)
 {
 	if (!r->priv)
 		return NULL;
-	const struct xtable *t = &r->priv->kept;
-	size_t lo = 0, hi = t->n;
+	/* the first table whose last number is K or past it */
+	size_t lo = 0, hi = r->priv->n;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		if (t->e[mid].k < k)
+		const struct xtable *m = &r->priv->kept[mid];
+		if (m->e[m->n - 1].k < k)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < t->n && t->e[lo].k == k ? &t->e[lo] : NULL;
+	if (lo == r->priv->n)
+		return NULL;
+	*t = &r->priv->kept[lo];
+	return xtable_find(*t, k);
 }
 
 int vfs_explore_schedule(const struct vfs_explore_result *r, uint64_t k,
@@ -595,10 +637,11 @@ int vfs_explore_schedule(const struct vfs_explore_result *r, uint64_t k,
 		*sched = r->cex_schedule;
 		return r->cex_len;
 	}
-	const struct xsched *e = find(r, k);
+	const struct xtable *t;
+	const struct xsched *e = find(r, k, &t);
 	if (!e)
 		return -1;
-	*sched = r->priv->kept.bytes + e->off;
+	*sched = t->bytes + e->off;
 	return (int)e->len;
 }
 
@@ -606,6 +649,7 @@ uint32_t vfs_explore_kinds(const struct vfs_explore_result *r, uint64_t k)
 {
 	if (r->have_cex && k == r->cex_index)
 		return r->cex_kinds;
-	const struct xsched *e = find(r, k);
+	const struct xtable *t;
+	const struct xsched *e = find(r, k, &t);
 	return e ? e->kinds : 0;
 }

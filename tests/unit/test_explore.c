@@ -138,6 +138,62 @@ static void test_jobs(void **state)
 			}
 }
 
+/* DPOR with two jobs, keeping KEEP (0: the default), STOP (or NULL) */
+static void explore_jobs2(const struct vfs_world *w, uint32_t keep,
+			  volatile sig_atomic_t *stop, struct vfs_explore_result *r)
+{
+	struct vfs_explore_opts o;
+	vfs_explore_opts_init(&o);
+	o.jobs = 2;
+	o.keep = keep;
+	o.stop = stop;
+	assert_int_equal(vfs_explore(w, &o, r), 0);
+}
+
+/* The first `keep` executions are kept, and at least the first `keep`
+ * violating ones (each subtree keeps its own while fewer were merged),
+ * whichever of the hundreds of subtrees ran them; each replays from the
+ * snapshot to the kinds the result gives it; an execution not kept has
+ * neither schedule nor kinds. */
+static void test_kept(void **state)
+{
+	(void)state;
+	struct h *h = thieves("v6.4", 2, 2);
+	struct vfs_explore_result r;
+	explore_jobs2(h->w, 100, NULL, &r);
+	assert_true(r.complete);
+	assert_true(r.subtrees > 100);
+	assert_int_equal(r.kept_first, 100);
+	assert_true(r.violating > 200);
+	uint64_t kept = 0, viol = 0;
+	for (uint64_t k = 1; k <= r.executions; k++) {
+		const uint8_t *s;
+		int len = vfs_explore_schedule(&r, k, &s);
+		uint32_t kinds = vfs_explore_kinds(&r, k);
+		if (len < 0) {
+			assert_true(k > r.kept_first);
+			assert_int_equal(kinds, 0);
+			continue;
+		}
+		struct vfs_world *w = vfs_world_dup(h->w);
+		assert_non_null(w);
+		assert_int_equal(vfs_explore_replay(w, s, len, NULL), len);
+		for (int t = 0; t < w->nthreads; t++)
+			assert_false(vfs_runnable(w, t));
+		assert_int_equal(vfs_explore_kinds_of(h->w, w), kinds);
+		vfs_world_free(w);
+		kept++;
+		if (kinds & r.violations)
+			viol++;
+		else
+			assert_true(k <= r.kept_first);
+	}
+	assert_true(viol >= 100);
+	assert_true(kept > r.kept_first && kept < r.executions);
+	vfs_explore_result_free(&r);
+	h_free(h);
+}
+
 /* v6.4: A's getdents of two entries borrows the file (f_count 1: no
  * f_pos_lock) while B steals it and seeks it to 0; where A read f_pos (3)
  * before the seek and hands out 3 and 4 after it, ".", ".." and "a" were
@@ -362,13 +418,9 @@ static void test_stop(void **state)
 {
 	(void)state;
 	struct h *h = thieves("v6.4", 3, 2);
-	struct vfs_explore_opts o;
 	struct vfs_explore_result r;
-	vfs_explore_opts_init(&o);
-	o.jobs = 2;
 	stop_now = 1;
-	o.stop = &stop_now;
-	assert_int_equal(vfs_explore(h->w, &o, &r), 0);
+	explore_jobs2(h->w, 0, &stop_now, &r);
 	assert_false(r.complete);
 	assert_int_equal(r.cut, XCUT_STOP);
 	vfs_explore_result_free(&r);
@@ -386,6 +438,7 @@ int main(void)
 		cmocka_unit_test(test_proven_mainline),
 		cmocka_unit_test(test_jobs),
 		cmocka_unit_test(test_bound),
+		cmocka_unit_test(test_kept),
 		cmocka_unit_test(test_stop),
 		cmocka_unit_test(test_skipped_found),
 		cmocka_unit_test(test_first_v56),
