@@ -352,6 +352,7 @@ static int run_explore(struct session *s, const struct cmd_call *c)
 		signal(SIGTERM, SIG_DFL);
 		raise(SIGTERM);
 	}
+	vfs_explore_result_trim(&x->r);        /* (the report is out) */
 	/* (as print_*: the default engine answers by its counterexample) */
 	if (!(engine == ENG_DEFAULT ? x->r.have_cex : x->r.violating != 0) &&
 	    x->r.kind_execs[DK_OVERFLOW])

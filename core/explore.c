@@ -24,10 +24,15 @@
 
 /* The kept schedules: the items' own tables, moved here in their order
  * (none empty) with what the result keeps of each, numbered globally;
- * the schedules stay in the bytes their worker wrote them to. */
+ * the schedules stay in the bytes their worker wrote them to.  And the
+ * items themselves until vfs_explore_result_trim: after a long search,
+ * freeing their tables takes tens of ms, which the report need not wait
+ * for. */
 struct vfs_explore_priv {
 	struct xtable *kept;    /* global numbers, increasing across them */
 	size_t n, cap;
+	struct xitem *items;
+	int nitems;
 };
 
 void vfs_explore_opts_init(struct vfs_explore_opts *o)
@@ -266,6 +271,17 @@ static void report(struct xshared *sh, double t0)
 	xprogress_tell(&sh->o, &p, t0, t0, xnow(), p.executions);
 }
 
+/* What an item owns */
+static void xitem_free(struct xitem *it)
+{
+	free(it->prefix);
+	free(it->slpfp);
+	free(it->recs);
+	xset_free(&it->out);
+	xtable_free(&it->cands);
+	xtable_free(&it->kept);
+}
+
 /* Split: the top of the tree, deeper until it has SPLIT_ITEMS leaves. */
 static int split(struct xshared *sh)
 {
@@ -274,10 +290,8 @@ static int split(struct xshared *sh)
 		return -1;
 	int rc = 0;
 	for (int depth = 1;; depth++) {
-		for (int i = 0; i < sh->nitems; i++) {
-			free(sh->items[i].prefix);
-			free(sh->items[i].slpfp);
-		}
+		for (int i = 0; i < sh->nitems; i++)
+			xitem_free(&sh->items[i]);
 		sh->nitems = 0;
 		if (xsearch_top(s, depth, &sh->top_cut) < 0) {
 			rc = -1;
@@ -294,19 +308,6 @@ static int split(struct xshared *sh)
 	return rc;
 }
 
-static void free_items(struct xshared *sh)
-{
-	for (int i = 0; i < sh->nitems; i++) {
-		struct xitem *it = &sh->items[i];
-		free(it->prefix);
-		free(it->slpfp);
-		free(it->recs);
-		xset_free(&it->out);
-		xtable_free(&it->cands);
-		xtable_free(&it->kept);
-	}
-	free(sh->items);
-}
 
 static int cut_rank(int c)
 {
@@ -542,7 +543,8 @@ int vfs_explore(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 		errno = ENOMEM;
 out:
 	r->seconds = xnow() - t0;
-	free_items(sh);
+	r->priv->items = sh->items;     /* (vfs_explore_result_trim) */
+	r->priv->nitems = sh->nitems;
 	pthread_mutex_destroy(&sh->mu);
 	pthread_cond_destroy(&sh->cv);
 	free(sh);
@@ -551,8 +553,20 @@ out:
 	return rc;
 }
 
+void vfs_explore_result_trim(struct vfs_explore_result *r)
+{
+	if (!r->priv)
+		return;
+	for (int i = 0; i < r->priv->nitems; i++)
+		xitem_free(&r->priv->items[i]);
+	free(r->priv->items);
+	r->priv->items = NULL;
+	r->priv->nitems = 0;
+}
+
 void vfs_explore_result_free(struct vfs_explore_result *r)
 {
+	vfs_explore_result_trim(r);
 	if (r->priv) {
 		for (size_t p = 0; p < r->priv->n; p++)
 			xtable_free(&r->priv->kept[p]);

@@ -199,6 +199,10 @@ struct vfs_explore_result {
  */
 int vfs_explore(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 		struct vfs_explore_result *r);
+/* Free what the search left beside R's answers (its subtrees' tables):
+ * once R's report is out, so that a stopped search answers without
+ * waiting for it.  R stays whole; vfs_explore_result_free does it too. */
+void vfs_explore_result_trim(struct vfs_explore_result *r);
 void vfs_explore_result_free(struct vfs_explore_result *r);
 
 /*
