@@ -580,13 +580,18 @@ void vfs_explore_result_free(struct vfs_explore_result *r)
 		free(r->kind_sched[k]);
 		r->kind_sched[k] = NULL;
 	}
-	for (int i = 0; i < r->nout_sched; i++)
-		free(r->out_sched[i]);
-	free(r->out_sched);
-	free(r->out_len);
-	r->out_sched = NULL;
-	r->out_len = NULL;
-	r->nout_sched = 0;
+	xscheds_free(&r->out_sched, &r->out_len, &r->nout_sched);
+}
+
+void xscheds_free(uint8_t ***sched, int **len, int *n)
+{
+	for (int i = 0; i < *n; i++)
+		free((*sched)[i]);
+	free(*sched);
+	free(*len);
+	*sched = NULL;
+	*len = NULL;
+	*n = 0;
 }
 
 int xsched_dup(uint8_t **dst, const uint8_t *src, int len)

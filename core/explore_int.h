@@ -220,6 +220,9 @@ static inline uint32_t xoverflowed(const struct vfs_world *from,
 uint64_t xcall_hash(const struct vfs_world *w, int t);
 uint64_t xfinal_hash(const struct vfs_world *w);
 int xsched_dup(uint8_t **dst, const uint8_t *src, int len);
+/* *N schedules of *SCHED, their lengths in *LEN (one schedule per
+ * outcome: the stateful search's, then its result's), freed, all zeroed */
+void xscheds_free(uint8_t ***sched, int **len, int *n);
 static inline uint64_t xmix(uint64_t x)
 {
 	x += 0x9e3779b97f4a7c15ull;

@@ -52,6 +52,15 @@ static void free_items(struct xst *st, int from, int to)
 	}
 }
 
+/* The outcomes found (opts.outcomes) and their schedules, those the
+ * result has not taken */
+static void free_outcomes(struct xst *st)
+{
+	xset_free(&st->out);
+	xscheds_free(&st->osched, &st->olen, &st->nosched);
+	st->caposched = 0;
+}
+
 /* The frontier: breadth first from the snapshot until it has SPLIT
  * states (or the graph ends); worker 0's buffers do the expanding. */
 static int top(struct xst *st, struct sworker *s)
@@ -204,10 +213,7 @@ static void round_reset(struct xst *st, struct sworker *ws, int jobs)
 	__atomic_store_n(&st->live_states, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&st->live_viol, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&st->visited, 0, __ATOMIC_RELAXED);
-	xset_free(&st->out);
-	for (int i = 0; i < st->nosched; i++)
-		free(st->osched[i]);
-	st->nosched = 0;
+	free_outcomes(st);
 	free_items(st, 0, st->nitems);
 	st->nitems = 0;
 	st->next_item = 0;
@@ -548,11 +554,7 @@ out:
 	for (int i = 0; i < jobs; i++)
 		xs_worker_free(&ws[i]);
 	free(ws);
-	xset_free(&st->out);
-	for (int i = 0; i < st->nosched; i++)
-		free(st->osched[i]);
-	free(st->osched);
-	free(st->olen);
+	free_outcomes(st);
 	pthread_mutex_destroy(&st->omu);
 	vt_free(&st->vt);
 	xm_free(&st->xm);
