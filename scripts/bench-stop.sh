@@ -15,7 +15,8 @@
 #   stop engine=dpor base=REV base_ms=a/b/... this_ms=a/b/...
 #     base_med= this_med= base_max= this_max= target=100
 #
-# Environment: ENGINES ("plain dpor stateful all naive"), ROUNDS, DELAY,
+# Environment: ENGINES ("plain dpor stateful all naive bound": bound is
+# 'explore bound 2'), ROUNDS, DELAY,
 # SIG, KERNEL, THIEVES, CALLS, BENCH_BASE.  Numbers only: nothing fails
 # on timing.
 set -eu
@@ -23,7 +24,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
 . scripts/bench-base-tree.bash
 . tests/interactive/lib/thieves.bash
-ENGINES=${ENGINES:-plain dpor stateful all naive}
+ENGINES=${ENGINES:-plain dpor stateful all naive bound}
 ROUNDS=${ROUNDS:-5}
 DELAY=${DELAY:-3}
 SIG=${SIG:-INT}
@@ -78,7 +79,11 @@ stats() {       # median and max of the numbers on stdin
 for e in $ENGINES; do
     s=$tmp/$e.vfs
     cp "$tmp/setup.vfs" "$s"
-    case $e in plain) echo 'explore' ;; *) echo "explore $e" ;; esac >>"$s"
+    case $e in
+        plain) echo 'explore' ;;
+        bound) echo 'explore bound 2' ;;
+        *) echo "explore $e" ;;
+    esac >>"$s"
     : >"$tmp/base.ms"; : >"$tmp/this.ms"
     for _ in $(seq 1 "$ROUNDS"); do
         stop_ms "$base" "$s" >>"$tmp/base.ms"
