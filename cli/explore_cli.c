@@ -201,6 +201,9 @@ static int run_explore(struct session *s, const struct cmd_call *c)
 	int engine = ENG_DEFAULT;
 	bool naive = false;
 	vfs_explore_opts_init(&o);
+	/* a hidden knob for tests/cli/explore-sleep-random.sh: the stateful
+	 * search without its sleep sets, to compare what it finds */
+	o.no_sleep = getenv("VFSIM_TEST_NO_SLEEP") != NULL;
 	for (int i = 0; i < c->argc; i++) {
 		const char *a = c->argv[i];
 		long long v;

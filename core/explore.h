@@ -102,6 +102,9 @@ struct vfs_explore_opts {
 	 * is part of the state, and the distinct outcomes are counted and
 	 * kept (one schedule each, the first `keep`). */
 	int outcomes;
+	/* Stateful: no sleep sets (tests compare the states visited with
+	 * and without them; not a user's knob). */
+	int no_sleep;
 	/* Polled by the search: set it (from a SIGINT handler) to stop. */
 	volatile sig_atomic_t *stop;
 	/* Called from the calling thread at most every ~0.5 s. */

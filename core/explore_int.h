@@ -24,6 +24,44 @@ struct xfp {
 	uint8_t n, all;
 	uint32_t key[XFP];
 };
+#define KLOCK(l)      ((1u << 24) | (uint32_t)(l))
+#define KFLD(f, k, o) ((2u << 24) | ((uint32_t)(f) << 20) | \
+		       ((uint32_t)(k) << 17) | ((uint32_t)(o) & 0x1ffff))
+#define KPASS(f)      ((3u << 24) | (uint32_t)(f))
+#define KALLOC(a)     ((4u << 24) | (uint32_t)(a))
+
+static inline void xfp_add(struct xfp *f, uint32_t key, bool write)
+{
+	if (f->all)
+		return;
+	for (int i = 0; i < f->n; i++)
+		if ((f->key[i] & ~XW) == key) {
+			if (write)
+				f->key[i] |= XW;
+			return;
+		}
+	if (f->n == XFP) {
+		f->all = 1;
+		return;
+	}
+	f->key[f->n++] = key | (write ? XW : 0);
+}
+
+/* Two steps (or blocks) commute: no key one writes that the other has. */
+static inline bool xfp_indep(const struct xfp *a, const struct xfp *b)
+{
+	if (a->all || b->all)
+		return false;
+	for (int i = 0; i < a->n; i++)
+		for (int j = 0; j < b->n; j++)
+			if (!((a->key[i] ^ b->key[j]) & ~XW) &&
+			    ((a->key[i] | b->key[j]) & XW))
+				return false;
+	return true;
+}
+/* EV's locations as DPOR treats them (core/footprint.c), added to F
+ * (core/explore_search.c; the stateful search's sleep sets too). */
+void xfp_event(struct xfp *f, const struct vfs_event *ev);
 
 /* ---- small containers ---- */
 struct xset {                   /* a set of nonzero 64-bit hashes */

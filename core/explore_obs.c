@@ -62,6 +62,8 @@ void xs_obs_sink(void *ctx, const struct vfs_world *w,
 		 const struct vfs_event *ev)
 {
 	struct xobs *o = ctx;
+	if (o->fp)
+		xfp_event(o->fp, ev);   /* (sleep sets: the block's footprint) */
 	if (xs_obs_covered(ev))
 		return;
 	if (ev->op == OP_EMIT) {

@@ -39,11 +39,6 @@
 #define SLOT_OVER    (NSLOTS + 1)
 #define KS_SIZE      (KS_SLOT(NSLOTS + 2))
 
-#define KLOCK(l)      ((1u << 24) | (uint32_t)(l))
-#define KFLD(f, k, o) ((2u << 24) | ((uint32_t)(f) << 20) | \
-		       ((uint32_t)(k) << 17) | ((uint32_t)(o) & 0x1ffff))
-#define KPASS(f)      ((3u << 24) | (uint32_t)(f))
-#define KALLOC(a)     ((4u << 24) | (uint32_t)(a))
 
 enum { MODE_ITEM, MODE_TOP };
 
@@ -97,45 +92,10 @@ bool xsearch_stopped(const struct xshared *sh)
 
 /* ---- footprints ---- */
 
-static void fp_add(struct xfp *f, uint32_t key, bool write)
+/* EV's locations as DPOR treats them (core/footprint.c), added to F. */
+void xfp_event(struct xfp *f, const struct vfs_event *ev)
 {
-	if (f->all)
-		return;
-	for (int i = 0; i < f->n; i++)
-		if ((f->key[i] & ~XW) == key) {
-			if (write)
-				f->key[i] |= XW;
-			return;
-		}
-	if (f->n == XFP) {
-		f->all = 1;
-		return;
-	}
-	f->key[f->n++] = key | (write ? XW : 0);
-}
-
-static bool fp_indep(const struct xfp *a, const struct xfp *b)
-{
-	if (a->all || b->all)
-		return false;
-	for (int i = 0; i < a->n; i++)
-		for (int j = 0; j < b->n; j++)
-			if (!((a->key[i] ^ b->key[j]) & ~XW) &&
-			    ((a->key[i] | b->key[j]) & XW))
-				return false;
-	return true;
-}
-
-static void xsink(void *ctx, const struct vfs_world *w,
-		  const struct vfs_event *ev)
-{
-	struct xsearch *s = ctx;
-	struct xfp *f = s->cfp;
 	struct vfs_loc loc[VFS_FOOTPRINT_MAX];
-	(void)w;
-	if (ev->op == OP_WAKE && ev->tid != s->steptid && ev->tid >= 0)
-		s->woken |= 1u << ev->tid;
-	/* the locations, as DPOR treats them (core/footprint.c) */
 	int n = vfs_footprint(ev, loc);
 	if (n < 0) {
 		f->all = 1;
@@ -149,8 +109,18 @@ static void xsink(void *ctx, const struct vfs_world *w,
 		uint32_t key = l->kind == LOC_LOCK ? KLOCK(l->lock) :
 			       l->kind == LOC_PASS ? KPASS(l->obj) :
 			       KFLD(l->field, l->objkind, l->obj);
-		fp_add(f, key, use == LU_WRITE || l->write);
+		xfp_add(f, key, use == LU_WRITE || l->write);
 	}
+}
+
+static void xsink(void *ctx, const struct vfs_world *w,
+		  const struct vfs_event *ev)
+{
+	struct xsearch *s = ctx;
+	(void)w;
+	if (ev->op == OP_WAKE && ev->tid != s->steptid && ev->tid >= 0)
+		s->woken |= 1u << ev->tid;
+	xfp_event(s->cfp, ev);
 }
 
 /* ---- memory ---- */
@@ -384,12 +354,12 @@ static int push(struct xsearch *s, int d, int p)
 		(completed ? xcall_hash(w, p) : 0);
 
 	if (!s->naive) {
-		if (w->next_file_id != nfid) fp_add(f, KALLOC(1), true);
-		if (inode_stamp(w) != nino) fp_add(f, KALLOC(2), true);
+		if (w->next_file_id != nfid) xfp_add(f, KALLOC(1), true);
+		if (inode_stamp(w) != nino) xfp_add(f, KALLOC(2), true);
 		if (w->next_pid != npid || w->nthreads != nth0)
-			fp_add(f, KALLOC(3), true);
+			xfp_add(f, KALLOC(3), true);
 		if (w->nfdt != nfdt || w->nprocs != nprocs)
-			fp_add(f, KALLOC(4), true);
+			xfp_add(f, KALLOC(4), true);
 
 		int nth = w->nthreads;
 		uint32_t *C = s->clk + (size_t)d * XMAXT, B[XMAXT];
@@ -474,7 +444,7 @@ static int push(struct xsearch *s, int d, int p)
 		for (uint32_t m = s->slp[d]; m; m &= m - 1) {
 			int r = __builtin_ctz(m);
 			const struct xfp *rf = &s->slpfp[(size_t)d * XMAXT + r];
-			if (r != p && fp_indep(rf, f)) {
+			if (r != p && xfp_indep(rf, f)) {
 				ns |= 1u << r;
 				s->slpfp[(size_t)(d + 1) * XMAXT + r] = *rf;
 			}

@@ -9,6 +9,7 @@
  *   explore_visited.c        the visited set (sharded, grown in place)
  *   explore_stateful.c       one worker's search: a state's successors,
  *                            depth first
+ *   explore_stateful_viol.c  a violation found: counted, its schedule kept
  *   explore_stateful_run.c   the frontier, the rounds of the locking guess,
  *                            the shortest search beside it, the result
  *   explore_shortest.c       the shortest counterexample (step by step)
@@ -243,6 +244,8 @@ struct xacc {
 };
 
 struct xobs {                   /* what the block being run did */
+	struct xfp *fp;                 /* sleep sets: the block's footprint
+					 * as DPOR sees it (NULL: off) */
 	struct xmovers *xm;
 	struct xmemo *memo;             /* the worker's, or NULL */
 	const struct xopen *open;       /* without clocks: the open accesses */
@@ -374,6 +377,28 @@ static inline uint32_t counts_kinds(const struct vfs_world *a,
 
 /* ---- the search (explore_stateful.c) ---- */
 
+/* What a block may change of a state that no location of its footprint
+ * names, in bytes that depend on the order of the blocks: lockdep's
+ * graph and reports, the duplicate detector's passes, a detector's table
+ * that filled (allocations and the tree are watched apart). */
+struct xorder {
+	uint8_t nedges, nseen, ndead, ldover, npasses;
+	uint32_t overflowed;
+};
+static inline struct xorder xorder_of(const struct vfs_world *w)
+{
+	const struct vfs_lockdep *ld = &w->det.ld;
+	return (struct xorder){ ld->nedges, ld->nseen, ld->ndead, ld->overflow,
+				w->det.npasses, w->det.overflowed };
+}
+static inline bool xorder_same(const struct xorder *a, const struct vfs_world *w)
+{
+	struct xorder b = xorder_of(w);
+	return a->nedges == b.nedges && a->nseen == b.nseen && a->ndead == b.ndead &&
+	       a->ldover == b.ldover && a->npasses == b.npasses &&
+	       a->overflowed == b.overflowed;
+}
+
 #define MAXBLOCK 255            /* steps in one transition at most */
 
 struct lvl {
@@ -397,6 +422,17 @@ struct lvl {
 	struct vfs_world *last;         /* successor n - 1 */
 	struct xhash hx;                /* this level's state's components */
 	struct xhash hxlast;            /* ... and successor n - 1's */
+	/* sleep sets (explore_stateful.c, "Reduction") */
+	uint32_t slp;                   /* threads asleep at this state */
+	bool ample;                     /* one local block taken alone */
+	int ilast;                      /* the successor kept in last */
+	uint8_t asleep[XMAXT];          /* successor i: a sleeping thread's
+					 * block, not run (what it does is at
+					 * its run: sref) */
+	int32_t sref_d[XMAXT];          /* thread u asleep: the level and */
+	uint8_t sref_i[XMAXT];          /* successor its block was run at */
+	struct xfp fp[XMAXT];           /* successor i's footprint */
+	struct xobs obs[XMAXT];         /* what successor i's block did */
 };
 
 struct xst;
@@ -408,7 +444,6 @@ struct sworker {
 	int caplv;
 	uint8_t *path;                  /* thread per step from the snapshot */
 	int cappath;
-	struct xobs obs[XMAXT];
 	struct sbuf buf;
 	struct xhash hxw;               /* the work buffer's components */
 	struct xmemo *memo;             /* what events are to the discipline */
@@ -451,6 +486,7 @@ struct xst {
 	int jobs;
 	uint32_t fixed;                 /* threads whose pending calls are fixed */
 	bool hist;                      /* clocks on: open accesses matter */
+	bool sleep;                     /* sleep sets on */
 	int need_hist;                  /* atomic: an access conflicts with one */
 	struct xopen *open;             /* every one: xs_open_accesses */
 	int nopen;
@@ -486,7 +522,11 @@ struct vfs_world *xs_regen_next(struct sworker *s, int d, int i);
 int xs_expand(struct sworker *s, int d);
 int xs_level_hash(struct sworker *s, int d, bool parent, int ran);
 int xs_path_push(struct sworker *s, const struct lvl *L, int i);
-bool xs_count_state(struct sworker *s);
+bool xs_count_state(struct sworker *s, uint64_t h);
+/* (tests: called with each state's hash as it is counted, with one
+ * worker only; with 0 when the search starts again, its states so far
+ * not counted) */
+extern void (*xs_state_hook)(uint64_t h);
 uint8_t xs_abort_cut(int abort);
 void xs_worker_free(struct sworker *s);
 void *xs_worker_main(void *arg);
@@ -517,7 +557,7 @@ static inline int xs_reach(struct sworker *s, const struct lvl *L, int i,
 		s->matched++;
 		return XR_SEEN;
 	}
-	if (!xs_count_state(s)) {
+	if (!xs_count_state(s, L->h[i])) {
 		s->cut = XCUT_MAX;
 		return XR_CUT;
 	}

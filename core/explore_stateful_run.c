@@ -78,7 +78,7 @@ static int top(struct xst *st, struct sworker *s)
 	free(x.h);
 	if (vt_insert(&st->vt, h, s->id) == -2)
 		return -1;
-	if (!xs_count_state(s))
+	if (!xs_count_state(s, h))
 		return 0;
 	if (add_item(st, st->snap, h, t0, 0, NULL, 0, 0) < 0)
 		return -1;
@@ -98,6 +98,7 @@ static int top(struct xst *st, struct sworker *s)
 			s->lv[d].tree = it->tree;
 			s->lv[d].acc = it->acc;
 			s->lv[d].plen = it->plen;
+			s->lv[d].slp = 0;
 			if (xs_level_hash(s, d, false, -1) < 0 || xs_expand(s, d) < 0)
 				return -1;
 			struct lvl *L = &s->lv[d];
@@ -209,6 +210,8 @@ static int round_run(struct xst *st, struct sworker *ws, int jobs, int *made)
 
 static void round_reset(struct xst *st, struct sworker *ws, int jobs)
 {
+	if (xs_state_hook)
+		xs_state_hook(0);       /* (the states so far do not count) */
 	/* (atomic: the shortest search and the progress line read them) */
 	__atomic_store_n(&st->live_states, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&st->live_viol, 0, __ATOMIC_RELAXED);
@@ -338,6 +341,10 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 		if (snap->threads[i].state != TS_FREE)
 			st->fixed |= 1u << i;
 	st->jobs = jobs;
+	/* sleep sets (explore_stateful.c, "Reduction"): with one worker
+	 * (a depth-first search from the snapshot, in order), not with a
+	 * depth bound (a block may end at it), nor with the clocks (below) */
+	st->sleep = !o->no_sleep && o->max_depth <= 0 && jobs == 1;
 	if (vt_alloc(&st->vt, st->bits, st->maxbits, o->state_bits <= 0,
 		     jobs > 1) < 0) {
 		vt_free(&st->vt);
@@ -376,6 +383,7 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 		if (st->need_hist && !st->hist && !st->abort) {
 			/* an access conflicts with the set-up's: clocks on */
 			st->hist = true;
+			st->sleep = false;
 			st->need_hist = 0;
 			st->xm.violated = 0;
 			st->xm.ndemote = 0;

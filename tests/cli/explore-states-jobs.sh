@@ -3,10 +3,11 @@
 # comment at the top of core/explore_stateful.c): one worker and two find
 # the same number of distinct states.  Two owners each lend a directory to
 # a thief, and each owner's getdents is followed by an lseek on a file of
-# its own, a block the reduction takes alone; sleep sets in the one-worker
-# search (tried this stop, reverted) lost 2 of these 25 states (and 4 of
-# `explore all`'s 41) where a sleeping thread's block led to such a
-# block.
+# its own; sleep sets in the one-worker search (16ef543, reverted) lost 2
+# of these 25 states (and 4 of `explore all`'s 41): the check that a
+# block leaves the order-dependent parts of the state alone (here the
+# pass a thief's first getdents makes) read the sibling made before
+# instead of the state, so the thieves' blocks were taken as commuting.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
 case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac

@@ -152,7 +152,7 @@ static void stateful_agrees(const char *preset)
 		}
 		assert_int_equal(found, a.kind_execs[DK_DUPLICATE] > 0);
 		assert_int_equal(a.states, b.states);
-		assert_int_equal(a.transitions, b.transitions);
+		assert_true(a.transitions <= b.transitions);    /* (sleep sets: one worker) */
 		/* the split: every state visited by one worker */
 		assert_int_equal(a.worker_states[0], a.states);
 		uint64_t split = 0;
@@ -326,7 +326,7 @@ static void test_stateful_blocks_agree(void **state)
 		assert_true(a.states <= n.states);
 		fewer += a.states < n.states;
 		assert_int_equal(a.states, b.states);
-		assert_int_equal(a.transitions, b.transitions);
+		assert_true(a.transitions <= b.transitions);    /* (sleep sets: one worker) */
 		assert_int_equal(a.rounds, b.rounds);
 		assert_int_equal(a.have_cex, a.violating > 0 &&
 				 (a.cex_kinds & VX_DEFAULT_VIOLATIONS) != 0);

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# Sleep sets, checked against the search without them (issue 12): the
+# stateful search with one worker skips the blocks that commute with one
+# already taken (core/explore_stateful.c, "Reduction"); with two workers it
+# takes them all.  Either way it must find the same states (the nodes of
+# the merged graph), the same verdict, violations and counts, the same
+# counterexample and token, and `explore all` the same outcomes.  200 small
+# scenarios made at random from a fixed seed (the same ones every run): 2
+# or 3 processes under one of six kernels, each opening some of two
+# directories and two regular files, some stealing another's fd with
+# pidfd_getfd or dup'ing one, then 1 to 3 pending calls each among
+# getdents, lseek, read, close, dup and pidfd_getfd, explored with
+# `explore stateful` and `explore all`, jobs 1 beside jobs 2.
+# SLEEP_RANDOM_N, SLEEP_RANDOM_SEED: how many, from which seed.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/cli/lib/tmpdir.bash"
+case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac
+
+n=${SLEEP_RANDOM_N:-200}
+RANDOM=${SLEEP_RANDOM_SEED:-12}
+kernels=(v6.4 v6.5 v5.6 mainline 20ea1e7d13c1 797964253d35)
+paths=(/d /e /f /g)
+names=(A B C)
+# pick N: R a number below N; pickw LIST...: W one of the words (no
+# subshell: it would draw from a RANDOM seeded anew)
+pick() { R=$((RANDOM % $1)); }
+pickw() { pick $#; shift $R; W=$1; }
+
+# scenario: one random scenario on stdout, its explore lines left out
+# (fds[P]: process P's fds other than pidfds; nfd[P]: its next fd)
+scenario() {
+    local p q k c np
+    local -a fds nfd
+    pickw "${kernels[@]}"; echo "kernel $W"
+    echo "mkdir /d /e"
+    echo "touch /d/a /d/b /d/c /e/a /e/b /f /g"
+    pick 2; np=$((2 + R))
+    for ((p = 0; p < np; p++)); do echo "spawn ${names[p]}"; done
+    # set-up: opens, then an fd taken from another or dup'd
+    for ((p = 0; p < np; p++)); do
+        fds[p]="" nfd[p]=3
+        pick 2; c=$R
+        for ((k = 0; k <= c; k++)); do
+            # (the first a directory: fd 3, the one stolen below)
+            if ((k == 0)); then pickw /d /e; else pickw "${paths[@]}"; fi
+            echo "${names[p]}: open $W"
+            fds[p]+="${nfd[p]} " nfd[p]=$((nfd[p] + 1))
+        done
+    done
+    for ((p = 0; p < np; p++)); do
+        pick 4
+        case $R in
+        0|1)
+            pick $((np - 1)); q=$(( (p + 1 + R) % np ))
+            pickw ${fds[q]}
+            echo "${names[p]}: pidfd_open ${names[q]}"
+            echo "${names[p]}: pidfd_getfd ${nfd[p]} $W"
+            fds[p]+="$((nfd[p] + 1)) " nfd[p]=$((nfd[p] + 2)) ;;
+        2)
+            pickw ${fds[p]}
+            echo "${names[p]}: dup $W"
+            fds[p]+="${nfd[p]} " nfd[p]=$((nfd[p] + 1)) ;;
+        esac
+    done
+    # the calls explored
+    for ((p = 0; p < np; p++)); do
+        pick 3; c=$R
+        for ((k = 0; k <= c; k++)); do
+            pickw ${fds[p]}
+            pick 11
+            case $R in
+            0|1) echo "${names[p]}: getdents 3 2 &" ;;
+            2|3) echo "${names[p]}: getdents $W 2 &" ;;
+            4|5) pick 3; echo "${names[p]}: lseek $W $R set &" ;;
+            6) echo "${names[p]}: read $W 1 &" ;;
+            7) echo "${names[p]}: close $W &" ;;
+            8) echo "${names[p]}: dup $W &" ;;
+            *) # another's fd 3 taken while the calls run, then listed
+               pick $((np - 1)); q=$(( (p + 1 + R) % np ))
+               echo "${names[p]}: pidfd_open ${names[q]}"
+               echo "${names[p]}: pidfd_getfd ${nfd[p]} 3 &"
+               echo "${names[p]}: getdents $((nfd[p] + 1)) 2 &"
+               fds[p]+="$((nfd[p] + 1)) " nfd[p]=$((nfd[p] + 2)) ;;
+            esac
+        done
+    done
+}
+
+# norm: an explore's output without what the workers change: the time,
+# the transitions taken and the blocks' mean length (sleep sets take
+# fewer), the number of jobs; the outcomes as a set (each one line, its
+# results sorted, its schedule left out: the first found, their order
+# and the order of its calls' results depend on the order of the
+# search, on main too)
+norm() {
+    explore_norm | sed -E 's/, [0-9]+ transitions//; s/[0-9]+ jobs?/J jobs/g;
+        /^a transition is a block of/d' |
+    awk 'function flush(  i, j, t) {   # an outcome: its lines sorted
+             for (i = 2; i <= n; i++)
+                 for (j = i; j > 1 && l[j - 1] > l[j]; j--) {
+                     t = l[j]; l[j] = l[j - 1]; l[j - 1] = t
+                 }
+             t = "outcome:"
+             for (i = 1; i <= n; i++) t = t l[i]
+             if (n >= 0) print t | "sort"
+             n = -1
+         }
+         BEGIN { n = -1 }
+         /^outcome [0-9]+: schedule/ { flush(); n = 0; next }
+         n >= 0 && /^  / { l[++n] = $0; next }
+         { flush(); print }
+         END { flush() }'
+}
+
+# counts: what jobs 2 must find as jobs 1 does: the states, the verdict
+# and the violations' counts, the outcomes (not the counterexample: which
+# one a search of several workers reports first is its own, on main too:
+# its table, what it shows and its token are left out)
+counts() {
+    grep -v '^ \|^schedule: \|^a shortest path\|^a path to it\|^engine: ' "$@"
+}
+
+run() {     # run SCENARIO ENGINE JOBS: the explore's output, normalised
+    { cat "$1"; echo "explore $2 jobs $3"
+      [ "$2" = all ] && echo "explore outcomes"; } >run.vfs
+    NO_COLOR=1 "$vfsim" -q run.vfs </dev/null 2>&1 | sed -n '/^engine: /,$p' | norm
+}
+
+bad=0 nstates=0 nviol=0
+for ((i = 1; i <= n; i++)); do
+    scenario >s$i.vfs
+    for e in stateful all; do
+        run s$i.vfs $e 1 >out.$e.sleep
+        VFSIM_TEST_NO_SLEEP=1 run s$i.vfs $e 1 >out.$e.nosleep
+        run s$i.vfs $e 2 >out.$e.jobs2
+        grep -q '^explored ' out.$e.sleep ||
+            fail "scenario $i: explore $e printed no count: $(cat s$i.vfs out.$e.sleep)"
+        if ! cmp -s out.$e.sleep out.$e.nosleep; then
+            echo "scenario $i, explore $e: with and without sleep sets, one job, differ:"
+            cat s$i.vfs
+            diff out.$e.sleep out.$e.nosleep | head -n 20
+            bad=$((bad + 1))
+        fi
+        if ! cmp -s <(counts out.$e.sleep) <(counts out.$e.jobs2); then
+            echo "scenario $i, explore $e: jobs 1 (sleep sets) and jobs 2 differ:"
+            cat s$i.vfs
+            diff <(counts out.$e.sleep) <(counts out.$e.jobs2) | head -n 20
+            bad=$((bad + 1))
+        fi
+    done
+    s=$(sed -n 's/^explored \([0-9]*\) distinct states.*/\1/p' out.stateful.sleep)
+    nstates=$((nstates + s))
+    grep -q ' violating transitions or states' out.stateful.sleep && nviol=$((nviol + 1))
+done
+[ "$bad" = 0 ] || fail "$bad of $((4 * n)) comparisons differ"
+echo "ok: $n random scenarios ($nstates states; $nviol with a violation): sleep sets find what the search without them finds"
