@@ -648,6 +648,8 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 	s->lv[d].slp = 0;
 	if (xs_level_hash(s, d, false, -1) < 0 || xs_expand(s, d) < 0)
 		return -1;
+	if (!xs_count_node(s, &s->lv[d]))
+		return 0;
 	/* the states on the stack, counted by their hash's top byte: a
 	 * matched state is looked for on the stack only when its count is
 	 * not zero */
@@ -727,6 +729,8 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 		}
 		if (xs_expand(s, d) < 0)
 			return -1;
+		if (!xs_count_node(s, &s->lv[d]))
+			return 0;
 	}
 }
 

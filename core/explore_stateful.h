@@ -534,8 +534,7 @@ void *xs_worker_main(void *arg);
 /* ---- a successor taken ---- */
 enum { XR_ERROR = -1, XR_SEEN, XR_NEW, XR_CUT };  /* xs_reach's */
 /* Level L's successor I, reached: its path pushed (*NP steps), the
- * violation its block made reported, its state put in the visited set
- * and counted.  The one way both the frontier (explore_stateful_run.c,
+ * violation its block made reported, its state put in the visited set.  The one way both the frontier (explore_stateful_run.c,
  * top) and the depth-first search (explore_stateful.c, dfs) take a
  * successor; inline: dfs takes one per transition. */
 static inline int xs_reach(struct sworker *s, const struct lvl *L, int i,
@@ -557,11 +556,19 @@ static inline int xs_reach(struct sworker *s, const struct lvl *L, int i,
 		s->matched++;
 		return XR_SEEN;
 	}
-	if (!xs_count_state(s, L->h[i])) {
-		s->cut = XCUT_MAX;
-		return XR_CUT;
-	}
-	return XR_NEW;
+	return XR_NEW;          /* (counted once expanded: xs_count_node) */
+}
+
+/* Level L's state, new and just expanded: counted, unless its expansion
+ * is one local block taken alone (a pre-local state: a step inside an
+ * edge of the merged graph, not one of its nodes; explore_stateful.c,
+ * "Reduction"); false (and S->cut set) past opts.max. */
+static inline bool xs_count_node(struct sworker *s, const struct lvl *L)
+{
+	if (L->ample || xs_count_state(s, L->hash))
+		return true;
+	s->cut = XCUT_MAX;
+	return false;
 }
 
 /* ---- the shortest counterexample (explore_shortest.c) ---- */

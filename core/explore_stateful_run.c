@@ -78,8 +78,6 @@ static int top(struct xst *st, struct sworker *s)
 	free(x.h);
 	if (vt_insert(&st->vt, h, s->id) == -2)
 		return -1;
-	if (!xs_count_state(s, h))
-		return 0;
 	if (add_item(st, st->snap, h, t0, 0, NULL, 0, 0) < 0)
 		return -1;
 	int lo = 0;
@@ -102,6 +100,8 @@ static int top(struct xst *st, struct sworker *s)
 			if (xs_level_hash(s, d, false, -1) < 0 || xs_expand(s, d) < 0)
 				return -1;
 			struct lvl *L = &s->lv[d];
+			if (!xs_count_node(s, L))
+				goto keep;
 			for (int i = 0; i < L->n; i++) {
 				int np, r = xs_reach(s, L, i, &np);
 				if (r == XR_ERROR)
