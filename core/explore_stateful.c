@@ -32,50 +32,86 @@
  * fully expanded state with the same steps.
  *
  *
- * Reduction: at each state, the enabled threads are tried in index order;
- * the first whose step is local (no lock operation, no access to a field,
- * no entry handed out, no allocation, no entry into an iterator: no trace
- * event a detector or DPOR footprint would see) is taken alone, without
- * branching: it commutes with every step of every other thread and is
- * invisible to the properties (an ample set of one transition, as SPIN's
- * partial-order reduction does for local transitions).  The cycle proviso
- * holds trivially: every call terminates and a step never returns a
- * thread to an earlier state, so the state graph is acyclic; the search
+ * Reduction: at each state, the enabled threads' blocks are made in
+ * index order; the first that is local (no lock operation, no access to
+ * a field, no entry handed out, no allocation, no entry into an iterator:
+ * no trace event a detector or DPOR footprint would see) is taken alone,
+ * without branching: it commutes with every step of every other thread
+ * and is invisible to the properties (an ample set of one transition, as
+ * SPIN's partial-order reduction does for local transitions).  The cycle
+ * proviso holds trivially: every call terminates and a step never returns
+ * a thread to an earlier state, so the state graph is acyclic; the search
  * checks it (a transition back to a state on the depth-first stack is an
  * error, XCUT_ERROR), exactly with one worker, on each worker's own stack
  * with more.
  *
- * Sleep sets (Godefroid 1996), with one worker: at a fully expanded
- * state, the blocks of two threads that commute (DPOR's dependency:
- * vfs_footprint's `dpor` column, every lock operation a write, blocking
- * and waking too; and a block that makes or frees an object, changes the
- * tree, lockdep's graph or the duplicate detector's passes is dependent
- * with every other: those parts of a state are in the order the blocks
- * ran) lead to one state in either order.  So the successor by thread T
- * inherits, asleep, the threads taken before T at its parent and its
- * parent's sleepers whose blocks commute with T's; a sleeping thread's
- * block is not run (at 4x4 v6.5, 54% of the transitions and 46% of the
- * kernel steps).  A local block taken alone commutes with everything: its
- * successor inherits its parent's sleepers.  A sleeper's block is the one
+ * The merged graph.  A state whose expansion is one local block taken
+ * alone is pre-local; the others (fully expanded: every enabled thread's
+ * block visible; or terminal) are its nodes.  From a pre-local state the
+ * search follows the chain of local blocks to the first node.  An edge is
+ * a node's visible block of a thread T followed by that chain, as SPIN's
+ * statement merging folds local statements into one transition and never
+ * stores the states between them.  (a) The chains are confluent: two
+ * local blocks touch nothing in common and neither changes the other's
+ * steps, so the chain from a state ends in one node whatever the order of
+ * its local blocks (they terminate and commute: Newman's lemma).  (b) The
+ * merged graph is fully expanded: one edge per enabled thread at a node.
+ * (c) Independent edges commute: if T's block b and U's block c commute
+ * at node X (the dependency below), c is U's block at X.b and all along
+ * b's chain (a local block changes nothing c reads), so both orders of
+ * the two edges end in the node that ends X.b.c's chain, by (a).  (d) The
+ * properties live at nodes and visible blocks: a local block emits nothing
+ * a detector counts, races are compared at fully expanded states,
+ * deadlocks and outcomes taken at terminal ones.  So the counts are of
+ * nodes (xs_count_node): a pre-local state is a step inside an edge.
+ *
+ * Sleep sets (Godefroid 1996), with one worker: the blocks of two threads
+ * at a node commute when DPOR's dependency says so (vfs_footprint's `dpor`
+ * column, every lock operation a write, blocking and waking too), and
+ * neither makes or frees an object or changes the tree, lockdep's graph
+ * or the duplicate detector's passes (those parts are in the order the
+ * blocks ran: xorder, compared with the parent state's).  The successor
+ * by thread T inherits, asleep, the threads whose edges were taken before
+ * T's at its parent and its parent's sleepers, each when its block
+ * commutes with T's; through a chain, all of them (local blocks commute
+ * with everything).  A sleeping thread's block is not run (at 4x4 v6.5,
+ * 54% of the transitions and 46% of the kernel steps): it is the block
  * run where it fell asleep (nothing since touched what it touches), so
- * what it showed there stands for it here: its violations are counted and
- * its accesses compared with every other enabled block's for races, and
- * the checks see what they saw without sleep sets.  No state is lost and
- * no state is visited again: the search is depth first from the snapshot
- * with the threads in index order, so a state's first visit is by its
- * least path (threads compared in order), and a thread asleep on a path
- * can be moved earlier on it to give a lesser path to the same state;
- * so no least path has a sleeping thread on it, and every state is
- * reached, by the same path, in the same order and with the same
- * violations as without (the counterexample and the first of each kind
- * unchanged).  With several workers (a frontier, searched in whatever
- * order the workers reach it) that argument fails: a state first reached
- * by a greater path would have to be visited again when its sleep set
- * shrinks (Godefroid's state caching), which costs more than the sleep
- * sets save here (measured: 385,378 transitions for 404,000 at 4x4), so
- * they are off; and off with a depth bound (a block may end at it) and
- * with the clocks (the history is part of the state, and not the same
- * in either order).  tests/unit/test_sleep.c compares the states.
+ * its violations are counted and its accesses compared for races as
+ * there, at the point where it would have run.
+ *
+ * Proof that every node is visited, first by the same path as without
+ * sleep sets.  Order the paths from the snapshot (sequences of edges)
+ * lexicographically by thread.  Without sleep sets, the depth-first
+ * search in thread order with a visited set visits each node first by its
+ * least path: the least path to Z is the least path to its last node Y
+ * then an edge (a lesser path to Y would give a lesser one to Z), Y is
+ * first visited by it (induction), and the search takes Y's edges in
+ * thread order then; a node reached earlier would have a lesser path.  (A
+ * pre-local state already visited stands for the node its chain ends in,
+ * which its first visit reached.)  With sleep sets, let the least path p
+ * to Z take at node Y' the edge of a thread U asleep there.  U fell asleep
+ * at an earlier node Y of p, where U's edge was taken before p's (U is
+ * the smaller thread), and U's block commutes with each edge of p from Y
+ * to Y'; by (c) U's edge moved to Y gives a path to the same node that is
+ * less than p (they first differ at Y): a contradiction.  So no least path
+ * takes a sleeping edge, the search with sleep sets takes every least
+ * path in the same order, and by the same induction visits each node
+ * first by it, finding the same violations at the same points in the
+ * same order (the counterexample and the first of each kind unchanged).
+ * In the graph of all states the argument fails: U's edge moved earlier
+ * may come before a chain whose lowest local thread is then another (U's
+ * next block may be local), so the moved path is not one the reduction
+ * takes, and a pre-local state may be missed; the nodes cannot be.
+ * With several workers (a frontier, searched in whatever order the
+ * workers reach it) the first visit is not by the least path: a state
+ * would have to be visited again when its sleep set shrinks (Godefroid's
+ * state caching), which costs more than the sleep sets save here
+ * (measured: 385,378 transitions for 404,000 at 4x4), so they are off;
+ * and off with a depth bound (a block may end at it) and with the clocks
+ * (the history is part of the state, and not the same in either order).
+ * tests/unit/test_sleep.c compares the nodes visited with and without
+ * them, tests/cli/explore-sleep-random.sh 200 random scenarios.
  *
  * Search: depth first; the successors of a state are made by copying it
  * and stepping the copy (no copy back: the state of the next level is its
@@ -200,40 +236,6 @@ struct vfs_world *xs_regen_next(struct sworker *s, int d, int i)
 	for (int q = 0; q < L->nst[i]; q++)
 		vfs_step(N->buf, L->tid[i], NULL);
 	return N->buf;
-}
-
-/* opts.outcomes: a terminal state's outcome H, reached by PLEN steps of
- * the path: counted, and its path kept when it is new. */
-static int outcome(struct sworker *s, uint64_t h, int plen)
-{
-	struct xst *st = s->st;
-	int rc = 0;
-	if (!h)
-		h = 1;
-	pthread_mutex_lock(&st->omu);
-	int r = xset_add(&st->out, h);
-	uint32_t keep = st->o.keep ? st->o.keep : 10000;
-	if (r < 0) {
-		rc = -1;
-	} else if (r > 0 && (uint32_t)st->nosched < keep) {
-		if (st->nosched == st->caposched) {
-			int c = st->caposched ? st->caposched * 2 : 64;
-			uint8_t **a = realloc(st->osched, sizeof *a * (size_t)c);
-			if (a)
-				st->osched = a;
-			int *l = realloc(st->olen, sizeof *l * (size_t)c);
-			if (l)
-				st->olen = l;
-			if (!a || !l)
-				rc = -1;
-			else
-				st->caposched = c;
-		}
-		if (rc == 0 && xsched_dup(&st->osched[st->nosched], s->path, plen) == 0)
-			st->olen[st->nosched++] = plen;
-	}
-	pthread_mutex_unlock(&st->omu);
-	return rc;
 }
 
 /* The work buffer holds level L's last successor: it is kept there (the
@@ -501,7 +503,7 @@ int xs_expand(struct sworker *s, int d)
 	if (!n) {
 		if (vfs_all_blocked(S))
 			xs_violation(s, L->plen, NULL, 0, DK_BIT(DK_DEADLOCK));
-		if (s->st->o.outcomes && outcome(s, L->acc + xfinal_hash(S), L->plen) < 0)
+		if (s->st->o.outcomes && xs_outcome(s, L->acc + xfinal_hash(S), L->plen) < 0)
 			return -1;
 		return 0;
 	}
@@ -527,30 +529,6 @@ int xs_expand(struct sworker *s, int d)
 				break;
 			}
 	return 0;
-}
-
-/* Progress: every worker adds what it did to the shared counters; the
- * first, which runs in the calling thread, tells at most every 0.5 s. */
-static void report(struct sworker *s)
-{
-	struct xst *st = s->st;
-	__atomic_add_fetch(&st->live_states, s->states - s->told_states,
-			   __ATOMIC_RELAXED);
-	__atomic_add_fetch(&st->live_viol, s->violating - s->told_viol,
-			   __ATOMIC_RELAXED);
-	s->told_states = s->states;
-	s->told_viol = s->violating;
-	if (s->id || !st->o.progress)
-		return;
-	double t = xnow();
-	if (t - st->last_report < 0.5)
-		return;
-	st->last_report = t;
-	struct vfs_explore_progress p = { .stateful = true,
-		.states = __atomic_load_n(&st->live_states, __ATOMIC_RELAXED),
-		.violating = __atomic_load_n(&st->live_viol, __ATOMIC_RELAXED),
-		.round = st->xm.rounds + 1, .depth = s->maxdepth };
-	xprogress_tell(&st->o, &p, st->t0, st->t0, t, p.states);
 }
 
 /* The path to level D's successor I: PLEN steps, then its block. */
@@ -672,7 +650,7 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 						&s->st->abort, __ATOMIC_RELAXED));
 				return 0;
 			}
-			report(s);
+			xs_report(s);
 		}
 		int i = L->next++, np;
 		if (L->asleep[i]) {

@@ -9,7 +9,8 @@
  *   explore_visited.c        the visited set (sharded, grown in place)
  *   explore_stateful.c       one worker's search: a state's successors,
  *                            depth first
- *   explore_stateful_viol.c  a violation found: counted, its schedule kept
+ *   explore_stateful_viol.c  a violation found: counted, its schedule kept;
+ *                            an outcome; the progress
  *   explore_stateful_run.c   the frontier, the rounds of the locking guess,
  *                            the shortest search beside it, the result
  *   explore_shortest.c       the shortest counterexample (step by step)
@@ -518,6 +519,8 @@ int xs_lv_grow(struct sworker *s, int d);
 int xs_path_grow(struct sworker *s, int need);
 void xs_violation(struct sworker *s, int plen, const uint8_t *extra, int nx,
 		  uint32_t kinds);
+int xs_outcome(struct sworker *s, uint64_t h, int plen);
+void xs_report(struct sworker *s);
 struct vfs_world *xs_regen_next(struct sworker *s, int d, int i);
 int xs_expand(struct sworker *s, int d);
 int xs_level_hash(struct sworker *s, int d, bool parent, int ran);

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * explore_stateful_viol.c - a violation the stateful search found
- * (explore_stateful.c): counted by kind, and its path completed into a
- * schedule and kept when it is the best counterexample so far or the
- * first of one of its kinds.
+ * explore_stateful_viol.c - what the stateful search (explore_stateful.c)
+ * reports: a violation it found, counted by kind, and its path completed
+ * into a schedule and kept when it is the best counterexample so far or
+ * the first of one of its kinds; an outcome (explore all); its progress.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -98,4 +98,62 @@ void xs_violation(struct sworker *s, int plen, const uint8_t *extra, int nx,
 	s->cexlen = len;
 	s->cexpre = pre;
 	s->cexkinds = got | kinds;
+}
+
+/* opts.outcomes: a terminal state's outcome H, reached by PLEN steps of
+ * the path: counted, and its path kept when it is new. */
+int xs_outcome(struct sworker *s, uint64_t h, int plen)
+{
+	struct xst *st = s->st;
+	int rc = 0;
+	if (!h)
+		h = 1;
+	pthread_mutex_lock(&st->omu);
+	int r = xset_add(&st->out, h);
+	uint32_t keep = st->o.keep ? st->o.keep : 10000;
+	if (r < 0) {
+		rc = -1;
+	} else if (r > 0 && (uint32_t)st->nosched < keep) {
+		if (st->nosched == st->caposched) {
+			int c = st->caposched ? st->caposched * 2 : 64;
+			uint8_t **a = realloc(st->osched, sizeof *a * (size_t)c);
+			if (a)
+				st->osched = a;
+			int *l = realloc(st->olen, sizeof *l * (size_t)c);
+			if (l)
+				st->olen = l;
+			if (!a || !l)
+				rc = -1;
+			else
+				st->caposched = c;
+		}
+		if (rc == 0 && xsched_dup(&st->osched[st->nosched], s->path, plen) == 0)
+			st->olen[st->nosched++] = plen;
+	}
+	pthread_mutex_unlock(&st->omu);
+	return rc;
+}
+
+/* Progress: every worker adds what it did to the shared counters; the
+ * first, which runs in the calling thread, tells at most every 0.5 s. */
+void xs_report(struct sworker *s)
+{
+	struct xst *st = s->st;
+	__atomic_add_fetch(&st->live_states, s->states - s->told_states,
+			   __ATOMIC_RELAXED);
+	__atomic_add_fetch(&st->live_viol, s->violating - s->told_viol,
+			   __ATOMIC_RELAXED);
+	s->told_states = s->states;
+	s->told_viol = s->violating;
+	if (s->id || !st->o.progress)
+		return;
+	double t = xnow();
+	if (t - st->last_report < 0.5)
+		return;
+	st->last_report = t;
+	struct vfs_explore_progress p = { .stateful = true,
+		.states = __atomic_load_n(&st->live_states, __ATOMIC_RELAXED),
+		.violating = __atomic_load_n(&st->live_viol, __ATOMIC_RELAXED),
+		.round = st->xm.rounds + 1, .depth = s->maxdepth };
+	xprogress_tell(&st->o, &p, st->t0, st->t0, t, p.states);
 }
