@@ -4,10 +4,12 @@
  * "Reduction"): a block whose result another order of commuting blocks
  * already reached is not run, and that must lose nothing.  With and
  * without them (opts.no_sleep) the search must visit the same set of
- * states (each state's hash, as xs_count_state counts it) and report the
+ * nodes of the merged graph (each one's hash, as xs_count_node counts
+ * it: a state inside a chain of local blocks is not one) and report the
  * same violations: the kinds and their counts, the counterexample and the
- * first schedule of each kind; and on a scenario where blocks commute it
- * must take fewer transitions (else the test proves nothing).
+ * first schedule of each kind, and the same outcomes; and on a scenario
+ * where blocks commute it must take fewer transitions (else the test
+ * proves nothing).
  */
 #include "harness.h"
 #include "explore.h"
