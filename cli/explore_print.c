@@ -106,6 +106,13 @@ void explore_print_stateful(struct session *s, const struct xstate *x, int engin
 		out(s, "a path to it, as a worker found it (another run may show another; "
 		    "'explore save FILE' writes it):\n");
 		explore_print_cex(s, x, r->cex_len);
+	} else if (r->have_cex && !r->cex_shortest) {
+		/* (the step-by-step search did not find it within its
+		 * limit: the search's own path, of fewest blocks, which may
+		 * not be of fewest preemptions) */
+		out(s, "a path to it of fewest blocks (the step-by-step search for the "
+		    "shortest did not find it; 'explore save FILE' writes it):\n");
+		explore_print_cex(s, x, r->cex_len);
 	} else if (r->have_cex) {
 		out(s, "a shortest path to it ('explore save FILE' writes it):\n");
 		explore_print_cex(s, x, r->cex_len);

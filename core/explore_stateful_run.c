@@ -247,8 +247,8 @@ static int probe_alone(struct xst *st, struct sprobe *p)
 	return p->rc;
 }
 
-/* The counterexample of a search with several workers (r, from the
- * workers' best) and the one of each kind they found, again by the
+/* The counterexample of the stateful search (r, from the workers'
+ * best) and the one of each kind they found, again by the
  * step-by-step search; 1: all redone, 0: some kept as the workers found
  * them. */
 static int redo_cex(struct xst *st, struct sworker *ws, int jobs,
@@ -487,13 +487,16 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 							     r->cex_len, st->viol,
 							     &r->cex_steps);
 	}
-	/* Several workers share the visited table: the path by which a
-	 * state is first reached, and so the counterexamples they keep, is
-	 * whichever worker got there first.  The step-by-step search gives
-	 * ones that depend on the input alone (fewest preemptions, fewest
-	 * steps, lowest schedule), here for the counterexample and for each
-	 * kind found; a worker's is kept only where it gives up (limit). */
-	if (!o->first && jobs > 1 && rc == 0 && !(o->stop && *o->stop) &&
+	/* The counterexample the issue asks for has the fewest preemptions,
+	 * then the fewest steps.  The depth-first search keeps the path of
+	 * fewest blocks (one worker: the lowest such; several share the
+	 * visited table, so the path by which a state is first reached is
+	 * whichever worker got there first), which may preempt more.  The
+	 * step-by-step search gives the one the input alone fixes (fewest
+	 * preemptions, fewest steps, lowest schedule), whatever jobs is, here
+	 * for the counterexample and for each kind found; the search's own is
+	 * kept only where it gives up (limit). */
+	if (!o->first && rc == 0 && !(o->stop && *o->stop) &&
 	    redo_cex(st, ws, jobs, r) < 0)
 		rc = -1;
 	/* the first of each kind, from the lowest worker that has one */
