@@ -333,13 +333,12 @@ static inline bool fn_is_iterator(int fn)
  * copy_process note, and of the accesses only a write of f_pos (a seek
  * starts a new pass) unless the script declared rules (rules_access). */
 static inline bool detect_needs(const struct vfs_world *w,
-				const struct vfs_event *ev)
+				const struct vfs_event *ev, bool clocks)
 {
 	enum { NEED = 1u << OP_ACQUIRE | 1u << OP_BLOCK | 1u << OP_WAKE |
 		1u << OP_EMIT,
 	       CLOCKS = 1u << OP_RELEASE | 1u << OP_DOWNGRADE,
 	       ACCESS = 1u << OP_READ | 1u << OP_WRITE };
-	bool clocks = !w->det.no_clocks;
 	/* (with clocks, plain stepping: one test for all but the frames) */
 	if ((clocks ? NEED | CLOCKS | ACCESS : NEED) >> ev->op & 1)
 		return true;
@@ -351,21 +350,28 @@ static inline bool detect_needs(const struct vfs_world *w,
 }
 /* EV made by the step X runs: numbered, named (the file's id, the
  * inode's i_ino, the thread's kernel tid, the resume point), given to the
- * detectors that read it and to the step's sink.  (inline: every access,
- * lock and entry of every step of a search comes through here) */
-static inline void emit(struct vx *x, struct vfs_event *ev)
+ * detectors that read it and to the step's sink.  A world without vector
+ * clocks (det.no_clocks: the explorers' copies, whose events no view
+ * shows; the detectors and the searches' sinks read slots and tids)
+ * leaves them unnamed.  (inline: every access, lock and entry of every
+ * step of a search comes through here) */
+static inline __attribute__((always_inline)) void
+emit(struct vx *x, struct vfs_event *ev)
 {
 	struct vfs_world *w = x->w;
+	bool clocks = !w->det.no_clocks;
 	ev->seq = ++w->seq;
 	ev->step = w->step;
-	if (ev->objkind == VOK_FILE && ev->obj >= 0)
-		ev->file_id = w->files[ev->obj].id;
-	else if (ev->objkind == VOK_INODE && ev->obj >= 0)
-		ev->ino = w->inodes[ev->obj].ino;
 	ev->tid = (int8_t)x->tid;
-	ev->ktid = x->t->tid;
-	ev->rp = (uint8_t)x->rp;
-	if (w->det.enabled && detect_needs(w, ev))
+	if (clocks) {
+		if (ev->objkind == VOK_FILE && ev->obj >= 0)
+			ev->file_id = w->files[ev->obj].id;
+		else if (ev->objkind == VOK_INODE && ev->obj >= 0)
+			ev->ino = w->inodes[ev->obj].ino;
+		ev->ktid = x->t->tid;
+		ev->rp = (uint8_t)x->rp;
+	}
+	if (w->det.enabled && detect_needs(w, ev, clocks))
 		vfs_detect_event(w, ev);
 	if (x->sink && x->sink->fn)
 		x->sink->fn(x->sink->ctx, w, ev);

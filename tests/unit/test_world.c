@@ -215,6 +215,52 @@ static void test_noframes_skips_alike(void **state)
 	h_free(h);
 }
 
+/* A copy without vector clocks (det.no_clocks: an explorer's) runs the
+ * same steps, its events the same but unnamed: no file#, i_ino, kernel
+ * tid nor step's name (emit), which only views of the trace read. */
+static void test_no_clocks_unnamed(void **state)
+{
+	(void)state;
+	struct h *h = half_race();
+	struct h *c = h_new("v6.5");
+	vfs_world_copy(c->w, h->w);
+	c->w->det.no_clocks = 1;
+	h_clear(h);
+	h_clear(c);
+	int B = h_tid(h, "B"), A = h_tid(h, "A");
+	assert_int_equal(h_finish(h, B), 2);
+	assert_int_equal(h_finish(c, B), 2);
+	assert_int_equal(h_finish(h, A), 2);
+	assert_int_equal(h_finish(c, A), 2);
+	assert_int_equal(h->log.n, c->log.n);
+	int files = 0, inodes = 0;
+	for (size_t i = 0; i < h->log.n; i++) {
+		const struct vfs_event *e = &h->log.ev[i];
+		struct vfs_event n = c->log.ev[i];
+		assert_int_equal(n.file_id, 0);
+		assert_int_equal(n.ino, 0);
+		assert_int_equal(n.ktid, 0);
+		assert_int_equal(n.rp, 0);
+		assert_int_not_equal(e->ktid, 0);
+		files += e->file_id != 0;
+		inodes += e->ino != 0;
+		n.file_id = e->file_id;
+		n.ino = e->ino;
+		n.ktid = e->ktid;
+		n.rp = e->rp;
+		char x[256], y[256];
+		vfs_event_text(h->w, e, x, sizeof x);
+		vfs_event_text(c->w, &n, y, sizeof y);
+		assert_string_equal(x, y);
+	}
+	assert_true(files > 0 && inodes > 0);   /* (named with the clocks) */
+	assert_int_equal(vfs_report_count(h->w, DK_DUPLICATE, 0),
+			 vfs_report_count(c->w, DK_DUPLICATE, 0));
+	assert_true(vfs_report_count(c->w, DK_DUPLICATE, 0) > 0);
+	h_free(h);
+	h_free(c);
+}
+
 /* getdents from any offset hands out the first entry at that offset or
  * after, in a directory with holes (unlinked names) and a name renamed
  * in (a new offset, last): the iterator's walk to the offset, from
@@ -538,6 +584,7 @@ int main(void)
 		cmocka_unit_test(test_copy_continues_alike),
 		cmocka_unit_test(test_noframes_steps_alike),
 		cmocka_unit_test(test_noframes_skips_alike),
+		cmocka_unit_test(test_no_clocks_unnamed),
 		cmocka_unit_test(test_getdents_from_any_offset),
 		cmocka_unit_test(test_copy_into_used_buffer),
 		cmocka_unit_test(test_copies_share_nothing_visible),
