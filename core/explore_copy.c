@@ -19,7 +19,9 @@
  * The pending calls of the threads in FIXED are not copied: a search only
  * ever takes calls off their queues, so every copy already holds them.
  * The inodes: the table is shared (a reference), their locks copied.
- * D must have been made by vfs_world_copy once (initialised).  THREADS:
+ * D must have been made by vfs_world_copy once (initialised), from a
+ * world of the same search: the superblocks, which only the set-up
+ * changes (vfs_setup_mount), are S's and not copied.  THREADS:
  * the threads copied, the others being S's already in D (D was copied
  * from S, and steps since touched only THREADS: w->touched); and then
  * (THREADS not all) D's marks, cleared when it was S's, name the files,
@@ -34,7 +36,8 @@ static inline void fcopy(struct vfs_world *d, const struct vfs_world *s,
 	 * overwritten); the guard: all, as the threads */
 	uint32_t files = UINT32_MAX, fdts = UINT32_MAX;
 	uint8_t objs = 0xff;
-	if (threads != UINT32_MAX && !__builtin_expect(xs_check_touched, 0)) {
+	bool back = threads != UINT32_MAX && !__builtin_expect(xs_check_touched, 0);
+	if (back) {
 		files = d->touched_files;
 		fdts = d->touched_fdts;
 		objs = d->touched_objs;
@@ -83,7 +86,12 @@ static inline void fcopy(struct vfs_world *d, const struct vfs_world *s,
 		memcpy(&dd->passes[i], &sd->passes[i],
 		       offsetof(struct vfs_pass, by) + (size_t)sd->passes[i].hi);
 	memcpy(&dd->ld, &sd->ld, offsetof(struct vfs_lockdep, edges));
-	memcpy(dd->ld.edges, sd->ld.edges, sizeof dd->ld.edges[0] * sd->ld.nedges);
+	/* (lockdep's graph only grows, edge by edge: when D was S's, its
+	 * first S->nedges are S's but for their counts and first links,
+	 * which no search reads) */
+	if (!back)
+		memcpy(dd->ld.edges, sd->ld.edges,
+		       sizeof dd->ld.edges[0] * sd->ld.nedges);
 	if (objs & TOUCH_PROCS)
 		memcpy(d->procs, s->procs, sizeof d->procs[0] * (size_t)s->nprocs);
 	/* (a thread's results: any step's; the guard: every thread, for a
@@ -129,7 +137,6 @@ static inline void fcopy(struct vfs_world *d, const struct vfs_world *s,
 		else if (ne)
 			dt->rec.nent = 0;
 	}
-	memcpy(d->sbs, s->sbs, sizeof d->sbs[0] * (size_t)s->nsb);
 	bool ok;
 	/* (the inode table is shared, not copied: only the locks are) */
 	ok = world_copy_objects_some(d, s, files, fdts, objs & TOUCH_ILOCKS) &&
