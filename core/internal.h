@@ -376,10 +376,50 @@ emit(struct vx *x, struct vfs_event *ev)
 	if (x->sink && x->sink->fn)
 		x->sink->fn(x->sink->ctx, w, ev);
 }
-void fn_enter(struct vx *x, int fn);
+void detect_overflow(struct vfs_world *w, int limit);
+/* FN onto the thread's function stack, and off it (with those above) */
+static inline void fn_stack_push(struct vx *x, int fn)
+{
+	struct vfs_thread *t = x->t;
+	if (t->nfn < VFS_MAX_FNSTACK)
+		t->fnstack[t->nfn++] = (uint8_t)fn;
+	else
+		detect_overflow(x->w, VL_FNSTACK);
+}
+static inline void fn_stack_pop(struct vfs_thread *t, int fn)
+{
+	for (int i = t->nfn - 1; i >= 0; i--)
+		if (t->fnstack[i] == fn) {
+			t->nfn = (uint8_t)i;
+			break;
+		}
+}
+/* The entry and the exit of FN, their events made (trace.c) */
+void fn_enter_made(struct vx *x, int fn);
+void fn_exit_made(struct vx *x, int fn, int64_t ret);
+/* ... but a search's plain frames (vfs_step_noframes: an exit, a
+ * non-iterator's entry), not made, numbered all the same (inline: every
+ * step of a search enters and leaves a few) */
+static inline void fn_enter(struct vx *x, int fn)
+{
+	if (x->no_frames && !fn_is_iterator(fn)) {
+		fn_stack_push(x, fn);
+		x->w->seq++;
+		return;
+	}
+	fn_enter_made(x, fn);
+}
+static inline void fn_exit(struct vx *x, int fn, int64_t ret)
+{
+	if (x->no_frames) {
+		fn_stack_pop(x->t, fn);
+		x->w->seq++;
+		return;
+	}
+	fn_exit_made(x, fn, ret);
+}
 /* The entry of a filesystem's iterator: carries the file and directory. */
 void fn_enter_iter(struct vx *x, int fn);
-void fn_exit(struct vx *x, int fn, int64_t ret);
 /* Out of the kernel function FN with RET, and out of the call with it. */
 static inline void sys_return_from(struct vx *x, int fn, int64_t ret)
 {

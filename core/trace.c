@@ -453,32 +453,19 @@ void vfs_event_jsonl(const struct vfs_world *w, const struct vfs_event *ev,
 
 /* ---- emitting, for the paths ---- */
 
-/* Enter FN; EV its entry's event, or NULL when it is not made. */
+/* Enter FN, its entry's event EV made. */
 static void fn_push(struct vx *x, struct vfs_event *ev, int fn)
 {
-	struct vfs_thread *t = x->t;
-	if (t->nfn < VFS_MAX_FNSTACK)
-		t->fnstack[t->nfn++] = (uint8_t)fn;
-	else
-		detect_overflow(x->w, VL_FNSTACK);
-	if (!ev) {
-		x->w->seq++;
-		return;
-	}
-	if (t->nfn == 1)
-		ev->sys = t->rec.call.sys;
+	fn_stack_push(x, fn);
+	if (x->t->nfn == 1)
+		ev->sys = x->t->rec.call.sys;
 	emit(x, ev);
 }
 
 /* Most entries: no file or directory (nothing reads them but the
  * dead-directory check and footprints of an iterator's entry). */
-void fn_enter(struct vx *x, int fn)
+void fn_enter_made(struct vx *x, int fn)
 {
-	/* (vfs_step_noframes: not made, numbered all the same) */
-	if (x->no_frames && !fn_is_iterator(fn)) {
-		fn_push(x, NULL, fn);
-		return;
-	}
 	struct vfs_event ev = { .op = OP_ENTER, .fn = (uint8_t)fn,
 		.file = -1, .dir = -1 };
 	fn_push(x, &ev, fn);
@@ -495,18 +482,10 @@ void fn_enter_iter(struct vx *x, int fn)
 	fn_push(x, &ev, fn);
 }
 
-void fn_exit(struct vx *x, int fn, int64_t ret)
+void fn_exit_made(struct vx *x, int fn, int64_t ret)
 {
 	struct vfs_thread *t = x->t;
-	for (int i = t->nfn - 1; i >= 0; i--)
-		if (t->fnstack[i] == fn) {
-			t->nfn = (uint8_t)i;
-			break;
-		}
-	if (x->no_frames) {             /* (numbered all the same) */
-		x->w->seq++;
-		return;
-	}
+	fn_stack_pop(t, fn);
 	struct vfs_event ev = { .op = OP_EXIT, .fn = (uint8_t)fn, .ret = ret };
 	if (t->nfn == 0)
 		ev.sys = t->rec.call.sys;
