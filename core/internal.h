@@ -426,8 +426,22 @@ static inline void sys_return_from(struct vx *x, int fn, int64_t ret)
 	fn_exit(x, fn, ret);
 	sys_return(x, ret);
 }
-void access_file(struct vx *x, int fn, int field, int file, int64_t v,
-		 bool write, bool atomic);
+/* A read or write of FIELD of open file FILE (V: its value; ATOMIC: an
+ * atomic counter's).  (inline: most steps make one or two, and each
+ * caller's constants fold) */
+static inline void access_file(struct vx *x, int fn, int field, int file,
+			       int64_t v, bool write, bool atomic)
+{
+	struct vfs_event ev = { .tid = (int8_t)x->tid,
+		.op = write ? OP_WRITE : OP_READ, .fn = (uint8_t)fn,
+		.field = (uint8_t)field, .objkind = VOK_FILE, .obj = file,
+		.value = v, .atomic = atomic };
+	if (atomic) {
+		x->w->stats.atomics++;
+		x->w->stats.atomics_by_sys[x->t->rec.call.sys]++;
+	}
+	emit(x, &ev);
+}
 void access_inode(struct vx *x, int fn, int field, int ino, int64_t v,
 		  bool write);
 /* The lockless path walk (fs/namei.c, RCU mode) read the entries of DIR

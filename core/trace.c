@@ -492,20 +492,6 @@ void fn_exit_made(struct vx *x, int fn, int64_t ret)
 	emit(x, &ev);
 }
 
-void access_file(struct vx *x, int fn, int field, int file, int64_t v,
-		 bool write, bool atomic)
-{
-	struct vfs_event ev = { .tid = (int8_t)x->tid,
-		.op = write ? OP_WRITE : OP_READ, .fn = (uint8_t)fn,
-		.field = (uint8_t)field, .objkind = 1, .obj = file, .value = v,
-		.atomic = atomic };
-	if (atomic) {
-		x->w->stats.atomics++;
-		x->w->stats.atomics_by_sys[x->t->rec.call.sys]++;
-	}
-	emit(x, &ev);
-}
-
 void access_inode(struct vx *x, int fn, int field, int ino, int64_t v,
 		  bool write)
 {
