@@ -368,8 +368,11 @@ static inline uint32_t counts_kinds(const struct vfs_world *a,
 	if (b->det.counts[DK_RULE] != a->det.counts[DK_RULE])
 		k |= DK_BIT(DK_RULE);
 	/* (only counted with the clocks on: races with the snapshot's
-	 * accesses, or any race the clocks see on this path) */
-	if (!b->det.no_clocks && b->det.counts[DK_RACE] != a->det.counts[DK_RACE])
+	 * accesses, a property of the state (its history: explore_state.c,
+	 * xs_canon_history); a race of two steps of the search, which the
+	 * clocks see on some paths to a state and not on others, is found
+	 * by comparing the enabled steps, xs_expand) */
+	if (!b->det.no_clocks && b->det.open_races != a->det.open_races)
 		k |= DK_BIT(DK_RACE);
 	if (b->det.overflowed != a->det.overflowed)
 		k |= DK_BIT(DK_OVERFLOW);

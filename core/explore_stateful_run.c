@@ -33,6 +33,7 @@ static int add_item(struct xst *st, const struct vfs_world *w, uint64_t h,
 	/* races: compared steps (below), and the clocks only for races
 	 * with the snapshot's own accesses */
 	it->w->det.no_clocks = !st->hist;
+	it->w->det.open_step = st->hist ? st->snap->step : 0;
 	if (plen)
 		memcpy(it->path, path, (size_t)plen);
 	it->plen = plen;

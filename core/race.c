@@ -143,6 +143,8 @@ bool detect_copy(struct vfs_detect *d, const struct vfs_detect *s, int nthreads)
 	d->nreports = s->nreports;
 	memcpy(d->counts, s->counts, sizeof d->counts);
 	memcpy(d->race_fields, s->race_fields, sizeof d->race_fields);
+	d->open_step = s->open_step;
+	d->open_races = s->open_races;
 	d->overflowed = s->overflowed;
 	d->told = s->told;
 	memcpy(d->overflow_step, s->overflow_step, sizeof d->overflow_step);
@@ -304,6 +306,8 @@ static void race(struct vfs_world *w, const struct vfs_event *ev,
 {
 	if (ev->field < FLD__COUNT)
 		w->det.race_fields[ev->field]++;
+	if (a->step <= w->det.open_step)
+		w->det.open_races++;
 	if (already(w, DK_RACE, ev->field, ev->obj, a, b)) {
 		w->det.counts[DK_RACE]++;
 		return;

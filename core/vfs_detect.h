@@ -168,6 +168,12 @@ struct vfs_detect {
 	uint8_t nreports;
 	uint32_t counts[DK__REPORTS]; /* reports seen, also past the list's end */
 	uint32_t race_fields[FLD__COUNT]; /* races seen per field, likewise */
+	/* The stateful search with the clocks on (core/explore_stateful.c):
+	 * the accesses made up to step OPEN_STEP are the snapshot's (0: none
+	 * told apart), OPEN_RACES the races with one of them, the only races
+	 * of the clocks it counts (the others depend on the path) */
+	int32_t open_step;
+	uint32_t open_races;
 	/* the bounds of core/limits.h reached: bit VL_x, the step it was
 	 * first reached in, and which the shell has told (vfs_overflow_text) */
 	uint32_t overflowed, told;
