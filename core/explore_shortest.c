@@ -15,12 +15,16 @@
  * that ran last runs on or cannot run, one otherwise.  A state is told
  * apart by its canonical hash and the thread that ran last.  At each
  * state searched: a deadlock, a step whose detectors counted a
- * violation, or two enabled steps that race (as in expand) give a
- * candidate: the path, completed without preemption (and, for a race,
- * also with the two racing steps first, one order and the other),
- * replayed with the race detector's clocks; the candidate's cost is the
- * preemptions up to the step where the violation is first reported, and
- * that step.  The search ends when no state left can give a cheaper one.
+ * violation, two enabled steps that race (as in expand), or a step whose
+ * access conflicts with one the set-up made that some other thread is not
+ * ordered after (xs_open_accesses: no state holds both steps enabled, the
+ * set-up's was made before the snapshot) give a candidate: the path,
+ * completed without preemption (and, for two enabled steps, also with
+ * them first, one order and the other), replayed with the race
+ * detector's clocks, which tell whether it races; the candidate's cost
+ * is the preemptions up to the step where the violation is first
+ * reported, and that step.  The search ends when no state left can give
+ * a cheaper one.
  *
  * A state searched is its parent's state and one step: the search keeps
  * the states it searched (struct wcache) while states it has yet to
@@ -332,9 +336,11 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 	struct vfs_world *Wtmp = xs_wnew(), *K[XMAXT] = { 0 };
 	struct wcache wc = { 0 };
 	uint8_t *path = NULL;
-	int cappath = 0, dummy = 0, rc = 0;
+	int cappath = 0, rc = 0;
 	uint32_t fixed = 0;
 	uint64_t polls = 0;
+	struct xopen *open = NULL;
+	int nopen = 0;
 
 	memset(&xm, 0, sizeof xm);
 	*visited = 0;
@@ -345,6 +351,10 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 	wc.w = calloc((size_t)wc.cap, sizeof *wc.w);
 	wc.free = malloc((size_t)wc.cap * sizeof *wc.free);
 	if (!Wtmp || !c.ev || !b.p || !wc.w || !wc.free)
+		goto oom;
+	/* the set-up's accesses a step may race with: no state holds two
+	 * steps enabled that race then, the step is a candidate itself */
+	if ((c.viol & DK_BIT(DK_RACE)) && (nopen = xs_open_accesses(snap, &open)) < 0)
 		goto oom;
 	for (int i = 0; i < snap->nthreads; i++)
 		if (snap->threads[i].state != TS_FREE)
@@ -429,7 +439,10 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 			o->acc = acc;
 			o->cap = cap;
 			o->xm = &xm;
-			o->need_hist = &dummy;
+			o->open = open;
+			o->nopen = nopen;
+			int opened = 0;
+			o->need_hist = &opened;
 			struct vfs_sink sink = { xs_obs_sink, o };
 			if (!K[r] && !(K[r] = xs_wnew()))
 				goto oom;
@@ -441,7 +454,7 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 				goto oom;
 			int p = N.pre + (lastrun && t != last);
 			path[N.steps] = (uint8_t)t;
-			if (counts_kinds(W, K[r]) & c.viol)
+			if (opened || (counts_kinds(W, K[r]) & c.viol))
 				candidate(&c, path, N.steps + 1, 100000);
 			int maxpre = __atomic_load_n(&kn->maxpre, __ATOMIC_RELAXED);
 			if (maxpre >= 0 && p > maxpre)
@@ -519,6 +532,7 @@ done:
 oom:
 	rc = -1;
 out:
+	free(open);
 	free(c.best);
 	free(c.sch);
 	vfs_world_free(c.ev);
