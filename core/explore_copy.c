@@ -57,7 +57,8 @@ static inline void fcopy(struct vfs_world *d, const struct vfs_world *s,
 	dd->npasses = dok ? sd->npasses : 0;
 	dd->nreports = VFS_MAX_REPORTS;
 	memcpy(dd->counts, sd->counts, sizeof dd->counts);
-	dd->open_step = sd->open_step, dd->open_races = sd->open_races;
+	dd->open_step = sd->open_step;
+	dd->open_races = sd->open_races;
 	dd->overflowed = sd->overflowed;
 	dd->told = sd->told;
 	if (sd->overflowed)

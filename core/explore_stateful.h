@@ -540,9 +540,10 @@ void *xs_worker_main(void *arg);
 /* ---- a successor taken ---- */
 enum { XR_ERROR = -1, XR_SEEN, XR_NEW, XR_CUT };  /* xs_reach's */
 /* Level L's successor I, reached: its path pushed (*NP steps), the
- * violation its block made reported, its state put in the visited set.  The one way both the frontier (explore_stateful_run.c,
- * top) and the depth-first search (explore_stateful.c, dfs) take a
- * successor; inline: dfs takes one per transition. */
+ * violation its block made reported, its state put in the visited set.
+ * The one way both the frontier (explore_stateful_run.c, top) and the
+ * depth-first search (explore_stateful.c, dfs) take a successor; inline:
+ * dfs takes one per transition. */
 static inline int xs_reach(struct sworker *s, const struct lvl *L, int i,
 			   int *np)
 {
