@@ -113,11 +113,11 @@ size_t xs_canon_bound(const struct vfs_world *w, bool data)
 		n += 8 + 2 * (size_t)VFS_NR_OPEN;
 	n += (size_t)VFS_MAX_PASSES * (8 + VFS_MAX_PASS_OFFSETS);
 	n += sizeof(struct vfs_lockdep);
-	/* canon_history: a bit per thread and two per lock clock for each
+	/* canon_history: a bit per thread and a word for the locks for each
 	 * open access (at most one per shadow and thread, and its write),
 	 * a bit per shadow */
 	const struct vfs_detect *d = &w->det;
-	size_t words = ((size_t)w->nthreads + 2 * (size_t)d->nlockclocks) / 64 + 1;
+	size_t words = (size_t)w->nthreads / 64 + 2;
 	n += (size_t)d->nshadows * ((size_t)w->nthreads + 1) * 8 * words;
 	n += 8 * ((size_t)d->nshadows / 64 + 2);
 	return n;
@@ -746,16 +746,26 @@ void xs_canon_history(struct sbuf *b, const struct vfs_world *w,
 	} while (0)
 	for (int e = 0; e < st->nopen; e++) {
 		const struct xopen *x = &st->open[e];
-		uint64_t word = 0;      /* threads, then locks */
+		uint64_t word = 0;      /* threads */
 		int k = 0;
 		for (int t = 0; t < n; t++)
 			BIT(d->vc[t][x->tid] >= x->clock);
-		for (int i = 0; i < d->nlockclocks; i++) {
-			BIT(d->lockclocks[i].w[x->tid] >= x->clock);
-			BIT(d->lockclocks[i].r[x->tid] >= x->clock);
-		}
 		if (k & 63)
 			PUT(b, word);
+		/* the locks whose clocks have seen it, by lock: race.c keeps
+		 * them in the order a path first used them, and a lock no
+		 * clock of which has seen it says nothing, so the sum, which
+		 * no order changes, of each such lock's id and two bits (one
+		 * path's table order made two of one state) */
+		uint64_t locks = 0;
+		for (int i = 0; i < d->nlockclocks; i++) {
+			const struct vfs_lockclock *l = &d->lockclocks[i];
+			uint64_t on = (uint64_t)(l->w[x->tid] >= x->clock) << 1 |
+				      (uint64_t)(l->r[x->tid] >= x->clock);
+			if (on)
+				locks += xmix((uint64_t)l->lock << 2 | on);
+		}
+		PUT(b, locks);
 	}
 	/* the shadows a write replaced: two words at least */
 	uint64_t word = 0;
