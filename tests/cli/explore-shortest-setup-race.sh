@@ -11,16 +11,11 @@
 # counterexample, with its preemptions, the same.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
+. "$top/tests/cli/lib/scenario.bash"
 case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac
 
 # (the kind explore-sleep-random.sh makes at random)
-cat >setup.vfs <<'V'
-kernel v6.4
-mkdir /d /e
-touch /d/a /d/b /d/c /e/a /e/b /f /g
-spawn A
-spawn B
-spawn C
+{ scenario_head v6.4 3; cat <<'V'
 A: open /d
 A: open /d
 B: open /e
@@ -39,6 +34,7 @@ B: pidfd_getfd 6 3 &
 B: getdents 7 2 &
 C: getdents 4 2 &
 V
+} >setup.vfs
 race='race on f_pos of file#1: step 41 A ext4_dir_llseek read \(no locks held\), and step [0-9]+ B iterate_dir write'
 for e in explore 'explore stateful jobs 1' 'explore dpor'; do
     name=${e// /-}

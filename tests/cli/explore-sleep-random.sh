@@ -15,6 +15,7 @@
 # SLEEP_RANDOM_N, SLEEP_RANDOM_SEED: how many, from which seed.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
+. "$top/tests/cli/lib/scenario.bash"
 case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac
 
 n=${SLEEP_RANDOM_N:-200}
@@ -30,13 +31,11 @@ pickw() { pick $#; shift $R; W=$1; }
 # scenario: one random scenario on stdout, its explore lines left out
 # (fds[P]: process P's fds other than pidfds; nfd[P]: its next fd)
 scenario() {
-    local p q k c np
+    local p q k c np kern
     local -a fds nfd
-    pickw "${kernels[@]}"; echo "kernel $W"
-    echo "mkdir /d /e"
-    echo "touch /d/a /d/b /d/c /e/a /e/b /f /g"
+    pickw "${kernels[@]}"; kern=$W
     pick 2; np=$((2 + R))
-    for ((p = 0; p < np; p++)); do echo "spawn ${names[p]}"; done
+    scenario_head "$kern" "$np"
     # set-up: opens, then an fd taken from another or dup'd
     for ((p = 0; p < np; p++)); do
         fds[p]="" nfd[p]=3

@@ -10,6 +10,7 @@
 # instead of the state, so the thieves' blocks were taken as commuting.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
+. "$top/tests/cli/lib/scenario.bash"
 case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac
 
 cat >two-owners.vfs <<'V'
@@ -53,13 +54,7 @@ set -- $counts
 # locks, and were hashed in that order: one state reached by two paths
 # was two (4,102 states here with one worker, 4,102 to 4,216 with two,
 # run to run); by lock they are one (explore_state.c, xs_canon_history).
-cat >history.vfs <<'V'
-kernel 797964253d35
-mkdir /d /e
-touch /d/a /d/b /d/c /e/a /e/b /f /g
-spawn A
-spawn B
-spawn C
+{ scenario_head 797964253d35 3; cat <<'V'
 A: open /d
 A: open /g
 B: open /d
@@ -85,6 +80,7 @@ C: getdents 7 2 &
 C: getdents 3 2 &
 C: getdents 4 2 &
 V
+} >history.vfs
 hcounts=
 for j in 1 2 2 2 2 2 2; do
     { cat history.vfs; echo "explore stateful jobs $j"; } >run.vfs
