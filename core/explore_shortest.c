@@ -13,7 +13,15 @@
  * Step by step from the snapshot, a search in the order of (preemptions,
  * steps): Dijkstra's, with a step costing no preemption when the thread
  * that ran last runs on or cannot run, one otherwise.  A state is told
- * apart by its canonical hash and the thread that ran last.  At each
+ * apart by its canonical hash and the thread that ran last, and once a
+ * step conflicts with an access the set-up made (below), by its history
+ * too, as the stateful search tells it (xs_canon_history: which threads
+ * and lock clocks are ordered after each open access); the search then
+ * starts again with the clocks on.  Without it two paths to a state, the
+ * cheaper one ordering a thread after the set-up's access (taking the
+ * lock the set-up's thread let go after it), are one state, the dearer
+ * path's race is never tried, and the counterexample printed as the
+ * shortest may not be (tests/cli/explore-shortest-history.sh).  At each
  * state searched: a deadlock, a step whose detectors counted a
  * violation, two enabled steps that race (as in expand), or a step whose
  * access conflicts with one the set-up made that some other thread is not
@@ -216,10 +224,11 @@ static int wc_later(struct wcache *wc, struct snode *nd, int32_t x)
 }
 
 /* X's state into W: a copy of its nearest ancestor kept (the snapshot at
- * worst), and the steps from it run again. */
+ * worst), and the steps from it run again; with HIST the clocks on (the
+ * history is part of the state), else off. */
 static int wc_make(struct wcache *wc, const struct snode *nd, int32_t x,
 		   const struct vfs_world *snap, struct vfs_world *w,
-		   uint8_t *path)
+		   uint8_t *path, bool hist)
 {
 	int32_t y = x;
 	int n = 0;
@@ -229,7 +238,8 @@ static int wc_make(struct wcache *wc, const struct snode *nd, int32_t x,
 	}
 	if (!vfs_world_copy(w, y > 0 ? wc->w[nd[y].slot] : snap))
 		return -1;
-	w->det.no_clocks = 1;
+	w->det.no_clocks = !hist;
+	w->det.open_step = hist ? snap->step : 0;
 	while (n > 0)
 		vfs_step_noframes(w, path[--n], NULL);
 	return 0;
@@ -341,6 +351,11 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 	uint64_t polls = 0;
 	struct xopen *open = NULL;
 	int nopen = 0;
+	/* the history, off until a step conflicts with an open access
+	 * (xs_canon_history reads of its struct xst the snapshot and the
+	 * open accesses only) */
+	struct xst hs = { .snap = snap };
+	bool hist = false;
 
 	memset(&xm, 0, sizeof xm);
 	*visited = 0;
@@ -356,12 +371,15 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 	 * steps enabled that race then, the step is a candidate itself */
 	if ((c.viol & DK_BIT(DK_RACE)) && (nopen = xs_open_accesses(snap, &open)) < 0)
 		goto oom;
+	hs.open = open;
+	hs.nopen = nopen;
 	for (int i = 0; i < snap->nthreads; i++)
 		if (snap->threads[i].state != TS_FREE)
 			fixed |= 1u << i;
 	capn = 4096;
 	if (!(nd = malloc(capn * sizeof *nd)))
 		goto oom;
+again:
 	nd[0] = (struct snode){ -1, 255, 255, 0, 0, -1, 0, xs_tree_hash(&b, snap), 0, 0 };
 	nn = 1;
 	if (heap_push(&hp, SKEY(0, 0), 0) < 0)
@@ -407,7 +425,7 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 		}
 		/* the state: made from its nearest ancestor kept, then kept
 		 * if it is needed before the others kept */
-		if (wc_make(&wc, nd, x, snap, Wtmp, path) < 0)
+		if (wc_make(&wc, nd, x, snap, Wtmp, path, hist) < 0)
 			goto oom;
 		int kept = x ? wc_keep(&wc, nd, x, &Wtmp) : 1;
 		if (kept < 0)
@@ -429,7 +447,8 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 		 * (only the components a step changed hashed again) */
 		if (xs_hash_reserve(&hw, W) < 0)
 			goto oom;
-		xs_state_hash(&b, &hw, W, N.tree, fixed, NULL, NULL, NULL, XTOUCH_ALL);
+		xs_state_hash(&b, &hw, W, N.tree, fixed, hist ? &hs : NULL, NULL,
+			      NULL, XTOUCH_ALL);
 		for (int r = 0; r < nrun; r++) {
 			int t = run[r];
 			struct xobs *o = &obs[r];
@@ -452,6 +471,8 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 			vfs_step_noframes(K[r], t, &sink);
 			if (o->over)
 				goto oom;
+			if (opened && !hist)
+				goto history;
 			int p = N.pre + (lastrun && t != last);
 			path[N.steps] = (uint8_t)t;
 			if (opened || (counts_kinds(W, K[r]) & c.viol))
@@ -473,7 +494,7 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 			if (xs_hash_reserve(&hx, K[r]) < 0)
 				goto oom;
 			uint64_t h = xmix(xs_state_hash(&b, &hx, K[r], tr, fixed,
-							NULL, W, &hw,
+							hist ? &hs : NULL, W, &hw,
 							xs_touched(K[r], t)) ^
 					  (uint64_t)(t + 1) * 0x9e3779b97f4a7c15ull);
 			if (!h)
@@ -516,6 +537,24 @@ done:
 		}
 		if (!nd[x].ref || nd[x].slot >= 0)
 			wc_unref(&wc, nd, N.parent);
+		continue;
+history:
+		/* a step conflicts with an open access: the search starts
+		 * again from the snapshot with the clocks on, each state told
+		 * apart by its history too (as the stateful search does), and
+		 * what it found so far forgotten: the counterexample is the
+		 * one the search with the history finds, whatever the search
+		 * without it met first */
+		hist = true;
+		free(c.best);
+		c.best = NULL;
+		c.have = false;
+		hp.n = 0;
+		xset_free(&closed);
+		wc.last.n = 0;
+		for (wc.nfree = 0; wc.nfree < wc.n; wc.nfree++)
+			wc.free[wc.nfree] = wc.nfree;
+		goto again;
 	}
 	if (c.failed)
 		goto oom;
