@@ -37,6 +37,17 @@ static inline void fcopy(struct vfs_world *d, const struct vfs_world *s,
 	uint32_t files = UINT32_MAX, fdts = UINT32_MAX;
 	uint8_t objs = 0xff;
 	bool back = threads != UINT32_MAX && !__builtin_expect(xs_check_touched, 0);
+	/* (forward, xs_fcopy_fwd: S may have more threads, files, fd
+	 * tables, inodes, processes, passes or lockdep edges than D, which
+	 * no mark names; back, it never has) */
+	if (back && (s->nthreads > n || s->nfiles > d->nfiles ||
+		     s->nfdt > d->nfdt || s->ninodes > d->ninodes ||
+		     s->ndlocks > d->ndlocks || s->nprocs > d->nprocs ||
+		     s->det.npasses > d->det.npasses ||
+		     s->det.ld.nedges > d->det.ld.nedges)) {
+		back = false;
+		threads = UINT32_MAX;
+	}
 	if (back) {
 		files = d->touched_files;
 		fdts = d->touched_fdts;
@@ -157,6 +168,15 @@ void xs_fcopy_back(struct vfs_world *d, const struct vfs_world *s,
 		   uint32_t fixed, bool recs, uint32_t threads)
 {
 	fcopy(d, s, fixed, recs, threads);
+}
+
+uint32_t xs_fcopy_fwd(struct vfs_world *d, const struct vfs_world *s, int t)
+{
+	d->touched = s->touched;
+	d->touched_files = s->touched_files;
+	d->touched_fdts = s->touched_fdts;
+	d->touched_objs = s->touched_objs;
+	return s->touched | 1u << t;
 }
 
 /* The reports zeroed: the copies pin nreports at the maximum without

@@ -275,7 +275,7 @@ int xs_expand(struct sworker *s, int d)
 	/* the threads of the work buffer that may not be S's: after the
 	 * first successor, those its block ran or touched (the spare, a
 	 * copy of it before a step, is its state then: W->touched with it) */
-	uint32_t wdiff = UINT32_MAX;
+	uint32_t wdiff = s->wnear ? s->wdiff : UINT32_MAX;
 	int tlast = -1;         /* the last successor's thread */
 	for (int t = 0; t < S->nthreads; t++)
 		if (xs_runnable(S, t) && !(L->slp >> t & 1))
@@ -609,6 +609,29 @@ static void sleep_child(struct sworker *s, int d, int i)
 	C->slp = z;
 }
 
+/* Level D's state, level D - 1's last successor I: level D - 1's own
+ * state, never read again (what follows I there is asleep) and the
+ * search's (D - 1 above the base: not the frontier's item), made the work
+ * buffer, whose first copy of level D's state is then its block's writes
+ * only (xs_fcopy_fwd); the buffer it was made the level's. */
+static void work_from_parent(struct sworker *s, int d, int i)
+{
+	struct vfs_world *x = s->lv[d - 1].state, **own;
+	if (x == s->lv[d - 2].last)
+		own = &s->lv[d - 2].last;
+	else if (x == s->lv[d - 1].buf)
+		own = &s->lv[d - 1].buf;
+	else
+		return;
+	if (!s->work)
+		return;
+	*own = s->work;
+	s->work = x;
+	s->lv[d - 1].state = NULL;
+	s->wnear = true;
+	s->wdiff = xs_fcopy_fwd(x, s->lv[d].state, s->lv[d - 1].tid[i]);
+}
+
 /* Depth-first from STATE (already in the visited set), at depth BASE
  * with PATH (PLEN steps) leading to it. */
 static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
@@ -705,7 +728,11 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 		} else if (xs_level_hash(s, d, true, s->lv[d - 1].tid[i]) < 0) {
 			return -1;
 		}
-		if (xs_expand(s, d) < 0)
+		if (i == s->lv[d - 1].ilast && d - 1 > base)
+			work_from_parent(s, d, i);
+		r = xs_expand(s, d);
+		s->wnear = false;
+		if (r < 0)
 			return -1;
 		if (!xs_count_node(s, &s->lv[d]))
 			return 0;

@@ -349,6 +349,12 @@ void xs_fcopy(struct vfs_world *d, const struct vfs_world *s,
  * processes and inode locks only those D's touch marks name. */
 void xs_fcopy_back(struct vfs_world *d, const struct vfs_world *s,
 		   uint32_t fixed, bool recs, uint32_t threads);
+/* D, a world holding the parent of S (S its successor by thread T's
+ * block, S's marks that block's), made ready to be made S by
+ * xs_fcopy_back: S's marks put in D; the threads to copy (a copy
+ * forward, from parent to child: xs_fcopy_back then copies all when S
+ * has more of anything than D). */
+uint32_t xs_fcopy_fwd(struct vfs_world *d, const struct vfs_world *s, int t);
 struct vfs_world *xs_wnew(void);
 
 /* The violations a step shows: the detectors' counts that grew from A
@@ -467,6 +473,11 @@ struct sworker {
 	int kcexlen[DK__COUNT];
 	struct vfs_world *scratch;
 	struct vfs_world *work;         /* where successors are made */
+	/* the work buffer holds the parent of the state expanded next
+	 * (dfs): the threads that may differ (xs_fcopy_fwd); else
+	 * UINT32_MAX (WNEAR false) */
+	bool wnear;
+	uint32_t wdiff;
 	struct vfs_world *spare;        /* the copy before a maybe-visible step */
 	uint8_t nsite[RP__COUNT];       /* resume points seen visible after a block's */
 	uint64_t told_states, told_viol;        /* already in the progress */

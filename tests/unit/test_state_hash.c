@@ -264,13 +264,22 @@ static void walk(struct h *h, uint32_t fixed, uint64_t seed)
 			}
 			if (!n)
 				break;
-			successor(&c, run_t[xorshift64(&rng) % (uint64_t)n], fixed);
+			int t = run_t[xorshift64(&rng) % (uint64_t)n];
+			successor(&c, t, fixed);
 			struct vfs_world *x = c.w;
 			c.w = c.k;
 			c.k = x;
 			struct hashed y = c.hw;
 			c.hw = c.hk;
 			c.hk = y;
+			/* the parent made the successor by copying forward
+			 * only what the step marked (the search's next work
+			 * buffer, dfs), or all when it made an object */
+			xs_fcopy_back(c.k, c.w, fixed, false,
+				      xs_fcopy_fwd(c.k, c.w, t));
+			if (hash_of(&c.b, &c.hf, c.k, fixed, NULL, NULL,
+				    XTOUCH_ALL) != c.hw.h)
+				fail_msg("thread %d's step: not copied forward", t);
 			steps++;
 		}
 	}
