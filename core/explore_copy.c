@@ -179,6 +179,61 @@ uint32_t xs_fcopy_fwd(struct vfs_world *d, const struct vfs_world *s, int t)
 	return s->touched | 1u << t;
 }
 
+static inline struct xtouch touch_or(struct xtouch a, struct xtouch b)
+{
+	return (struct xtouch){ a.threads | b.threads, a.files | b.files,
+				a.fdts | b.fdts, (uint8_t)(a.objs | b.objs) };
+}
+
+/* (W is S but for what its marks name, and thread T; the spare, near S,
+ * is S but for SPARE_DIFF: their union names what the spare lacks; it
+ * is then W, near S but for W's marks and T) */
+void xs_spare_copy(struct sworker *s, const struct vfs_world *S,
+		   const struct vfs_world *W, int t)
+{
+	struct vfs_world *d = s->spare;
+	struct xtouch m = xs_touched(W, t);
+	if (s->spare_near == S) {
+		struct xtouch u = touch_or(s->spare_diff, m);
+		d->touched = u.threads;
+		d->touched_files = u.files;
+		d->touched_fdts = u.fdts;
+		d->touched_objs = u.objs;
+		xs_fcopy_back(d, W, s->st->fixed, s->st->o.outcomes, u.threads);
+	} else {
+		xs_fcopy(d, W, s->st->fixed, s->st->o.outcomes);
+	}
+	s->spare_near = S;
+	s->spare_diff = m;
+	s->spare_fresh = true;
+}
+
+/* (the spare, copied from LAST's block before a step: then LAST but for
+ * the block's marks and T, or, the step taken back after the copy, for
+ * the step's too, its marks, when it made no object: A has no more of
+ * any table than B) */
+static bool no_more(const struct vfs_world *a, const struct vfs_world *b)
+{
+	return a->nthreads <= b->nthreads && a->nprocs <= b->nprocs &&
+	       a->nfiles <= b->nfiles && a->nfdt <= b->nfdt &&
+	       a->ninodes <= b->ninodes && a->ndlocks <= b->ndlocks &&
+	       a->det.npasses <= b->det.npasses &&
+	       a->det.ld.nedges <= b->det.ld.nedges;
+}
+
+void xs_spare_kept(struct sworker *s, const struct vfs_world *last, int t)
+{
+	const struct vfs_world *p = s->spare;
+	bool near = s->spare_fresh && no_more(p, last);
+	s->spare_near = near ? last : NULL;
+	s->spare_diff = touch_or(xs_touched(last, t),
+				 (struct xtouch){ p ? p->touched : 0,
+						  p ? p->touched_files : 0,
+						  p ? p->touched_fdts : 0,
+						  p ? p->touched_objs : 0 });
+	s->spare_fresh = false;
+}
+
 /* The reports zeroed: the copies pin nreports at the maximum without
  * copying them, and the race detector (clocks on) still reads them. */
 struct vfs_world *xs_wnew(void)

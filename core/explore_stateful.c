@@ -249,6 +249,7 @@ static void keep_last(struct sworker *s, struct lvl *L)
 	struct xhash x = L->hxlast;
 	L->hxlast = s->hxw;
 	s->hxw = x;
+	xs_spare_kept(s, L->last, L->tid[L->ilast]);
 }
 
 /* Make the successors of level D's state (the reduced set).  A
@@ -375,7 +376,7 @@ int xs_expand(struct sworker *s, int d)
 						return -1;
 					vfs_world_copy(s->spare, W);
 				}
-				xs_fcopy(s->spare, W, s->st->fixed, s->st->o.outcomes);
+				xs_spare_copy(s, S, W, t);
 				saved = true;
 			}
 			o->cls = XM_B;

@@ -355,6 +355,14 @@ void xs_fcopy_back(struct vfs_world *d, const struct vfs_world *s,
  * forward, from parent to child: xs_fcopy_back then copies all when S
  * has more of anything than D). */
 uint32_t xs_fcopy_fwd(struct vfs_world *d, const struct vfs_world *s, int t);
+struct sworker;
+/* The spare made W, a successor being made of S by thread T: only what
+ * differs when the spare is near S (xs_fcopy_back), else all. */
+void xs_spare_copy(struct sworker *s, const struct vfs_world *S,
+		   const struct vfs_world *W, int t);
+/* LAST kept as a state (the successor of thread T's block): the spare,
+ * copied in that block before its last steps, is near it. */
+void xs_spare_kept(struct sworker *s, const struct vfs_world *last, int t);
 struct vfs_world *xs_wnew(void);
 
 /* The violations a step shows: the detectors' counts that grew from A
@@ -479,6 +487,12 @@ struct sworker {
 	bool wnear;
 	uint32_t wdiff;
 	struct vfs_world *spare;        /* the copy before a maybe-visible step */
+	/* the spare holds SPARE_NEAR's state (a world of the search) or
+	 * one of its ancestors on the path to it, but for the parts
+	 * SPARE_DIFF names (xs_spare_copy, xs_spare_kept); NULL: unknown */
+	const struct vfs_world *spare_near;
+	struct xtouch spare_diff;
+	bool spare_fresh;               /* copied since the last kept */
 	uint8_t nsite[RP__COUNT];       /* resume points seen visible after a block's */
 	uint64_t told_states, told_viol;        /* already in the progress */
 	double cpu;                     /* seconds of its thread in worker_main */
