@@ -80,6 +80,34 @@
  * its violations are counted and its accesses compared for races as
  * there, at the point where it would have run.
  *
+ * One dependency DPOR's footprints keep, the sleep sets waive where it
+ * holds no order (explore_sleep.c, xs_commute; at 4x4 v6.5 it was met in
+ * 27,556 of the 94,837 transitions into seen states, all of which reached
+ * the same state in either order): a file's f_count, which one block
+ * writes and the other only reads, when the writer leaves it no lower and
+ * it is at least 2 at the node.  The model reads f_count only in file_needs_f_pos_lock, as
+ * "file_count(file) > 1", and writes it only in fget (+1) and fput (-1,
+ * freeing the file at 0: an object freed, so a dependency with every
+ * block); a script's override or defined function may read it otherwise,
+ * and then the rule is off (xs_fcount_rule).  So at such a node X the
+ * reader's tests answer "> 1" in either order (the count it reads is X's
+ * or more), its steps and its state are the same, the writer reads no
+ * value the reader changes, and the sum of their changes is the same:
+ * X.b.c = X.c.b, and each block is its own in the other's successor,
+ * which is (c) at X.  The proof below moves a sleeping block U across
+ * edges each of which commutes with it at its own node; the footprint U
+ * keeps is the one made where it fell asleep, which the rule may read at
+ * a later node Z: every edge between that met U only at f_count was, by
+ * the rule, a reader of it (when U writes it: Z's count is where U fell
+ * asleep's, U's run unchanged) or a writer leaving it no lower (when U
+ * reads it: Z's count is no lower, U's test answers the same), so U's
+ * block at Z is the one it keeps and the rule, checked with Z's count,
+ * says (c) at Z.  A block that writes one file's f_count and reads
+ * another's has a key each; two writers of one stay dependent (each may
+ * read what the other wrote).  tests/unit/test_sleep.c: the same nodes
+ * with it, fewer transitions than without it, and nodes lost when it is
+ * made to hold at a count of 1 (v6.4: the reader's test turns).
+ *
  * Proof that every node is visited, first by the same path as without
  * sleep sets.  Order the paths from the snapshot (sequences of edges)
  * lexicographically by thread.  Without sleep sets, the depth-first
@@ -450,6 +478,7 @@ int xs_expand(struct sworker *s, int d)
 			 * with every other */
 			if (dirty || !xorder_same(&ord0, W))
 				o->fp->all = 1;
+			L->cup[n] = xs_count_up(o->fp, S, W);
 			o->fp = NULL;
 		}
 		if (o->over)
@@ -570,46 +599,6 @@ uint8_t xs_abort_cut(int abort)
 	return XCUT_TABLE;
 }
 
-/* The sleep set of level D's successor I, as level D + 1's (lv_grow has
- * made room): after a local block, its parent's; else those of its
- * parent's and of the successors taken before it on this visit that
- * commute with its block (each with where its block was run). */
-static void sleep_child(struct sworker *s, int d, int i)
-{
-	const struct lvl *L = &s->lv[d];
-	struct lvl *C = &s->lv[d + 1];
-	uint32_t z = 0;
-	if (L->ample) {
-		z = L->slp;
-	} else {
-		const struct xfp *fi = &L->fp[i];
-		for (uint32_t m = L->slp; m; m &= m - 1) {
-			int u = __builtin_ctz(m);
-			if (xfp_indep(&s->lv[L->sref_d[u]].fp[L->sref_i[u]], fi)) {
-				z |= 1u << u;
-				C->sref_d[u] = L->sref_d[u];
-				C->sref_i[u] = L->sref_i[u];
-			}
-		}
-		for (int j = 0; j < i; j++) {
-			int u = L->tid[j];
-			if (L->asleep[j] || !xfp_indep(&L->fp[j], fi))
-				continue;
-			z |= 1u << u;
-			C->sref_d[u] = d;
-			C->sref_i[u] = (uint8_t)j;
-		}
-		C->slp = z;
-		return;
-	}
-	for (uint32_t m = z; m; m &= m - 1) {
-		int u = __builtin_ctz(m);
-		C->sref_d[u] = L->sref_d[u];
-		C->sref_i[u] = L->sref_i[u];
-	}
-	C->slp = z;
-}
-
 /* Level D's state, level D - 1's last successor I: level D - 1's own
  * state, never read again (what follows I there is asleep) and the
  * search's (D - 1 above the base: not the frontier's item), made the work
@@ -706,7 +695,7 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 		if (xs_lv_grow(s, d + 2) < 0)
 			return -1;
 		if (s->st->sleep)
-			sleep_child(s, d, i);
+			xs_sleep_child(s, d, i);
 		else
 			s->lv[d + 1].slp = 0;
 		struct vfs_world *W = xs_regen_next(s, d, i);

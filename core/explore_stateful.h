@@ -450,6 +450,8 @@ struct lvl {
 	int32_t sref_d[XMAXT];          /* thread u asleep: the level and */
 	uint8_t sref_i[XMAXT];          /* successor its block was run at */
 	struct xfp fp[XMAXT];           /* successor i's footprint */
+	uint8_t cup[XMAXT];             /* ... no f_count it wrote lower
+					 * after its block (xs_commute) */
 	struct xobs obs[XMAXT];         /* what successor i's block did */
 };
 
@@ -516,6 +518,7 @@ struct xst {
 	uint32_t fixed;                 /* threads whose pending calls are fixed */
 	bool hist;                      /* clocks on: open accesses matter */
 	bool sleep;                     /* sleep sets on */
+	bool fcount;                    /* ... with xs_commute's f_count rule */
 	int need_hist;                  /* atomic: an access conflicts with one */
 	struct xopen *open;             /* every one: xs_open_accesses */
 	int nopen;
@@ -559,6 +562,15 @@ bool xs_count_state(struct sworker *s, uint64_t h);
  * not counted) */
 extern void (*xs_state_hook)(uint64_t h);
 uint8_t xs_abort_cut(int abort);
+/* ---- sleep sets (explore_sleep.c) ---- */
+/* The f_count a file must have where a block that reads it and one that
+ * raises it are taken to commute (explore_stateful.c, "Reduction"); 2,
+ * tests lower it to see the rule made too strong fail. */
+extern int xs_fcount_min;
+bool xs_fcount_rule(const struct vfs_world *w);
+bool xs_count_up(const struct xfp *fp, const struct vfs_world *S,
+		 const struct vfs_world *W);
+void xs_sleep_child(struct sworker *s, int d, int i);
 void xs_worker_free(struct sworker *s);
 void *xs_worker_main(void *arg);
 

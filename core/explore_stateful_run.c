@@ -346,6 +346,7 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	 * (a depth-first search from the snapshot, in order), not with a
 	 * depth bound (a block may end at it), nor with the clocks (below) */
 	st->sleep = !o->no_sleep && o->max_depth <= 0 && jobs == 1;
+	st->fcount = st->sleep && xs_fcount_rule(snap);
 	if (vt_alloc(&st->vt, st->bits, st->maxbits, o->state_bits <= 0,
 		     jobs > 1) < 0) {
 		vt_free(&st->vt);

@@ -11,6 +11,7 @@
  * where blocks commute it must take fewer transitions (else the test
  * proves nothing).
  */
+#include <limits.h>
 #include "harness.h"
 #include "explore.h"
 #include "explore_stateful.h"
@@ -299,6 +300,50 @@ static void test_tree_and_order(void **state) { (void)state; same_with_sleep("tr
 static void test_files_v64(void **state) { (void)state; same_with_sleep("files v6.4", files("v6.4"), false); }
 static void test_files_v65(void **state) { (void)state; same_with_sleep("files v6.5", files("v6.5"), false); }
 
+/* The f_count rule (explore_stateful.c, "Reduction", xs_commute): a
+ * thief's fget raising f_count commutes with a getdents that reads it
+ * where it is at least 2.  Sleep sets with it take fewer transitions than
+ * with the rule off (xs_fcount_min past any count), and the same nodes
+ * (same_with_sleep); made too strong (commuting where f_count is 1, which
+ * v6.4's file_needs_f_pos_lock answers the other way after the fget) they
+ * miss nodes. */
+static void test_fcount_rule(void **state)
+{
+	(void)state;
+	struct vfs_explore_result a, b;
+	uint64_t *ha, *hb;
+	size_t na, nb;
+	struct h *h = thieves("v6.5", 3);
+	search(h->w, 1, true, &a, &ha, &na);
+	xs_fcount_min = INT_MAX;
+	search(h->w, 1, true, &b, &hb, &nb);
+	xs_fcount_min = 2;
+	print_message("f_count rule: %llu transitions, %llu without it\n",
+		      (unsigned long long)a.transitions,
+		      (unsigned long long)b.transitions);
+	assert_int_equal(na, nb);
+	assert_memory_equal(ha, hb, sizeof *ha * na);
+	assert_true(a.transitions < b.transitions);
+	free(ha);
+	free(hb);
+	vfs_explore_result_free(&a);
+	vfs_explore_result_free(&b);
+	h_free(h);
+	h = thieves("v6.4", 2);
+	search(h->w, 1, false, &a, &ha, &na);
+	xs_fcount_min = 1;
+	search(h->w, 1, true, &b, &hb, &nb);
+	xs_fcount_min = 2;
+	print_message("f_count rule too strong: %zu nodes, %zu without sleep sets\n",
+		      nb, na);
+	assert_true(na != nb || memcmp(ha, hb, sizeof *ha * na));
+	free(ha);
+	free(hb);
+	vfs_explore_result_free(&a);
+	vfs_explore_result_free(&b);
+	h_free(h);
+}
+
 /* Off with several workers (explore_stateful.c: their order is not the
  * least paths'). */
 static void test_off(void **state)
@@ -331,6 +376,7 @@ int main(void)
 		cmocka_unit_test(test_own_files_v64),
 		cmocka_unit_test(test_own_files_v65),
 		cmocka_unit_test(test_own_files_all),
+		cmocka_unit_test(test_fcount_rule),
 		cmocka_unit_test(test_off),
 	};
 	return cmocka_run_group_tests(tests, NULL, h_teardown);
