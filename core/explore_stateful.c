@@ -373,6 +373,7 @@ int xs_expand(struct sworker *s, int d)
 		bool spec = false;
 		uint64_t spec_tr = 0, spec_h = 0;
 		uint32_t spec_kinds = 0, spec_ovf = 0;
+		bool spec_cup = false;
 		for (;;) {
 			uint16_t allocs = W->allocs;
 			/* (its resume point: read only after the block's
@@ -394,6 +395,7 @@ int xs_expand(struct sworker *s, int d)
 			} else if (t != tlast) {
 				spec_kinds = counts_kinds(S, W);
 				spec_ovf = xoverflowed(S, W);
+				spec_cup = o->fp && xs_count_up(o->fp, S, W);
 				if (hash_state(s, L, &s->hxw, W, t, dirty ? 0 : L->tree,
 					       acc, &spec_tr, &spec_h) < 0)
 					return -1;
@@ -478,7 +480,8 @@ int xs_expand(struct sworker *s, int d)
 			 * with every other */
 			if (dirty || !xorder_same(&ord0, W))
 				o->fp->all = 1;
-			L->cup[n] = xs_count_up(o->fp, S, W);
+			/* (spec: W is a step past the block) */
+			L->cup[n] = spec ? spec_cup : xs_count_up(o->fp, S, W);
 			o->fp = NULL;
 		}
 		if (o->over)
