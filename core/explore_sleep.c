@@ -30,19 +30,59 @@ bool xs_count_up(const struct xfp *fp, const struct vfs_world *S,
 
 int xs_fcount_min = 2;
 
+/* Node I of E, an override of file_needs_f_pos_lock, is its count and
+ * node P, its parent, makes of it an answer that is the same for every
+ * count of 2 or more: the count taken as true or false, or compared with
+ * a constant on the side where it is the same. */
+static bool count_use_same(const struct vfs_expr *e, int p, int i)
+{
+	const struct vfs_xnode *n = &e->node[p];
+	if (n->op == XO_NOT || n->op == XO_AND || n->op == XO_OR)
+		return true;
+	int o = n->l == i ? n->r : n->l;
+	if (e->node[o].op != XO_CONST)
+		return false;
+	int k = e->node[o].v, op = n->op;
+	if (n->l != i)          /* k OP count: count OP' k */
+		op = op == XO_LT ? XO_GT : op == XO_GT ? XO_LT :
+		     op == XO_LE ? XO_GE : op == XO_GE ? XO_LE : op;
+	switch (op) {
+	case XO_GT: case XO_LE: case XO_EQ: case XO_NE:
+		return k <= 1;
+	case XO_GE: case XO_LT:
+		return k <= 2;
+	}
+	return false;
+}
+
 /* The f_count rule holds in W's kernel: f_count is read only by
  * file_needs_f_pos_lock's "file_count(file) > 1" and written only by
- * fget's +1 and fput's -1; a script's override or defined function may
- * read it otherwise. */
+ * fget's +1 and fput's -1; a script's defined function that reads it, or
+ * an override of file_needs_f_pos_lock that asks more of it than whether
+ * it is 2 or more, turns it off. */
 bool xs_fcount_rule(const struct vfs_world *w)
 {
 	if (!w->kdefs)
 		return true;
-	if (w->kdefs->nkfns)
-		return false;
-	for (int k = 0; k < VDEC__COUNT; k++)
-		if (w->kdefs->overrides[k].n)
-			return false;
+	for (int i = 0; i < w->kdefs->nkfns; i++)
+		for (int j = 0; j < w->kdefs->kfns[i].nsteps; j++)
+			if (w->kdefs->kfns[i].step[j].field == FLD_F_COUNT)
+				return false;
+	const struct vfs_expr *e = &w->kdefs->overrides[VDEC_FPOS_LOCK];
+	for (int i = 0; i < e->n; i++) {
+		if (e->node[i].op != XO_VAR || e->node[i].v != VDV_COUNT ||
+		    i == e->root)
+			continue;       /* (the count alone: true) */
+		for (int p = 0; p < e->n; p++) {
+			const struct vfs_xnode *n = &e->node[p];
+			bool two = n->op != XO_CONST && n->op != XO_VAR &&
+				   n->op != XO_NOT;
+			if ((n->op != XO_CONST && n->op != XO_VAR && n->l == i) ||
+			    (two && n->r == i))
+				if (!count_use_same(e, p, i))
+					return false;
+		}
+	}
 	return true;
 }
 

@@ -88,8 +88,9 @@
  * it is at least 2 at the node.  The model reads f_count only in file_needs_f_pos_lock, as
  * "file_count(file) > 1", and writes it only in fget (+1) and fput (-1,
  * freeing the file at 0: an object freed, so a dependency with every
- * block); a script's override or defined function may read it otherwise,
- * and then the rule is off (xs_fcount_rule).  So at such a node X the
+ * block); a script's defined function that reads it, or an override of
+ * file_needs_f_pos_lock that asks more of it than whether it is 2 or
+ * more, turns the rule off (xs_fcount_rule).  So at such a node X the
  * reader's tests answer "> 1" in either order (the count it reads is X's
  * or more), its steps and its state are the same, the writer reads no
  * value the reader changes, and the sum of their changes is the same:

@@ -344,6 +344,32 @@ static void test_fcount_rule(void **state)
 	h_free(h);
 }
 
+/* The rule is off where a script's override of file_needs_f_pos_lock asks
+ * more of the count than whether it is 2 or more (xs_fcount_rule). */
+static bool rule_with(struct h *h, int op, int k, bool count_left)
+{
+	struct vfs_expr e = { .n = 3, .root = 2 };
+	e.node[count_left ? 0 : 1] = (struct vfs_xnode){ .op = XO_VAR, .v = VDV_COUNT };
+	e.node[count_left ? 1 : 0] = (struct vfs_xnode){ .op = XO_CONST, .v = (int16_t)k };
+	e.node[2] = (struct vfs_xnode){ .op = (uint8_t)op, .l = 0, .r = 1 };
+	assert_int_equal(vfs_override_set(h->w, VDEC_FPOS_LOCK, &e), 0);
+	return xs_fcount_rule(h->w);
+}
+
+static void test_fcount_rule_override(void **state)
+{
+	(void)state;
+	struct h *h = thieves("v6.5", 1);
+	assert_true(xs_fcount_rule(h->w));
+	assert_true(rule_with(h, XO_GT, 1, true));      /* count > 1 */
+	assert_true(rule_with(h, XO_LT, 1, false));     /* 1 < count */
+	assert_true(rule_with(h, XO_GE, 2, true));      /* count >= 2 */
+	assert_false(rule_with(h, XO_GT, 2, true));     /* count > 2 */
+	assert_false(rule_with(h, XO_EQ, 2, true));     /* count == 2 */
+	assert_false(rule_with(h, XO_LT, 2, false));    /* 2 < count */
+	h_free(h);
+}
+
 /* Off with several workers (explore_stateful.c: their order is not the
  * least paths'). */
 static void test_off(void **state)
@@ -377,6 +403,7 @@ int main(void)
 		cmocka_unit_test(test_own_files_v65),
 		cmocka_unit_test(test_own_files_all),
 		cmocka_unit_test(test_fcount_rule),
+		cmocka_unit_test(test_fcount_rule_override),
 		cmocka_unit_test(test_off),
 	};
 	return cmocka_run_group_tests(tests, NULL, h_teardown);
