@@ -190,12 +190,15 @@ lock_event_of(struct vfs_world *w, const struct vfs_sink *sink, int tid,
 	emit(&x, &ev);
 }
 
+/* (the nesting subclass only on a block: lockdep reads it of a block and
+ * of an acquire, which grant makes; nobody of a release, wake or fail) */
 static void lock_event(struct vfs_world *w, const struct vfs_sink *sink,
 		       int tid, int rp, int op, int fn, vfs_lid_t lid, int mode,
 		       int other)
 {
 	lock_event_of(w, sink, tid, rp, op, fn, lid, mode, other,
-		      class_of(w, lid), lock_subclass(w, &w->threads[tid], lid));
+		      class_of(w, lid), op == OP_BLOCK ?
+		      lock_subclass(w, &w->threads[tid], lid) : LDSUB_NORMAL);
 }
 
 /* Give the lock L (LID's) to tid: bookkeeping shared by fast path and
