@@ -167,8 +167,9 @@ static bool calls_in_progress(const struct vfs_world *w)
 	return false;
 }
 
-static bool step(struct vfs_world *w, int tid, const struct vfs_sink *sink,
-		 bool no_frames)
+/* (inline: vfs_step_noframes is a search's one call per step) */
+static inline __attribute__((always_inline)) bool
+step(struct vfs_world *w, int tid, const struct vfs_sink *sink, bool no_frames)
 {
 	struct vfs_thread *t = &w->threads[tid];
 	struct vx x = { .w = w, .t = t, .tid = tid, .sink = sink,
