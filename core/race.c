@@ -454,8 +454,9 @@ static struct vfs_pass *pass_of(struct vfs_world *w, int file, bool create)
 }
 
 /* Make offsets below END (at most the table) valid and not yet handed out:
- * a copy of the world (explore_copy.c xs_fcopy) takes only those below hi. */
-static void pass_extend(struct vfs_pass *p, int64_t end)
+ * a copy of the world (explore_copy.c xs_fcopy) takes only those below hi.
+ * (inline: every entry handed out extends its pass) */
+static inline void pass_extend(struct vfs_pass *p, int64_t end)
 {
 	if (end > VFS_MAX_PASS_OFFSETS)
 		end = VFS_MAX_PASS_OFFSETS;

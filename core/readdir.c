@@ -51,8 +51,10 @@ int iterate_dir_actor_fn(const struct vfs_world *w, const struct vfs_thread *t)
 }
 
 /* Entry OFF (the inode INO) handed out: the call's record of it, and its
- * event EV (the entry set in it; the rest is the call's). */
-static void emit_entry(struct vx *x, struct vfs_event *ev, int ino, int64_t off)
+ * event EV (the entry set in it; the rest is the call's).  (inline: the
+ * entry loop's body) */
+static inline __attribute__((always_inline)) void
+emit_entry(struct vx *x, struct vfs_event *ev, int ino, int64_t off)
 {
 	struct vfs_callrec *r = &x->t->rec;
 	struct vfs_entvec *v = &x->w->rec_ent[x->tid];
