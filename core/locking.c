@@ -204,8 +204,9 @@ lock_event(struct vfs_world *w, const struct vfs_sink *sink, int tid, int rp,
 
 /* Give the lock L (LID's) to tid: bookkeeping shared by fast path and
  * handoff. */
-static void grant(struct vfs_world *w, const struct vfs_sink *sink, int tid,
-		  int rp, struct vfs_lock *l, vfs_lid_t lid, int mode, int fn)
+static inline __attribute__((always_inline)) void
+grant(struct vfs_world *w, const struct vfs_sink *sink, int tid, int rp,
+      struct vfs_lock *l, vfs_lid_t lid, int mode, int fn)
 {
 	struct vfs_thread *t = &w->threads[tid];
 	int cls = class_of(w, lid), sub = lock_subclass(w, t, lid);

@@ -423,7 +423,9 @@ static void on_lock(struct vfs_world *w, const struct vfs_event *ev)
 
 /* ---- what each open directory handed out ---- */
 
-static struct vfs_pass *pass_of(struct vfs_world *w, int file, bool create)
+/* (inline: every entry handed out finds its pass) */
+static inline struct vfs_pass *pass_of(struct vfs_world *w, int file,
+				       bool create)
 {
 	struct vfs_detect *d = &w->det;
 	int id = w->files[file].id;
