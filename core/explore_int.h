@@ -59,8 +59,20 @@ static inline bool xfp_indep(const struct xfp *a, const struct xfp *b)
 				return false;
 	return true;
 }
-/* EV's locations as DPOR treats them (core/footprint.c), added to F
- * (core/explore_search.c; the stateful search's sleep sets too). */
+/* EV's locations as DPOR treats them (core/footprint.c): their keys in
+ * KEY (XW: written), how many, or -1: all (core/explore_search.c; the
+ * stateful search keeps them in its memo, xmemo_e.fpk). */
+int xfp_keys(const struct vfs_event *ev, uint32_t key[VFS_FOOTPRINT_MAX]);
+/* N keys of xfp_keys (-1: all) added to F. */
+static inline void xfp_add_keys(struct xfp *f, int n, const uint32_t *key)
+{
+	if (n < 0)
+		f->all = 1;
+	for (int i = 0; i < n; i++)
+		xfp_add(f, key[i] & ~XW, key[i] & XW);
+}
+/* EV's locations as DPOR treats them, added to F (core/explore_search.c;
+ * the stateful search's sleep sets too). */
 void xfp_event(struct xfp *f, const struct vfs_event *ev);
 
 /* ---- small containers ---- */
@@ -215,9 +227,11 @@ struct xmemo {
 		 * the rows; and its vis_access then */
 		int8_t fixed;
 		uint8_t fixed_vis;
+		int8_t fpn;     /* DPOR's footprint (xfp_keys): fpk, -1: all */
 		uint32_t gen;   /* (xmovers.gen when filled) */
 		uint32_t key[2];
 		const struct xmloc *l[2];
+		uint32_t fpk[VFS_FOOTPRINT_MAX];
 	} e[XMEMO_SIZE];
 };
 /* xm_event_memo (explore_stateful.h, inline): xm_event, its footprint

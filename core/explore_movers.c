@@ -329,6 +329,7 @@ void xm_memo_fill(struct xmovers *m, struct xmemo_e *e, const struct vfs_world *
 	}
 	e->fixed = (int8_t)cls;
 	e->gen = m->gen;
+	e->fpn = (int8_t)xfp_keys(ev, e->fpk);
 }
 
 int xm_apply(struct xmovers *m)

@@ -57,19 +57,25 @@ static __attribute__((noinline)) void obs_access(struct xobs *o,
 }
 
 /* (the common event, a memo hit that keeps the discipline, calls nothing:
- * the open accesses and the kept ones are apart) */
+ * the open accesses and the kept ones are apart; the sleep sets'
+ * footprint is the memo entry's too: one lookup for both) */
 void xs_obs_sink(void *ctx, const struct vfs_world *w,
 		 const struct vfs_event *ev)
 {
 	struct xobs *o = ctx;
-	if (o->fp)
-		xfp_event(o->fp, ev);   /* (sleep sets: the block's footprint) */
-	if (xs_obs_covered(ev))
+	if (xs_obs_covered(ev)) {
+		/* (covered for the search's checks, not in DPOR's footprint:
+		 * an iterator's entry, its read of the cursor; a frame's
+		 * exit has no location) */
+		if (o->fp && ev->op != OP_EXIT)
+			xfp_event(o->fp, ev);
 		return;
+	}
 	if (ev->op == OP_EMIT) {
 		/* the pass's next entry, right after the last (no lock
 		 * taken or dropped between): the same locations (the entry
-		 * itself is none), the same class */
+		 * itself is none), the same class, the footprint the last
+		 * one added */
 		bool next = ev->seq == o->emit_seq + 1 && ev->step == o->emit_step &&
 			    ev->file == o->emit_file && ev->dir == o->emit_dir;
 		o->emit_seq = ev->seq;
@@ -81,9 +87,17 @@ void xs_obs_sink(void *ctx, const struct vfs_world *w,
 	}
 	if (o->nopen)
 		obs_open(o, ev);
-	int vis_access;
-	int c = o->memo ? xm_event_memo(o->xm, o->memo, w, ev, &vis_access) :
-			  xm_event(o->xm, w, ev, &vis_access);
+	int vis_access, c;
+	if (o->memo) {
+		struct xmemo_e *e = xm_memo_entry(o->xm, o->memo, w, ev);
+		if (o->fp)
+			xfp_add_keys(o->fp, e->fpn, e->fpk);
+		c = xm_memo_class(o->xm, e, w, ev, &vis_access);
+	} else {
+		if (o->fp)
+			xfp_event(o->fp, ev);
+		c = xm_event(o->xm, w, ev, &vis_access);
+	}
 	if (c > o->cls)
 		o->cls = (uint8_t)c;
 	if (c != XM_B && vis_access)

@@ -92,25 +92,27 @@ bool xsearch_stopped(const struct xshared *sh)
 
 /* ---- footprints ---- */
 
-/* EV's locations as DPOR treats them (core/footprint.c), added to F. */
-void xfp_event(struct xfp *f, const struct vfs_event *ev)
+int xfp_keys(const struct vfs_event *ev, uint32_t key[VFS_FOOTPRINT_MAX])
 {
 	struct vfs_loc loc[VFS_FOOTPRINT_MAX];
-	int n = vfs_footprint(ev, loc);
-	if (n < 0) {
-		f->all = 1;
-		return;
-	}
+	int n = vfs_footprint(ev, loc), k = 0;
 	for (int i = 0; i < n; i++) {
 		const struct vfs_loc *l = &loc[i];
 		int use = vfs_loc_use[l->why][VC_DPOR];
 		if (use == LU_IGNORE)
 			continue;
-		uint32_t key = l->kind == LOC_LOCK ? KLOCK(l->lock) :
-			       l->kind == LOC_PASS ? KPASS(l->obj) :
-			       KFLD(l->field, l->objkind, l->obj);
-		xfp_add(f, key, use == LU_WRITE || l->write);
+		key[k++] = (l->kind == LOC_LOCK ? KLOCK(l->lock) :
+			    l->kind == LOC_PASS ? KPASS(l->obj) :
+			    KFLD(l->field, l->objkind, l->obj)) |
+			   (use == LU_WRITE || l->write ? XW : 0);
 	}
+	return n < 0 ? -1 : k;
+}
+
+void xfp_event(struct xfp *f, const struct vfs_event *ev)
+{
+	uint32_t key[VFS_FOOTPRINT_MAX];
+	xfp_add_keys(f, xfp_keys(ev, key), key);
 }
 
 static void xsink(void *ctx, const struct vfs_world *w,

@@ -160,10 +160,11 @@ xm_classify(struct xmovers *m, const struct vfs_world *w,
 	return cls;
 }
 
-/* xm_event, its footprint and table rows from C (filled on a miss). */
-static inline int xm_event_memo(struct xmovers *m, struct xmemo *c,
-				const struct vfs_world *w,
-				const struct vfs_event *ev, int *vis_access)
+/* EV's entry of memo C (filled on a miss): its locations as the
+ * discipline and as DPOR see them, their rows of the table. */
+static inline struct xmemo_e *xm_memo_entry(struct xmovers *m, struct xmemo *c,
+					    const struct vfs_world *w,
+					    const struct vfs_event *ev)
 {
 	/* everything vfs_footprint reads of EV, in three loads: the lock
 	 * and the object, the file and the directory, and the bytes from
@@ -192,11 +193,27 @@ static inline int xm_event_memo(struct xmovers *m, struct xmemo *c,
 	struct xmemo_e *e = &c->e[h & c->mask];
 	if (!e->used || e->k[0] != k0 || e->k[1] != k1 || e->k[2] != k2)
 		xm_memo_fill(m, e, w, ev, k0, k1, k2);
+	return e;
+}
+
+/* xm_event of EV from its memo entry E. */
+static inline int xm_memo_class(struct xmovers *m, const struct xmemo_e *e,
+				const struct vfs_world *w,
+				const struct vfs_event *ev, int *vis_access)
+{
 	if (e->fixed >= 0 && e->gen == m->gen) {
 		*vis_access = e->fixed_vis;
 		return e->fixed;
 	}
 	return xm_classify(m, w, ev, e->n, e->key, e->write, e->l, vis_access);
+}
+
+/* xm_event, its footprint and table rows from C (filled on a miss). */
+static inline int xm_event_memo(struct xmovers *m, struct xmemo *c,
+				const struct vfs_world *w,
+				const struct vfs_event *ev, int *vis_access)
+{
+	return xm_memo_class(m, xm_memo_entry(m, c, w, ev), w, ev, vis_access);
 }
 
 /* ---- what a state is (explore_state.c) ---- */
