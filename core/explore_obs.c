@@ -64,10 +64,11 @@ void xs_obs_sink(void *ctx, const struct vfs_world *w,
 {
 	struct xobs *o = ctx;
 	if (xs_obs_covered(ev)) {
-		/* (covered for the search's checks, not in DPOR's footprint:
-		 * an iterator's entry, its read of the cursor; a frame's
-		 * exit has no location) */
-		if (o->fp && ev->op != OP_EXIT)
+		/* (covered for DPOR's footprint too, the sleep sets': by
+		 * the same key, as strong, before the step ends; but for an
+		 * entry of an iterator whose directory is not known, which
+		 * conflicts with all) */
+		if (o->fp && ev->op == OP_ENTER && ev->dir < 0)
 			xfp_event(o->fp, ev);
 		return;
 	}

@@ -345,7 +345,8 @@ void xs_obs_sink(void *ctx, const struct vfs_world *w,
 		 const struct vfs_event *ev);
 /* An event xs_obs_sink leaves out: a plain frame (a function's exit or
  * entry: no location), or one a later event of its step covers (the same
- * location, touched as strongly, with the same locks: a filesystem's
+ * location, touched as strongly, with the same locks, for the search's
+ * checks and the sleep sets' footprint alike: a filesystem's
  * iterator's entry, whose dead-directory check reads the directory the
  * iterator reads next, and its read of the file's cursor, which it writes
  * back in the end; core/readdir.c's dir_iterate, the one step that makes

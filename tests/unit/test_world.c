@@ -70,14 +70,15 @@ static bool plain_frame(const struct vfs_event *ev)
 
 /* Location L of an event is covered by location G of a later one: the
  * same, touched as strongly (a write covers a read), and used by the
- * search (the movers' discipline, its race check) as L is. */
+ * search (the movers' discipline, its race check, the sleep sets'
+ * footprint, which is DPOR's) as L is. */
 static bool loc_covers(const struct vfs_loc *g, const struct vfs_loc *l)
 {
-	static const int search[] = { VC_MOVERS, VC_STATEFUL };
+	static const int search[] = { VC_MOVERS, VC_STATEFUL, VC_DPOR };
 	if (g->kind != l->kind || g->field != l->field || g->objkind != l->objkind ||
 	    g->obj != l->obj || g->lock != l->lock || (l->write && !g->write))
 		return false;
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 3; i++)
 		if (vfs_loc_use[l->why][search[i]] != LU_IGNORE &&
 		    vfs_loc_use[g->why][search[i]] != vfs_loc_use[l->why][search[i]])
 			return false;
