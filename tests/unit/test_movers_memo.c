@@ -4,7 +4,8 @@
  * the guessed locking discipline (core/explore_movers.c, xm_event_memo):
  * for every event of random walks of the thieves (v5.6, v6.4, v6.5), the
  * memo's answer is xm_event's (the class and whether the access is of a
- * visible location), it answers most events from what it kept, and it
+ * visible location, and DPOR's keys of the event, which the sleep sets'
+ * footprint adds), it answers most events from what it kept, and it
  * still agrees once the table's classes changed under it (a demotion
  * between two rounds).
  */
@@ -33,6 +34,14 @@ static void both(void *ctx, const struct vfs_world *w, const struct vfs_event *e
 	c->misses += memcmp(before, c->memo->e, sizeof before) != 0;
 	assert_int_equal(a, b);
 	assert_int_equal(va, vb);
+	/* and its footprint as DPOR sees it, the sleep sets' (xs_obs_sink
+	 * adds the entry's keys) */
+	uint32_t key[VFS_FOOTPRINT_MAX];
+	int n = xfp_keys(ev, key);
+	const struct xmemo_e *e = xm_memo_entry(c->m, c->memo, w, ev);
+	assert_int_equal(e->fpn, n);
+	for (int i = 0; i < n; i++)
+		assert_int_equal(e->fpk[i], key[i]);
 	c->events++;
 	c->seen[a]++;
 	if (c->nkept < NKEEP)
