@@ -92,27 +92,42 @@ bool xsearch_stopped(const struct xshared *sh)
 
 /* ---- footprints ---- */
 
+/* Location L's key in a footprint. */
+static inline uint32_t loc_key(const struct vfs_loc *l)
+{
+	return l->kind == LOC_LOCK ? KLOCK(l->lock) :
+	       l->kind == LOC_PASS ? KPASS(l->obj) :
+	       KFLD(l->field, l->objkind, l->obj);
+}
+
 int xfp_keys(const struct vfs_event *ev, uint32_t key[VFS_FOOTPRINT_MAX])
 {
 	struct vfs_loc loc[VFS_FOOTPRINT_MAX];
 	int n = vfs_footprint(ev, loc), k = 0;
 	for (int i = 0; i < n; i++) {
-		const struct vfs_loc *l = &loc[i];
-		int use = vfs_loc_use[l->why][VC_DPOR];
-		if (use == LU_IGNORE)
-			continue;
-		key[k++] = (l->kind == LOC_LOCK ? KLOCK(l->lock) :
-			    l->kind == LOC_PASS ? KPASS(l->obj) :
-			    KFLD(l->field, l->objkind, l->obj)) |
-			   (use == LU_WRITE || l->write ? XW : 0);
+		int use = vfs_loc_use[loc[i].why][VC_DPOR];
+		if (use != LU_IGNORE)
+			key[k++] = loc_key(&loc[i]) |
+				   (use == LU_WRITE || loc[i].write ? XW : 0);
 	}
 	return n < 0 ? -1 : k;
 }
 
+/* (xfp_keys' keys added as they come: DPOR's sink calls it for every
+ * event) */
 void xfp_event(struct xfp *f, const struct vfs_event *ev)
 {
-	uint32_t key[VFS_FOOTPRINT_MAX];
-	xfp_add_keys(f, xfp_keys(ev, key), key);
+	struct vfs_loc loc[VFS_FOOTPRINT_MAX];
+	int n = vfs_footprint(ev, loc);
+	if (n < 0) {
+		f->all = 1;
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		int use = vfs_loc_use[loc[i].why][VC_DPOR];
+		if (use != LU_IGNORE)
+			xfp_add(f, loc_key(&loc[i]), use == LU_WRITE || loc[i].write);
+	}
 }
 
 static void xsink(void *ctx, const struct vfs_world *w,

@@ -2,7 +2,8 @@
 /*
  * footprint.h - vfs_footprint(), the locations a trace event touches (see
  * core/footprint.c for the consumers' table and their differences).
- * Inline: DPOR and the movers ask it for every event of every step.
+ * Inline, always (DPOR's sink has two copies, xfp_event's and xfp_keys'):
+ * DPOR and the movers ask it for every event of every step.
  */
 #ifndef VFSIM_FOOTPRINT_H
 #define VFSIM_FOOTPRINT_H
@@ -23,8 +24,8 @@ static inline void pass_loc_(struct vfs_loc *l, int why, int file)
 		.objkind = VOK_FILE, .obj = file };
 }
 
-static inline int vfs_footprint(const struct vfs_event *ev,
-				struct vfs_loc loc[VFS_FOOTPRINT_MAX])
+static inline __attribute__((always_inline)) int
+vfs_footprint(const struct vfs_event *ev, struct vfs_loc loc[VFS_FOOTPRINT_MAX])
 {
 	switch (ev->op) {
 	case OP_ACQUIRE: case OP_RELEASE:
