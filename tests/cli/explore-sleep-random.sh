@@ -20,72 +20,6 @@ case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac
 
 n=${SLEEP_RANDOM_N:-200}
 RANDOM=${SLEEP_RANDOM_SEED:-12}
-kernels=(v6.4 v6.5 v5.6 mainline 20ea1e7d13c1 797964253d35)
-paths=(/d /e /f /g)
-names=(A B C)
-# pick N: R a number below N; pickw LIST...: W one of the words (no
-# subshell: it would draw from a RANDOM seeded anew)
-pick() { R=$((RANDOM % $1)); }
-pickw() { pick $#; shift $R; W=$1; }
-
-# scenario: one random scenario on stdout, its explore lines left out
-# (fds[P]: process P's fds other than pidfds; nfd[P]: its next fd)
-scenario() {
-    local p q k c np kern
-    local -a fds nfd
-    pickw "${kernels[@]}"; kern=$W
-    pick 2; np=$((2 + R))
-    scenario_head "$kern" "$np"
-    # set-up: opens, then an fd taken from another or dup'd
-    for ((p = 0; p < np; p++)); do
-        fds[p]="" nfd[p]=3
-        pick 2; c=$R
-        for ((k = 0; k <= c; k++)); do
-            # (the first a directory: fd 3, the one stolen below)
-            if ((k == 0)); then pickw /d /e; else pickw "${paths[@]}"; fi
-            echo "${names[p]}: open $W"
-            fds[p]+="${nfd[p]} " nfd[p]=$((nfd[p] + 1))
-        done
-    done
-    for ((p = 0; p < np; p++)); do
-        pick 4
-        case $R in
-        0|1)
-            pick $((np - 1)); q=$(( (p + 1 + R) % np ))
-            pickw ${fds[q]}
-            echo "${names[p]}: pidfd_open ${names[q]}"
-            echo "${names[p]}: pidfd_getfd ${nfd[p]} $W"
-            fds[p]+="$((nfd[p] + 1)) " nfd[p]=$((nfd[p] + 2)) ;;
-        2)
-            pickw ${fds[p]}
-            echo "${names[p]}: dup $W"
-            fds[p]+="${nfd[p]} " nfd[p]=$((nfd[p] + 1)) ;;
-        esac
-    done
-    # the calls explored
-    for ((p = 0; p < np; p++)); do
-        pick 3; c=$R
-        for ((k = 0; k <= c; k++)); do
-            pickw ${fds[p]}
-            pick 11
-            case $R in
-            0|1) echo "${names[p]}: getdents 3 2 &" ;;
-            2|3) echo "${names[p]}: getdents $W 2 &" ;;
-            4|5) pick 3; echo "${names[p]}: lseek $W $R set &" ;;
-            6) echo "${names[p]}: read $W 1 &" ;;
-            7) echo "${names[p]}: close $W &" ;;
-            8) echo "${names[p]}: dup $W &" ;;
-            *) # another's fd 3 taken while the calls run, then listed
-               pick $((np - 1)); q=$(( (p + 1 + R) % np ))
-               echo "${names[p]}: pidfd_open ${names[q]}"
-               echo "${names[p]}: pidfd_getfd ${nfd[p]} 3 &"
-               echo "${names[p]}: getdents $((nfd[p] + 1)) 2 &"
-               fds[p]+="$((nfd[p] + 1)) " nfd[p]=$((nfd[p] + 2)) ;;
-            esac
-        done
-    done
-}
-
 # norm: an explore's output without what the workers change: the time,
 # the transitions taken and the blocks' mean length (sleep sets take
 # fewer), the number of jobs; the outcomes as a set (each one line, its
@@ -134,7 +68,7 @@ run() {     # run SCENARIO ENGINE JOBS: the explore's output, normalised
 
 bad=0 nstates=0 nviol=0
 for ((i = 1; i <= n; i++)); do
-    scenario >s$i.vfs
+    scenario_random >s$i.vfs
     for e in stateful all; do
         run s$i.vfs $e 1 >out.$e.sleep
         VFSIM_TEST_NO_SLEEP=1 run s$i.vfs $e 1 >out.$e.nosleep
