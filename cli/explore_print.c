@@ -54,9 +54,15 @@ void explore_print_default(struct session *s, const struct xstate *x)
 		    (unsigned long long)r->states);
 		return;
 	}
+	/* the kinds found: the counterexample's, and those of one of more
+	 * preemptions it replaced (core/explore_stateful_run.c, fewest) */
+	uint32_t kinds = r->cex_kinds;
+	for (int k = 0; k < DK__COUNT; k++)
+		if (r->kind_execs[k])
+			kinds |= DK_BIT(k);
 	out(s, "%sa violation is reachable:%s", color_on(s, "\033[1;31m"), color_off(s));
 	for (int k = 0, n = 0; k < DK__COUNT; k++)
-		if ((r->cex_kinds & r->violations) >> k & 1)
+		if ((kinds & r->violations) >> k & 1)
 			out(s, "%s%s", n++ ? ", " : " ", vfs_kind_name(k));
 	/* only counts that the input and jobs fix: the step-by-step search
 	 * runs to its own end, but the stateful search beside it is stopped
@@ -70,10 +76,15 @@ void explore_print_default(struct session *s, const struct xstate *x)
 	else
 		out(s, " (found in %.2f s)\n", r->seconds);
 	out(s, "%s counterexample: %d preemption%s, the violation at step %d (%d step%s "
-	    "in);\n'explore replay 1' steps through it, 'explore all' counts them all:\n",
-	    r->cex_shortest ? "the shortest" : "a", r->cex_preemptions,
+	    "in);\n", r->cex_shortest ? "the shortest" : "a", r->cex_preemptions,
 	    r->cex_preemptions == 1 ? "" : "s", vfs_world_step(x->snap) + r->cex_steps, r->cex_steps,
 	    r->cex_steps == 1 ? "" : "s");
+	/* (the bounded search cut short by its limit: what it checked) */
+	if (!r->cex_shortest && r->cex_checked > 0)
+		out(s, "none of fewer than %d preemption%s (every execution up to there "
+		    "searched, not those of %d);\n", r->cex_checked,
+		    r->cex_checked == 1 ? "" : "s", r->cex_checked);
+	out(s, "'explore replay 1' steps through it, 'explore all' counts them all:\n");
 	explore_print_cex(s, x, r->cex_steps ? r->cex_steps : r->cex_len);
 }
 

@@ -183,6 +183,11 @@ struct vfs_explore_result {
 	 * gave up and cex_schedule is the search's own) */
 	bool cex_shortest;
 	int cex_steps;
+	/* the bounded search's check of the counterexample (the races of
+	 * the clocks, explore_shortest.c "the fewest preemptions"): every
+	 * execution of fewer than cex_checked preemptions was searched and
+	 * has none; -1: not checked (no violation, or stopped) */
+	int cex_checked;
 	uint64_t short_nodes;
 	/* The first counterexample of each kind found (NULL: none). */
 	uint8_t *kind_sched[DK__COUNT];

@@ -4,6 +4,7 @@
  * preemptions, then the fewest steps (plain `explore`, beside the
  * stateful search, and `explore replay`'s searches).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -604,4 +605,98 @@ int vfs_explore_shortest(const struct vfs_world *snap, uint32_t viol,
 {
 	struct sknobs kn = { .maxpre = maxpre, .limit = limit, .stop = stop };
 	return xs_shortest(snap, viol, &kn, sched, len, pre, steps, kinds, visited);
+}
+
+/* ---- the fewest preemptions, by the clocks (iterative bounding) ----
+ * The step-by-step search above decides a race between two steps enabled
+ * at one state (and a step against the set-up's accesses); a race the
+ * clocks see between two steps far apart in a run, never both enabled in
+ * a run of fewer preemptions, it meets only at the preemptions of a run
+ * where they are.  The bounded search (explore.c, bound K: every
+ * interleaving of at most K preemptions, replayed with the clocks, the
+ * detector `explore bound K` uses) is the reference: for K from 0 up to
+ * the preemptions *PRE of the counterexample found (*SCHED, *LEN, *STEPS,
+ * *KINDS), the first K at which it finds a violation of VIOL gives the
+ * counterexample: of fewest steps to the violation among its violating
+ * executions and the one given, then the lowest schedule, completed
+ * without preemption as candidate() does.  (Both count a preemption
+ * alike: a switch away from a thread that could still run; the bound
+ * counts a whole execution's, the cost those up to the violation, and an
+ * execution completed without preemption has no more.)  At most LIMIT
+ * executions in all (0: XS_BOUND_MAX).  *CHECKED: the preemptions below
+ * which every execution was searched, or -1 (the bounded search failed
+ * or was stopped at 0); *EXACT: the K of the answer searched to its end,
+ * so it has the fewest steps too.  Returns 1 when the counterexample was
+ * replaced, 0 when not, -1 out of memory. */
+int xs_fewest_bounded(const struct vfs_world *snap, uint32_t viol, uint64_t limit,
+		      volatile sig_atomic_t *stop, uint8_t **sched, int *len,
+		      int *pre, int *steps, uint32_t *kinds, int *checked,
+		      bool *exact)
+{
+	struct sshort c = { .snap = snap, .viol = viol ? viol : VX_DEFAULT_VIOLATIONS,
+			    .have = true, .bpre = *pre, .bsteps = *steps };
+	uint64_t left = limit ? limit : XS_BOUND_MAX;
+	int rc = 0;
+	*checked = -1;
+	*exact = false;
+	if (!(c.ev = xs_wnew()))
+		return -1;
+	for (int k = 0; k <= *pre && left > 0 && !(stop && *stop); k++) {
+		struct vfs_explore_opts o;
+		struct vfs_explore_result r;
+		vfs_explore_opts_init(&o);
+		o.bound = k;
+		o.jobs = 1;
+		o.max = left;
+		o.keep = (uint32_t)(left < 1000000 ? left : 1000000);
+		o.violations = c.viol;
+		o.stop = stop;
+		if (vfs_explore(snap, &o, &r) < 0) {
+			rc = errno == ENOMEM ? -1 : 0;
+			break;
+		}
+		uint64_t used = r.executions + r.redundant;
+		left = used < left ? left - used : 0;
+		bool cut = !r.complete && r.cut != XCUT_BOUND;
+		for (uint64_t e = 1; e <= r.executions && r.have_cex && !c.failed; e++) {
+			const uint8_t *s;
+			int n = vfs_explore_schedule(&r, e, &s);
+			if (n < 0 || !(vfs_explore_kinds(&r, e) & c.viol))
+				continue;
+			int vstep;
+			if (vfs_explore_preemptions(snap, s, n, c.viol, &vstep) < 0) {
+				c.failed = 1;
+				break;
+			}
+			candidate(&c, s, vstep ? vstep : n, 100000);
+		}
+		bool found = r.have_cex;
+		vfs_explore_result_free(&r);
+		if (c.failed) {
+			rc = -1;
+			break;
+		}
+		if (found || k == *pre) {
+			*checked = k;
+			*exact = !cut;
+			break;
+		}
+		if (cut)
+			break;
+		*checked = k + 1;
+	}
+	if (c.best && rc == 0) {
+		free(*sched);
+		*sched = c.best;
+		c.best = NULL;
+		*len = c.blen;
+		*pre = c.bpre;
+		*steps = c.bsteps;
+		*kinds = c.bkinds;
+		rc = 1;
+	}
+	free(c.best);
+	free(c.sch);
+	vfs_world_free(c.ev);
+	return rc;
 }

@@ -660,5 +660,12 @@ struct sknobs {                  /* changed while the search runs: every
 int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 		struct sknobs *kn, uint8_t **sched, int *len, int *pre,
 		int *steps, uint32_t *kinds, uint64_t *visited);
+/* The counterexample of fewest preemptions by the clocks: the bounded
+ * search, K from 0 (explore_shortest.c, "the fewest preemptions") */
+#define XS_BOUND_MAX 200000     /* executions, all K together */
+int xs_fewest_bounded(const struct vfs_world *snap, uint32_t viol, uint64_t limit,
+		      volatile sig_atomic_t *stop, uint8_t **sched, int *len,
+		      int *pre, int *steps, uint32_t *kinds, int *checked,
+		      bool *exact);
 
 #endif

@@ -294,6 +294,43 @@ static int redo_cex(struct xst *st, struct sworker *ws, int jobs,
 	return all;
 }
 
+/* The counterexample of fewest preemptions by the clocks' races, then
+ * fewest steps, whatever found the violation: the bounded search from 0
+ * preemptions up (xs_fewest_bounded).  Only with a violation: a proof
+ * costs nothing more.  It is "the shortest" only when every execution of
+ * fewer preemptions, and of its own, was searched (cex_checked: below
+ * how many preemptions every one was).  OWN: the kinds' schedules are
+ * the counterexample's own (the probe's), its kinds' replaced with it. */
+static int fewest(struct xst *st, struct vfs_explore_result *r, bool own)
+{
+	const struct vfs_explore_opts *o = &st->o;
+	r->cex_checked = -1;
+	if (!r->have_cex || (o->stop && *o->stop))
+		return 0;
+	bool exact;
+	int rc = xs_fewest_bounded(st->snap, st->viol, o->max, o->stop,
+				   &r->cex_schedule, &r->cex_len, &r->cex_preemptions,
+				   &r->cex_steps, &r->cex_kinds, &r->cex_checked, &exact);
+	if (rc < 0)
+		return -1;
+	r->cex_shortest = exact && r->cex_checked == r->cex_preemptions;
+	if (rc == 0 || !own)
+		return 0;
+	/* a kind of the old one that the new one lacks stays known, with
+	 * the old schedule ('explore replay KIND'): it is reachable */
+	for (int k = 0; k < DK__COUNT; k++) {
+		if (!(r->cex_kinds >> k & 1))
+			continue;
+		free(r->kind_sched[k]);
+		r->kind_sched[k] = NULL;
+		r->kind_len[k] = 0;
+		r->kind_execs[k] = 1;
+		if (xsched_dup(&r->kind_sched[k], r->cex_schedule, r->cex_len) == 0)
+			r->kind_len[k] = r->cex_len;
+	}
+	return 0;
+}
+
 int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	       struct vfs_explore_result *r)
 {
@@ -553,6 +590,8 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	if (probing)
 		r->short_nodes = probe.visited;
 	free(probe.sched);
+	if (rc == 0 && fewest(st, r, probing && probe.rc > 0) < 0)
+		rc = -1;
 	if (rc < 0 && ws[0].failed == 2)
 		rc = 0, r->cut = XCUT_ERROR, r->complete = false;
 out:

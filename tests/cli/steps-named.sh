@@ -55,15 +55,17 @@ while read -r step point rest; do
 done < <(sed 's/^\( *[0-9]*\)!/\1 /' timeline)
 
 # what a reader looks for: A takes i_rwsem in iterate_dir:lock, B the
-# f_pos_lock A skipped in fdget_pos:lock, both iterate in iterate_dir:iterate
+# f_pos_lock A skipped in fdget_pos:lock, A iterates in iterate_dir:iterate
+# (B's iterate comes after the race, past the table: the counterexample
+# of fewest preemptions, A*10 B*17, races on f_pos at B's iterate_dir)
 grep -Eq '^ +[0-9]+ iterate_dir:lock +down_read_killable \+i_rwsem read' table ||
     fail "table: no iterate_dir:lock row for A's down_read_killable: $(cat table)"
 grep -Eq '^ +[0-9]+ fdget_pos:needs_f_pos_lock +skip f_pos_lock' table ||
     fail "table: no fdget_pos:needs_f_pos_lock row for A's skip: $(cat table)"
 grep -Eq '^ +[0-9]+ fdget_pos:lock {10,}.* mutex_lock \+f_pos_lock excl' table ||
     fail "table: no fdget_pos:lock row in B's column: $(cat table)"
-[ "$(grep -Ec '^ +[0-9]+ iterate_dir:iterate +.*ext4_readdir' table)" = 2 ] ||
-    fail "table: not two iterate_dir:iterate rows of ext4_readdir: $(cat table)"
+[ "$(grep -Ec '^ +[0-9]+ iterate_dir:iterate +ext4_readdir' table)" = 1 ] ||
+    fail "table: not one iterate_dir:iterate row of ext4_readdir in A's column: $(cat table)"
 grep -Eq '^ +[0-9]+!? ?iterate_dir:iterate ' timeline ||
     fail "timeline: no iterate_dir:iterate row: $(cat timeline)"
 echo "ok: explore's table ($(wc -l <table) rows) and timeline steps ($(wc -l <timeline) rows) name each step as the trace does"
