@@ -117,6 +117,12 @@ void explore_print_stateful(struct session *s, const struct xstate *x, int engin
 		out(s, "a path to it, as a worker found it (another run may show another; "
 		    "'explore save FILE' writes it):\n");
 		explore_print_cex(s, x, r->cex_len);
+	} else if (r->have_cex && !r->cex_shortest && r->cex_checked > 0) {
+		/* (the bounded search's check cut short by its limit) */
+		out(s, "a path to it of %d preemption%s, none of fewer (every execution up "
+		    "to there searched, not those of %d; 'explore save FILE' writes it):\n",
+		    r->cex_preemptions, r->cex_preemptions == 1 ? "" : "s", r->cex_checked);
+		explore_print_cex(s, x, r->cex_len);
 	} else if (r->have_cex && !r->cex_shortest) {
 		/* (the step-by-step search did not find it within its
 		 * limit: the search's own path, of fewest blocks, which may

@@ -345,6 +345,58 @@ static void first_pidfd(const char *preset, bool broken)
 		}
 }
 
+/* The check by the bounded search (xs_fewest_bounded): given the step
+ * by step search's counterexample of v6.4 (1 preemption, the duplicate),
+ * it finds the race of none; exact when searched to the end, not when its
+ * limit cuts bound 0 (one execution: a violation of 0 preemptions, the
+ * fewest steps unchecked); stopped, it changes nothing. */
+static void test_fewest_bounded(void **state)
+{
+	(void)state;
+	struct h *h = thieves("v6.4", 1, 4);
+	uint8_t *s0;
+	int len0, pre0, steps0;
+	uint32_t kinds0;
+	uint64_t nodes;
+	assert_int_equal(vfs_explore_shortest(h->w, 0, -1, 0, NULL, &s0, &len0, &pre0,
+					      &steps0, &kinds0, &nodes), 1);
+	assert_int_equal(pre0, 1);
+	int full_steps = 0;
+	for (int limit = 0; limit <= 1; limit++) {
+		uint8_t *s = malloc((size_t)len0);
+		assert_non_null(s);
+		memcpy(s, s0, (size_t)len0);
+		int len = len0, pre = pre0, steps = steps0, checked;
+		uint32_t kinds = kinds0;
+		bool exact;
+		assert_int_equal(xs_fewest_bounded(h->w, 0, (uint64_t)limit, NULL, &s, &len,
+						   &pre, &steps, &kinds, &checked, &exact), 1);
+		assert_int_equal(pre, 0);
+		assert_int_equal(checked, 0);
+		assert_int_equal(exact, limit == 0);
+		assert_true(kinds & DK_BIT(DK_RACE));
+		assert_int_equal(vfs_explore_preemptions(h->w, s, len, VX_DEFAULT_VIOLATIONS,
+							 NULL), 0);
+		if (limit == 0)
+			full_steps = steps;
+		else
+			assert_true(steps >= full_steps);
+		free(s);
+	}
+	volatile sig_atomic_t stop = 1;
+	int len = len0, pre = pre0, steps = steps0, checked;
+	uint32_t kinds = kinds0;
+	bool exact;
+	uint8_t *s = s0;
+	assert_int_equal(xs_fewest_bounded(h->w, 0, 0, &stop, &s, &len, &pre, &steps,
+					   &kinds, &checked, &exact), 0);
+	assert_ptr_equal(s, s0);
+	assert_int_equal(pre, 1);
+	assert_int_equal(checked, -1);
+	free(s0);
+	h_free(h);
+}
+
 static void test_first_v56(void **state) { (void)state; first_pidfd("v5.6", true); }
 static void test_first_v64(void **state) { (void)state; first_pidfd("v6.4", true); }
 static void test_first_20ea(void **state) { (void)state; first_pidfd("20ea1e7d13c1", false); }
@@ -464,6 +516,7 @@ int main(void)
 		cmocka_unit_test(test_skipped_found),
 		cmocka_unit_test(test_first_v56),
 		cmocka_unit_test(test_first_v64),
+		cmocka_unit_test(test_fewest_bounded),
 		cmocka_unit_test(test_first_20ea),
 		cmocka_unit_test(test_first_7979),
 		cmocka_unit_test(test_first_v65),
