@@ -47,7 +47,7 @@ for ((i = 1; i <= n; i++)); do
     }
 done
 [ "$bad" = 0 ] || fail "$bad of $ncex counterexamples are not of the fewest preemptions"
-((ncex >= 10)) || fail "only $ncex of $n scenarios have a counterexample"
+((ncex > 0)) || fail "none of the $n scenarios has a counterexample"
 
 # farrace: A and B list /d on their own fds 3; B lists its fd 3 twice,
 # A steals B's fd 3 and lists it: B's second write of f_pos and A's read
