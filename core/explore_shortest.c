@@ -618,8 +618,9 @@ int vfs_explore_shortest(const struct vfs_world *snap, uint32_t viol,
  * the preemptions *PRE of the counterexample found (*SCHED, *LEN, *STEPS,
  * *KINDS), the first K at which it finds a violation of VIOL gives the
  * counterexample: of fewest steps to the violation among its violating
- * executions and the one given, then the lowest schedule, completed
- * without preemption as candidate() does.  (Both count a preemption
+ * executions and the one given (on a tie the one given, then the first
+ * in the bounded search's order), completed without preemption as
+ * candidate() does.  (Both count a preemption
  * alike: a switch away from a thread that could still run; the bound
  * counts a whole execution's, the cost those up to the violation, and an
  * execution completed without preemption has no more.)  At most LIMIT
