@@ -628,15 +628,19 @@ int vfs_explore_shortest(const struct vfs_world *snap, uint32_t viol,
  * which every execution was searched, or -1 (the bounded search failed
  * or was stopped at 0); *EXACT: the K of the answer searched to its end,
  * so it has the fewest steps too.  Returns 1 when the counterexample was
- * replaced, 0 when not, -1 out of memory. */
+ * replaced, 0 when not, -1 out of memory.  PO: the caller's options, whose
+ * stop flag stops it and whose progress callback it calls (a check of
+ * many executions runs seconds: its progress line is the bounded
+ * search's), or NULL. */
 int xs_fewest_bounded(const struct vfs_world *snap, uint32_t viol, uint64_t limit,
-		      volatile sig_atomic_t *stop, uint8_t **sched, int *len,
+		      const struct vfs_explore_opts *po, uint8_t **sched, int *len,
 		      int *pre, int *steps, uint32_t *kinds, int *checked,
 		      bool *exact)
 {
 	struct sshort c = { .snap = snap, .viol = viol ? viol : VX_DEFAULT_VIOLATIONS,
 			    .have = true, .bpre = *pre, .bsteps = *steps };
 	uint64_t left = limit ? limit : XS_BOUND_MAX;
+	volatile sig_atomic_t *stop = po ? po->stop : NULL;
 	int rc = 0;
 	*checked = -1;
 	*exact = false;
@@ -652,6 +656,10 @@ int xs_fewest_bounded(const struct vfs_world *snap, uint32_t viol, uint64_t limi
 		o.keep = (uint32_t)(left < 1000000 ? left : 1000000);
 		o.violations = c.viol;
 		o.stop = stop;
+		if (po) {
+			o.progress = po->progress;
+			o.progress_ctx = po->progress_ctx;
+		}
 		if (vfs_explore(snap, &o, &r) < 0) {
 			rc = errno == ENOMEM ? -1 : 0;
 			break;

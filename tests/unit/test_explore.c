@@ -384,11 +384,14 @@ static void test_fewest_bounded(void **state)
 		free(s);
 	}
 	volatile sig_atomic_t stop = 1;
+	struct vfs_explore_opts po;
+	vfs_explore_opts_init(&po);
+	po.stop = &stop;
 	int len = len0, pre = pre0, steps = steps0, checked;
 	uint32_t kinds = kinds0;
 	bool exact;
 	uint8_t *s = s0;
-	assert_int_equal(xs_fewest_bounded(h->w, 0, 0, &stop, &s, &len, &pre, &steps,
+	assert_int_equal(xs_fewest_bounded(h->w, 0, 0, &po, &s, &len, &pre, &steps,
 					   &kinds, &checked, &exact), 0);
 	assert_ptr_equal(s, s0);
 	assert_int_equal(pre, 1);
