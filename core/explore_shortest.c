@@ -631,9 +631,24 @@ int vfs_explore_shortest(const struct vfs_world *snap, uint32_t viol,
  * replaced, 0 when not, -1 out of memory.  PO: the caller's options, whose
  * stop flag stops it and whose progress callback it calls (a check of
  * many executions runs seconds: its progress line is the bounded
- * search's), or NULL. */
+ * search's, its seconds counted from T0, when the caller's search began,
+ * as the lines before it were), or NULL. */
+struct fwd_progress {
+	const struct vfs_explore_opts *po;
+	double off;             /* seconds from the caller's start to ours */
+};
+
+static void fwd_progress(void *ctx, const struct vfs_explore_progress *p)
+{
+	const struct fwd_progress *f = ctx;
+	struct vfs_explore_progress q = *p;
+	q.seconds += f->off;
+	f->po->progress(f->po->progress_ctx, &q);
+}
+
 int xs_fewest_bounded(const struct vfs_world *snap, uint32_t viol, uint64_t limit,
-		      const struct vfs_explore_opts *po, uint8_t **sched, int *len,
+		      const struct vfs_explore_opts *po, double t0, uint8_t **sched,
+		      int *len,
 		      int *pre, int *steps, uint32_t *kinds, int *checked,
 		      bool *exact)
 {
@@ -656,9 +671,10 @@ int xs_fewest_bounded(const struct vfs_world *snap, uint32_t viol, uint64_t limi
 		o.keep = (uint32_t)(left < 1000000 ? left : 1000000);
 		o.violations = c.viol;
 		o.stop = stop;
-		if (po) {
-			o.progress = po->progress;
-			o.progress_ctx = po->progress_ctx;
+		struct fwd_progress fw = { po, po ? xnow() - t0 : 0 };
+		if (po && po->progress) {
+			o.progress = fwd_progress;
+			o.progress_ctx = &fw;
 		}
 		if (vfs_explore(snap, &o, &r) < 0) {
 			rc = errno == ENOMEM ? -1 : 0;

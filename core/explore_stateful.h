@@ -664,7 +664,8 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
  * search, K from 0 (explore_shortest.c, "the fewest preemptions") */
 #define XS_BOUND_MAX 200000     /* executions, all K together */
 int xs_fewest_bounded(const struct vfs_world *snap, uint32_t viol, uint64_t limit,
-		      const struct vfs_explore_opts *po, uint8_t **sched, int *len,
+		      const struct vfs_explore_opts *po, double t0, uint8_t **sched,
+		      int *len,
 		      int *pre, int *steps, uint32_t *kinds, int *checked,
 		      bool *exact);
 

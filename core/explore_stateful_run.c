@@ -308,7 +308,7 @@ static int fewest(struct xst *st, struct vfs_explore_result *r, bool own)
 	if (!r->have_cex || (o->stop && *o->stop))
 		return 0;
 	bool exact;
-	int rc = xs_fewest_bounded(st->snap, st->viol, o->max, o,
+	int rc = xs_fewest_bounded(st->snap, st->viol, o->max, o, st->t0,
 				   &r->cex_schedule, &r->cex_len, &r->cex_preemptions,
 				   &r->cex_steps, &r->cex_kinds, &r->cex_checked, &exact);
 	if (rc < 0)

@@ -369,7 +369,7 @@ static void test_fewest_bounded(void **state)
 		int len = len0, pre = pre0, steps = steps0, checked;
 		uint32_t kinds = kinds0;
 		bool exact;
-		assert_int_equal(xs_fewest_bounded(h->w, 0, (uint64_t)limit, NULL, &s, &len,
+		assert_int_equal(xs_fewest_bounded(h->w, 0, (uint64_t)limit, NULL, 0, &s, &len,
 						   &pre, &steps, &kinds, &checked, &exact), 1);
 		assert_int_equal(pre, 0);
 		assert_int_equal(checked, 0);
@@ -391,7 +391,7 @@ static void test_fewest_bounded(void **state)
 	uint32_t kinds = kinds0;
 	bool exact;
 	uint8_t *s = s0;
-	assert_int_equal(xs_fewest_bounded(h->w, 0, 0, &po, &s, &len, &pre, &steps,
+	assert_int_equal(xs_fewest_bounded(h->w, 0, 0, &po, 0, &s, &len, &pre, &steps,
 					   &kinds, &checked, &exact), 0);
 	assert_ptr_equal(s, s0);
 	assert_int_equal(pre, 1);
