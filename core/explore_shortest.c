@@ -267,21 +267,32 @@ struct sshort {
 	int failed;
 };
 
-/* Replay PREFIX (N steps) and complete it without preemption; keep it
- * when its violation comes cheaper than the best's. */
-static void candidate(struct sshort *c, const uint8_t *prefix, int n, int maxdepth)
+/* Room for N steps in C's scratch schedule (false: out of memory, said
+ * in c->failed). */
+static bool sch_room(struct sshort *c, int n)
+{
+	if (c->capsch >= n)
+		return true;
+	int cap = n < 512 ? 1024 : n * 2;
+	uint8_t *p = realloc(c->sch, (size_t)cap);
+	if (!p) {
+		c->failed = 1;
+		return false;
+	}
+	c->sch = p;
+	c->capsch = cap;
+	return true;
+}
+
+/* Replay PREFIX (N steps) and complete it without preemption (to its
+ * end: every call ends or blocks, so the completion is finite, and the
+ * schedule grows as long as it runs); keep it when its violation comes
+ * cheaper than the best's. */
+static void candidate(struct sshort *c, const uint8_t *prefix, int n)
 {
 	struct vfs_world *w = c->ev;
-	if (c->capsch < n + 1024) {
-		int cap = (n + 1024) * 2;
-		uint8_t *p = realloc(c->sch, (size_t)cap);
-		if (!p) {
-			c->failed = 1;
-			return;
-		}
-		c->sch = p;
-		c->capsch = cap;
-	}
+	if (!sch_room(c, n))
+		return;
 	memcpy(c->sch, prefix, (size_t)n);
 	vfs_world_copy(w, c->snap);
 	int len = 0, pre = 0, vstep = 0, vpre = 0;
@@ -296,8 +307,10 @@ static void candidate(struct sshort *c, const uint8_t *prefix, int n, int maxdep
 			for (int i = 0; i < w->nthreads && t < 0; i++)
 				if (vfs_runnable(w, i))
 					t = i;
-			if (t < 0 || len >= maxdepth || len + 1 >= c->capsch)
+			if (t < 0)
 				break;
+			if (!sch_room(c, len + 1))
+				return;
 		}
 		if (len > 0 && c->sch[len - 1] != t && vfs_runnable(w, c->sch[len - 1]))
 			pre++;
@@ -440,7 +453,7 @@ again:
 				run[nrun++] = t;
 		if (!nrun) {
 			if (vfs_all_blocked(W))
-				candidate(&c, path, N.steps, 100000);
+				candidate(&c, path, N.steps);
 			goto done;
 		}
 		bool lastrun = last != 255 && vfs_runnable(W, last);
@@ -477,7 +490,7 @@ again:
 			int p = N.pre + (lastrun && t != last);
 			path[N.steps] = (uint8_t)t;
 			if (opened || (counts_kinds(W, K[r]) & c.viol))
-				candidate(&c, path, N.steps + 1, 100000);
+				candidate(&c, path, N.steps + 1);
 			int maxpre = __atomic_load_n(&kn->maxpre, __ATOMIC_RELAXED);
 			if (maxpre >= 0 && p > maxpre)
 				continue;
@@ -520,13 +533,13 @@ again:
 					a = bb;
 					bb = t;
 				}
-				candidate(&c, path, N.steps, 100000);
+				candidate(&c, path, N.steps);
 				path[N.steps] = (uint8_t)a;
 				path[N.steps + 1] = (uint8_t)bb;
-				candidate(&c, path, N.steps + 2, 100000);
+				candidate(&c, path, N.steps + 2);
 				path[N.steps] = (uint8_t)bb;
 				path[N.steps + 1] = (uint8_t)a;
-				candidate(&c, path, N.steps + 2, 100000);
+				candidate(&c, path, N.steps + 2);
 				i = j = nrun;   /* one pair per state */
 			}
 done:
@@ -667,8 +680,11 @@ int xs_fewest_bounded(const struct vfs_world *snap, uint32_t viol, uint64_t limi
 		vfs_explore_opts_init(&o);
 		o.bound = k;
 		o.jobs = 1;
-		o.max = left;
-		o.keep = (uint32_t)(left < 1000000 ? left : 1000000);
+		/* every execution's schedule kept, so no violating one is
+		 * passed over: at most XS_KEEP_MAX of them, the work bounded
+		 * there too (past it the check is cut, so not exact) */
+		o.max = left < XS_KEEP_MAX ? left : XS_KEEP_MAX;
+		o.keep = (uint32_t)o.max;
 		o.violations = c.viol;
 		o.stop = stop;
 		struct fwd_progress fw = { po, po ? xnow() - t0 : 0 };
@@ -693,7 +709,7 @@ int xs_fewest_bounded(const struct vfs_world *snap, uint32_t viol, uint64_t limi
 				c.failed = 1;
 				break;
 			}
-			candidate(&c, s, vstep ? vstep : n, 100000);
+			candidate(&c, s, vstep ? vstep : n);
 		}
 		bool found = r.have_cex;
 		vfs_explore_result_free(&r);
