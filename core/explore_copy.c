@@ -11,6 +11,18 @@
 #include <string.h>
 #include "explore_stateful.h"
 
+/* A has no more of any table than B: threads, processes, files, fd
+ * tables, inodes, inode locks, passes, lockdep's edges (the touch marks
+ * name slots that were there; a copy from a world with more is whole). */
+static inline bool no_more(const struct vfs_world *a, const struct vfs_world *b)
+{
+	return a->nthreads <= b->nthreads && a->nprocs <= b->nprocs &&
+	       a->nfiles <= b->nfiles && a->nfdt <= b->nfdt &&
+	       a->ninodes <= b->ninodes && a->ndlocks <= b->ndlocks &&
+	       a->det.npasses <= b->det.npasses &&
+	       a->det.ld.nedges <= b->det.ld.nedges;
+}
+
 /* ---- copying: what the stateful search needs of a world ----
  * Like vfs_world_copy, less: no vector clocks (the search's copies run
  * with det.no_clocks), no report list (nreports is pinned at the
@@ -40,11 +52,7 @@ static inline void fcopy(struct vfs_world *d, const struct vfs_world *s,
 	/* (forward, xs_fcopy_fwd: S may have more threads, files, fd
 	 * tables, inodes, processes, passes or lockdep edges than D, which
 	 * no mark names; back, it never has) */
-	if (back && (s->nthreads > n || s->nfiles > d->nfiles ||
-		     s->nfdt > d->nfdt || s->ninodes > d->ninodes ||
-		     s->ndlocks > d->ndlocks || s->nprocs > d->nprocs ||
-		     s->det.npasses > d->det.npasses ||
-		     s->det.ld.nedges > d->det.ld.nedges)) {
+	if (back && !no_more(s, d)) {
 		back = false;
 		threads = UINT32_MAX;
 	}
@@ -172,10 +180,7 @@ void xs_fcopy_back(struct vfs_world *d, const struct vfs_world *s,
 
 uint32_t xs_fcopy_fwd(struct vfs_world *d, const struct vfs_world *s, int t)
 {
-	d->touched = s->touched;
-	d->touched_files = s->touched_files;
-	d->touched_fdts = s->touched_fdts;
-	d->touched_objs = s->touched_objs;
+	xs_marks_set(d, xs_marks(s));
 	return s->touched | 1u << t;
 }
 
@@ -195,10 +200,7 @@ void xs_spare_copy(struct sworker *s, const struct vfs_world *S,
 	struct xtouch m = xs_touched(W, t);
 	if (s->spare_near == S) {
 		struct xtouch u = touch_or(s->spare_diff, m);
-		d->touched = u.threads;
-		d->touched_files = u.files;
-		d->touched_fdts = u.fdts;
-		d->touched_objs = u.objs;
+		xs_marks_set(d, u);
 		xs_fcopy_back(d, W, s->st->fixed, s->st->o.outcomes, u.threads);
 	} else {
 		xs_fcopy(d, W, s->st->fixed, s->st->o.outcomes);
@@ -210,27 +212,14 @@ void xs_spare_copy(struct sworker *s, const struct vfs_world *S,
 
 /* (the spare, copied from LAST's block before a step: then LAST but for
  * the block's marks and T, or, the step taken back after the copy, for
- * the step's too, its marks, when it made no object: A has no more of
- * any table than B) */
-static bool no_more(const struct vfs_world *a, const struct vfs_world *b)
-{
-	return a->nthreads <= b->nthreads && a->nprocs <= b->nprocs &&
-	       a->nfiles <= b->nfiles && a->nfdt <= b->nfdt &&
-	       a->ninodes <= b->ninodes && a->ndlocks <= b->ndlocks &&
-	       a->det.npasses <= b->det.npasses &&
-	       a->det.ld.nedges <= b->det.ld.nedges;
-}
-
+ * the step's too, its marks, when it made no object: no_more) */
 void xs_spare_kept(struct sworker *s, const struct vfs_world *last, int t)
 {
 	const struct vfs_world *p = s->spare;
 	bool near = s->spare_fresh && no_more(p, last);
 	s->spare_near = near ? last : NULL;
 	s->spare_diff = touch_or(xs_touched(last, t),
-				 (struct xtouch){ p ? p->touched : 0,
-						  p ? p->touched_files : 0,
-						  p ? p->touched_fdts : 0,
-						  p ? p->touched_objs : 0 });
+				 p ? xs_marks(p) : (struct xtouch){ 0, 0, 0, 0 });
 	s->spare_fresh = false;
 }
 

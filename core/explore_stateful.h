@@ -324,16 +324,27 @@ uint64_t xs_state_hash(struct sbuf *b, struct xhash *x,
 		       const struct xhash *px, struct xtouch touched);
 /* What the steps since W's touch marks were cleared touched, thread T's
  * having run (xs_state_hash's TOUCHED); the marks cleared. */
+static inline struct xtouch xs_marks(const struct vfs_world *w)
+{
+	return (struct xtouch){ w->touched, w->touched_files, w->touched_fdts,
+				w->touched_objs };
+}
+static inline void xs_marks_set(struct vfs_world *w, struct xtouch m)
+{
+	w->touched = m.threads;
+	w->touched_files = m.files;
+	w->touched_fdts = m.fdts;
+	w->touched_objs = m.objs;
+}
 static inline struct xtouch xs_touched(const struct vfs_world *w, int t)
 {
-	return (struct xtouch){ w->touched | 1u << t, w->touched_files,
-				w->touched_fdts, w->touched_objs };
+	struct xtouch m = xs_marks(w);
+	m.threads |= 1u << t;
+	return m;
 }
 static inline void xs_touch_clear(struct vfs_world *w)
 {
-	w->touched = 0;
-	w->touched_objs = 0;
-	w->touched_files = w->touched_fdts = 0;
+	xs_marks_set(w, (struct xtouch){ 0, 0, 0, 0 });
 }
 /* (the guard of TOUCHED: when set, every thread, file, fd table taken as
  * its parent's is compared with it, and so are the processes, the inode
