@@ -265,6 +265,9 @@ struct sshort {
 	uint32_t bkinds;
 	bool have;
 	int failed;
+	/* a candidate's prefix is a whole execution: it is followed up to
+	 * its first violation only, then completed (the bounded check) */
+	bool upto_violation;
 };
 
 /* Room for N steps in C's scratch schedule (false: out of memory, said
@@ -298,7 +301,7 @@ static void candidate(struct sshort *c, const uint8_t *prefix, int n)
 	int len = 0, pre = 0, vstep = 0, vpre = 0;
 	for (;;) {
 		int t;
-		if (len < n) {
+		if (len < n && !(vstep && c->upto_violation)) {
 			t = c->sch[len];
 			if (!vfs_runnable(w, t))
 				return;         /* (cannot happen) */
@@ -666,7 +669,8 @@ int xs_fewest_bounded(const struct vfs_world *snap, uint32_t viol, uint64_t limi
 		      bool *exact)
 {
 	struct sshort c = { .snap = snap, .viol = viol ? viol : VX_DEFAULT_VIOLATIONS,
-			    .have = true, .bpre = *pre, .bsteps = *steps };
+			    .have = true, .bpre = *pre, .bsteps = *steps,
+			    .upto_violation = true };
 	uint64_t left = limit ? limit : XS_BOUND_MAX;
 	volatile sig_atomic_t *stop = po ? po->stop : NULL;
 	int rc = 0;
@@ -704,12 +708,7 @@ int xs_fewest_bounded(const struct vfs_world *snap, uint32_t viol, uint64_t limi
 			int n = vfs_explore_schedule(&r, e, &s);
 			if (n < 0 || !(vfs_explore_kinds(&r, e) & c.viol))
 				continue;
-			int vstep;
-			if (vfs_explore_preemptions(snap, s, n, c.viol, &vstep) < 0) {
-				c.failed = 1;
-				break;
-			}
-			candidate(&c, s, vstep ? vstep : n);
+			candidate(&c, s, n);
 		}
 		bool found = r.have_cex;
 		vfs_explore_result_free(&r);
