@@ -294,7 +294,7 @@ static bool sch_room(struct sshort *c, int n)
 static void candidate(struct sshort *c, const uint8_t *prefix, int n)
 {
 	struct vfs_world *w = c->ev;
-	if (!sch_room(c, n))
+	if (!sch_room(c, n + 1))        /* (never NULL: N may be 0) */
 		return;
 	memcpy(c->sch, prefix, (size_t)n);
 	vfs_world_copy(w, c->snap);
