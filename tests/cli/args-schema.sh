@@ -8,7 +8,6 @@
 # every command alike; and a form the synopsis allows is not refused.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
-case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac
 n=0
 # stops SCRIPT LINE MESSAGE: SCRIPT stops at its line 2, LINE, with MESSAGE
 stops() {

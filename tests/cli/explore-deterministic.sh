@@ -9,7 +9,6 @@
 # duplicate`).  Only the seconds a search took are left out.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
-case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac
 
 setup() {
     cat <<'V'

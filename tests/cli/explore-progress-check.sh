@@ -12,14 +12,11 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
 . "$top/tests/cli/lib/interrupt.bash"
 . "$top/tests/interactive/lib/thieves.bash"
-case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac
 
 thieves_script s.vfs v6.4 2 B C D E F G H I J
-echo 'explore' >>s.vfs
 line='^explore: [0-9]+ executions, [0-9]+/s, [0-9]+ s'
-interrupt_at_line s.vfs "$line"
-grep -Eq "$line" err || fail "no progress line of the check: $(cat err)"
+interrupt_at_line s.vfs 'explore' "$line" 'the check'
 grep -q '^a violation is reachable' out || fail "no verdict after the stop: $(cat out)"
 grep -Eq '^(a|the shortest) counterexample: [0-9]+ preemptions?' out ||
     fail "no counterexample after the stop: $(cat out)"
-echo "ok: $(grep -Ec "$line" err) progress line(s) of the check: $(grep -E "$line" err | head -n 1)"
+progress_said "$line" 'the check'

@@ -18,7 +18,6 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
 . "$top/tests/cli/lib/interrupt.bash"
-case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac
 
 noise_script() {
     local file=$1 n=10 calls=3 i k
@@ -43,10 +42,7 @@ noise_script() {
 line='^explore: the shortest counterexample( \((duplicate|race)\))?: [0-9]+ states step by step, [0-9]+/s, at [0-9]+ preemptions? and [0-9]+ steps, [0-9]+ s$'
 for engine in stateful all; do
     noise_script s.vfs
-    echo "explore $engine max 200000 jobs 2" >>s.vfs
-    interrupt_at_line s.vfs "$line"
-    grep -Eq "$line" err ||
-        fail "explore $engine: no progress line of the search again: $(cat err)"
+    interrupt_at_line s.vfs "explore $engine max 200000 jobs 2" "$line" "the search again (explore $engine)"
     # every line of stderr is a progress line, one whole line each
     [ -z "$(grep -Ev "$line" err)" ] || fail "explore $engine: other lines on stderr: $(cat err)"
     # stopped, it reports what it covered: every state, then the rest
@@ -54,5 +50,5 @@ for engine in stateful all; do
     grep -q "^engine: $engine (2 jobs)" out || fail "explore $engine: no report: $(cat out)"
     grep -Eq '^explored [0-9]+ distinct states, .*\(every reachable state, 2 jobs' out ||
         fail "explore $engine: not the whole state graph: $(cat out)"
-    echo "ok: explore $engine: $(grep -Ec "$line" err) progress line(s) of the search again: $(grep -E "$line" err | head -n 1)"
+    progress_said "$line" "the search again (explore $engine)"
 done

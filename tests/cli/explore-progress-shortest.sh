@@ -15,13 +15,10 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
 . "$top/tests/cli/lib/interrupt.bash"
 . "$top/tests/interactive/lib/thieves.bash"
-case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac
 
 thieves_script s.vfs v5.6 4 B C D E F G H I J
-echo 'explore max 500000' >>s.vfs
 line='^explore: the shortest counterexample: [0-9]+ states step by step, [0-9]+/s, at [0-9]+ preemptions? and [0-9]+ steps, [0-9]+ s$'
-interrupt_at_line s.vfs "$line"
-grep -Eq "$line" err || fail "no progress line of the shortest search alone: $(cat err)"
+interrupt_at_line s.vfs 'explore max 500000' "$line" 'the shortest search alone'
 # it comes after the stateful search's own lines, if any, never before
 first=$(grep -En "$line" err | head -n 1 | cut -d: -f1)
 [ -z "$(sed -n "$((first + 1)),\$p" err | grep -E '^explore: [0-9]+ states')" ] ||
@@ -29,4 +26,4 @@ first=$(grep -En "$line" err | head -n 1 | cut -d: -f1)
 # every line of stderr is a progress line, one whole line each
 [ -z "$(grep -Ev "$line|^explore: [0-9]+ states, " err)" ] ||
     fail "other lines on stderr: $(cat err)"
-echo "ok: $(grep -Ec "$line" err) progress line(s) of the shortest search alone: $(grep -E "$line" err | head -n 1)"
+progress_said "$line" 'the shortest search alone'

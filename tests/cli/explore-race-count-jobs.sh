@@ -14,7 +14,6 @@
 # counts_kinds).  Same for `explore all`.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
-case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac
 
 cat >steal.vfs <<'V'
 kernel v5.6

@@ -17,7 +17,6 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
 . "$top/tests/cli/lib/scenario.bash"
-case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac
 
 { scenario_head v6.4 2; cat <<'V'
 A: open /d
@@ -42,13 +41,8 @@ explore_run 'explore bound 1'
 grep -Eq "$race" explore-bound-1.out || fail "bound 1: $(tail -n 3 explore-bound-1.out)"
 grep -Eq '^first counterexample: execution [0-9]+, 1 preemption ' explore-bound-1.out ||
     fail "bound 1: $(grep '^first counterexample' explore-bound-1.out)"
-for e in explore 'explore stateful jobs 1' 'explore dpor'; do
-    explore_run "$e"
-    grep -Eq "$race" "${e// /-}.out" || fail "$e: not the race: $(tail -n 5 "${e// /-}.out")"
-done
-grep -q '^the shortest counterexample: 1 preemption, the violation at step 59' explore.out ||
-    fail "explore: not the shortest counterexample: $(grep counterexample explore.out)"
-shortest_agree
+engines_find "$race"
+shortest_agree 'the shortest counterexample: 1 preemption, the violation at step 59'
 # its token replays to the race
 explore_run "explore replay $(sed -n 's/^schedule: //p' explore.out)"
 grep -Eq "$race" explore-replay-*.out || fail "replay: $(tail -n 5 explore-replay-*.out)"

@@ -15,32 +15,26 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
 . "$top/tests/cli/lib/scenario.bash"
-case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac
 
 n=${SHORTEST_RANDOM_N:-100}
 RANDOM=${SHORTEST_RANDOM_SEED:-15}
 
-run() {     # run SCENARIO COMMAND: its output
-    { cat "$1"; echo "$2"; } >run.vfs
-    NO_COLOR=1 "$vfsim" -q run.vfs </dev/null 2>&1
-}
-
 bad=0 ncex=0
 for ((i = 1; i <= n; i++)); do
     scenario_random >s$i.vfs
-    run s$i.vfs explore >out
+    scenario_vfsim s$i.vfs explore >out
     line=$(grep 'counterexample: [0-9]* preemption' out) || continue
     grep -q '^the shortest counterexample: ' out ||
         fail "scenario $i: not the shortest: $line"
     p=$(sed -n 's/^the shortest counterexample: \([0-9]*\) preemption.*/\1/p' out)
     ncex=$((ncex + 1))
-    if ((p > 0)) && run s$i.vfs "explore bound $((p - 1))" | grep -q 'violating execution'; then
+    if ((p > 0)) && scenario_vfsim s$i.vfs "explore bound $((p - 1))" | grep -q 'violating execution'; then
         echo "scenario $i: $line, but bound $((p - 1)) finds one:"
         cat s$i.vfs
         bad=$((bad + 1))
         continue
     fi
-    run s$i.vfs "explore bound $p" | grep -q 'violating execution' || {
+    scenario_vfsim s$i.vfs "explore bound $p" | grep -q 'violating execution' || {
         echo "scenario $i: $line, but bound $p finds none:"
         cat s$i.vfs
         bad=$((bad + 1))
@@ -63,7 +57,7 @@ B: getdents 3 2 &
 B: getdents 3 2 &
 V
 } >farrace.vfs
-run farrace.vfs explore >out
+scenario_vfsim farrace.vfs explore >out
 grep -q '^the shortest counterexample: 0 preemptions, the violation at step 47 ' out ||
     fail "farrace: $(grep counterexample out)"
 grep -q '^schedule: B\*20 A\*17$' out || fail "farrace: $(grep '^schedule' out)"

@@ -12,7 +12,6 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
 . "$top/tests/cli/lib/scenario.bash"
-case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac
 
 # (the kind explore-sleep-random.sh makes at random)
 { scenario_head v6.4 3; cat <<'V'
@@ -36,14 +35,10 @@ C: getdents 4 2 &
 V
 } >setup.vfs
 race='race on f_pos of file#1: step 41 A ext4_dir_llseek read \(no locks held\), and step [0-9]+ B iterate_dir write'
-for e in explore 'explore stateful jobs 1' 'explore dpor'; do
-    explore_run "$e"
-    name=${e// /-}
-    grep -Eq "$race" "$name.out" || fail "$e: not the race of step 41: $(tail -n 5 "$name.out")"
+engines_find "$race"
+for name in explore explore-stateful-jobs-1 explore-dpor; do
     ! grep -q 'a path to it\|^a counterexample' "$name.out" ||
-        fail "$e: the step-by-step search did not find it: $(grep 'path to it\|counterexample' "$name.out")"
+        fail "$name: the step-by-step search did not find it: $(grep 'path to it\|counterexample' "$name.out")"
 done
-grep -q '^the shortest counterexample: 0 preemptions, the violation at step 61' explore.out ||
-    fail "explore: not the shortest counterexample: $(grep counterexample explore.out)"
-shortest_agree
+shortest_agree 'the shortest counterexample: 0 preemptions, the violation at step 61'
 echo ok

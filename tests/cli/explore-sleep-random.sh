@@ -16,7 +16,6 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
 . "$top/tests/cli/lib/scenario.bash"
-case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac
 
 n=${SLEEP_RANDOM_N:-200}
 RANDOM=${SLEEP_RANDOM_SEED:-12}
@@ -61,9 +60,10 @@ counts() {
 }
 
 run() {     # run SCENARIO ENGINE JOBS: the explore's output, normalised
-    { cat "$1"; echo "explore $2 jobs $3"
-      [ "$2" = all ] && echo "explore outcomes"; } >run.vfs
-    NO_COLOR=1 "$vfsim" -q run.vfs </dev/null 2>&1 | sed -n '/^engine: /,$p' | norm
+    local outcomes=()
+    [ "$2" = all ] && outcomes=("explore outcomes")
+    scenario_vfsim "$1" "explore $2 jobs $3" "${outcomes[@]}" |
+        sed -n '/^engine: /,$p' | norm
 }
 
 bad=0 nstates=0 nviol=0

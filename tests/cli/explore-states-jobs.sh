@@ -11,7 +11,6 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
 . "$top/tests/cli/lib/scenario.bash"
-case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac
 
 cat >two-owners.vfs <<'V'
 kernel v6.4

@@ -8,7 +8,6 @@
 # descriptor (3 or 4: the last writer shows) makes more states.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
-case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac
 
 # thieves NFIELDS LAST EXPLORE: LAST the value the sixth field is written
 thieves() {

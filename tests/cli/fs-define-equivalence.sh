@@ -18,7 +18,6 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
 . "$top/tests/cli/lib/wrapper-situations.bash"
-case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac
 
 # each legacy type as a kernel developer would define it: its directories'
 # file_operations (core/fstypes.c has the built-in rows)

@@ -10,7 +10,6 @@
 # nor when `back` and `reset` run the lines again).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
-case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac
 
 # syscall NAME READS: fdget, READS reads of f_pos, fdput, return (READS + 3 steps)
 syscall() {

@@ -4,7 +4,6 @@
 # names it in full (the message was first built in a 300-byte buffer).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
-case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac
 
 deep=$(printf 'x%.0s' $(seq 1 200))/$(printf 'y%.0s' $(seq 1 150))
 mkdir -p "$deep"

@@ -15,7 +15,6 @@
 # and counterexamples are the same for the same input and jobs, issue 12.)
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
-case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac
 
 # the kernel's own expression under the knobs a -c list sets (FUNC: the
 # decision, file_needs_f_pos_lock unless given first)

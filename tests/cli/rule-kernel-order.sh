@@ -9,7 +9,6 @@
 # puts the children with their parents changes lesson 11's output.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
-case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac
 
 kernel_order='rule rank f_pos_lock 0
 rule rank s_vfs_rename_mutex 1

@@ -8,7 +8,6 @@
 # syscall the script defines has its own steps' names there.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
-case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac
 
 cat >race.vfs <<'V'
 kernel v6.4

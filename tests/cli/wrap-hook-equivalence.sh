@@ -8,7 +8,6 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
 . "$top/tests/cli/lib/wrapper-situations.bash"
-case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac
 
 # the wrapper as fs/readdir.c has it since 3e3271549670
 cat >copy.vfs <<'V'

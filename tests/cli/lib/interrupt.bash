@@ -1,12 +1,15 @@
 # interrupt.bash: sourced after tmpdir.bash by the tests of a long
-# explore's progress.  interrupt_at_line SCRIPT REGEX: $vfsim runs
-# SCRIPT off a terminal, standard output in ./out, standard error in
-# ./err; once a line of err matches REGEX (or vfsim ended), Ctrl-C
-# (SIGINT); $rc is its exit status.
+# explore's progress.  interrupt_at_line SCRIPT COMMAND REGEX WHAT:
+# $vfsim runs SCRIPT then COMMAND (the explore, as run.vfs) off a
+# terminal, standard output in ./out, standard error in ./err; once a
+# line of err matches REGEX (or vfsim ended), Ctrl-C (SIGINT); $rc is its
+# exit status.  No line of err matching REGEX is a failure: "no progress
+# line of WHAT".
 interrupt_at_line() {
-    local script=$1 line=$2 i pid
+    local line=$3 i pid
+    { cat "$1"; echo "$2"; } >run.vfs
     : >out; : >err      # (an earlier run's lines are not this one's)
-    NO_COLOR=1 "$vfsim" "$script" </dev/null >out 2>err &
+    NO_COLOR=1 "$vfsim" run.vfs </dev/null >out 2>err &
     pid=$!
     for ((i = 0; i < 2400; i++)); do         # (a bound, not a timing: 240 s)
         grep -Eq "$line" err && break
@@ -16,4 +19,11 @@ interrupt_at_line() {
     kill -INT "$pid" 2>/dev/null
     wait "$pid"
     rc=$?
+    grep -Eq "$line" err || fail "no progress line of $4: $(cat err)"
+}
+
+# progress_said REGEX WHAT: the line a test ends on, how many lines of
+# err matched REGEX and the first of them.
+progress_said() {
+    echo "ok: $(grep -Ec "$1" err) progress line(s) of $2: $(grep -E "$1" err | head -n 1)"
 }

@@ -78,18 +78,40 @@ scenario_random() {
     done
 }
 
-# explore_run COMMAND: setup.vfs then COMMAND, run quietly; its output in
-# COMMAND's words joined by '-', .out (`explore stateful jobs 1`:
-# explore-stateful-jobs-1.out)
-explore_run() {
-    local name=${1// /-}
-    { cat setup.vfs; echo "$1"; } >"$name.vfs"
-    NO_COLOR=1 "$vfsim" -q "$name.vfs" </dev/null >"$name.out" 2>&1
+# scenario_vfsim SCENARIO LINE...: $vfsim runs the script SCENARIO then
+# the LINEs (as run.vfs), quietly, off a terminal; its output and its
+# errors on standard output
+scenario_vfsim() {
+    local scenario=$1
+    shift
+    { cat "$scenario"; printf '%s\n' "$@"; } >run.vfs
+    NO_COLOR=1 "$vfsim" -q run.vfs </dev/null 2>&1
 }
 
-# shortest_agree: `explore stateful jobs 1` (explore_run's output) shows
-# a shortest path, the one plain `explore` shows (their schedules alike)
+# explore_run COMMAND: setup.vfs then COMMAND (scenario_vfsim); its output
+# in COMMAND's words joined by '-', .out (`explore stateful jobs 1`:
+# explore-stateful-jobs-1.out)
+explore_run() {
+    scenario_vfsim setup.vfs "$1" >"${1// /-}.out"
+}
+
+# engines_find REGEX: plain `explore`, `explore stateful jobs 1` and
+# `explore dpor` (explore_run each) all report a violation matching REGEX
+engines_find() {
+    local e
+    for e in explore 'explore stateful jobs 1' 'explore dpor'; do
+        explore_run "$e"
+        grep -Eq "$1" "${e// /-}.out" ||
+            fail "$e: not the violation: $(tail -n 5 "${e// /-}.out")"
+    done
+}
+
+# shortest_agree LINE: plain `explore` (explore_run's output) prints
+# LINE, its shortest counterexample, and `explore stateful jobs 1` shows
+# a shortest path, the same one (their schedules alike)
 shortest_agree() {
+    grep -q "^$1" explore.out ||
+        fail "explore: not the shortest counterexample: $(grep counterexample explore.out)"
     grep -q '^a shortest path to it' explore-stateful-jobs-1.out ||
         fail "explore stateful: not the shortest path: $(grep 'path to it' explore-stateful-jobs-1.out)"
     local s1 s2

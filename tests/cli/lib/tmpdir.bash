@@ -1,8 +1,11 @@
 # tmpdir.bash: sourced by tests/cli/*.sh that work in a private directory:
-# $vfsim (the binary under test, from $VFSIM), the current directory a new
-# one that is removed at exit, and fail MESSAGE (prints it, exits 1).
+# $vfsim (the binary under test, from $VFSIM; made absolute, so that a
+# path relative to where the test was started still names it), the current
+# directory a new one that is removed at exit, and fail MESSAGE (prints
+# it, exits 1).
 set -u
 vfsim=${VFSIM:?VFSIM names the binary}
+case $vfsim in /*) ;; *) vfsim=$PWD/$vfsim ;; esac
 d=$(mktemp -d) || exit 2
 trap 'rm -rf "$d"' EXIT
 cd "$d" || exit 2
