@@ -24,7 +24,12 @@ VIMDIR    = $(PREFIX)/share/vim/vimfiles
 INSTALL  ?= install
 VERSION  := $(shell sed -n 's/^\#define VFSIM_VERSION "\(.*\)"/\1/p' cli/main.c)
 
-VFSIM_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Icore -Icli
+# What the build makes from data (build/gen/presets.inc from
+# core/presets.tbl), one copy for every variant.
+GEN_DIR  := build/gen
+AWK      ?= awk
+
+VFSIM_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Icore -Icli -I$(GEN_DIR)
 VFSIM_CFLAGS   := -std=c11 -Wall -Wextra -Werror -Wno-format-truncation -O2 -g -pthread
 VFSIM_LDFLAGS  := -pthread
 VFSIM_LDLIBS   := -lm
@@ -87,6 +92,8 @@ $$($(1)_OBJ): $$($(1)_DIR)/%.o: %.c $$($(1)_DIR)/.flags
 	@mkdir -p $$(@D)
 	$$($(1)_COMPILE) -MMD -MP -c -o $$@ $$<
 
+$$($(1)_DIR)/core/presets.o: $(GEN_DIR)/presets.inc
+
 $$($(1)_DIR)/libvfscore.a: $$($(1)_CORE_OBJ)
 	@mkdir -p $$(@D)
 	rm -f $$@ && $$(AR) rcs $$@ $$^
@@ -109,6 +116,11 @@ $$($(1)_DIR)/.flags: FORCE
 -include $$($(1)_OBJ:.o=.d)
 endef
 $(foreach v,$(VARIANTS),$(eval $(call VARIANT_RULES,$(v))))
+
+# The kernels' rows: core/presets.tbl, made into C by scripts/presets.awk.
+$(GEN_DIR)/presets.inc: core/presets.tbl scripts/presets.awk
+	@mkdir -p $(@D)
+	$(AWK) -f scripts/presets.awk core/presets.tbl >$@.tmp && mv $@.tmp $@
 
 .PHONY: all asan tsan libedit none variants unit-tests driver run check bench difftest fuzz \
         install uninstall clean pictures lint-man man help dist FORCE

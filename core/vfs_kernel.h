@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * vfs_kernel.h - the kernel a world runs: the presets and their knobs
- * (core/presets.c), the decisions a script overrides (core/override.c),
+ * (core/presets.tbl), the decisions a script overrides (core/override.c),
  * the filesystem types (core/fstypes.c), the lock-order rules a script
  * declares (core/lockdep.c) and the era's exec lock.
  */
@@ -18,7 +18,7 @@
 
 struct vfs_world;
 
-/* ---- presets and knobs (core/presets.c) ------------------------------------ */
+/* ---- presets and knobs (core/presets.tbl) ---------------------------------- */
 enum vfs_fpos_lock { FPOS_NONE, FPOS_COUNT, FPOS_ALWAYS, FPOS_COUNT_OR_DIR,
 		     FPOS_COUNT_OR_ITERATE };
 enum vfs_iterate { ITER_EXCLUSIVE, ITER_DUAL, ITER_SHARED };

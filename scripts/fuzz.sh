@@ -32,9 +32,11 @@ command -v "$CC" >/dev/null || { echo "fuzz.sh: $CC not found (apt-get install c
 
 out=$top/build/fuzz
 mkdir -p "$out/obj" "$out/corpus" "$out/artifacts"
+# what the build makes from data (core/presets.tbl), as make makes it
+${MAKE:-make} -s build/gen/presets.inc
 flags="-std=c11 -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined
        -fno-sanitize-recover=undefined -DVFSIM_FUZZ -DVFSIM_LINEEDIT_NONE
-       -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Icore -Icli -pthread"
+       -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Icore -Icli -Ibuild/gen -pthread"
 # libFuzzer's comparison tracing (trace-cmp: every compare's operands
 # recorded, so that it can guess the words and numbers an input should
 # hold) was a third of a run, most of it in loops that compare bytes of
@@ -59,7 +61,7 @@ for src in core/*.c cli/*.c; do
     case $src in cli/main.c) continue ;; esac
     obj=$out/obj/$(echo "$src" | tr / _).o
     # shellcheck disable=SC2086,SC2046
-    if [ ! -e "$obj" ] || [ "$src" -nt "$obj" ] || [ -n "$(find core cli -name '*.h' -newer "$obj" | head -n 1)" ] \
+    if [ ! -e "$obj" ] || [ "$src" -nt "$obj" ] || [ -n "$(find core cli build/gen -name '*.h' -newer "$obj" -o -name '*.inc' -newer "$obj" | head -n 1)" ] \
        || [ scripts/fuzz.sh -nt "$obj" ] || [ "$(cat "$out/obj/.nocmp" 2>/dev/null)" != "$nocmp" ]; then
         # the explore engines' loops without coverage counters: what the
         # fuzzer looks for is in the shell and the simulated kernel, and
