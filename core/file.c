@@ -120,7 +120,7 @@ void file_get(struct vx *x, int fn, int file)
 	struct vfs_file *f = &x->w->files[file];
 	file_touch(x->w, file);
 	f->f_count++;
-	access_file(x, fn, FLD_F_COUNT, file, f->f_count, true, true);
+	access_file_kind(x, fn, FLD_F_COUNT, file, f->f_count, true, true, VAK_INC);
 }
 
 void file_put(struct vx *x, int fn, int file)
@@ -128,7 +128,7 @@ void file_put(struct vx *x, int fn, int file)
 	struct vfs_file *f = &x->w->files[file];
 	file_touch(x->w, file);
 	f->f_count--;
-	access_file(x, fn, FLD_F_COUNT, file, f->f_count, true, true);
+	access_file_kind(x, fn, FLD_F_COUNT, file, f->f_count, true, true, VAK_DEC);
 	if (f->f_count == 0) {
 		/* (model) __fput runs at once; the kernel defers it */
 		fn_enter(x, VFN___fput);
@@ -225,9 +225,9 @@ static bool needs_f_pos_lock(struct vx *x, const struct vfs_world *w,
 	if (w->k.fpos_lock == FPOS_ALWAYS)
 		return true;
 	if (x)
-		access_file(x, fn, FLD_F_COUNT,
-			    (int)(fl - w->files), fl->f_count, false, true);
-	if (fl->f_count > 1)
+		access_file_kind(x, fn, FLD_F_COUNT, (int)(fl - w->files),
+				 fl->f_count, false, true, VAK_TEST);
+	if (fl->f_count >= VFS_COUNT_TEST_MIN)
 		return true;
 	switch (w->k.fpos_lock) {
 	case FPOS_COUNT_OR_DIR:
@@ -255,8 +255,8 @@ static int64_t fpos_var(void *ctx, int id)
 	case VDV_ATOMIC_POS:
 		return !!(fl->f_mode & FMODE_ATOMIC_POS);
 	case VDV_COUNT:
-		access_file(c->x, c->fn, FLD_F_COUNT, (int)(fl - w->files), fl->f_count,
-			    false, true);
+		access_file_kind(c->x, c->fn, FLD_F_COUNT, (int)(fl - w->files),
+				 fl->f_count, false, true, VAK_TEST);
 		return fl->f_count;
 	case VDV_DIR:
 		return file_is(w, fl, IT_DIR);

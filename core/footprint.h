@@ -51,6 +51,7 @@ vfs_footprint(const struct vfs_event *ev, struct vfs_loc loc[VFS_FOOTPRINT_MAX])
 	case OP_READ: case OP_WRITE:
 		field_loc_(&loc[0], ev->rcu ? LW_RCU_WALK : LW_ACCESS, ev->field,
 			  ev->objkind, ev->obj, ev->op == OP_WRITE);
+		loc[0].akind = ev->akind;       /* (the kind: xkey_commute) */
 		/* a seek starts a new pass of the duplicate detector */
 		if (ev->op == OP_WRITE && ev->field == FLD_F_POS &&
 		    ev->objkind == VOK_FILE) {

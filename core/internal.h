@@ -426,21 +426,27 @@ static inline void sys_return_from(struct vx *x, int fn, int64_t ret)
 	fn_exit(x, fn, ret);
 	sys_return(x, ret);
 }
-/* A read or write of FIELD of open file FILE (V: its value; ATOMIC: an
- * atomic counter's).  (inline: most steps make one or two, and each
- * caller's constants fold) */
-static inline void access_file(struct vx *x, int fn, int field, int file,
-			       int64_t v, bool write, bool atomic)
+/* A read or write of FIELD of open file FILE of kind AKIND (enum
+ * vfs_akind; V: its value; ATOMIC: an atomic counter's).  (inline: most
+ * steps make one or two, and each caller's constants fold) */
+static inline void access_file_kind(struct vx *x, int fn, int field, int file,
+				    int64_t v, bool write, bool atomic, int akind)
 {
 	struct vfs_event ev = { .tid = (int8_t)x->tid,
 		.op = write ? OP_WRITE : OP_READ, .fn = (uint8_t)fn,
 		.field = (uint8_t)field, .objkind = VOK_FILE, .obj = file,
-		.value = v, .atomic = atomic };
+		.value = v, .atomic = atomic, .akind = (uint8_t)akind };
 	if (atomic) {
 		x->w->stats.atomics++;
 		x->w->stats.atomics_by_sys[x->t->rec.call.sys]++;
 	}
 	emit(x, &ev);
+}
+/* A plain read or write of FIELD of open file FILE. */
+static inline void access_file(struct vx *x, int fn, int field, int file,
+			       int64_t v, bool write, bool atomic)
+{
+	access_file_kind(x, fn, field, file, v, write, atomic, VAK_PLAIN);
 }
 void access_inode(struct vx *x, int fn, int field, int ino, int64_t v,
 		  bool write);

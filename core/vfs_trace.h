@@ -21,6 +21,16 @@ enum vfs_field { FLD_NONE, FLD_F_POS, FLD_CURSOR, FLD_DIR, FLD_SIZE,
 const char *vfs_field_name(int field);
 int vfs_field_lookup(const char *name);
 
+/* The kind of a read or write (vfs_event.akind), recorded where the kernel
+ * path makes the access, for the dependence of two accesses of one
+ * location (core/explore_int.h, xkey_commute): a plain read or write, a
+ * counter's +1 or -1 (the -1 reads the result: fput frees at 0), or a
+ * threshold test, a read whose answer is the same for every value at or
+ * above the field's threshold (VFS_COUNT_TEST_MIN for f_count: the
+ * kernel's "file_count(file) > 1"). */
+enum vfs_akind { VAK_PLAIN, VAK_INC, VAK_DEC, VAK_TEST };
+#define VFS_COUNT_TEST_MIN 2
+
 /* ---- trace events (core/trace.c) ------------------------------------------- */
 enum vfs_objkind { VOK_NONE, VOK_FILE, VOK_INODE, VOK_FDTABLE, VOK_GLOBAL,
 		   VOK_PROC };
@@ -60,6 +70,8 @@ struct vfs_event {
 			/* acquire/block of an inode lock: the lockdep
 			 * nesting subclass (LDSUB_*) it is taken with */
 			uint8_t subclass;
+			/* read/write: enum vfs_akind */
+			uint8_t akind;
 		};
 	};
 	union {
@@ -166,6 +178,7 @@ struct vfs_loc {
 	uint8_t write;
 	uint8_t field;          /* LOC_FIELD: enum vfs_field */
 	uint8_t objkind;        /* enum vfs_objkind */
+	uint8_t akind;          /* LOC_FIELD: enum vfs_akind */
 	vfs_lid_t lock;         /* LOC_LOCK: the lock id */
 	int32_t obj;            /* the object (LOC_PASS: the open file) */
 };
