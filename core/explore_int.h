@@ -17,47 +17,127 @@
 #define XMAXT VFS_MAX_THREADS
 #define MAX_WORKERS 64          /* threads of one search at most */
 #define XFP 20                  /* keys one step may touch, then "all" */
-#define XW 0x80000000u          /* key bit: a write */
+#define XW 0x80000000u          /* key bit: a write (of any kind) */
+/* Key bits: the kinds of the accesses a footprint made of one location
+ * (enum vfs_akind; xkey_commute).  A key has XW or a read bit or both. */
+#define XPR  0x40000000u        /* a plain read */
+#define XPW  0x20000000u        /* a plain write */
+#define XDEC 0x10000000u        /* a counter's -1 (XW too) */
+#define XTST 0x08000000u        /* a threshold test */
+#define XKIND (XW | XPR | XPW | XDEC | XTST)
+/* (a key's location: the key without its kind bits) */
+#define XKEY(k) ((k) & ~XKIND)
 
-/* What one step touched: keys with a write bit.  all: conflicts with all. */
+/* What one step touched: keys with kind bits.  all: conflicts with all. */
 struct xfp {
 	uint8_t n, all;
 	uint32_t key[XFP];
 };
-#define KLOCK(l)      ((1u << 24) | (uint32_t)(l))
+/* (the lock's kind in bits 20-23, its index below: indexes are slots of
+ * the world's tables, far below 2^20) */
+#define KLOCK(l)      ((1u << 24) | ((uint32_t)VFS_LID_KIND(l) << 20) | \
+		       ((uint32_t)VFS_LID_IDX(l) & 0xfffff))
 #define KFLD(f, k, o) ((2u << 24) | ((uint32_t)(f) << 20) | \
 		       ((uint32_t)(k) << 17) | ((uint32_t)(o) & 0x1ffff))
 #define KPASS(f)      ((3u << 24) | (uint32_t)(f))
 #define KALLOC(a)     ((4u << 24) | (uint32_t)(a))
+/* File F's f_count, the model's one counter (F in its low bits). */
+#define KFCOUNT(f)    KFLD(FLD_F_COUNT, VOK_FILE, f)
+#define KFCOUNT_FILE  0x1ffffu
 
-static inline void xfp_add(struct xfp *f, uint32_t key, bool write)
+/* The kind bits of an access: WRITE or not, of kind AKIND. */
+static inline uint32_t xkind_bits(bool write, int akind)
+{
+	if (write)
+		return XW | (akind == VAK_INC ? 0 : akind == VAK_DEC ? XDEC : XPW);
+	return akind == VAK_TEST ? XTST : XPR;
+}
+
+/* KIND (kind bits) added to location KEY's in F. */
+static inline void xfp_add(struct xfp *f, uint32_t key, uint32_t kind)
 {
 	if (f->all)
 		return;
 	for (int i = 0; i < f->n; i++)
-		if ((f->key[i] & ~XW) == key) {
-			if (write)
-				f->key[i] |= XW;
+		if (XKEY(f->key[i]) == key) {
+			f->key[i] |= kind;
 			return;
 		}
 	if (f->n == XFP) {
 		f->all = 1;
 		return;
 	}
-	f->key[f->n++] = key | (write ? XW : 0);
+	f->key[f->n++] = key | kind;
 }
 
-/* Two steps (or blocks) commute: no key one writes that the other has. */
-static inline bool xfp_indep(const struct xfp *a, const struct xfp *b)
+/*
+ * The dependence of two blocks' accesses of one location, by kind: KA and
+ * KB (keys of one location, from footprints of blocks of two threads, at
+ * least one with XW) commute.  AUP, BUP: the block leaves every counter it
+ * wrote no lower; V: the counter's value at the node both are run at, or
+ * -1 (not a counter, or no node: DPOR); K: the threshold its tests test
+ * (VFS_COUNT_TEST_MIN; 0: take tests as plain reads).  The rules, with
+ * their proof in core/explore_stateful.c "Access kinds":
+ *  - a plain write conflicts with every access;
+ *  - two blocks that change the counter by +1s only commute, anywhere;
+ *    when either also tests it, where V >= K (the values both see are V
+ *    or more in either order);
+ *  - a block that only tests it commutes with one that changes it by
+ *    +1s and -1s leaving it no lower, where V >= K;
+ *  - any other pair (a plain read and a change, a -1 and a change) is
+ *    dependent: a -1 reads its result (fput frees at 0).
+ */
+static inline bool xkey_commute(uint32_t ka, uint32_t kb, bool aup, bool bup,
+				int64_t v, int k)
+{
+	uint32_t any = ka | kb;
+	if (any & XPW)
+		return false;
+	bool tests_hold = k > 0 && v >= k;
+	if ((ka & kb & XW)) {           /* two changers */
+		if (any & (XDEC | XPR))
+			return false;
+		return !(any & XTST) || tests_hold;
+	}
+	/* a changer W and a reader R */
+	uint32_t r = ka & XW ? kb : ka;
+	bool wup = ka & XW ? aup : bup;
+	return !(r & XPR) && wup && tests_hold;
+}
+
+/* The value of KEY's location at node X, if it is a counter: else -1. */
+static inline int64_t xkey_value(const struct vfs_world *X, uint32_t key)
+{
+	if (!X || (XKEY(key) & ~KFCOUNT_FILE) != KFCOUNT(0))
+		return -1;
+	int f = (int)(key & KFCOUNT_FILE);
+	return f < X->nfiles ? X->files[f].f_count : -1;
+}
+
+/* Two blocks A (AUP: no counter it wrote lower after it) and B (BUP) of
+ * two threads commute at node X (NULL: anywhere, DPOR's question): at
+ * each location both touch, one writing, xkey_commute says so (K: as
+ * there).  The one dependence function of DPOR and the sleep sets. */
+static inline bool xfp_commute(const struct xfp *a, bool aup,
+			       const struct xfp *b, bool bup,
+			       const struct vfs_world *X, int k)
 {
 	if (a->all || b->all)
 		return false;
 	for (int i = 0; i < a->n; i++)
-		for (int j = 0; j < b->n; j++)
-			if (!((a->key[i] ^ b->key[j]) & ~XW) &&
-			    ((a->key[i] | b->key[j]) & XW))
+		for (int j = 0; j < b->n; j++) {
+			uint32_t ka = a->key[i], kb = b->key[j];
+			if (!(XKEY(ka ^ kb)) && ((ka | kb) & XW) &&
+			    !xkey_commute(ka, kb, aup, bup, xkey_value(X, ka), k))
 				return false;
+		}
 	return true;
+}
+
+/* Two steps commute anywhere (DPOR's sleep sets: no node, no threshold). */
+static inline bool xfp_indep(const struct xfp *a, const struct xfp *b)
+{
+	return xfp_commute(a, false, b, false, NULL, 0);
 }
 /* EV's locations as DPOR treats them (core/footprint.c): their keys in
  * KEY (XW: written), how many, or -1: all (core/explore_search.c; the
@@ -69,7 +149,7 @@ static inline void xfp_add_keys(struct xfp *f, int n, const uint32_t *key)
 	if (n < 0)
 		f->all = 1;
 	for (int i = 0; i < n; i++)
-		xfp_add(f, key[i] & ~XW, key[i] & XW);
+		xfp_add(f, XKEY(key[i]), key[i] & XKIND);
 }
 /* EV's locations as DPOR treats them, added to F (core/explore_search.c;
  * the stateful search's sleep sets too). */

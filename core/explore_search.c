@@ -100,6 +100,13 @@ static inline uint32_t loc_key(const struct vfs_loc *l)
 	       KFLD(l->field, l->objkind, l->obj);
 }
 
+/* Location L's kind bits in a footprint (USE: vfs_loc_use's for DPOR; a
+ * location every touch of which conflicts is written plainly). */
+static inline uint32_t loc_kind(const struct vfs_loc *l, int use)
+{
+	return use == LU_WRITE ? XW | XPW : xkind_bits(l->write, l->akind);
+}
+
 int xfp_keys(const struct vfs_event *ev, uint32_t key[VFS_FOOTPRINT_MAX])
 {
 	struct vfs_loc loc[VFS_FOOTPRINT_MAX];
@@ -107,8 +114,7 @@ int xfp_keys(const struct vfs_event *ev, uint32_t key[VFS_FOOTPRINT_MAX])
 	for (int i = 0; i < n; i++) {
 		int use = vfs_loc_use[loc[i].why][VC_DPOR];
 		if (use != LU_IGNORE)
-			key[k++] = loc_key(&loc[i]) |
-				   (use == LU_WRITE || loc[i].write ? XW : 0);
+			key[k++] = loc_key(&loc[i]) | loc_kind(&loc[i], use);
 	}
 	return n < 0 ? -1 : k;
 }
@@ -126,7 +132,7 @@ void xfp_event(struct xfp *f, const struct vfs_event *ev)
 	for (int i = 0; i < n; i++) {
 		int use = vfs_loc_use[loc[i].why][VC_DPOR];
 		if (use != LU_IGNORE)
-			xfp_add(f, loc_key(&loc[i]), use == LU_WRITE || loc[i].write);
+			xfp_add(f, loc_key(&loc[i]), loc_kind(&loc[i], use));
 	}
 }
 
@@ -371,12 +377,12 @@ static int push(struct xsearch *s, int d, int p)
 		(completed ? xcall_hash(w, p) : 0);
 
 	if (!s->naive) {
-		if (w->next_file_id != nfid) xfp_add(f, KALLOC(1), true);
-		if (inode_stamp(w) != nino) xfp_add(f, KALLOC(2), true);
+		if (w->next_file_id != nfid) xfp_add(f, KALLOC(1), XW | XPW);
+		if (inode_stamp(w) != nino) xfp_add(f, KALLOC(2), XW | XPW);
 		if (w->next_pid != npid || w->nthreads != nth0)
-			xfp_add(f, KALLOC(3), true);
+			xfp_add(f, KALLOC(3), XW | XPW);
 		if (w->nfdt != nfdt || w->nprocs != nprocs)
-			xfp_add(f, KALLOC(4), true);
+			xfp_add(f, KALLOC(4), XW | XPW);
 
 		int nth = w->nthreads;
 		uint32_t *C = s->clk + (size_t)d * XMAXT, B[XMAXT];
@@ -412,7 +418,7 @@ static int push(struct xsearch *s, int d, int p)
 					RACE(wa);
 			}
 			for (int k = 0; k < f->n; k++) {
-				int base = KS_SLOT(slot_of(s, f->key[k] & ~XW));
+				int base = KS_SLOT(slot_of(s, XKEY(f->key[k])));
 				int lw = s->ks[base];
 				if (f->key[k] & XW) {
 					bool anyr = false;

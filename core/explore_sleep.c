@@ -3,13 +3,9 @@
  * explore_sleep.c - the sleep sets of the stateful search with one worker
  * (explore_stateful.c, "Reduction", where their proof is): the threads
  * asleep at a successor, and when two blocks commute at a node (their
- * footprints, or the f_count rule).
+ * footprints, with the kinds of their accesses: xfp_commute).
  */
 #include "explore_stateful.h"
-
-/* The key of file F's f_count in a footprint (F in its low bits). */
-#define KFCOUNT(f) KFLD(FLD_F_COUNT, VOK_FILE, f)
-#define KFCOUNT_FILE 0x1ffffu
 
 /* A block's footprint FP, from S to W: no file's f_count that it wrote is
  * lower after it (xs_commute). */
@@ -18,7 +14,7 @@ bool xs_count_up(const struct xfp *fp, const struct vfs_world *S,
 {
 	for (int i = 0; i < fp->n; i++) {
 		uint32_t k = fp->key[i];
-		if (!(k & XW) || (k & ~XW & ~KFCOUNT_FILE) != KFCOUNT(0))
+		if (!(k & XW) || (XKEY(k) & ~KFCOUNT_FILE) != KFCOUNT(0))
 			continue;
 		int f = (int)(k & KFCOUNT_FILE);
 		if (f >= W->nfiles || f >= S->nfiles ||
@@ -28,7 +24,7 @@ bool xs_count_up(const struct xfp *fp, const struct vfs_world *S,
 	return true;
 }
 
-int xs_fcount_min = 2;
+int xs_fcount_min = VFS_COUNT_TEST_MIN;
 
 /* Node I of E, an override of file_needs_f_pos_lock, is its count and
  * node P, its parent, makes of it an answer that is the same for every
@@ -55,19 +51,15 @@ static bool count_use_same(const struct vfs_expr *e, int p, int i)
 	return false;
 }
 
-/* The f_count rule holds in W's kernel: f_count is read only by
- * file_needs_f_pos_lock's "file_count(file) > 1" and written only by
- * fget's +1 and fput's -1; a script's defined function that reads it, or
- * an override of file_needs_f_pos_lock that asks more of it than whether
- * it is 2 or more, turns it off. */
+/* The tests of f_count (VAK_TEST: file_needs_f_pos_lock's read) are
+ * threshold tests in W's kernel: its override of file_needs_f_pos_lock, if
+ * any, asks no more of the count than whether it is 2 or more.  (A
+ * script's defined function that reads f_count records a plain read, which
+ * xkey_commute keeps dependent with every change.) */
 bool xs_fcount_rule(const struct vfs_world *w)
 {
 	if (!w->kdefs)
 		return true;
-	for (int i = 0; i < w->kdefs->nkfns; i++)
-		for (int j = 0; j < w->kdefs->kfns[i].nsteps; j++)
-			if (w->kdefs->kfns[i].step[j].field == FLD_F_COUNT)
-				return false;
 	const struct vfs_expr *e = &w->kdefs->overrides[VDEC_FPOS_LOCK];
 	for (int i = 0; i < e->n; i++) {
 		if (e->node[i].op != XO_VAR || e->node[i].v != VDV_COUNT ||
@@ -87,32 +79,15 @@ bool xs_fcount_rule(const struct vfs_world *w)
 }
 
 /* Blocks A (raising no f_count it wrote: AUP) and B (BUP), both run at
- * node X (a sleeping thread's where it fell asleep), commute at X: their
- * footprints do (xfp_indep), or (st->fcount) they meet only at a file's
- * f_count that one of them reads and the other writes, the writer raises
- * it (or leaves it), and X's is at least 2 (explore_stateful.c,
- * "Reduction"). */
-static bool xs_commute(const struct xst *st, const struct vfs_world *X,
-		       const struct xfp *a, bool aup, const struct xfp *b,
-		       bool bup)
+ * node X (where the sleeping one's block was made), commute at X: by
+ * the access kinds (xfp_commute; explore_stateful.c, "Access kinds"),
+ * with X's counts, and the tests taken as threshold tests only when the
+ * kernel's are (st->fcount). */
+static inline bool xs_commute(const struct xst *st, const struct vfs_world *X,
+			      const struct xfp *a, bool aup, const struct xfp *b,
+			      bool bup)
 {
-	if (xfp_indep(a, b))
-		return true;
-	if (!st->fcount || a->all || b->all)
-		return false;
-	for (int i = 0; i < a->n; i++)
-		for (int j = 0; j < b->n; j++) {
-			uint32_t ka = a->key[i], kb = b->key[j];
-			if (((ka ^ kb) & ~XW) || !((ka | kb) & XW))
-				continue;
-			uint32_t k = ka & ~XW;
-			int f = (int)(k & KFCOUNT_FILE);
-			if ((k & ~KFCOUNT_FILE) != KFCOUNT(0) || (ka & kb & XW) ||
-			    !(ka & XW ? aup : bup) || f >= X->nfiles ||
-			    X->files[f].f_count < xs_fcount_min)
-				return false;
-		}
-	return true;
+	return xfp_commute(a, aup, b, bup, X, st->fcount ? xs_fcount_min : 0);
 }
 
 /* The sleep set of level D's successor I, as level D + 1's (lv_grow has

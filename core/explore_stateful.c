@@ -80,33 +80,52 @@
  * its violations are counted and its accesses compared for races as
  * there, at the point where it would have run.
  *
- * One dependency DPOR's footprints keep, the sleep sets waive where it
- * holds no order (explore_sleep.c, xs_commute; at 4x4 v6.5 it was met in
- * 27,556 of the 94,837 transitions into seen states, all of which reached
- * the same state in either order): a file's f_count, which one block
- * writes and the other only reads, when the writer leaves it no lower and
- * it is at least 2 at the node.  The model reads f_count only in file_needs_f_pos_lock, as
- * "file_count(file) > 1", and writes it only in fget (+1) and fput (-1,
- * freeing the file at 0: an object freed, so a dependency with every
- * block); a script's defined function that reads it, or an override of
- * file_needs_f_pos_lock that asks more of it than whether it is 2 or
- * more, turns the rule off (xs_fcount_rule).  So at such a node X the
- * reader's tests answer "> 1" in either order (the count it reads is X's
- * or more), its steps and its state are the same, the writer reads no
- * value the reader changes, and the sum of their changes is the same:
- * X.b.c = X.c.b, and each block is its own in the other's successor,
- * which is (c) at X.  The proof below moves a sleeping block U across
- * edges each of which commutes with it at its own node; the footprint U
- * keeps is the one made where it fell asleep, which the rule may read at
- * a later node Z: every edge between that met U only at f_count was, by
- * the rule, a reader of it (when U writes it: Z's count is where U fell
- * asleep's, U's run unchanged) or a writer leaving it no lower (when U
- * reads it: Z's count is no lower, U's test answers the same), so U's
- * block at Z is the one it keeps and the rule, checked with Z's count,
- * says (c) at Z.  A block that writes one file's f_count and reads
- * another's has a key each; two writers of one stay dependent (each may
- * read what the other wrote).  tests/unit/test_sleep.c: the same nodes
- * with it, fewer transitions than without it, and nodes lost when it is
+ * Access kinds (core/explore_int.h, xkey_commute: the one dependence
+ * function of the sleep sets here and of DPOR's, core/explore_search.c).
+ * Each read or write carries its kind, recorded where the kernel path
+ * makes it (enum vfs_akind): plain, a counter's +1 or -1, or a threshold
+ * test, a read whose answer is the same for every value at or above K.
+ * The model has one counter, f_count: fget (+1), fput (-1, which reads its
+ * result: the file is freed at 0), file_needs_f_pos_lock's
+ * "file_count(file) > 1" (a test, K = 2) and the same read in a script's
+ * override of it, a test only when the override asks no more of the count
+ * than whether it is 2 or more (xs_fcount_rule; else st->fcount is off
+ * and every test is taken as a plain read); a script's defined function
+ * that reads f_count records a plain read.  (The other atomics, lock
+ * operations, are locks' keys: every operation a write.)  A footprint
+ * keeps, per location, the union of its accesses' kinds.  Blocks b of T
+ * and c of U at node X, with V the count of a location both touch (one
+ * writing), commute there (X.b.c = X.c.b, and each is its own block in
+ * the other's successor, which is (c) at X) in these cases, each because
+ * a block's steps depend on the count only through its tests (a +1 reads
+ * nothing; a -1 is excluded) and the end count is X's plus the changes:
+ *  (1) both change it by +1s only, and test it, if at all, where V >= K:
+ *      in either order each sees V plus +1s, never below V, so every test
+ *      answers as at X; the sums are the same.  With no test, anywhere:
+ *      DPOR's claim is this case only (a step's footprint, no node);
+ *  (2) b only tests it, c changes it (+1s and -1s, any tests or reads of
+ *      its own) and leaves it no lower (xs_count_up), and V >= K: b sees
+ *      V or X.c's count, both at or above K; b writes nothing, so c runs
+ *      as at X whatever comes first.
+ * Everything else on one location is dependent: a plain write, a plain
+ * read against a change, a -1 against any change (a 0 and a free in one
+ * order only, or its result read), a test below K.  At 4x4 v6.5 the
+ * kinds take 154,407 transitions (64,408 into seen states), against
+ * 157,296 (67,297) with case (2) alone (the f_count rule before them).
+ * The proof below moves a sleeping block U across edges each of which
+ * commutes with it at its own node; the footprint U keeps is the one made
+ * where it fell asleep, Y, which the rules read at a later node Z with
+ * Z's count.  U's block at Z is still the one kept: the edges between met
+ * U only where a rule held at their node, and by induction along them,
+ * (2) with U changing: the edges only tested, Z's count is Y's; (2) with
+ * U testing, or (1): the edges left the count no lower, from a node
+ * where it was at least K (their rule's condition), so U's tests, which
+ * held at Y where the count was the same as at the first such edge's
+ * node, hold at Z; edges that did not touch the count left it as at Y.
+ * So the rule, checked with Z's count, says (c) at Z.
+ * tests/unit/test_dependence.c: each pair of kinds; tests/unit/
+ * test_sleep.c: the same nodes with the kinds, fewer transitions than
+ * with the tests taken as plain reads, and nodes lost when tests are
  * made to hold at a count of 1 (v6.4: the reader's test turns).
  *
  * Proof that every node is visited, first by the same path as without

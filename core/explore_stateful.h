@@ -547,7 +547,7 @@ struct xst {
 	uint32_t fixed;                 /* threads whose pending calls are fixed */
 	bool hist;                      /* clocks on: open accesses matter */
 	bool sleep;                     /* sleep sets on */
-	bool fcount;                    /* ... with xs_commute's f_count rule */
+	bool fcount;                    /* ... f_count's tests threshold tests */
 	int need_hist;                  /* atomic: an access conflicts with one */
 	struct xopen *open;             /* every one: xs_open_accesses */
 	int nopen;
@@ -592,8 +592,9 @@ bool xs_count_state(struct sworker *s, uint64_t h);
 extern void (*xs_state_hook)(uint64_t h);
 uint8_t xs_abort_cut(int abort);
 /* ---- sleep sets (explore_sleep.c) ---- */
-/* The f_count a file must have where a block that reads it and one that
- * raises it are taken to commute (explore_stateful.c, "Reduction"); 2,
+/* The threshold of f_count's tests, the count a file must have where a
+ * block that tests it and one that raises it are taken to commute
+ * (xkey_commute; explore_stateful.c, "Access kinds"): VFS_COUNT_TEST_MIN,
  * tests lower it to see the rule made too strong fail. */
 extern int xs_fcount_min;
 bool xs_fcount_rule(const struct vfs_world *w);

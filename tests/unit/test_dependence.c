@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_dependence.c - the access kinds of the event model (enum
+ * vfs_akind) and the one dependence function DPOR and the sleep sets use
+ * (core/explore_int.h, xkey_commute and xfp_commute; the proof in
+ * core/explore_stateful.c, "Access kinds"): each pair of kinds, on one
+ * location, commutes exactly where the rules say, so each assertion fails
+ * if its rule is made weaker or stronger; and the kernel paths record the
+ * kinds where they make the accesses (fget +1, fput -1,
+ * file_needs_f_pos_lock's test).
+ */
+#include "harness.h"
+#include "explore_int.h"
+
+#define K VFS_COUNT_TEST_MIN
+#define LOC KFCOUNT(3)
+#define INC (LOC | XW)                  /* fget */
+#define DEC (LOC | XW | XDEC)           /* fput */
+#define TST (LOC | XTST)                /* file_needs_f_pos_lock */
+#define RD  (LOC | XPR)                 /* a defined function's read */
+#define WR  (LOC | XW | XPW)            /* a plain write */
+
+/* KA and KB commute at a node where the count is V (-1: DPOR, no node),
+ * both blocks leaving it no lower. */
+static bool c(uint32_t ka, uint32_t kb, int64_t v)
+{
+	bool ab = xkey_commute(ka, kb, true, true, v, K);
+	/* the relation is symmetric */
+	assert_int_equal(ab, xkey_commute(kb, ka, true, true, v, K));
+	return ab;
+}
+
+static void test_two_increments(void **state)
+{
+	(void)state;
+	/* +1 and +1 commute anywhere: at any count, and for DPOR */
+	assert_true(c(INC, INC, -1));
+	assert_true(c(INC, INC, 1));
+	assert_true(c(INC, INC, 7));
+	/* one that also tests the count: only where the test holds in
+	 * either order (the values both see are the node's or more) */
+	assert_true(c(INC | XTST, INC, K));
+	assert_false(c(INC | XTST, INC, K - 1));
+	assert_false(c(INC | XTST, INC, -1));
+	/* tests taken as plain reads (the rule off): never */
+	assert_false(xkey_commute(INC | XTST, INC, true, true, 5, 0));
+	assert_true(xkey_commute(INC, INC, true, true, 5, 0));
+}
+
+static void test_increment_and_test(void **state)
+{
+	(void)state;
+	/* at or above the threshold the test answers the same */
+	assert_true(c(INC, TST, K));
+	assert_true(c(INC, TST, K + 3));
+	/* below it the +1 may turn the answer (v6.4: 1 then 2) */
+	assert_false(c(INC, TST, K - 1));
+	/* DPOR has no node: dependent */
+	assert_false(c(INC, TST, -1));
+	/* the rule off (an override that asks more of the count) */
+	assert_false(xkey_commute(INC, TST, true, true, K, 0));
+	assert_false(xkey_commute(TST, INC, true, true, K, 0));
+	/* a writer that leaves the count lower: dependent */
+	assert_false(xkey_commute(INC | XDEC, TST, false, true, K + 3, K));
+	assert_false(xkey_commute(TST, INC | XDEC, true, false, K + 3, K));
+	/* one that takes and drops (net 0) commutes with a test */
+	assert_true(xkey_commute(INC | XDEC, TST, true, true, K, K));
+	assert_false(xkey_commute(INC | XDEC, TST, true, true, K - 1, K));
+}
+
+static void test_decrement(void **state)
+{
+	(void)state;
+	/* a -1 reads its result (fput frees at 0): dependent with every
+	 * change, at any count */
+	assert_false(c(DEC, INC, 9));
+	assert_false(c(DEC, DEC, 9));
+	assert_false(c(DEC, INC, -1));
+	/* and with a test where it leaves the count lower */
+	assert_false(xkey_commute(DEC, TST, false, true, 9, K));
+}
+
+static void test_plain(void **state)
+{
+	(void)state;
+	/* a plain read of a counter depends on every change */
+	assert_false(c(RD, INC, 9));
+	assert_false(c(RD | XTST, INC, 9));
+	assert_false(c(RD, DEC, 9));
+	/* a plain write on everything */
+	assert_false(c(WR, INC, 9));
+	assert_false(c(WR, TST, 9));
+	assert_false(c(WR, RD, 9));
+	assert_false(c(WR, WR, 9));
+	assert_false(c(WR | XTST, TST, 9));
+}
+
+/* A v6.5 world where thread *A has directory /d open as fd 3. */
+static struct h *dir_open(int *A)
+{
+	struct h *h = h_new("v6.5");
+	h_mkdir(h, "/d");
+	*A = h_spawn(h, "A", 1000);
+	assert_int_equal(h_do(h, *A, C_OPEN("/d", VO_RDONLY)), 3);
+	return h;
+}
+
+/* xfp_commute: reads alone, other locations, node values. */
+static void test_footprints(void **state)
+{
+	(void)state;
+	struct xfp a = { 0 }, b = { 0 };
+	xfp_add(&a, LOC, XTST);
+	xfp_add(&b, LOC, XTST);
+	assert_true(xfp_commute(&a, true, &b, true, NULL, 0));  /* two reads */
+	xfp_add(&b, LOC, XW);
+	assert_false(xfp_commute(&a, true, &b, true, NULL, K)); /* no node */
+	xfp_add(&a, KFCOUNT(4), XW);    /* another file's count */
+	assert_false(xfp_indep(&a, &b));
+	struct xfp i1 = { 0 }, i2 = { 0 };
+	xfp_add(&i1, LOC, XW);
+	xfp_add(&i2, LOC, XW);
+	xfp_add(&i2, KFLD(FLD_F_POS, VOK_FILE, 3), XW | XPW);
+	xfp_add(&i1, KFLD(FLD_F_POS, VOK_FILE, 4), XPR);
+	assert_true(xfp_indep(&i1, &i2));       /* two fgets, other f_pos */
+	xfp_add(&i1, KFLD(FLD_F_POS, VOK_FILE, 3), XPR);
+	assert_false(xfp_indep(&i1, &i2));      /* one f_pos: read, written */
+	/* a kind added to a location already there: one key, both kinds */
+	struct xfp m = { 0 };
+	xfp_add(&m, LOC, XW);
+	xfp_add(&m, LOC, XW | XDEC);
+	assert_int_equal(m.n, 1);
+	assert_int_equal(m.key[0], DEC);
+	/* the node's count (the file's) decides the test */
+	int A;
+	struct h *h = dir_open(&A);
+	int f = h_file(h, A, 3);
+	struct xfp t = { 0 }, g = { 0 };
+	xfp_add(&t, KFCOUNT(f), XTST);
+	xfp_add(&g, KFCOUNT(f), XW);
+	assert_false(xfp_commute(&t, true, &g, true, h->w, K));        /* 1 */
+	assert_int_equal(h_do(h, A, C_DUP(3)), 4);
+	assert_true(xfp_commute(&t, true, &g, true, h->w, K));         /* 2 */
+	h_free(h);
+}
+
+/* The kind of the f_count access of the events from MARK on (the first
+ * READ if READ, else the first WRITE), or -1. */
+static int count_kind(struct h *h, size_t mark, bool read)
+{
+	for (size_t i = mark; i < h->log.n; i++) {
+		const struct vfs_event *ev = &h->log.ev[i];
+		if (ev->field == FLD_F_COUNT &&
+		    ev->op == (read ? OP_READ : OP_WRITE))
+			return ev->akind;
+	}
+	return -1;
+}
+
+static void test_recorded(void **state)
+{
+	(void)state;
+	int A;
+	struct h *h = dir_open(&A);
+	size_t m = h_mark(h);
+	assert_int_equal(h_do(h, A, C_DUP(3)), 4);
+	assert_int_equal(count_kind(h, m, false), VAK_INC);
+	m = h_mark(h);
+	assert_true(h_do(h, A, C_GETDENTS(3, 8)) >= 0);
+	assert_int_equal(count_kind(h, m, true), VAK_TEST);
+	m = h_mark(h);
+	assert_int_equal(h_do(h, A, C_CLOSE(4)), 0);
+	assert_int_equal(count_kind(h, m, false), VAK_DEC);
+	/* every other access is plain */
+	for (size_t i = 0; i < h->log.n; i++) {
+		const struct vfs_event *ev = &h->log.ev[i];
+		if ((ev->op == OP_READ || ev->op == OP_WRITE) &&
+		    ev->field != FLD_F_COUNT)
+			assert_int_equal(ev->akind, VAK_PLAIN);
+	}
+	h_free(h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_two_increments),
+		cmocka_unit_test(test_increment_and_test),
+		cmocka_unit_test(test_decrement),
+		cmocka_unit_test(test_plain),
+		cmocka_unit_test(test_footprints),
+		cmocka_unit_test(test_recorded),
+	};
+	return cmocka_run_group_tests(tests, NULL, h_teardown);
+}
