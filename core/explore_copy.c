@@ -212,15 +212,41 @@ void xs_spare_copy(struct sworker *s, const struct vfs_world *S,
 
 /* (the spare, copied from LAST's block before a step: then LAST but for
  * the block's marks and T, or, the step taken back after the copy, for
- * the step's too, its marks, when it made no object: no_more) */
-void xs_spare_kept(struct sworker *s, const struct vfs_world *last, int t)
+ * the step's too, its marks, when it made no object: no_more; not copied
+ * in S's expansion but near S: LAST but for its difference from S and
+ * the block's marks and T) */
+void xs_spare_kept(struct sworker *s, const struct vfs_world *S,
+		   const struct vfs_world *last, int t)
 {
 	const struct vfs_world *p = s->spare;
-	bool near = s->spare_fresh && no_more(p, last);
+	struct xtouch m = xs_touched(last, t);
+	bool near = false;
+	if (s->spare_fresh) {
+		near = no_more(p, last);
+		m = touch_or(m, xs_marks(p));
+	} else if (p && s->spare_near == S) {
+		near = no_more(p, last);
+		m = touch_or(m, s->spare_diff);
+	}
 	s->spare_near = near ? last : NULL;
-	s->spare_diff = touch_or(xs_touched(last, t),
-				 p ? xs_marks(p) : (struct xtouch){ 0, 0, 0, 0 });
+	s->spare_diff = m;
 	s->spare_fresh = false;
+}
+
+/* (the spare near LAST, S's last successor, but for SPARE_DIFF, which
+ * names LAST's block too: S but for SPARE_DIFF, and so W, another
+ * successor of S remade by thread T's block, but for that and W's marks
+ * and T; lockdep's graph, copied back as far as the source's edges go,
+ * no further than S's: the edges past it are each successor's own) */
+void xs_spare_remade(struct sworker *s, const struct lvl *L, int i,
+		     const struct vfs_world *W)
+{
+	const struct vfs_world *p = s->spare;
+	if (i == L->ilast || !p || !L->last || s->spare_near != L->last ||
+	    !no_more(p, W) || p->det.ld.nedges > L->state->det.ld.nedges)
+		return;
+	s->spare_near = W;
+	s->spare_diff = touch_or(s->spare_diff, xs_touched(W, L->tid[i]));
 }
 
 /* The reports zeroed: the copies pin nreports at the maximum without

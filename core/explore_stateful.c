@@ -297,7 +297,7 @@ static void keep_last(struct sworker *s, struct lvl *L)
 	struct xhash x = L->hxlast;
 	L->hxlast = s->hxw;
 	s->hxw = x;
-	xs_spare_kept(s, L->last, L->tid[L->ilast]);
+	xs_spare_kept(s, L->state, L->last, L->tid[L->ilast]);
 }
 
 /* Make the successors of level D's state (the reduced set).  A
@@ -724,6 +724,7 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 		struct vfs_world *W = xs_regen_next(s, d, i);
 		if (!W)
 			return -1;
+		xs_spare_remade(s, &s->lv[d], i, W);
 		d++;
 		onstack[h >> 56]++;
 		s->lv[d].state = W;

@@ -389,9 +389,16 @@ struct sworker;
  * differs when the spare is near S (xs_fcopy_back), else all. */
 void xs_spare_copy(struct sworker *s, const struct vfs_world *S,
 		   const struct vfs_world *W, int t);
-/* LAST kept as a state (the successor of thread T's block): the spare,
- * copied in that block before its last steps, is near it. */
-void xs_spare_kept(struct sworker *s, const struct vfs_world *last, int t);
+/* LAST kept as a state (the successor of S by thread T's block): the
+ * spare, copied in that block before its last steps, or near S and not
+ * copied since, is near it. */
+void xs_spare_kept(struct sworker *s, const struct vfs_world *S,
+		   const struct vfs_world *last, int t);
+/* W remade as successor I of level L's state (xs_regen_next): the spare,
+ * near L's last successor (not I), is near W. */
+struct lvl;
+void xs_spare_remade(struct sworker *s, const struct lvl *L, int i,
+		     const struct vfs_world *W);
 struct vfs_world *xs_wnew(void);
 
 /* The violations a step shows: the detectors' counts that grew from A
