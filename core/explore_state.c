@@ -123,6 +123,25 @@ size_t xs_canon_bound(const struct vfs_world *w, bool data)
 	return n;
 }
 
+/* The room for W's canonical state in B, and for the 32 zero bytes
+ * comp_hash writes after a component; KEY: W's sizes (xs_buf_reserve,
+ * explore_stateful.h), put in KEPT (those B has room for) without DATA. */
+int xs_buf_grow(struct sbuf *b, uint64_t *kept, const struct vfs_world *w,
+		bool data, const uint64_t *key)
+{
+	size_t need = xs_canon_bound(w, data) + 32;
+	kept[2] = 0;
+	if (b->cap < need) {
+		free(b->p);
+		b->cap = need * 2;
+		if (!(b->p = malloc(b->cap)))
+			return -1;
+	}
+	if (!data)
+		memcpy(kept, key, 3 * sizeof *key);
+	return 0;
+}
+
 /* Races with the snapshot's own accesses (made in the set-up): a shadow
  * of the race detector, a write or a read, that some other thread is not
  * yet ordered after is "open".  A search that makes no access conflicting
@@ -496,18 +515,16 @@ static inline bool urow_same(const struct vfs_world *a, const struct vfs_world *
 	return x ? y && !memcmp(x, y, nu) : !y;
 }
 
-int xs_hash_reserve(struct xhash *x, const struct vfs_world *w)
+_Static_assert((int)XC_THREADS == (int)XS_NGLOBAL, "xs_hash_reserve counts the globals");
+
+int xs_hash_grow(struct xhash *x, int n)
 {
-	int n = XC_THREADS + w->nthreads + w->nfiles + w->nfdt + w->det.npasses;
-	if (n > x->cap) {
-		int cap = n * 2 > 64 ? n * 2 : 64;
-		uint64_t *h = realloc(x->h, sizeof *h * (size_t)cap);
-		if (!h)
-			return -1;
-		x->h = h;
-		x->cap = cap;
-	}
-	x->n = n;
+	int cap = n * 2 > 64 ? n * 2 : 64;
+	uint64_t *h = realloc(x->h, sizeof *h * (size_t)cap);
+	if (!h)
+		return -1;
+	x->h = h;
+	x->cap = cap;
 	return 0;
 }
 

@@ -215,27 +215,14 @@ int xs_path_grow(struct sworker *s, int need)
 	return 0;
 }
 
-/* The room for W's canonical state in the worker's buffer, and for the
- * 32 zero bytes comp_hash (explore_state.c) writes after a component. */
-static int buf_reserve(struct sworker *s, const struct vfs_world *W, bool data)
-{
-	size_t need = xs_canon_bound(W, data) + 32;
-	if (s->buf.cap < need) {
-		free(s->buf.p);
-		s->buf.cap = need * 2;
-		if (!(s->buf.p = malloc(s->buf.cap)))
-			return -1;
-	}
-	return 0;
-}
-
 /* Hash W, a successor of level L's state by thread T: its components
  * into X; TREE: its tree_hash when known (the parent's), else 0. */
 static int hash_state(struct sworker *s, const struct lvl *L, struct xhash *x,
 		      const struct vfs_world *W, int t, uint64_t tree, uint64_t acc,
 		      uint64_t *tr, uint64_t *h)
 {
-	if (buf_reserve(s, W, !tree) < 0 || xs_hash_reserve(x, W) < 0)
+	if (xs_buf_reserve(&s->buf, s->bufkey, W, !tree) < 0 ||
+	    xs_hash_reserve(x, W) < 0)
 		return -1;
 	*tr = tree ? tree : xs_tree_hash(&s->buf, W);
 	*h = xs_state_hash(&s->buf, x, W, *tr, s->st->fixed,
@@ -256,7 +243,8 @@ int xs_level_hash(struct sworker *s, int d, bool parent, int ran)
 {
 	struct lvl *L = &s->lv[d];
 	const struct lvl *P = parent ? &s->lv[d - 1] : NULL;
-	if (buf_reserve(s, L->state, false) < 0 || xs_hash_reserve(&L->hx, L->state) < 0)
+	if (xs_buf_reserve(&s->buf, s->bufkey, L->state, false) < 0 ||
+	    xs_hash_reserve(&L->hx, L->state) < 0)
 		return -1;
 	xs_state_hash(&s->buf, &L->hx, L->state, L->tree, s->st->fixed,
 		      s->st->hist ? s->st : NULL, P ? P->state : NULL,

@@ -284,6 +284,25 @@ struct xobs {                   /* what the block being run did */
 };
 
 size_t xs_canon_bound(const struct vfs_world *w, bool data);
+int xs_buf_grow(struct sbuf *b, uint64_t *kept, const struct vfs_world *w,
+		bool data, const uint64_t *key);
+/* The room for W's canonical state in B (xs_buf_grow): without the
+ * files' data the bound is of the tables' sizes only, and when they are
+ * KEPT, those last reserved (most successors'), the room is made (the
+ * key's top bit: made once). */
+static inline int xs_buf_reserve(struct sbuf *b, uint64_t *kept,
+				 const struct vfs_world *w, bool data)
+{
+	uint64_t key[3] = {
+		(uint32_t)w->nfiles | (uint64_t)(uint32_t)w->ninodes << 32,
+		(uint32_t)w->nfdt | (uint64_t)(uint32_t)w->det.nshadows << 32,
+		(uint16_t)w->nprocs | (uint32_t)(uint16_t)w->nthreads << 16 |
+		(uint64_t)(uint32_t)ufields_n(w) << 32 | UINT64_C(1) << 63 };
+	if (!data && !((key[0] ^ kept[0]) | (key[1] ^ kept[1]) |
+		       (key[2] ^ kept[2])))
+		return 0;
+	return xs_buf_grow(b, kept, w, data, key);
+}
 uint64_t xs_tree_hash(struct sbuf *b, const struct vfs_world *w);
 /* The snapshot's open accesses, all of them, in *O (malloc'd; NULL when
  * none): how many, or -1 when out of memory. */
@@ -298,8 +317,20 @@ struct xhash {
 	int n, cap;
 };
 struct xst;
-/* Room in X for W's components (-1: out of memory). */
-int xs_hash_reserve(struct xhash *x, const struct vfs_world *w);
+/* Room in X for N components (-1: out of memory). */
+int xs_hash_grow(struct xhash *x, int n);
+/* (the components before the threads': explore_state.c's XC_THREADS) */
+enum { XS_NGLOBAL = 6 };
+/* Room in X for W's components (-1: out of memory); inline: a hash per
+ * successor. */
+static inline int xs_hash_reserve(struct xhash *x, const struct vfs_world *w)
+{
+	int n = XS_NGLOBAL + w->nthreads + w->nfiles + w->nfdt + w->det.npasses;
+	if (n > x->cap && xs_hash_grow(x, n) < 0)
+		return -1;
+	x->n = n;
+	return 0;
+}
 /* What steps may have changed of a world since its touch marks were
  * cleared: the threads (w->touched, and the one that ran), the files and
  * fd tables by slot (w->touched_files, w->touched_fdts: bit 31 for every
@@ -501,6 +532,7 @@ struct sworker {
 	uint8_t *path;                  /* thread per step from the snapshot */
 	int cappath;
 	struct sbuf buf;
+	uint64_t bufkey[3];             /* the sizes BUF has room for */
 	struct xhash hxw;               /* the work buffer's components */
 	struct xmemo *memo;             /* what events are to the discipline */
 	/* counters */
