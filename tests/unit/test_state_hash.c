@@ -479,6 +479,61 @@ static void test_one_change(void **state)
 	h_free(h);
 }
 
+/* One change in one component, with that component's touch mark only
+ * (a thread's bit, a file's, an fd table's, TOUCH_PROCS, TOUCH_ILOCKS,
+ * TOUCH_PASSES), the last slot of each table: the hash made from the
+ * parent's components hashes it again (a touched component taken as its
+ * parent's fails here) and is the hash made from nothing; with no mark
+ * it is the parent's (the marks are all it trusts, so the first check is
+ * the one that fails). */
+static void test_one_touched(void **state)
+{
+	(void)state;
+	struct h *h = thieves("v6.5");
+	/* A in its getdents: a pass of the open directory */
+	for (int i = 0; i < 200 && !h->w->det.npasses; i++)
+		vfs_step(h->w, 0, NULL);
+	assert_true(h->w->det.npasses > 0);
+	struct bench c;
+	bench_init(&c, h->w);
+	assert_true(vfs_world_copy(c.w, h->w) && vfs_world_copy(c.k, c.w));
+	hash_of(&c.b, &c.hw, c.w, 0, NULL, NULL, XTOUCH_ALL);
+	const struct xtouch none = { 0, 0, 0, 0 };
+	for (int what = 0; what < 6; what++) {
+		xs_fcopy(c.k, c.w, 0, false);
+		assert_int_equal(hash_of(&c.b, &c.hk, c.k, 0, c.w, &c.hw, none), c.hw.h);
+		struct vfs_world *k = c.k;
+		struct xtouch m = none;
+		int t = k->nthreads - 1, f = k->nfiles - 1, d = k->nfdt - 1;
+		struct vfs_fdtable *fdt = &k->fdt[d];
+		struct vfs_pass *p = &k->det.passes[k->det.npasses - 1];
+		switch (what) {
+		case 0: k->threads[t].tnum += 1; m.threads = 1u << t; break;
+		case 1: k->files[f].f_pos += 1; m.files = touch_bit(f); break;
+		case 2:
+			assert_true(fdt->nfds > 0);
+			fdt->fd[fdt->nfds - 1] ^= 1;
+			m.fdts = touch_bit(d);
+			break;
+		case 3: k->procs[k->nprocs - 1].uid += 1; m.objs = TOUCH_PROCS; break;
+		case 4: k->ilocks[k->ninodes - 1].owner = 1; m.objs = TOUCH_ILOCKS; break;
+		case 5:
+			if (!p->hi)
+				p->hi = 1;
+			p->by[0] = p->by[0] > 0 ? -1 : 1;
+			m.objs = TOUCH_PASSES;
+			break;
+		}
+		uint64_t inc = hash_of(&c.b, &c.hk, c.k, 0, c.w, &c.hw, m);
+		if (inc == c.hw.h)
+			fail_msg("change %d, touched, not hashed again", what);
+		assert_int_equal(inc, hash_of(&c.b, &c.hf, c.k, 0, NULL, NULL, XTOUCH_ALL));
+		assert_int_equal(hash_of(&c.b, &c.hk, c.k, 0, c.w, &c.hw, none), c.hw.h);
+	}
+	bench_free(&c);
+	h_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -488,6 +543,7 @@ int main(void)
 		cmocka_unit_test(test_fd_ops),
 		cmocka_unit_test(test_searches),
 		cmocka_unit_test(test_one_change),
+		cmocka_unit_test(test_one_touched),
 		cmocka_unit_test(test_entries_copied),
 	};
 	return cmocka_run_group_tests(tests, NULL, h_teardown);
