@@ -67,8 +67,11 @@ static inline void fcopy(struct vfs_world *d, const struct vfs_world *s,
 	const struct vfs_detect *sd = &s->det;
 	dd->enabled = sd->enabled;
 	dd->no_clocks = sd->no_clocks;
-	/* (out of memory: the copy says so and keeps no detector tables) */
-	bool dok = detect_reserve(dd, sd);
+	/* (out of memory: the copy says so and keeps no detector tables;
+	 * the room there mostly: no call) */
+	bool dok = (sd->nshadows <= dd->shadows_cap &&
+		    sd->nlockclocks <= dd->lockclocks_cap &&
+		    sd->npasses <= dd->passes_cap) || detect_reserve(dd, sd);
 	if (!dok) {
 		d->oom = 1;
 		dd->nshadows = dd->nlockclocks = 0;

@@ -70,8 +70,9 @@ struct vfs_world *vfs_world_dup(const struct vfs_world *s)
 /* Files and fd tables: only the slots in use, and of those only the
  * ones FILES and FDTS name (marked_range: the others are S's in D already);
  * false: out of memory. */
-static bool copy_files(struct vfs_world *d, const struct vfs_world *s,
-		       uint32_t files, uint32_t fdts)
+static inline __attribute__((always_inline)) bool
+copy_files(struct vfs_world *d, const struct vfs_world *s, uint32_t files,
+	   uint32_t fdts)
 {
 	if (!world_grow((void **)&d->files, &d->files_cap, s->nfiles,
 			sizeof *d->files) ||
@@ -116,8 +117,11 @@ bool world_copy_files(struct vfs_world *d, const struct vfs_world *s)
 	return copy_files(d, s, UINT32_MAX, UINT32_MAX);
 }
 
-/* The inode locks: every slot's, copied. */
-bool world_copy_ilocks(struct vfs_world *d, const struct vfs_world *s)
+/* The inode locks: every slot's, copied (inline: the stateful search
+ * copies them per successor that took or let go one, through
+ * world_copy_objects_some). */
+static inline __attribute__((always_inline)) bool
+copy_ilocks(struct vfs_world *d, const struct vfs_world *s)
 {
 	if (!world_grow((void **)&d->ilocks, &d->ilocks_cap, s->ninodes,
 			sizeof *d->ilocks))
@@ -133,6 +137,11 @@ bool world_copy_ilocks(struct vfs_world *d, const struct vfs_world *s)
 	return true;
 }
 
+bool world_copy_ilocks(struct vfs_world *d, const struct vfs_world *s)
+{
+	return copy_ilocks(d, s);
+}
+
 bool world_copy_objects_some(struct vfs_world *d, const struct vfs_world *s,
 			     uint32_t files, uint32_t fdts, bool ilocks)
 {
@@ -143,7 +152,7 @@ bool world_copy_objects_some(struct vfs_world *d, const struct vfs_world *s,
 		d->inodes = s->inodes;
 	}
 	d->ninodes = s->ninodes;
-	if (ilocks && !world_copy_ilocks(d, s)) {
+	if (ilocks && !copy_ilocks(d, s)) {
 		d->ninodes = 0;
 		return false;
 	}
