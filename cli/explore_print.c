@@ -50,8 +50,13 @@ void explore_print_default(struct session *s, const struct xstate *x)
 			    r->seconds, r->collision_p);
 			return;
 		}
-		out(s, "no violation in the %llu states explored\n",
-		    (unsigned long long)r->states);
+		out(s, "no violation in the %llu states explored", (unsigned long long)r->states);
+		/* (the probe's work, what it covered too) */
+		if (r->probe_execs)
+			out(s, ", nor in the %llu executions of at most %d preemption%s "
+			    "the preemption-bounded probe ran", (unsigned long long)r->probe_execs,
+			    r->probe_bound, r->probe_bound == 1 ? "" : "s");
+		out(s, "\n");
 		return;
 	}
 	/* the kinds found: the counterexample's, and those of one of more
@@ -67,7 +72,13 @@ void explore_print_default(struct session *s, const struct xstate *x)
 	/* only counts that the input and jobs fix: the step-by-step search
 	 * runs to its own end, but the stateful search beside it is stopped
 	 * when the other finds one, after as many states as timing gave it */
-	if (r->cex_shortest)
+	if (r->probe_found)
+		out(s, " (found in %.2f s by the preemption-bounded probe at %d preemption%s: "
+		    "%llu execution%s, %llu steps; %llu states step by step)\n", r->seconds,
+		    r->probe_bound, r->probe_bound == 1 ? "" : "s",
+		    (unsigned long long)r->probe_execs, r->probe_execs == 1 ? "" : "s",
+		    (unsigned long long)r->probe_steps, (unsigned long long)r->short_nodes);
+	else if (r->cex_shortest)
 		out(s, " (found in %.2f s: %llu states searched step by step)\n",
 		    r->seconds, (unsigned long long)r->short_nodes);
 	else if (r->jobs == 1)

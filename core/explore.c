@@ -206,7 +206,7 @@ static void *worker(void *arg)
 		pthread_mutex_lock(&sh->mu);
 		int i = sh->next_item++;
 		struct xitem *it = i < sh->nitems ? &sh->items[i] : NULL;
-		bool skip = false;
+		bool skip = false, found = false;
 		if (it) {
 			it->keep_first = sh->merged_execs < (uint64_t)sh->keep;
 			it->keep_viol = sh->merged_viol < (uint64_t)sh->keep;
@@ -215,12 +215,16 @@ static void *worker(void *arg)
 			 * one are all merged */
 			skip = sh->o.max && sh->merged_units >= sh->o.max;
 			it->budget = skip ? 0 : sh->o.max - sh->merged_units;
+			found = sh->o.stop_at_violation && sh->merged_viol;
+			skip |= found || (sh->o.max_steps &&
+					  sh->merged_steps >= sh->o.max_steps);
+			it->step_budget = skip ? 0 : sh->o.max_steps - sh->merged_steps;
 		}
 		pthread_mutex_unlock(&sh->mu);
 		if (!it)
 			break;
 		if (skip)
-			it->cut = XCUT_MAX;
+			it->cut = found ? XCUT_FOUND : XCUT_MAX;
 		else if (xsearch_stopped(sh))
 			it->cut = XCUT_STOP;
 		else if (!s || xsearch_item(s, it) < 0)
@@ -233,6 +237,7 @@ static void *worker(void *arg)
 			sh->merged_viol += sh->items[sh->merged_upto].violating;
 			sh->merged_units += sh->items[sh->merged_upto].execs +
 					    sh->items[sh->merged_upto].redundant;
+			sh->merged_steps += sh->items[sh->merged_upto].steps;
 			sh->merged_upto++;
 		}
 		pthread_cond_broadcast(&sh->cv);
@@ -467,7 +472,7 @@ int vfs_explore(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 		       xonline_cpus();
 	/* a cap bounds the work, and the executions kept are the first N
 	 * of the uncapped run: the subtrees in order, one at a time */
-	if (o->max)
+	if (o->max || o->max_steps || o->stop_at_violation)
 		sh->nworkers = 1;
 	pthread_mutex_init(&sh->mu, NULL);
 	pthread_cond_init(&sh->cv, NULL);

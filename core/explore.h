@@ -105,6 +105,14 @@ struct vfs_explore_opts {
 	/* Stateful: no sleep sets (tests compare the states visited with
 	 * and without them; not a user's knob). */
 	int no_sleep;
+	/* Executions (bound, dpor, naive): stop once this many steps have
+	 * run, checked at each execution's end (the one under way runs to
+	 * its end: at least one execution; cut XCUT_MAX); 0: no cap.  Like
+	 * max, in one worker. */
+	uint64_t max_steps;
+	/* Executions: stop at the end of the first violating execution
+	 * (cut XCUT_FOUND), in one worker. */
+	int stop_at_violation;
 	/* Polled by the search: set it (from a SIGINT handler) to stop. */
 	volatile sig_atomic_t *stop;
 	/* Called from the calling thread at most every ~0.5 s. */
@@ -189,6 +197,14 @@ struct vfs_explore_result {
 	 * has none; -1: not checked (no violation, or stopped) */
 	int cex_checked;
 	uint64_t short_nodes;
+	/* Plain explore (opts.first): the preemption-bounded probe run
+	 * before the stateful search (explore_stateful_run.c), its
+	 * executions and steps, and the bound it reached (probe_found: it
+	 * found the violation, at most probe_bound preemptions, every
+	 * execution of fewer searched; the stateful search was not run) */
+	bool probe_found;
+	int probe_bound;
+	uint64_t probe_execs, probe_steps;
 	/* The first counterexample of each kind found (NULL: none). */
 	uint8_t *kind_sched[DK__COUNT];
 	int kind_len[DK__COUNT];

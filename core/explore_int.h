@@ -205,6 +205,7 @@ struct xitem {
 	uint64_t kept_viol;
 	bool keep_first, keep_viol;
 	uint64_t budget;        /* executions + redundant allowed (max) */
+	uint64_t step_budget;   /* steps allowed (max_steps) */
 	int failed;             /* ENOMEM */
 	int done;
 };
@@ -226,7 +227,7 @@ struct xshared {
 	pthread_cond_t cv;
 	int next_item;
 	int merged_upto;        /* items 0..merged_upto-1 are done */
-	uint64_t merged_execs, merged_viol, merged_units;
+	uint64_t merged_execs, merged_viol, merged_units, merged_steps;
 	int running;            /* workers not finished */
 	/* progress counters, summed by the coordinator */
 	uint64_t live_execs[64], live_steps[64], live_viol[64];

@@ -584,9 +584,14 @@ static int finish(struct xsearch *s, int d)
 		if (xtable_add(&it->kept, k, kinds, s->tid, (uint32_t)d) < 0)
 			return -1;
 	}
-	if (sh->o.max && it->execs + it->redundant >= it->budget) {
+	if ((sh->o.max && it->execs + it->redundant >= it->budget) ||
+	    (sh->o.max_steps && it->steps >= it->step_budget)) {
 		s->item_stop = true;
 		it->cut = XCUT_MAX;
+	}
+	if (viol && sh->o.stop_at_violation) {     /* (explore_stateful_run.c's probe) */
+		s->item_stop = true;
+		it->cut = XCUT_FOUND;
 	}
 	return 0;
 }

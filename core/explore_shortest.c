@@ -640,7 +640,11 @@ int vfs_explore_shortest(const struct vfs_world *snap, uint32_t viol,
  * alike: a switch away from a thread that could still run; the bound
  * counts a whole execution's, the cost those up to the violation, and an
  * execution completed without preemption has no more.)  At most LIMIT
- * executions in all (0: XS_BOUND_MAX).  *CHECKED: the preemptions below
+ * executions in all (0: XS_KEEP_MAX at each K) and XS_BOUND_STEPS steps
+ * in all (steps, not executions: what a check costs is bounded however
+ * long an execution is).  FROM: the K it starts at, every execution of
+ * fewer preemptions known clean (the preemption-bounded probe searched
+ * them, explore_stateful_run.c).  *CHECKED: the preemptions below
  * which every execution was searched, or -1 (the bounded search failed
  * or was stopped at 0); *EXACT: the K of the answer searched to its end,
  * so it has the fewest steps too.  Returns 1 when the counterexample was
@@ -668,17 +672,26 @@ int xs_fewest_bounded(const struct vfs_world *snap, uint32_t viol, uint64_t limi
 		      int *pre, int *steps, uint32_t *kinds, int *checked,
 		      bool *exact)
 {
+	return xs_fewest_from(snap, viol, 0, limit, po, t0, sched, len, pre, steps,
+			      kinds, checked, exact);
+}
+
+int xs_fewest_from(const struct vfs_world *snap, uint32_t viol, int from,
+		   uint64_t limit, const struct vfs_explore_opts *po, double t0,
+		   uint8_t **sched, int *len, int *pre, int *steps, uint32_t *kinds,
+		   int *checked, bool *exact)
+{
 	struct sshort c = { .snap = snap, .viol = viol ? viol : VX_DEFAULT_VIOLATIONS,
 			    .have = true, .bpre = *pre, .bsteps = *steps,
 			    .upto_violation = true };
-	uint64_t left = limit ? limit : XS_BOUND_MAX;
+	uint64_t left = limit ? limit : XS_KEEP_MAX, lsteps = XS_BOUND_STEPS;
 	volatile sig_atomic_t *stop = po ? po->stop : NULL;
 	int rc = 0;
-	*checked = -1;
+	*checked = from > 0 ? from : -1;
 	*exact = false;
 	if (!(c.ev = xs_wnew()))
 		return -1;
-	for (int k = 0; k <= *pre && left > 0 && !(stop && *stop); k++) {
+	for (int k = from; k <= *pre && left > 0 && lsteps > 0 && !(stop && *stop); k++) {
 		struct vfs_explore_opts o;
 		struct vfs_explore_result r;
 		vfs_explore_opts_init(&o);
@@ -689,6 +702,7 @@ int xs_fewest_bounded(const struct vfs_world *snap, uint32_t viol, uint64_t limi
 		 * there too (past it the check is cut, so not exact) */
 		o.max = left < XS_KEEP_MAX ? left : XS_KEEP_MAX;
 		o.keep = (uint32_t)o.max;
+		o.max_steps = lsteps;
 		o.violations = c.viol;
 		o.stop = stop;
 		struct fwd_progress fw = { po, po ? xnow() - t0 : 0 };
@@ -702,6 +716,7 @@ int xs_fewest_bounded(const struct vfs_world *snap, uint32_t viol, uint64_t limi
 		}
 		uint64_t used = r.executions + r.redundant;
 		left = used < left ? left - used : 0;
+		lsteps = r.steps < lsteps ? lsteps - r.steps : 0;
 		bool cut = !r.complete && r.cut != XCUT_BOUND;
 		for (uint64_t e = 1; e <= r.executions && r.have_cex && !c.failed; e++) {
 			const uint8_t *s;

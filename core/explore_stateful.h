@@ -713,7 +713,7 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 		int *steps, uint32_t *kinds, uint64_t *visited);
 /* The counterexample of fewest preemptions by the clocks: the bounded
  * search, K from 0 (explore_shortest.c, "the fewest preemptions") */
-#define XS_BOUND_MAX 200000     /* executions, all K together */
+#define XS_BOUND_STEPS 10000000 /* steps, all K together */
 #define XS_KEEP_MAX 1000000     /* executions one K keeps (a max past it
 				 * is cut there) */
 int xs_fewest_bounded(const struct vfs_world *snap, uint32_t viol, uint64_t limit,
@@ -721,5 +721,10 @@ int xs_fewest_bounded(const struct vfs_world *snap, uint32_t viol, uint64_t limi
 		      int *len,
 		      int *pre, int *steps, uint32_t *kinds, int *checked,
 		      bool *exact);
+/* The same from K = FROM, fewer preemptions known clean */
+int xs_fewest_from(const struct vfs_world *snap, uint32_t viol, int from,
+		   uint64_t limit, const struct vfs_explore_opts *po, double t0,
+		   uint8_t **sched, int *len, int *pre, int *steps, uint32_t *kinds,
+		   int *checked, bool *exact);
 
 #endif

@@ -188,6 +188,26 @@ static void probe_wait(struct xst *st, struct sprobe *p)
 	}
 }
 
+/* The shortest search's counterexample (P's, found) as R's: its
+ * schedule taken from P; a search cut short (stop, its limit) found
+ * one, not the shortest */
+static void take_short(struct vfs_explore_result *r, struct sprobe *p,
+		       const struct vfs_explore_opts *o)
+{
+	free(r->cex_schedule);
+	r->cex_schedule = p->sched;
+	p->sched = NULL;
+	r->have_cex = true;
+	r->cex_index = 1;
+	r->cex_len = p->len;
+	r->cex_preemptions = p->pre;
+	r->cex_steps = p->steps;
+	r->cex_kinds = p->kinds;
+	r->cex_shortest = !(o->stop && *o->stop) &&
+			  p->visited < (p->kn.limit ? p->kn.limit : 2000000);
+	r->violating = 1;
+}
+
 /* One search of the whole graph with the discipline as it stands. */
 static int round_run(struct xst *st, struct sworker *ws, int jobs, int *made)
 {
@@ -294,6 +314,122 @@ static int redo_cex(struct xst *st, struct sworker *ws, int jobs,
 	return all;
 }
 
+/* ---- the preemption-bounded probe (plain explore) ----
+ * The stateful search goes depth first: at size (twelve thieves of four
+ * calls under v6.4) it gets lost deep in the graph, and the step-by-step
+ * search beside it is stuck in its first layer, while most races of a
+ * broken kernel need no preemption, or one.  So before them the bounded
+ * search (explore.c, bound K: the executions of at most K preemptions,
+ * with the clocks) runs for K = 0, then 1, stopped at its first violating
+ * execution, PROBE_STEPS steps in all (checked at an execution's end: at
+ * least one execution of each K), and at most max executions at each K:
+ * on a proof it costs a few dozen executions.  Alone and first, so that
+ * what it finds depends on the input only.  1: it found a violation
+ * (*SCHED, *LEN, *KINDS, at *K preemptions at most, every execution of
+ * fewer searched, none violating); 0: none (R's probe counts say how
+ * far it went); -1: out of memory. */
+#define PROBE_STEPS 4096
+#define PROBE_MAXK 1
+
+static int bounded_probe(struct xst *st, struct vfs_explore_result *r,
+			 uint8_t **sched, int *len, uint32_t *kinds, int *k)
+{
+	const struct vfs_explore_opts *po = &st->o;
+	uint64_t left = PROBE_STEPS;
+	for (*k = 0; *k <= PROBE_MAXK && !(po->stop && *po->stop); ++*k) {
+		struct vfs_explore_opts o;
+		struct vfs_explore_result b;
+		vfs_explore_opts_init(&o);
+		o.bound = *k;
+		o.jobs = 1;
+		o.max = po->max;
+		o.max_steps = left ? left : 1;
+		o.stop_at_violation = 1;
+		o.violations = st->viol;
+		o.stop = po->stop;
+		o.progress = po->progress;
+		o.progress_ctx = po->progress_ctx;
+		if (vfs_explore(st->snap, &o, &b) < 0)
+			return errno == ENOMEM ? -1 : 0;
+		r->probe_execs += b.executions;
+		r->probe_steps += b.steps;
+		r->probe_bound = *k;
+		left = b.steps < left ? left - b.steps : 0;
+		bool found = b.have_cex;
+		if (found) {
+			*sched = b.cex_schedule;
+			*len = b.cex_len;
+			*kinds = b.cex_kinds;
+			b.cex_schedule = NULL;
+		}
+		bool complete = b.complete || b.cut == XCUT_BOUND;
+		vfs_explore_result_free(&b);
+		if (found)
+			return 1;
+		if (!complete)
+			break;
+	}
+	return 0;
+}
+
+/* The probe's violation as the answer, the stateful search not run:
+ * then the step-by-step search alone, at most PROBE_SHORT states (a
+ * small scenario's whole graph: its counterexample and kinds as when
+ * it ran beside the stateful search, a duplicate a preemption deep
+ * beside the probe's race of none), else the probe's execution (fewest,
+ * below, then gives the counterexample of fewest steps at its K). */
+#define PROBE_SHORT 20000
+
+static int probe_answer(struct xst *st, struct vfs_explore_result *r,
+			uint8_t *sched, int len, uint32_t kinds, int k)
+{
+	const struct vfs_explore_opts *o = &st->o;
+	r->probe_found = true;
+	r->probe_bound = k;
+	r->cut = XCUT_FOUND;
+	r->complete = false;
+	uint64_t lim = o->max && o->max < PROBE_SHORT ? o->max : PROBE_SHORT;
+	struct sprobe p = { .st = st, .viol = st->viol, .kind = -1,
+			    .kn = { .maxpre = -1, .limit = lim, .stop = o->stop } };
+	int rc = probe_alone(st, &p);
+	if (rc < 0) {
+		free(sched);
+		return -1;
+	}
+	r->short_nodes = p.visited;
+	if (rc > 0) {
+		/* (as the probe beside the stateful search: xstate_run) */
+		take_short(r, &p, o);
+		for (int i = 0; i < DK__COUNT; i++) {
+			uint8_t *s = p.kinds >> i & 1 ? r->cex_schedule :
+				     kinds >> i & 1 ? sched : NULL;
+			int n = s == sched ? len : p.len;
+			r->kind_execs[i] = s != NULL;
+			if (s && xsched_dup(&r->kind_sched[i], s, n) == 0)
+				r->kind_len[i] = n;
+		}
+		free(sched);
+		/* (the probe's bound: fewer preemptions are clean) */
+		if (r->probe_bound > p.pre)
+			r->probe_bound = p.pre;
+		return 0;
+	}
+	r->have_cex = true;
+	r->cex_index = 1;
+	r->cex_schedule = sched;
+	r->cex_len = len;
+	r->cex_kinds = kinds;
+	r->cex_preemptions = vfs_explore_preemptions(st->snap, sched, len, st->viol,
+						     &r->cex_steps);
+	r->violating = 1;
+	for (int i = 0; i < DK__COUNT; i++) {
+		r->kind_execs[i] = kinds >> i & 1;
+		if ((kinds >> i & 1) && xsched_dup(&r->kind_sched[i], sched, len) == 0)
+			r->kind_len[i] = len;
+	}
+	return 0;
+}
+
 /* The counterexample of fewest preemptions by the clocks' races, then
  * fewest steps, whatever found the violation: the bounded search from 0
  * preemptions up (xs_fewest_bounded).  Only with a violation: a proof
@@ -308,9 +444,11 @@ static int fewest(struct xst *st, struct vfs_explore_result *r, bool own)
 	if (!r->have_cex || (o->stop && *o->stop))
 		return 0;
 	bool exact;
-	int rc = xs_fewest_bounded(st->snap, st->viol, o->max, o, st->t0,
-				   &r->cex_schedule, &r->cex_len, &r->cex_preemptions,
-				   &r->cex_steps, &r->cex_kinds, &r->cex_checked, &exact);
+	/* (the probe's find: every execution of fewer preemptions is clean) */
+	int rc = xs_fewest_from(st->snap, st->viol, r->probe_found ? r->probe_bound : 0,
+				o->max, o, st->t0, &r->cex_schedule, &r->cex_len,
+				&r->cex_preemptions, &r->cex_steps, &r->cex_kinds,
+				&r->cex_checked, &exact);
 	if (rc < 0)
 		return -1;
 	r->cex_shortest = exact && r->cex_checked == r->cex_preemptions;
@@ -396,6 +534,24 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	for (int i = 0; i < jobs; i++) {
 		ws[i].st = st;
 		ws[i].id = i;
+	}
+	if (o->first) {
+		uint8_t *ps;
+		int plen, pk;
+		uint32_t pkinds;
+		int f = bounded_probe(st, r, &ps, &plen, &pkinds, &pk);
+		if (f < 0) {
+			rc = -1;
+			goto out;
+		}
+		if (f > 0) {
+			r->jobs = jobs;
+			r->rounds = 1;
+			if (probe_answer(st, r, ps, plen, pkinds, pk) < 0 ||
+			    fewest(st, r, true) < 0)
+				rc = -1;
+			goto out;
+		}
 	}
 	/* naive: no discipline, every access visible (the step-by-step
 	 * graph, but for steps with no event at all) */
@@ -560,23 +716,11 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	}
 	/* the shortest counterexample, from the probe */
 	if (probing && probe.rc > 0) {
-		free(r->cex_schedule);
-		r->cex_schedule = probe.sched;
-		probe.sched = NULL;
-		r->have_cex = true;
-		r->cex_index = 1;
-		r->cex_len = probe.len;
-		r->cex_preemptions = probe.pre;
-		r->cex_steps = probe.steps;
-		r->cex_kinds = probe.kinds;
-		/* (a search cut short found one, not the shortest) */
-		r->cex_shortest = !(o->stop && *o->stop) &&
-				  probe.visited < (probe.kn.limit ? probe.kn.limit : 2000000);
+		take_short(r, &probe, o);
 		/* the kinds, their schedules ('explore replay KIND') and
 		 * counts are the probe's alone: what the stateful workers had
 		 * found by the time the probe stopped them depends on
 		 * timing */
-		r->violating = 1;
 		for (int k = 0; k < DK__COUNT; k++) {
 			free(r->kind_sched[k]);
 			r->kind_sched[k] = NULL;

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Once plain `explore` has a counterexample, the bounded search checks it
 # has the fewest preemptions (core/explore_shortest.c, xs_fewest_bounded:
-# every execution of 0 preemptions, then 1, ... up to XS_BOUND_MAX
-# executions).  With nine thieves of two calls under v6.4 that check
-# alone runs its 200,000 executions of 0 preemptions (10! orders), a few
+# every execution of 0 preemptions, then 1, ... up to XS_BOUND_STEPS
+# steps).  With nine thieves of two calls under v6.4 that check
+# alone runs its 10,000,000 steps of 0 preemptions (10! orders), a few
 # seconds, after a search of under a second: it has the progress line of
 # the bounded search (issue 12: a line on stderr every 2 s once a search
 # runs past 2 s), and Ctrl-C once the line came stops it with the answer
