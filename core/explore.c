@@ -306,7 +306,10 @@ static int split(struct xshared *sh)
 		for (int i = 0; i < sh->nitems && !deeper; i++)
 			deeper = sh->items[i].plen == depth;
 		sh->split_depth = depth;
-		if (sh->nitems >= SPLIT_ITEMS || !deeper || depth >= SPLIT_MAXDEPTH)
+		/* (a budget of steps, or the first violation: one worker, the
+		 * pieces in order; a deeper split only costs its tops) */
+		if (sh->nitems >= SPLIT_ITEMS || !deeper || depth >= SPLIT_MAXDEPTH ||
+		    sh->o.max_steps || sh->o.stop_at_violation)
 			break;
 	}
 	xsearch_free(s);
