@@ -496,6 +496,47 @@ static void test_max_bounds(void **state)
 		}
 }
 
+/* Plain explore's preemption-bounded probe (explore_stateful_run.c):
+ * on v6.4 it finds the race of no preemption in its first execution, and
+ * 'max 1' lets it run that one (the stateful search not run: no state);
+ * on v6.5 it finds nothing, is counted in the answer (executions of 0
+ * preemptions, at most max of them, its steps within its budget plus an
+ * execution) and the stateful search proves it as alone. */
+static void test_probe_counts(void **state)
+{
+	(void)state;
+	for (int broken = 0; broken <= 1; broken++)
+		for (uint64_t max = 0; max <= 1; max++) {
+			struct h *h = thieves(broken ? "v6.4" : "v6.5", 3, 30);
+			struct vfs_explore_opts o;
+			struct vfs_explore_result r;
+			stateful_opts(&o, 1);
+			o.first = 1;
+			o.max = max;
+			assert_int_equal(vfs_explore(h->w, &o, &r), 0);
+			assert_int_equal(r.probe_found, broken);
+			assert_true(r.probe_execs >= 1);
+			if (max)
+				assert_true(r.probe_execs <= max);
+			assert_true(r.probe_steps <= 2048 + 200);
+			if (broken) {
+				assert_int_equal(r.probe_bound, 0);
+				assert_int_equal(r.probe_execs, 1);
+				assert_int_equal(r.states, 0);
+				assert_true(r.have_cex);
+				assert_true(r.cex_kinds & DK_BIT(DK_RACE));
+				assert_int_equal(r.cex_preemptions, 0);
+			} else {
+				assert_false(r.have_cex);
+				assert_int_equal(r.complete, !max);
+				if (!max)
+					assert_true(r.probe_execs > 1);
+			}
+			vfs_explore_result_free(&r);
+			h_free(h);
+		}
+}
+
 static volatile sig_atomic_t stop_now;
 
 static void test_stop(void **state)
@@ -528,6 +569,7 @@ int main(void)
 		cmocka_unit_test(test_first_v56),
 		cmocka_unit_test(test_first_v64),
 		cmocka_unit_test(test_fewest_bounded),
+		cmocka_unit_test(test_probe_counts),
 		cmocka_unit_test(test_first_20ea),
 		cmocka_unit_test(test_first_7979),
 		cmocka_unit_test(test_first_v65),
