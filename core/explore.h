@@ -205,6 +205,7 @@ struct vfs_explore_result {
 	bool probe_found;
 	int probe_bound;
 	uint64_t probe_execs, probe_steps;
+	double probe_seconds;   /* from the start to the probe's end */
 	/* The first counterexample of each kind found (NULL: none). */
 	uint8_t *kind_sched[DK__COUNT];
 	int kind_len[DK__COUNT];

@@ -542,6 +542,7 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 		int plen, pk;
 		uint32_t pkinds;
 		int f = bounded_probe(st, r, &ps, &plen, &pkinds, &pk);
+		r->probe_seconds = xnow() - t0;
 		if (f < 0) {
 			rc = -1;
 			goto out;
