@@ -74,10 +74,10 @@ void explore_print_default(struct session *s, const struct xstate *x)
 	 * when the other finds one, after as many states as timing gave it */
 	if (r->probe_found)
 		out(s, " (found in %.2f s by the preemption-bounded probe at %d preemption%s: "
-		    "%llu execution%s, %llu steps; the answer in %.2f s: %llu state%s step "
-		    "by step)\n", r->probe_seconds, r->probe_bound, r->probe_bound == 1 ? "" : "s",
+		    "%llu execution%s, %llu steps; then %llu state%s step by step)\n",
+		    r->probe_seconds, r->probe_bound, r->probe_bound == 1 ? "" : "s",
 		    (unsigned long long)r->probe_execs, r->probe_execs == 1 ? "" : "s",
-		    (unsigned long long)r->probe_steps, r->seconds,
+		    (unsigned long long)r->probe_steps,
 		    (unsigned long long)r->short_nodes, r->short_nodes == 1 ? "" : "s");
 	else if (r->cex_shortest)
 		out(s, " (found in %.2f s: %llu states searched step by step)\n",

@@ -27,4 +27,4 @@ token=$(sed -n 's/^schedule: //p' out)
 [ -n "$token" ] || fail "no schedule token"
 { echo "explore replay $token"; echo 'expect race f_pos'; } >>r.vfs
 NO_COLOR=1 "$vfsim" --check r.vfs >rout 2>&1 || fail "the token does not replay to the race: $(tail -n 3 rout)"
-echo "ok: $(grep -m1 -o 'found in.*' out | sed -E 's/in [0-9.]+ s/in T s/g'); $pre preemption(s); $token replays"
+echo "ok: $(grep -m1 -o 'found in.*' out | sed -E 's/in [0-9.]+ s/in T s/'); $pre preemption(s); $token replays"
