@@ -538,9 +538,10 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 		ws[i].id = i;
 	}
 	if (o->first) {
-		uint8_t *ps;
-		int plen, pk;
-		uint32_t pkinds;
+		/* (set when it finds one; -O1 cannot tell) */
+		uint8_t *ps = NULL;
+		int plen = 0, pk = 0;
+		uint32_t pkinds = 0;
 		int f = bounded_probe(st, r, &ps, &plen, &pkinds, &pk);
 		r->probe_seconds = xnow() - t0;
 		if (f < 0) {
