@@ -56,9 +56,39 @@ static __attribute__((noinline)) void obs_access(struct xobs *o,
 	}
 }
 
-/* (the common event, a memo hit that keeps the discipline, calls nothing:
- * the open accesses and the kept ones are apart; the sleep sets'
- * footprint is the memo entry's too: one lookup for both) */
+/* What an event past the sink's filters adds: its footprint, its class,
+ * its access; here for all but the common event (xs_obs_sink): an open
+ * access to check, no memo, an entry to fill (E: NULL) or a class that
+ * reads the thread.  (the sleep sets' footprint is the memo entry's too:
+ * one lookup for both) */
+static __attribute__((noinline)) void obs_event(struct xobs *o,
+						const struct vfs_world *w,
+						const struct vfs_event *ev,
+						struct xmemo_e *e)
+{
+	if (o->nopen)
+		obs_open(o, ev);
+	int vis_access, c;
+	if (o->memo) {
+		if (!e)
+			e = xm_memo_entry(o->xm, o->memo, w, ev);
+		if (o->fp)
+			xfp_add_keys(o->fp, e->fpn, e->fpk);
+		c = xm_memo_class(o->xm, e, w, ev, &vis_access);
+	} else {
+		if (o->fp)
+			xfp_event(o->fp, ev);
+		c = xm_event(o->xm, w, ev, &vis_access);
+	}
+	if (c > o->cls)
+		o->cls = (uint8_t)c;
+	if (c != XM_B && vis_access)
+		obs_access(o, w, ev);
+}
+
+/* (the common event, a memo hit whose class is the same whatever thread
+ * makes it and no access a race may involve, calls nothing: its path
+ * needs no register saved; the others go to obs_event) */
 void xs_obs_sink(void *ctx, const struct vfs_world *w,
 		 const struct vfs_event *ev)
 {
@@ -86,23 +116,25 @@ void xs_obs_sink(void *ctx, const struct vfs_world *w,
 		if (next)
 			return;
 	}
-	if (o->nopen)
-		obs_open(o, ev);
-	int vis_access, c;
-	if (o->memo) {
-		struct xmemo_e *e = xm_memo_entry(o->xm, o->memo, w, ev);
-		if (o->fp)
-			xfp_add_keys(o->fp, e->fpn, e->fpk);
-		c = xm_memo_class(o->xm, e, w, ev, &vis_access);
-	} else {
-		if (o->fp)
-			xfp_event(o->fp, ev);
-		c = xm_event(o->xm, w, ev, &vis_access);
+	if (o->nopen || !o->memo) {
+		obs_event(o, w, ev, NULL);
+		return;
+	}
+	uint64_t k[3];
+	struct xmemo_e *e = xm_memo_slot(o->memo, ev, k);
+	if (!xm_memo_hit(e, k)) {
+		obs_event(o, w, ev, NULL);
+		return;
+	}
+	int c = e->fixed;
+	if (c < 0 || e->gen != o->xm->gen || (c != XM_B && e->fixed_vis)) {
+		obs_event(o, w, ev, e);
+		return;
 	}
 	if (c > o->cls)
 		o->cls = (uint8_t)c;
-	if (c != XM_B && vis_access)
-		obs_access(o, w, ev);
+	if (o->fp)
+		xfp_add_keys(o->fp, e->fpn, e->fpk);
 }
 
 /* Two enabled steps race: a common location, a write, no lock held by

@@ -160,11 +160,10 @@ xm_classify(struct xmovers *m, const struct vfs_world *w,
 	return cls;
 }
 
-/* EV's entry of memo C (filled on a miss): its locations as the
- * discipline and as DPOR see them, their rows of the table. */
-static inline struct xmemo_e *xm_memo_entry(struct xmovers *m, struct xmemo *c,
-					    const struct vfs_world *w,
-					    const struct vfs_event *ev)
+/* EV's slot of memo C and its keys K (xm_memo_entry). */
+static inline struct xmemo_e *xm_memo_slot(struct xmemo *c,
+					   const struct vfs_event *ev,
+					   uint64_t k[3])
 {
 	/* everything vfs_footprint reads of EV, in three loads: the lock
 	 * and the object, the file and the directory, and the bytes from
@@ -180,19 +179,34 @@ static inline struct xmemo_e *xm_memo_entry(struct xmovers *m, struct xmemo *c,
 		       offsetof(struct vfs_event, tid) + 3 &&
 		       offsetof(struct vfs_event, tid) + 8 == sizeof *ev,
 		       "the memo's loads");
-	uint64_t k0, k1, k2;
-	memcpy(&k0, &ev->tid, 8);
-	memcpy(&k1, &ev->lock, 8);
-	memcpy(&k2, &ev->file, 8);
+	memcpy(&k[0], &ev->tid, 8);
+	memcpy(&k[1], &ev->lock, 8);
+	memcpy(&k[2], &ev->file, 8);
 	static const uint8_t keep[8] = { 0, 0xff, 0xff, 0, 0xff, 0xff, 0xff, 0xff };
 	uint64_t mask;          /* (by bytes: any byte order) */
 	memcpy(&mask, keep, 8);
-	k0 &= mask;
-	uint64_t h = ((k0 ^ k1 * 0x9e3779b97f4a7c15ull ^ k2 * 0xbf58476d1ce4e5b9ull) *
-		      0x94d049bb133111ebull) >> 56;
-	struct xmemo_e *e = &c->e[h & c->mask];
-	if (!e->used || e->k[0] != k0 || e->k[1] != k1 || e->k[2] != k2)
-		xm_memo_fill(m, e, w, ev, k0, k1, k2);
+	k[0] &= mask;
+	uint64_t h = ((k[0] ^ k[1] * 0x9e3779b97f4a7c15ull ^
+		       k[2] * 0xbf58476d1ce4e5b9ull) * 0x94d049bb133111ebull) >> 56;
+	return &c->e[h & c->mask];
+}
+
+/* Slot E holds the entry of keys K. */
+static inline bool xm_memo_hit(const struct xmemo_e *e, const uint64_t k[3])
+{
+	return e->used && e->k[0] == k[0] && e->k[1] == k[1] && e->k[2] == k[2];
+}
+
+/* EV's entry of memo C (filled on a miss): its locations as the
+ * discipline and as DPOR see them, their rows of the table. */
+static inline struct xmemo_e *xm_memo_entry(struct xmovers *m, struct xmemo *c,
+					    const struct vfs_world *w,
+					    const struct vfs_event *ev)
+{
+	uint64_t k[3];
+	struct xmemo_e *e = xm_memo_slot(c, ev, k);
+	if (!xm_memo_hit(e, k))
+		xm_memo_fill(m, e, w, ev, k[0], k[1], k[2]);
 	return e;
 }
 
