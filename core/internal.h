@@ -418,6 +418,17 @@ static inline void fn_exit(struct vx *x, int fn, int64_t ret)
 	}
 	fn_exit_made(x, fn, ret);
 }
+/* A search's step (vfs_step_noframes) in a world whose detectors read no
+ * access (no clocks, no rules: detect_needs): an event its sink leaves
+ * out as covered by a later one of the step (xs_obs_covered) is read by
+ * nobody, so not made, only numbered, as a plain frame is: dir_iterate's
+ * read of the cursor, and its iterator's entry when the directory is not
+ * dead (on_enter reads no other). */
+static inline bool unread_events(const struct vx *x)
+{
+	const struct vfs_world *w = x->w;
+	return x->no_frames && w->det.no_clocks && !(w->kdefs && w->kdefs->nrules);
+}
 /* The entry of a filesystem's iterator: carries the file and directory. */
 void fn_enter_iter(struct vx *x, int fn);
 /* Out of the kernel function FN with RET, and out of the call with it. */

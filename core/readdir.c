@@ -136,11 +136,22 @@ void dir_iterate(struct vx *x)
 	if (max < 0)
 		max = INT64_MAX;        /* (the shell's "all") */
 	/* (the entry's check of S_DEAD reads the directory, as the
-	 * iterator does next; the cursor is written in the end) */
-	fn_enter_iter(x, fn);
+	 * iterator does next; the cursor is written in the end.  A
+	 * search's step whose detectors read neither, the directory being
+	 * alive, only numbers them: unread_events) */
+	bool unread = unread_events(x) && !dir->dead;
+	if (unread) {
+		fn_stack_push(x, fn);
+		w->seq++;
+	} else {
+		fn_enter_iter(x, fn);
+	}
 	access_inode(x, fn, FLD_DIR, f->inode, dir->nchildren, false);
 	/* the private readdir state: htree position, cursor dentry, ... */
-	access_file(x, fn, FLD_CURSOR, f->file, fl->cursor, false, false);
+	if (unread)
+		w->seq++;
+	else
+		access_file(x, fn, FLD_CURSOR, f->file, fl->cursor, false, false);
 	pos = emit_entries(x, fn, f->inode, pos, max, &n);
 	if (max == 0) {
 		/* the first entry does not fit in the buffer */

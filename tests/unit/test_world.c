@@ -120,12 +120,18 @@ static bool covered_later(const struct vfs_event *log, size_t n, size_t i)
  * frames (exits, non-iterators' entries), which vfs_step hands it.  Of
  * those the search's sink leaves out some (xs_obs_covered: an iterator's
  * entry, its read of the cursor): a later event of their step covers
- * each.  H stepped both ways: TIDS[0]'s calls to the end, then TIDS[1]'s;
- * they report KIND. */
-static void steps_alike(struct h *h, const int tids[2], int kind)
+ * each.  NO_CLOCKS: both worlds without clocks (an explorer's copy), where
+ * no detector reads those either (the directory is not dead):
+ * vfs_step_noframes does not make them (unread_events), numbered all the
+ * same.  H stepped both ways:
+ * TIDS[0]'s calls to the end, then TIDS[1]'s; they report KIND. */
+static void steps_alike(struct h *h, const int tids[2], int kind,
+			bool no_clocks)
 {
 	struct h *c = h_new("v6.5");
+	h->w->det.no_clocks = no_clocks;
 	vfs_world_copy(c->w, h->w);
+	assert_int_equal(c->w->det.no_clocks, no_clocks);
 	h_clear(h);
 	h_clear(c);
 	for (int i = 0; i < 2; i++)
@@ -143,7 +149,8 @@ static void steps_alike(struct h *h, const int tids[2], int kind)
 			}
 		}
 	assert_false(vfs_has_work(h->w, tids[0]) || vfs_has_work(h->w, tids[1]));
-	size_t j = 0, frames = 0, iters = 0, entries = 0, cursors = 0;
+	size_t j = 0, frames = 0, iters = 0, entries = 0, cursors = 0,
+	       unread[2] = { 0, 0 };     /* entries of iterators, reads */
 	for (size_t i = 0; i < h->log.n; i++) {
 		const struct vfs_event *e = &h->log.ev[i];
 		if (plain_frame(e)) {
@@ -153,6 +160,16 @@ static void steps_alike(struct h *h, const int tids[2], int kind)
 		}
 		iters += e->op == OP_ENTER;
 		entries += e->op == OP_EMIT;
+		if (no_clocks && (e->op == OP_ENTER ||
+				  (e->op == OP_READ && e->field == FLD_CURSOR))) {
+			/* not made: covered, and no detector reads it (the
+			 * iterator's entry: its directory is not dead) */
+			assert_true(xs_obs_covered(e));
+			assert_true(covered_later(h->log.ev, h->log.n, i));
+			assert_true(j == c->log.n || c->log.ev[j].seq > e->seq);
+			unread[e->op == OP_READ]++;
+			continue;
+		}
 		assert_true(j < c->log.n);
 		assert_int_equal(e->seq, c->log.ev[j].seq);
 		if (xs_obs_covered(&c->log.ev[j])) {
@@ -169,7 +186,9 @@ static void steps_alike(struct h *h, const int tids[2], int kind)
 	assert_int_equal(j, c->log.n);
 	assert_true(frames > 0);        /* vfs_step made them, ... */
 	assert_true(iters > 0);         /* ... and both the iterators' entries */
-	assert_true(cursors > 0);       /* and reads of the cursor, left out */
+	/* and reads of the cursor, left out (or, without clocks, not made) */
+	assert_true(no_clocks ? unread[0] > 0 && unread[1] > 0 && cursors == 0 :
+				cursors > 0);
 	assert_true(entries > 0);       /* (a getdents of two entries) */
 	/* each entry checked: the same reports, one by one */
 	for (int k = 0; k < DK__REPORTS; k++)
@@ -188,14 +207,46 @@ static void steps_alike(struct h *h, const int tids[2], int kind)
 	h_free(c);
 }
 
-/* B's getdents, then A's: two entries handed out twice. */
+/* B's getdents, then A's: two entries handed out twice; with clocks, and
+ * without (an explorer's copy). */
 static void test_noframes_steps_alike(void **state)
 {
 	(void)state;
-	struct h *h = half_race();
-	int tids[2] = { h_tid(h, "B"), h_tid(h, "A") };
-	steps_alike(h, tids, DK_DUPLICATE);
-	assert_int_equal(vfs_report_count(h->w, DK_DUPLICATE, 0), 2);
+	for (int no_clocks = 0; no_clocks < 2; no_clocks++) {
+		struct h *h = half_race();
+		int tids[2] = { h_tid(h, "B"), h_tid(h, "A") };
+		steps_alike(h, tids, DK_DUPLICATE, no_clocks);
+		assert_int_equal(vfs_report_count(h->w, DK_DUPLICATE, 0), 2);
+		h_free(h);
+	}
+}
+
+/* A search's step without clocks still makes an iterator's entry on a
+ * dead directory, which the dead-directory check reads (unread_events):
+ * v6.5 with the wrapper's re-check removed, A's getdents of /x/e waits
+ * for its i_rwsem while B's rmdir runs, then A's iterator runs on it. */
+static void test_noframes_deaddir_made(void **state)
+{
+	(void)state;
+	struct h *h = h_new("v6.5");
+	h_knob(h, "wrapper", "no-recheck");
+	h_mount(h, "exfat", "/x");
+	h_mkdir(h, "/x/e");
+	int A = h_spawn(h, "A", 0), B = h_spawn(h, "B", 0);
+	assert_int_equal(h_do(h, A, C_OPEN("/x/e", VO_RDONLY)), 3);
+	h_submit(h, A, C_GETDENTS(3, 2));
+	h_until(h, A, VFN_down_write);
+	assert_int_equal(h_do(h, B, C_RMDIR("/x/e")), 0);
+	h->w->det.no_clocks = 1;
+	h_clear(h);
+	int enters = 0;
+	while (vfs_runnable(h->w, A))
+		vfs_step_noframes(h->w, A, &h->sink);
+	for (size_t i = 0; i < h->log.n; i++)
+		enters += h->log.ev[i].op == OP_ENTER &&
+			  vfs_fn_is_iterator(h->log.ev[i].fn);
+	assert_int_equal(enters, 1);
+	assert_int_equal(vfs_report_count(h->w, DK_DEADDIR, 0), 1);
 	h_free(h);
 }
 
@@ -211,7 +262,7 @@ static void test_noframes_skips_alike(void **state)
 	assert_int_equal(h_do(h, B, C_PIDFD_GETFD(3, 3)), 4);
 	assert_int_equal(h_do(h, B, C_LSEEK(4, 0, VSEEK_SET)), 0);
 	int tids[2] = { A, B };
-	steps_alike(h, tids, DK_SKIPPED);
+	steps_alike(h, tids, DK_SKIPPED, false);
 	assert_int_equal(vfs_report_count(h->w, DK_SKIPPED, 0), 3);
 	h_free(h);
 }
@@ -584,6 +635,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_copy_continues_alike),
 		cmocka_unit_test(test_noframes_steps_alike),
+		cmocka_unit_test(test_noframes_deaddir_made),
 		cmocka_unit_test(test_noframes_skips_alike),
 		cmocka_unit_test(test_no_clocks_unnamed),
 		cmocka_unit_test(test_getdents_from_any_offset),
