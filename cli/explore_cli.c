@@ -526,8 +526,10 @@ static int list_outcomes(struct session *s, struct xstate *x)
 
 const char c_explore_help[] =
 	"Explores every interleaving of the pending calls from here and says which\n"
-	"engine it used and why.  Plain 'explore' visits each distinct state once\n"
-	"(as SPIN does) and stops at the first violation; beside it a search, fewest\n"
+	"engine it used and why.  Plain 'explore' first runs, for 2,048 steps, the\n"
+	"executions of no preemption, then of one (a broken kernel's race is most\n"
+	"often there, at any size); then it visits each distinct state once (as\n"
+	"SPIN does) and stops at the first violation; beside it a search, fewest\n"
 	"preemptions first, then fewest steps, gives the shortest counterexample:\n"
 	"a table with a column per thread, then its schedule token (A*5 B*9 A*3),\n"
 	"which 'explore replay TOKEN' steps in any session.  'all' goes on past\n"
