@@ -136,7 +136,7 @@ int main(int argc, char **argv)
 		       "deaddir=%llu deadlock=%llu cex_len=%d collision_p=%.2g "
 		       "subtrees=%d rounds=%d demoted=%d visible=%d hidden=%d "
 		       "learn_runs=%d cex_pre=%d cex_steps=%d shortest=%d "
-		       "short_nodes=%llu",
+		       "short_nodes=%llu probe_execs=%llu probe_steps=%llu",
 		       kernel, thieves, files, calls, per, r.jobs,
 		       (unsigned long long)r.states,
 		       (unsigned long long)r.transitions,
@@ -152,7 +152,9 @@ int main(int argc, char **argv)
 		       r.have_cex ? r.cex_len : 0, r.collision_p, r.subtrees,
 		       r.rounds, r.demoted, r.visible_locs, r.hidden_locs, r.learn_runs,
 		       r.cex_preemptions, r.cex_steps, r.cex_shortest,
-		       (unsigned long long)r.short_nodes);
+		       (unsigned long long)r.short_nodes,
+		       (unsigned long long)r.probe_execs,
+		       (unsigned long long)r.probe_steps);
 		/* the split of the last run: states and CPU seconds per worker */
 		int nw = r.jobs < VFS_XWORKERS ? r.jobs : VFS_XWORKERS;
 		for (int k = 0; k < 2; k++)

@@ -17,8 +17,13 @@
 # A vfsim state is coarser than SPIN's (a transition is a block of kernel
 # steps: at 4x4 about 24 of SPIN's states per vfsim state), so the work
 # per unit is printed too: microseconds per kernel step vfsim executed
-# (the stateful search's steps, the shortest search's not counted, so an
-# upper bound) against microseconds per SPIN transition.
+# (the stateful search's and the preemption-bounded probe's steps, the
+# shortest search's and the check's not counted, so an upper bound)
+# against microseconds per SPIN transition.  On v6.4 the probe finds the
+# race and the stateful search does not run: vfsim's states there are
+# the step-by-step search's only, and its time is mostly the probe's
+# executions and the check's, so its "per state" is not a state's cost
+# (and its per step n/a).
 #
 # Prints one line per size:
 #   vs-spin kernel=K size=TxC vfsim_min= vfsim_med= spin_min= spin_med=
@@ -47,8 +52,9 @@ per_state() {   # NAME STATES SECONDS: NAME_states_per_s= NAME_us_per_state=
 	awk -v k="$1" -v n="$2" -v s="$3" 'BEGIN {
 		printf "%s_states_per_s=%.0f %s_us_per_state=%.2f", k, n / s, k, s / n * 1e6 }'
 }
-per_unit() {    # N SECONDS: microseconds per unit
-	awk -v n="$1" -v s="$2" 'BEGIN { printf "%.3f", s / n * 1e6 }'
+per_unit() {    # N SECONDS: microseconds per unit (n/a for none)
+	awk -v n="$1" -v s="$2" 'BEGIN {
+		if (n > 0) printf "%.3f", s / n * 1e6; else printf "n/a" }'
 }
 stats() {       # min and median of the numbers on stdin
 	sort -g | awk '{ v[NR] = $1 } END { printf "%.3f %.3f\n", v[1], v[int((NR + 1) / 2)] }'
@@ -79,7 +85,13 @@ for size in ${SIZES:-v6.5:3:3 v6.5:4:4 v6.5:5:3 v6.4:4:4}; do
 	read -r smin smed < <(stats <"$run/s")
 	vst=$(( $(field "$o" states) + $(field "$o" short_nodes) ))
 	sst=$(awk '/states, stored/ { print $1; exit }' "$run/pan.out")
-	vsteps=$(field "$o" probes)
+	# (the kernel steps of the stateful search and of the preemption-
+	# bounded probe; none when the probe found the violation and the
+	# stateful search did not run: then the time is mostly the shortest
+	# search's and the check's, whose steps are not counted, so n/a)
+	vsteps=0
+	[ "$(field "$o" states)" = 0 ] ||
+		vsteps=$(( $(field "$o" probes) + $(field "$o" probe_steps) ))
 	stra=$(awk '/transitions \(= stored\+matched\)/ { print $1; exit }' "$run/pan.out")
 	serr=$(sed -n 's/.*errors: \([0-9][0-9]*\).*/\1/p' "$run/pan.out" | head -n 1)
 	vviol=$(field "$o" cex_pre)
