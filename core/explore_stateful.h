@@ -168,7 +168,9 @@ static inline struct xmemo_e *xm_memo_slot(struct xmemo *c,
 	/* everything vfs_footprint reads of EV, in three loads: the lock
 	 * and the object, the file and the directory, and the bytes from
 	 * op to the flags (the thread's masked off, which the class reads
-	 * itself, and the step's resume point's, which only names it) */
+	 * itself, and the step's resume point's, which only names it); and
+	 * a read's or write's kind (akind: a +1 and a -1 of one counter by
+	 * one function are two entries), put in the thread's byte */
 	_Static_assert(offsetof(struct vfs_event, obj) ==
 		       offsetof(struct vfs_event, lock) + 4 &&
 		       offsetof(struct vfs_event, dir) ==
@@ -186,6 +188,12 @@ static inline struct xmemo_e *xm_memo_slot(struct xmemo *c,
 	uint64_t mask;          /* (by bytes: any byte order) */
 	memcpy(&mask, keep, 8);
 	k[0] &= mask;
+	if (ev->op == OP_READ || ev->op == OP_WRITE) {
+		static const uint8_t low[8] = { 1, 0, 0, 0, 0, 0, 0, 0 };
+		uint64_t one;   /* (the thread's byte, any byte order) */
+		memcpy(&one, low, 8);
+		k[0] |= one * ev->akind;
+	}
 	uint64_t h = ((k[0] ^ k[1] * 0x9e3779b97f4a7c15ull ^
 		       k[2] * 0xbf58476d1ce4e5b9ull) * 0x94d049bb133111ebull) >> 56;
 	return &c->e[h & c->mask];

@@ -48,14 +48,15 @@ static void both(void *ctx, const struct vfs_world *w, const struct vfs_event *e
 		c->kept[c->nkept++] = *ev;
 }
 
-/* The events kept, moved to other objects, locks, files and directories
+/* The events kept, moved to other objects, locks, files, directories and
+ * (reads and writes) access kinds
  * (many more than the memo's slots, alike but for those): the memo tells
  * them apart as xm_event does. */
 static void moved(struct cmp *c, const struct vfs_world *w)
 {
 	int step = c->nkept / 500 + 1;
 	for (int i = 0; i < c->nkept; i += step)
-		for (int d = 0; d < 16; d++) {
+		for (int d = 0; d < 20; d++) {
 			struct vfs_event ev = c->kept[i];
 			/* (each field moved after the event itself: with one
 			 * slot, the memo holds the unmoved one then) */
@@ -64,6 +65,11 @@ static void moved(struct cmp *c, const struct vfs_world *w)
 			case 1: ev.lock += (vfs_lid_t)(d % 4); break;
 			case 2: ev.file += d % 4; break;
 			case 3: ev.dir += d % 4; break;
+			case 4:         /* a read's or write's other kinds */
+				if (ev.op != OP_READ && ev.op != OP_WRITE)
+					continue;
+				ev.akind = (uint8_t)((ev.akind + d % 4) % 4);
+				break;
 			}
 			both(c, w, &ev);
 		}
