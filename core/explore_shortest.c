@@ -640,7 +640,8 @@ int vfs_explore_shortest(const struct vfs_world *snap, uint32_t viol,
  * alike: a switch away from a thread that could still run; the bound
  * counts a whole execution's, the cost those up to the violation, and an
  * execution completed without preemption has no more.)  At most LIMIT
- * executions in all (0: XS_KEEP_MAX at each K) and XS_BOUND_STEPS steps
+ * executions in all (0: XS_KEEP_MAX in all; each K keeps its
+ * executions' schedules, XS_KEEP_MAX at the most) and XS_BOUND_STEPS steps
  * in all (steps, not executions: what a check costs is bounded however
  * long an execution is).  FROM: the K it starts at, every execution of
  * fewer preemptions known clean (the preemption-bounded probe searched
