@@ -188,6 +188,20 @@ static void probe_wait(struct xst *st, struct sprobe *p)
 	}
 }
 
+/* R's schedule of kind K: a copy of S (N steps), its old one freed;
+ * -1: out of memory (the kind's schedule none, 'explore replay KIND'
+ * would have nothing to replay: the search fails instead). */
+static int kind_keep(struct vfs_explore_result *r, int k, const uint8_t *s, int n)
+{
+	free(r->kind_sched[k]);
+	r->kind_sched[k] = NULL;
+	r->kind_len[k] = 0;
+	if (xsched_dup(&r->kind_sched[k], s, n) < 0)
+		return -1;
+	r->kind_len[k] = n;
+	return 0;
+}
+
 /* The shortest search's counterexample (P's, found) as R's: its
  * schedule taken from P; a search cut short (stop, its limit) found
  * one, not the shortest */
@@ -407,8 +421,10 @@ static int probe_answer(struct xst *st, struct vfs_explore_result *r,
 				     kinds >> i & 1 ? sched : NULL;
 			int n = s == sched ? len : p.len;
 			r->kind_execs[i] = s != NULL;
-			if (s && xsched_dup(&r->kind_sched[i], s, n) == 0)
-				r->kind_len[i] = n;
+			if (s && kind_keep(r, i, s, n) < 0) {
+				free(sched);
+				return -1;
+			}
 		}
 		free(sched);
 		/* (the probe's bound: fewer preemptions are clean) */
@@ -426,8 +442,8 @@ static int probe_answer(struct xst *st, struct vfs_explore_result *r,
 	r->violating = 1;
 	for (int i = 0; i < DK__COUNT; i++) {
 		r->kind_execs[i] = kinds >> i & 1;
-		if ((kinds >> i & 1) && xsched_dup(&r->kind_sched[i], sched, len) == 0)
-			r->kind_len[i] = len;
+		if ((kinds >> i & 1) && kind_keep(r, i, sched, len) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -461,12 +477,9 @@ static int fewest(struct xst *st, struct vfs_explore_result *r, bool own)
 	for (int k = 0; k < DK__COUNT; k++) {
 		if (!(r->cex_kinds >> k & 1))
 			continue;
-		free(r->kind_sched[k]);
-		r->kind_sched[k] = NULL;
-		r->kind_len[k] = 0;
 		r->kind_execs[k] = 1;
-		if (xsched_dup(&r->kind_sched[k], r->cex_schedule, r->cex_len) == 0)
-			r->kind_len[k] = r->cex_len;
+		if (kind_keep(r, k, r->cex_schedule, r->cex_len) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -731,8 +744,8 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 			r->kind_len[k] = 0;
 			r->kind_execs[k] = probe.kinds >> k & 1;
 			if ((probe.kinds >> k & 1) &&
-			    xsched_dup(&r->kind_sched[k], r->cex_schedule, probe.len) == 0)
-				r->kind_len[k] = probe.len;
+			    kind_keep(r, k, r->cex_schedule, probe.len) < 0)
+				rc = -1;
 		}
 	}
 	if (probing)
