@@ -319,9 +319,11 @@ static int split(struct xshared *sh)
 
 static int cut_rank(int c)
 {
+	/* (a piece stopped at its first violation says so over pieces cut
+	 * by the bound, as explore.h documents XCUT_FOUND) */
 	static const int r[] = { [XCUT_NONE] = 0, [XCUT_BOUND] = 1,
-		[XCUT_DEPTH] = 2, [XCUT_MAX] = 3, [XCUT_STOP] = 4, [XCUT_ERROR] = 5,
-		[XCUT_TABLE] = 5, [XCUT_FOUND] = 1 };
+		[XCUT_FOUND] = 2, [XCUT_DEPTH] = 3, [XCUT_MAX] = 4, [XCUT_STOP] = 5,
+		[XCUT_ERROR] = 6, [XCUT_TABLE] = 6 };
 	return r[c];
 }
 

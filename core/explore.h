@@ -106,9 +106,10 @@ struct vfs_explore_opts {
 	 * and without them; not a user's knob). */
 	int no_sleep;
 	/* Executions (bound, dpor, naive): stop once this many steps have
-	 * run, checked at each execution's end (the one under way runs to
-	 * its end: at least one execution; cut XCUT_MAX); 0: no cap.  Like
-	 * max, in one worker. */
+	 * run, checked at each execution's end and where a sleep set ends
+	 * one (the one under way runs to its end: at least one execution;
+	 * a run cut by the depth limit is counted at the next end; cut
+	 * XCUT_MAX); 0: no cap.  Like max, in one worker. */
 	uint64_t max_steps;
 	/* Executions: stop at the end of the first violating execution
 	 * (cut XCUT_FOUND), in one worker. */

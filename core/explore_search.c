@@ -631,8 +631,9 @@ static int enter_state(struct xsearch *s, int d)
 		if (s->mode == MODE_TOP)
 			return add_item(s, d) < 0 ? -1 : 1;
 		s->item->redundant++;
-		if (s->sh->o.max &&
-		    s->item->execs + s->item->redundant >= s->item->budget) {
+		if ((s->sh->o.max &&
+		     s->item->execs + s->item->redundant >= s->item->budget) ||
+		    (s->sh->o.max_steps && s->item->steps >= s->item->step_budget)) {
 			s->item_stop = true;
 			s->item->cut = XCUT_MAX;
 		}
