@@ -300,13 +300,14 @@ static void test_tree_and_order(void **state) { (void)state; same_with_sleep("tr
 static void test_files_v64(void **state) { (void)state; same_with_sleep("files v6.4", files("v6.4"), false); }
 static void test_files_v65(void **state) { (void)state; same_with_sleep("files v6.5", files("v6.5"), false); }
 
-/* The f_count rule (explore_stateful.c, "Reduction", xs_commute): a
- * thief's fget raising f_count commutes with a getdents that reads it
- * where it is at least 2.  Sleep sets with it take fewer transitions than
- * with the rule off (xs_fcount_min past any count), and the same nodes
- * (same_with_sleep); made too strong (commuting where f_count is 1, which
- * v6.4's file_needs_f_pos_lock answers the other way after the fget) they
- * miss nodes. */
+/* The threshold of f_count's test (explore_stateful.c, "Access kinds",
+ * xkey_commute): a thief's fget raising f_count commutes with a getdents
+ * whose file_needs_f_pos_lock tests it where it is at least 2.  Sleep
+ * sets with it take fewer transitions than with xs_fcount_min past any
+ * count (the tests then taken as plain reads; two +1s still commute),
+ * and the same nodes (same_with_sleep); made too strong (commuting where
+ * f_count is 1, which v6.4's file_needs_f_pos_lock answers the other way
+ * after the fget) they miss nodes. */
 static void test_fcount_rule(void **state)
 {
 	(void)state;
