@@ -188,17 +188,26 @@ static void probe_wait(struct xst *st, struct sprobe *p)
 	}
 }
 
-/* R's schedule of kind K: a copy of S (N steps), its old one freed;
- * -1: out of memory (the kind's schedule none, 'explore replay KIND'
- * would have nothing to replay: the search fails instead). */
-static int kind_keep(struct vfs_explore_result *r, int k, const uint8_t *s, int n)
+/* The kinds of KINDS found, each with a copy of schedule S (N steps) as
+ * its own ('explore replay KIND'), replacing what R had of them; -1: out
+ * of memory (a kind found with no schedule to replay: the search fails
+ * instead).  CLEAR: R's other kinds forgotten first. */
+static int kinds_take(struct vfs_explore_result *r, bool clear, uint32_t kinds,
+		      const uint8_t *s, int n)
 {
-	free(r->kind_sched[k]);
-	r->kind_sched[k] = NULL;
-	r->kind_len[k] = 0;
-	if (xsched_dup(&r->kind_sched[k], s, n) < 0)
-		return -1;
-	r->kind_len[k] = n;
+	for (int k = 0; k < DK__COUNT; k++) {
+		if (!clear && !(kinds >> k & 1))
+			continue;
+		free(r->kind_sched[k]);
+		r->kind_sched[k] = NULL;
+		r->kind_len[k] = 0;
+		r->kind_execs[k] = kinds >> k & 1;
+		if (!(kinds >> k & 1))
+			continue;
+		if (xsched_dup(&r->kind_sched[k], s, n) < 0)
+			return -1;
+		r->kind_len[k] = n;
+	}
 	return 0;
 }
 
@@ -416,17 +425,13 @@ static int probe_answer(struct xst *st, struct vfs_explore_result *r,
 	if (rc > 0) {
 		/* (as the probe beside the stateful search: xstate_run) */
 		take_short(r, &p, o);
-		for (int i = 0; i < DK__COUNT; i++) {
-			uint8_t *s = p.kinds >> i & 1 ? r->cex_schedule :
-				     kinds >> i & 1 ? sched : NULL;
-			int n = s == sched ? len : p.len;
-			r->kind_execs[i] = s != NULL;
-			if (s && kind_keep(r, i, s, n) < 0) {
-				free(sched);
-				return -1;
-			}
-		}
+		/* (the probe's kinds with its execution, the step-by-step
+		 * search's with its counterexample) */
+		rc = kinds_take(r, true, kinds & ~p.kinds, sched, len);
 		free(sched);
+		if (rc < 0 || kinds_take(r, false, p.kinds, r->cex_schedule,
+					 r->cex_len) < 0)
+			return -1;
 		/* (the probe's bound: fewer preemptions are clean) */
 		if (r->probe_bound > p.pre)
 			r->probe_bound = p.pre;
@@ -440,12 +445,7 @@ static int probe_answer(struct xst *st, struct vfs_explore_result *r,
 	r->cex_preemptions = vfs_explore_preemptions(st->snap, sched, len, st->viol,
 						     &r->cex_steps);
 	r->violating = 1;
-	for (int i = 0; i < DK__COUNT; i++) {
-		r->kind_execs[i] = kinds >> i & 1;
-		if ((kinds >> i & 1) && kind_keep(r, i, sched, len) < 0)
-			return -1;
-	}
-	return 0;
+	return kinds_take(r, true, kinds, sched, len);
 }
 
 /* The counterexample of fewest preemptions by the clocks' races, then
@@ -474,14 +474,7 @@ static int fewest(struct xst *st, struct vfs_explore_result *r, bool own)
 		return 0;
 	/* a kind of the old one that the new one lacks stays known, with
 	 * the old schedule ('explore replay KIND'): it is reachable */
-	for (int k = 0; k < DK__COUNT; k++) {
-		if (!(r->cex_kinds >> k & 1))
-			continue;
-		r->kind_execs[k] = 1;
-		if (kind_keep(r, k, r->cex_schedule, r->cex_len) < 0)
-			return -1;
-	}
-	return 0;
+	return kinds_take(r, false, r->cex_kinds, r->cex_schedule, r->cex_len);
 }
 
 int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
@@ -738,15 +731,8 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 		 * counts are the probe's alone: what the stateful workers had
 		 * found by the time the probe stopped them depends on
 		 * timing */
-		for (int k = 0; k < DK__COUNT; k++) {
-			free(r->kind_sched[k]);
-			r->kind_sched[k] = NULL;
-			r->kind_len[k] = 0;
-			r->kind_execs[k] = probe.kinds >> k & 1;
-			if ((probe.kinds >> k & 1) &&
-			    kind_keep(r, k, r->cex_schedule, probe.len) < 0)
-				rc = -1;
-		}
+		if (kinds_take(r, true, probe.kinds, r->cex_schedule, probe.len) < 0)
+			rc = -1;
 	}
 	if (probing)
 		r->short_nodes = probe.visited;
