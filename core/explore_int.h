@@ -44,6 +44,11 @@ struct xfp {
 /* File F's f_count, the model's one counter (F in its low bits). */
 #define KFCOUNT(f)    KFLD(FLD_F_COUNT, VOK_FILE, f)
 #define KFCOUNT_FILE  0x1ffffu
+/* Two locations in one key only make two accesses dependent (sound), but
+ * a counter's key names the one file whose count xkey_value reads: no
+ * two files may share it (fs.file-max is below 2^17). */
+_Static_assert(VFS_FILE_MAX <= KFCOUNT_FILE + 1, "a file's f_count key is its own");
+_Static_assert(FLD__COUNT <= 16 && VOK_PROC < 8, "KFLD's field and object kind bits");
 
 /* The kind bits of an access: WRITE or not, of kind AKIND. */
 static inline uint32_t xkind_bits(bool write, int akind)
