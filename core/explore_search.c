@@ -119,7 +119,9 @@ static inline uint32_t loc_kind(const struct vfs_loc *l, int use)
 	return use == LU_WRITE ? XW | XPW : xkind_bits(l->write, l->akind);
 }
 
-int xfp_keys(const struct vfs_event *ev, uint32_t key[VFS_FOOTPRINT_MAX])
+/* (inline, always: DPOR's sink, xfp_event, makes them for every event) */
+static inline __attribute__((always_inline)) int
+fp_keys(const struct vfs_event *ev, uint32_t key[VFS_FOOTPRINT_MAX])
 {
 	struct vfs_loc loc[VFS_FOOTPRINT_MAX];
 	int n = vfs_footprint(ev, loc), k = 0;
@@ -131,21 +133,15 @@ int xfp_keys(const struct vfs_event *ev, uint32_t key[VFS_FOOTPRINT_MAX])
 	return n < 0 ? -1 : k;
 }
 
-/* (xfp_keys' keys added as they come: DPOR's sink calls it for every
- * event) */
+int xfp_keys(const struct vfs_event *ev, uint32_t key[VFS_FOOTPRINT_MAX])
+{
+	return fp_keys(ev, key);
+}
+
 void xfp_event(struct xfp *f, const struct vfs_event *ev)
 {
-	struct vfs_loc loc[VFS_FOOTPRINT_MAX];
-	int n = vfs_footprint(ev, loc);
-	if (n < 0) {
-		f->all = 1;
-		return;
-	}
-	for (int i = 0; i < n; i++) {
-		int use = vfs_loc_use[loc[i].why][VC_DPOR];
-		if (use != LU_IGNORE)
-			xfp_add(f, loc_key(&loc[i]), loc_kind(&loc[i], use));
-	}
+	uint32_t key[VFS_FOOTPRINT_MAX];
+	xfp_add_keys(f, fp_keys(ev, key), key);
 }
 
 static void xsink(void *ctx, const struct vfs_world *w,

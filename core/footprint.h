@@ -2,8 +2,8 @@
 /*
  * footprint.h - vfs_footprint(), the locations a trace event touches (see
  * core/footprint.c for the consumers' table and their differences).
- * Inline, always (DPOR's sink has two copies, xfp_event's and xfp_keys'):
- * DPOR and the movers ask it for every event of every step.
+ * Inline, always: DPOR and the movers ask it for every event of every
+ * step.
  */
 #ifndef VFSIM_FOOTPRINT_H
 #define VFSIM_FOOTPRINT_H
