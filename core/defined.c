@@ -309,10 +309,9 @@ static void sub_now(struct vx *x)
 	run_at(x, x->t->f.pc);
 }
 
-void defined_step(struct vx *x)
+KERNEL_FN(defined_step)
 {
 	struct vfs_world *w = x->w;
-	struct vfs_frame *f = &x->t->f;
 	const struct vfs_kfn *k = cur_kfn(w, f);
 	uint8_t *pc = &f->kfn.kstack[f->kfn.kdepth - 1].pc;
 	const struct vfs_kstep *s = &k->step[*pc];

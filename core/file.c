@@ -299,10 +299,8 @@ int fdget_pos_check_fn(const struct vfs_world *w, const struct vfs_thread *t)
  * by __fget_light, then f_pos_lock when file_needs_f_pos_lock says so.
  * Entered with call_sub (get_pos_sub), left with ret_sub.
  */
-void fdget_pos(struct vx *x)
+KERNEL_FN(fdget_pos)
 {
-	struct vfs_frame *f = &x->t->f;
-
 	switch (f->pc) {
 	case RP(fdget_pos, enter):
 		fn_enter(x, VFN_fdget_pos);
@@ -351,21 +349,19 @@ void fdget_pos(struct vx *x)
 }
 
 /* fdget: the plain lookup of pread/pwrite (and of everything before v3.14) */
-void fdget(struct vx *x)
+KERNEL_FN(fdget)
 {
 	/* one step: RP(fdget, enter) */
 	fn_enter(x, VFN_fdget);
 	fget_light(x, VFN_fdget);
-	fn_exit(x, VFN_fdget, x->t->f.file < 0 ? -VE_BADF : 0);
+	fn_exit(x, VFN_fdget, f->file < 0 ? -VE_BADF : 0);
 	ret_sub(x);
 }
 
 /* fdput_pos: f_pos_lock released if fdget_pos took it, then the file's
  * reference dropped if it took one */
-void fdput_pos(struct vx *x)
+KERNEL_FN(fdput_pos)
 {
-	struct vfs_frame *f = &x->t->f;
-
 	switch (f->pc) {
 	case RP(fdput_pos, unlock):
 		fn_enter(x, VFN_fdput_pos);
@@ -387,10 +383,9 @@ void fdput_pos(struct vx *x)
 }
 
 /* fdput: the reference fdget took, if it took one */
-void fdput(struct vx *x)
+KERNEL_FN(fdput)
 {
 	/* one step: RP(fdput, enter) */
-	struct vfs_frame *f = &x->t->f;
 	fn_enter(x, VFN_fdput);
 	if (f->fdput_flags & FDPUT_FPUT)
 		file_put(x, VFN_fdput, f->file);
@@ -402,10 +397,8 @@ void fdput(struct vx *x)
 
 /* close_fd: the descriptor taken out of the table (pick_file), then
  * filp_close drops the table's reference */
-void close_fd(struct vx *x)
+KERNEL_FN(close_fd)
 {
-	struct vfs_frame *f = &x->t->f;
-
 	switch (f->pc) {
 	case RP(close_fd, pick_file): {
 		int proc = x->t->proc;
@@ -440,10 +433,8 @@ void close_fd(struct vx *x)
 
 /* SYSCALL_DEFINE1(dup) (ksys_dup in the releases that had it): fget_raw
  * takes a reference, fd_install gives it a new descriptor */
-void ksys_dup(struct vx *x)
+KERNEL_FN(ksys_dup)
 {
-	struct vfs_frame *f = &x->t->f;
-
 	switch (f->pc) {
 	case RP(ksys_dup, fget_raw):
 		fn_enter(x, VFN_fget_raw);
@@ -476,10 +467,8 @@ void ksys_dup(struct vx *x)
 
 /* do_dup2 (dup2 through ksys_dup3): the new descriptor replaces the old
  * one at once; the file it pointed to is closed after (filp_close) */
-void do_dup2(struct vx *x)
+KERNEL_FN(do_dup2)
 {
-	struct vfs_frame *f = &x->t->f;
-
 	switch (f->pc) {
 	case RP(do_dup2, enter): {
 		struct vfs_call *c = cur_call(x);

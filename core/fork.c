@@ -48,12 +48,12 @@ static int new_thread(struct vfs_world *w, int proc)
  * CLONE_FILES shares the table (copy_files: files->count + 1), fork
  * copies it (dup_fd).
  */
-void copy_process(struct vx *x)
+KERNEL_FN(copy_process)
 {
 	struct vfs_world *w = x->w;
 	int proc = x->t->proc;
 
-	switch (x->t->f.pc) {
+	switch (f->pc) {
 	case RP(copy_process, clone_files): {
 		fn_enter(x, VFN_copy_process);
 		int t = new_thread(w, proc);
@@ -108,7 +108,7 @@ void copy_process(struct vx *x)
 
 
 /* do_exit (kernel/exit.c): one step, RP(do_exit, exit_files) */
-void do_exit(struct vx *x)
+KERNEL_FN(do_exit)
 {
 	struct vfs_world *w = x->w;
 	struct vfs_thread *t = x->t;

@@ -34,6 +34,19 @@ struct vx {
 
 /* A kernel function: runs the step its thread resumes at (t->f.pc). */
 typedef void kfn(struct vx *x);
+/*
+ * KERNEL_FN(name) { ... }: every kernel function is defined through it, as
+ * every system call is through SYSCALL_DEFINEn.  name(x) is the kfn that
+ * vfs_rps[] runs for each of its resume points; the body that follows is
+ * the step, with the thread's frame as f: a switch (f->pc) with a case per
+ * resume point, read beside the kernel's source, or a function of one step.
+ */
+#define KERNEL_FN(name)                                                        \
+	static inline __attribute__((always_inline)) void                      \
+	name##_steps(struct vx *x, struct vfs_frame *f);                       \
+	void name(struct vx *x) { name##_steps(x, &x->t->f); }                 \
+	static inline void name##_steps(struct vx *x,                          \
+					struct vfs_frame *f __attribute__((unused)))
 /* For steps whose kernel function depends on the preset or the file. */
 typedef int kfn_resolver(const struct vfs_world *w, const struct vfs_thread *t);
 

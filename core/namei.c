@@ -320,9 +320,8 @@ static void dirop_done(struct vx *x, const struct dirop *op, int64_t res)
 /* filename_create (filename_parentat, the parent locked, the name looked
  * up: it must not exist), vfs_mkdir, done_path_create (the parent
  * unlocked); vfs_mkdir is the path's own step, dirop_step runs the others */
-void do_mkdirat(struct vx *x)
+KERNEL_FN(do_mkdirat)
 {
-	struct vfs_frame *f = &x->t->f;
 	char name[VFS_NAME_MAX];
 
 	if (f->pc != RP(do_mkdirat, vfs_mkdir)) {
@@ -342,10 +341,8 @@ void do_mkdirat(struct vx *x)
 /* filename_parentat, start_dirop (the name must not be a directory),
  * vfs_unlink (the victim locked around its change), end_dirop; the
  * change, unlink, is the path's own step, dirop_step runs the others */
-void do_unlinkat(struct vx *x)
+KERNEL_FN(do_unlinkat)
 {
-	struct vfs_frame *f = &x->t->f;
-
 	if (f->pc != RP(do_unlinkat, unlink)) {
 		dirop_step(x, &dirops[DIROP_UNLINKAT]);
 		return;
@@ -360,9 +357,8 @@ void do_unlinkat(struct vx *x)
 /* filename_parentat, start_dirop (the name must be a directory),
  * vfs_rmdir (the victim locked around its change), end_dirop; the
  * change, rmdir, is the path's own step, dirop_step runs the others */
-void do_rmdir(struct vx *x)
+KERNEL_FN(do_rmdir)
 {
-	struct vfs_frame *f = &x->t->f;
 	struct vfs_world *w = x->w;
 
 	if (f->pc != RP(do_rmdir, rmdir)) {
@@ -567,9 +563,8 @@ static void unlock_rename_done(struct vx *x)
  * first, as lock_rename does), the names looked up, the victims locked,
  * the change, and the unlocks in reverse.
  */
-void do_renameat2(struct vx *x)
+KERNEL_FN(do_renameat2)
 {
-	struct vfs_frame *f = &x->t->f;
 	struct vfs_namei_locals *nd = &f->namei;
 	int r;
 

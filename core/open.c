@@ -65,10 +65,8 @@ void inode_unlock_of(struct vx *x, int ino)
  * end in do_dentry_open and fd_install (and handle_truncate between them
  * for an O_TRUNC of a file creat found).
  */
-void do_sys_open(struct vx *x)
+KERNEL_FN(do_sys_open)
 {
-	struct vfs_frame *f = &x->t->f;
-
 	switch (f->pc) {
 	case RP(do_sys_open, path_lookup): {
 		struct vfs_call *c = cur_call(x);
@@ -168,10 +166,8 @@ void do_sys_open(struct vx *x)
 
 /* open_last_lookups: the parent exclusive, so the name cannot appear or
  * vanish between the lookup and the create (lookup_open -> vfs_create) */
-void open_last_lookups(struct vx *x)
+KERNEL_FN(open_last_lookups)
 {
-	struct vfs_frame *f = &x->t->f;
-
 	switch (f->pc) {
 	case RP(open_last_lookups, inode_lock):
 		inode_lock_then(x, f->open.dir, RP(open_last_lookups, vfs_create));
@@ -221,10 +217,8 @@ void open_last_lookups(struct vx *x)
 }
 
 /* handle_truncate -> do_truncate: the file's own inode lock, exclusive */
-void handle_truncate(struct vx *x)
+KERNEL_FN(handle_truncate)
 {
-	struct vfs_frame *f = &x->t->f;
-
 	switch (f->pc) {
 	case RP(handle_truncate, inode_lock):
 		fn_enter(x, VFN_handle_truncate);

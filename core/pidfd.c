@@ -13,7 +13,7 @@
 #include "internal.h"
 
 /* pidfd_open (kernel/pid.c): one step, RP(pidfd_open, enter) */
-void pidfd_open(struct vx *x)
+KERNEL_FN(pidfd_open)
 {
 	struct vfs_world *w = x->w;
 	int64_t pid = cur_call(x)->a[0];
@@ -95,9 +95,8 @@ bool pidfd_getfd_kill_wait(struct vx *x)
  * the credentials that were checked.  Steps exec_lock to exec_unlock are
  * __pidfd_fget's; receive_fd is pidfd_getfd's again.
  */
-void pidfd_getfd(struct vx *x)
+KERNEL_FN(pidfd_getfd)
 {
-	struct vfs_frame *f = &x->t->f;
 	struct vfs_world *w = x->w;
 
 	switch (f->pc) {

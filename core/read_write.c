@@ -237,10 +237,8 @@ static void fs_llseek_locked(struct vx *x)
  * filesystem's ->llseek, with the lock it takes: f_lock (spin_lock) for
  * SEEK_CUR, or the inode lock, by filesystem and era.
  */
-void vfs_llseek(struct vx *x)
+KERNEL_FN(vfs_llseek)
 {
-	struct vfs_frame *f = &x->t->f;
-
 	switch (f->pc) {
 	case RP(vfs_llseek, enter): {
 		struct vfs_world *w = x->w;
@@ -471,10 +469,8 @@ static int64_t do_read(struct vx *x, int64_t *pos, int64_t count)
 
 /* ksys_read: f_pos copied to a local (ppos_step), vfs_read, the local
  * stored back (ppos_step) */
-void ksys_read(struct vx *x)
+KERNEL_FN(ksys_read)
 {
-	struct vfs_frame *f = &x->t->f;
-
 	if (ppos_step(x, &ppos_paths[PPOS_KSYS_READ]))
 		return;
 	/* RP(ksys_read, vfs_read) */
@@ -490,10 +486,8 @@ void ksys_read(struct vx *x)
 
 /* do_readv: f_pos under fdget_pos's lock, as ksys_read's (ppos_step:
  * file_pos, and set_pos, file_pos_write when vfs_readv did not fail) */
-void do_readv(struct vx *x)
+KERNEL_FN(do_readv)
 {
-	struct vfs_frame *f = &x->t->f;
-
 	if (ppos_step(x, &ppos_paths[PPOS_DO_READV]))
 		return;
 	/*
@@ -603,10 +597,8 @@ static void unlock_write(struct vx *x, int next)
 
 /* ksys_write: as ksys_read, around vfs_write and the inode lock of
  * generic_file_write_iter */
-void ksys_write(struct vx *x)
+KERNEL_FN(ksys_write)
 {
-	struct vfs_frame *f = &x->t->f;
-
 	if (ppos_step(x, &ppos_paths[PPOS_KSYS_WRITE]))
 		return;
 	switch (f->pc) {
@@ -628,9 +620,8 @@ void ksys_write(struct vx *x)
 /* ---- pread64, pwrite64: plain fdget, f_pos untouched ---- */
 
 /* ksys_pread64: one step, RP(ksys_pread64, vfs_read) */
-void ksys_pread64(struct vx *x)
+KERNEL_FN(ksys_pread64)
 {
-	struct vfs_frame *f = &x->t->f;
 	if (no_file(x))
 		return;
 	int64_t pos = cur_call(x)->a[2];
@@ -641,10 +632,8 @@ void ksys_pread64(struct vx *x)
 }
 
 /* ksys_pwrite64: vfs_write at the call's offset, f_pos untouched */
-void ksys_pwrite64(struct vx *x)
+KERNEL_FN(ksys_pwrite64)
 {
-	struct vfs_frame *f = &x->t->f;
-
 	switch (f->pc) {
 	case RP(ksys_pwrite64, vfs_write):
 		if (no_file(x))

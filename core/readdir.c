@@ -208,9 +208,8 @@ static void iterate_dir_return(struct vx *x)
  * iterate_dir (fs/readdir.c), entered from getdents64 once fdget_pos has
  * the file.  Each case is one step, in the kernel's order.
  */
-void iterate_dir(struct vx *x)
+KERNEL_FN(iterate_dir)
 {
-	struct vfs_frame *f = &x->t->f;
 	struct vfs_world *w = x->w;
 
 	switch (f->pc) {
@@ -295,9 +294,8 @@ bool iterate_dir_kill_wait(struct vx *x)
  * shared; the unconverted filesystem's ->iterate wants it exclusive, and
  * the wrapper must give it back shared.
  */
-void wrap_directory_iterator(struct vx *x)
+KERNEL_FN(wrap_directory_iterator)
 {
-	struct vfs_frame *f = &x->t->f;
 	struct vfs_world *w = x->w;
 
 	switch (f->pc) {

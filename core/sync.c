@@ -13,9 +13,8 @@
 /* do_fsync: `struct fd f = fdget(fd); if (f.file) { ret = vfs_fsync(f.file,
  * datasync); fdput(f); }`; one step after fdget, RP(do_fsync,
  * vfs_fsync_range) */
-void do_fsync(struct vx *x)
+KERNEL_FN(do_fsync)
 {
-	struct vfs_frame *f = &x->t->f;
 	if (f->file < 0) {
 		sys_return(x, -VE_BADF);
 		return;

@@ -93,9 +93,9 @@ int sys_fn_of(const struct vfs_world *w, const struct vfs_thread *t)
  * whose result is in the frame, once the puts are done (a return point:
  * it runs in the step that returns to it).
  */
-void do_syscall_64(struct vx *x)
+KERNEL_FN(do_syscall_64)
 {
-	switch (x->t->f.pc) {
+	switch (f->pc) {
 	case RP(do_syscall_64, idle):
 	case RP(do_syscall_64, enter): {
 		struct vfs_thread *t = x->t;
@@ -125,7 +125,7 @@ void do_syscall_64(struct vx *x)
 		return;
 	}
 	case RP(do_syscall_64, exit):
-		sys_return(x, x->t->f.res);
+		sys_return(x, f->res);
 		return;
 	}
 }
