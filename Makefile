@@ -24,9 +24,10 @@ VIMDIR    = $(PREFIX)/share/vim/vimfiles
 INSTALL  ?= install
 VERSION  := $(shell sed -n 's/^\#define VFSIM_VERSION "\(.*\)"/\1/p' cli/main.c)
 
-# What the build makes from data (build/gen/presets.inc from
-# core/presets.tbl), one copy for every variant.
+# What the build makes from data (build/gen/NAME.inc from core/NAME.tbl:
+# the presets, the accessors), one copy for every variant.
 GEN_DIR  := build/gen
+GEN      := $(GEN_DIR)/presets.inc $(GEN_DIR)/accessors.inc
 AWK      ?= awk
 
 VFSIM_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Icore -Icli -I$(GEN_DIR)
@@ -88,11 +89,11 @@ $(1)_UNIT_OBJ := $$(UNIT_SRC:%.c=$$($(1)_DIR)/%.o)
 $(1)_UNIT_BIN := $$(UNIT_SRC:tests/unit/%.c=$$($(1)_DIR)/tests/%)
 $(1)_OBJ := $$($(1)_CORE_OBJ) $$($(1)_CLI_OBJ) $$($(1)_DRV_OBJ) $$($(1)_UNIT_OBJ)
 
-$$($(1)_OBJ): $$($(1)_DIR)/%.o: %.c $$($(1)_DIR)/.flags
+# (made before any object: the public headers include accessors.inc; the
+# .d files then name what each object includes)
+$$($(1)_OBJ): $$($(1)_DIR)/%.o: %.c $$($(1)_DIR)/.flags | $(GEN)
 	@mkdir -p $$(@D)
 	$$($(1)_COMPILE) -MMD -MP -c -o $$@ $$<
-
-$$($(1)_DIR)/core/presets.o: $(GEN_DIR)/presets.inc
 
 $$($(1)_DIR)/libvfscore.a: $$($(1)_CORE_OBJ)
 	@mkdir -p $$(@D)
@@ -117,10 +118,12 @@ $$($(1)_DIR)/.flags: FORCE
 endef
 $(foreach v,$(VARIANTS),$(eval $(call VARIANT_RULES,$(v))))
 
-# The kernels' rows: core/presets.tbl, made into C by scripts/presets.awk.
-$(GEN_DIR)/presets.inc: core/presets.tbl scripts/presets.awk
+# The tables: core/NAME.tbl made into C by scripts/NAME.awk, after what
+# the tables share, scripts/tbl.awk (the kernels' rows: presets; the
+# fields the shell reads: accessors).
+$(GEN_DIR)/%.inc: core/%.tbl scripts/%.awk scripts/tbl.awk
 	@mkdir -p $(@D)
-	$(AWK) -f scripts/presets.awk core/presets.tbl >$@.tmp && mv $@.tmp $@
+	$(AWK) -f scripts/tbl.awk -f scripts/$*.awk core/$*.tbl >$@.tmp && mv $@.tmp $@
 
 .PHONY: all asan tsan libedit none variants unit-tests driver run check bench difftest fuzz \
         install uninstall clean pictures lint-man man help dist FORCE

@@ -517,7 +517,5 @@ KERNEL_FN(do_dup2)
 
 
 /* ---- an open file as the shell reads it (vfs_file.h) ------------------------ */
-/* the accessors vfs_file.h lists, a field each */
-#define FILE_ACCESSOR(type, name, field) \
-	type name(const struct vfs_world *w, int file) { return w->files[file].field; }
-VFS_FILE_FIELDS(FILE_ACCESSOR)
+/* the accessors vfs_file.h declares (core/accessors.tbl), a field each */
+VFS_FILE_FIELDS(VFS_ACCESSOR_DEF)

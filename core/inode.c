@@ -390,7 +390,5 @@ char data_byte(const struct vfs_inode *ino, int64_t off)
 }
 
 /* ---- an inode and its dentry as the shell reads them (vfs_inode.h) ---------- */
-/* the accessors vfs_inode.h lists, a field each */
-#define INODE_ACCESSOR(type, name, field) \
-	type name(const struct vfs_world *w, int ino) { return w->inodes[ino].field; }
-VFS_INODE_FIELDS(INODE_ACCESSOR)
+/* the accessors vfs_inode.h declares (core/accessors.tbl), a field each */
+VFS_INODE_FIELDS(VFS_ACCESSOR_DEF)

@@ -50,6 +50,11 @@ typedef void kfn(struct vx *x);
 /* For steps whose kernel function depends on the preset or the file. */
 typedef int kfn_resolver(const struct vfs_world *w, const struct vfs_thread *t);
 
+/* An accessor of core/accessors.tbl (vfs_accessor.h): TYPE NAME(w, i) is
+ * the field FIELD of w->ARRAY[i]; the object's owner expands its list. */
+#define VFS_ACCESSOR_DEF(type, name, array, field) \
+	type name(const struct vfs_world *w, int i) { return w->array[i].field; }
+
 /* The resume point STEP of the C function FUNC (a kernel function's). */
 #define RP(func, step) RP_##func##__##step
 

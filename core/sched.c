@@ -96,14 +96,10 @@ bool vfs_in_call(const struct vfs_world *w, int tid)
 	return w->threads[tid].f.pc != RP_IDLE;
 }
 
-/* the accessors vfs_thread.h lists, a field each */
-#define PROC_ACCESSOR(type, name, field) \
-	type name(const struct vfs_world *w, int proc) { return w->procs[proc].field; }
-#define THREAD_ACCESSOR(type, name, field) \
-	type name(const struct vfs_world *w, int tid) { return w->threads[tid].field; }
-VFS_PROC_FIELDS(PROC_ACCESSOR)
-VFS_THREAD_FIELDS(THREAD_ACCESSOR)
-VFS_CALL_FIELDS(THREAD_ACCESSOR)
+/* the accessors vfs_thread.h declares (core/accessors.tbl), a field each */
+VFS_PROC_FIELDS(VFS_ACCESSOR_DEF)
+VFS_THREAD_FIELDS(VFS_ACCESSOR_DEF)
+VFS_CALL_FIELDS(VFS_ACCESSOR_DEF)
 
 const struct vfs_call *vfs_thread_call(const struct vfs_world *w, int tid)
 {

@@ -23,21 +23,11 @@ enum { FK_NONE, FK_INODE, FK_PIDFD };
 
 /* Slots of the file table in use or free: 0 <= FILE < vfs_world_nfiles. */
 int vfs_world_nfiles(const struct vfs_world *w);
-/* File slot FILE, one accessor per field: TYPE NAME(w, FILE) (core/file.c
- * defines them from this list; vfs_accessor.h). */
-#define VFS_FILE_FIELDS(X)                                                   \
-	/* its kind (FK_*), its number (file#N), f_mode, f_pos */             \
-	X(int, vfs_file_kind, kind)                                          \
-	X(int, vfs_file_id, id)                                              \
-	X(unsigned, vfs_file_mode, f_mode)                                   \
-	X(int64_t, vfs_file_pos, f_pos)                                      \
-	/* the filesystem's private readdir state (the field 'cursor') */    \
-	X(int64_t, vfs_file_cursor, cursor)                                  \
-	/* f_count, the inode it opened (FK_INODE) and the pid a pidfd      \
-	 * refers to (FK_PIDFD) */                                           \
-	X(int, vfs_file_count, f_count)                                      \
-	X(int, vfs_file_inode, inode)                                        \
-	X(int, vfs_file_pidfd_pid, pid)
+/* File slot FILE, one accessor per field: TYPE NAME(w, FILE).  They are
+ * the rows under `object VFS_FILE_FIELDS` in core/accessors.tbl, each with
+ * what it gives: vfs_file_kind (FK_*), vfs_file_id, vfs_file_mode,
+ * vfs_file_pos, vfs_file_cursor, vfs_file_count, vfs_file_inode,
+ * vfs_file_pidfd_pid; core/file.c defines them (vfs_accessor.h). */
 VFS_FILE_FIELDS(VFS_ACCESSOR_DECL)
 
 /* The file PROC's fd refers to, or -1. */

@@ -20,26 +20,14 @@ enum vfs_itype { IT_NONE, IT_DIR, IT_REG, IT_PIDFS };
 int vfs_world_ninodes(const struct vfs_world *w);
 /* Filesystems mounted, / included (at most VFS_MAX_SB). */
 int vfs_world_nsb(const struct vfs_world *w);
-/* Inode slot INO, one accessor per field: TYPE NAME(w, INO) (core/inode.c
- * defines them from this list; vfs_accessor.h). */
-#define VFS_INODE_FIELDS(X)                                                  \
-	/* its type (enum vfs_itype), whether it is a free slot, unlinked,  \
-	 * the root of a mounted filesystem */                               \
-	X(int, vfs_inode_type, type)                                         \
-	X(bool, vfs_inode_freed, freed)                                      \
-	X(bool, vfs_inode_unlinked, unlinked)                                \
-	X(bool, vfs_inode_is_mountpoint, is_mountpoint)                      \
-	/* its i_size (the field 'size') */                                  \
-	X(int64_t, vfs_inode_size, size)                                     \
-	/* its dentry: the name, the offset of its entry in the parent      \
-	 * directory, and the children of a directory in the order getdents \
-	 * lists them: the first, then each one's next; -1 after the last */ \
-	X(const char *, vfs_dentry_name, name)                               \
-	X(int, vfs_dentry_offset, d_off)                                     \
-	X(int, vfs_dentry_first_child, first_child)                          \
-	X(int, vfs_dentry_next_sibling, next_sibling)                        \
-	/* how many children a directory has (the field 'dir') */            \
-	X(int, vfs_dentry_nchildren, nchildren)
+/* Inode slot INO and its dentry, one accessor per field: TYPE NAME(w,
+ * INO).  They are the rows under `object VFS_INODE_FIELDS` in
+ * core/accessors.tbl, each with what it gives: vfs_inode_type (enum
+ * vfs_itype), vfs_inode_freed, vfs_inode_unlinked, vfs_inode_is_mountpoint,
+ * vfs_inode_size, and its dentry's vfs_dentry_name, vfs_dentry_offset,
+ * vfs_dentry_first_child, vfs_dentry_next_sibling (the children in the
+ * order getdents lists them), vfs_dentry_nchildren; core/inode.c defines
+ * them (vfs_accessor.h). */
 VFS_INODE_FIELDS(VFS_ACCESSOR_DECL)
 
 #endif

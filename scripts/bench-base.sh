@@ -30,12 +30,12 @@ if [ ! -x "$dir/build/vfsim" ] || [ ! -x "$dir/core_bench" ]; then
     git archive "$base" | tar -x -C "$dir" || { echo "bench-base: no commit $base" >&2; exit 2; }
     $MAKE -C "$dir" --no-print-directory -s -j2 build/vfsim build/libvfscore.a \
         >"$dir.log" 2>&1 || { tail -20 "$dir.log"; exit 2; }
-    $CC -std=c11 -O2 -g -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I"$dir/core" \
+    $CC -std=c11 -O2 -g -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I"$dir/core" -I"$dir/build/gen" \
         -pthread -o "$dir/core_bench" "$dir/bench/core_bench.c" \
         "$dir/build/libvfscore.a" -lm || exit 2
 fi
 $MAKE --no-print-directory -s build/vfsim build/libvfscore.a || exit 2
-$CC -std=c11 -O2 -g -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Icore -pthread \
+$CC -std=c11 -O2 -g -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Icore -Ibuild/gen -pthread \
     -o "$out/core_bench" bench/core_bench.c build/libvfscore.a -lm || exit 2
 
 # field VALUE-LINE: "detectors on:  N steps in S s = X M steps/s" -> X

@@ -15,7 +15,7 @@ $MAKE --no-print-directory -s build/libvfscore.a
 if [ ! -x "$out/detect_bench" ] || [ bench/detect_bench.c -nt "$out/detect_bench" ] ||
    [ build/libvfscore.a -nt "$out/detect_bench" ]; then
     $CC -std=c11 -O2 -g -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L \
-        -D_DEFAULT_SOURCE -Icore -pthread -o "$out/detect_bench" \
+        -D_DEFAULT_SOURCE -Icore -Ibuild/gen -pthread -o "$out/detect_bench" \
         bench/detect_bench.c build/libvfscore.a -lm
 fi
 exec "$out/detect_bench" "${1:-2000000}"

@@ -36,7 +36,7 @@ cd "$here"
 MAX=${BENCH_EXPLORE_MAX:-1000000}
 bin=build/explore-bench
 make --no-print-directory build/libvfscore.a >/dev/null
-${CC:-cc} -O2 -g -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Icore \
+${CC:-cc} -O2 -g -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Icore -Ibuild/gen \
 	-pthread -o "$bin" bench/explore-bench.c build/libvfscore.a -lm
 
 field() { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }

@@ -30,7 +30,7 @@ CALLS=${CALLS:-3}
 CC=${CC:-cc}
 bin=build/explore-bench
 make --no-print-directory -s build/libvfscore.a >/dev/null
-$CC -O2 -g -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Icore \
+$CC -O2 -g -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Icore -Ibuild/gen \
 	-pthread -o "$bin" bench/explore-bench.c build/libvfscore.a -lm
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-jobs.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

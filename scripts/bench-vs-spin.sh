@@ -39,7 +39,7 @@ SPIN=${SPIN:-spin}
 CC=${CC:-cc}
 bin=build/explore-bench
 make --no-print-directory -s build/libvfscore.a >/dev/null
-$CC -O2 -g -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Icore \
+$CC -O2 -g -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Icore -Ibuild/gen \
 	-pthread -o "$bin" bench/explore-bench.c build/libvfscore.a -lm
 command -v "$SPIN" >/dev/null 2>&1 || {
 	echo "bench-vs-spin: no spin (scripts/deps.sh bench installs it)" >&2; exit 2; }

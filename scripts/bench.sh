@@ -56,7 +56,7 @@ build_core_bench() {
     if [ ! -x "$out/core_bench" ] || [ bench/core_bench.c -nt "$out/core_bench" ] ||
        [ build/libvfscore.a -nt "$out/core_bench" ]; then
         $CC -std=c11 -O2 -g -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L \
-            -D_DEFAULT_SOURCE -Icore -pthread -o "$out/core_bench" \
+            -D_DEFAULT_SOURCE -Icore -Ibuild/gen -pthread -o "$out/core_bench" \
             bench/core_bench.c build/libvfscore.a -lm || return 1
     fi
 }

@@ -3,47 +3,18 @@
 # head) to C: vfs_knobs[] and vfs_presets[], which core/presets.c includes
 # as build/gen/presets.inc.  A row that does not fit (an unknown value, a
 # knob or a help line missing, a value too many) stops the build with
-# FILE:LINE: and what is wrong.
-#     awk -f scripts/presets.awk core/presets.tbl >build/gen/presets.inc
+# FILE:LINE: and what is wrong.  It runs after scripts/tbl.awk (comments,
+# the indented lines, die):
+#     awk -f scripts/tbl.awk -f scripts/presets.awk core/presets.tbl >build/gen/presets.inc
 
-function die(msg) {
-	printf "%s:%d: %s\n", FILENAME, FNR, msg >"/dev/stderr"
-	failed = 1
-	exit 1
-}
-# S as a C string literal
-function cstr(s) {
-	gsub(/\\/, "\\\\", s)
-	gsub(/"/, "\\\"", s)
-	return "\"" s "\""
-}
-
-BEGIN { nknobs = 0; npresets = 0; want = "" }
-
-/^[ \t]*(#|$)/ { next }
-
-# the indented line after a row: its help or its summary
-/^\t/ {
-	if (want == "")
-		die("an indented line that follows no knob or preset")
-	text = $0
-	sub(/^\t+/, "", text)
-	if (want == "knob")
-		khelp[nknobs] = text
-	else
-		psummary[npresets] = text
-	want = ""
-	next
-}
-
-want != "" { die("the " want " above has no indented line after it") }
+BEGIN { nknobs = 0; npresets = 0 }
 
 $1 == "knob" {
 	if (npresets)
 		die("a knob after the presets: their columns follow the knobs")
 	if (NF < 4)
 		die("knob WORD FIELD VALUE...: too few words")
-	n = ++nknobs
+	n = nknobs = tbl_row("knob")
 	kname[n] = $2
 	kfield[n] = $3
 	knvalues[n] = NF - 3
@@ -57,14 +28,13 @@ $1 == "knob" {
 		kvalue[n, i - 4] = v
 		kindex[n, v] = i - 4
 	}
-	want = "knob"
 	next
 }
 
 $1 == "preset" {
 	if (NF != 3 + nknobs)
 		die("preset NAME ERA and a value for each of the " nknobs " knobs: " NF - 3 " values")
-	n = ++npresets
+	n = npresets = tbl_row("preset")
 	pname[n] = $2
 	if ($3 == "mainline")
 		pera[n] = "VFS_ERA_MAINLINE"
@@ -79,17 +49,12 @@ $1 == "preset" {
 			die("knob " kname[k] " has no value " v)
 		pvalue[n, k] = kindex[k, v]
 	}
-	want = "preset"
 	next
 }
 
 { die("a line that is no knob, preset, help or comment: " $1) }
 
 END {
-	if (failed)
-		exit 1
-	if (want != "")
-		die("the last " want " has no indented line after it")
 	print "/* build/gen/presets.inc: made by scripts/presets.awk from core/presets.tbl; edit that. */"
 	for (k = 1; k <= nknobs; k++) {
 		printf "static const char *const %s_values[] = {", kfield[k]
@@ -102,13 +67,13 @@ END {
 	for (k = 1; k <= nknobs; k++) {
 		printf "\t{ .name = %s, .values = %s_values,\n", cstr(kname[k]), kfield[k]
 		printf "\t  .offset = offsetof(struct vfs_knobs, %s), .wrong_mask = %du,\n", kfield[k], kwrong[k]
-		printf "\t  .help = %s },\n", cstr(khelp[k])
+		printf "\t  .help = %s },\n", cstr(tbl_text["knob", k])
 	}
 	print "};"
 	print ""
 	print "const struct vfs_preset vfs_presets[] = {"
 	for (n = 1; n <= npresets; n++) {
-		printf "\t{ .name = %s,\n\t  .summary = %s,\n\t  .k = {", cstr(pname[n]), cstr(psummary[n])
+		printf "\t{ .name = %s,\n\t  .summary = %s,\n\t  .k = {", cstr(pname[n]), cstr(tbl_text["preset", n])
 		for (k = 1; k <= nknobs; k++)
 			printf " .%s = %d,", kfield[k], pvalue[n, k]
 		printf " .era = %s } },\n", pera[n]

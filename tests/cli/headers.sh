@@ -10,11 +10,13 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cc=${CC:-cc}
 command -v "$cc" >/dev/null || { echo "skip: no C compiler ($cc)"; exit 77; }
+# the accessors' lists the headers include (core/accessors.tbl), as make makes them
+${MAKE:-make} -s -C "$top" build/gen/accessors.inc || { echo "FAIL: make build/gen/accessors.inc"; exit 1; }
 bad=0 n=0
 for h in "$top"/core/*.h; do
     name=${h##*/}
     if ! out=$(printf '#include "%s"\n' "$name" | "$cc" -std=c11 -Wall -Wextra -Werror \
-            -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I"$top/core" \
+            -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I"$top/core" -I"$top/build/gen" \
             -fsyntax-only -x c - 2>&1); then
         echo "FAIL: core/$name does not compile alone:"
         printf '%s\n' "$out" | head -n 10 | sed 's/^/    /'
@@ -77,7 +79,7 @@ inc=$(for p in $privs; do grep -nF "#include \"$p\"" "$top"/cli/*.[ch]; done)
 seen=
 for c in "$top"/cli/*.c; do
     if ! pp=$(cd "$top" && "$cc" -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
-            -DVFSIM_LINEEDIT_NONE -Icore -Icli -E "cli/${c##*/}" 2>&1); then
+            -DVFSIM_LINEEDIT_NONE -Icore -Icli -Ibuild/gen -E "cli/${c##*/}" 2>&1); then
         echo "FAIL: cli/${c##*/} does not preprocess:"; printf '%s\n' "$pp" | head -n 3; bad=1
         continue
     fi

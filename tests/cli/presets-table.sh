@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # The kernels' rows are data (issue 14): core/presets.tbl, which
-# scripts/presets.awk makes into the C the build compiles.  Each preset of
-# the table is one of `kernel list`, in its order, and under `kernel
-# PRESET` `set` shows each knob with the table's value in the preset's
+# scripts/presets.awk (after scripts/tbl.awk) makes into the C the build
+# compiles.  Each preset of the table is one of `kernel list`, in its
+# order, and under `kernel PRESET` `set` shows each knob with the table's value in the preset's
 # column; a table that does not fit stops the generator with FILE:LINE:
 # a value its knob lacks, a row a value short, a row without its summary
 # line, a knob after the presets.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
 tbl=$top/core/presets.tbl
-gen() { awk -f "$top/scripts/presets.awk" "$1" >/dev/null 2>gen.err; }
+gen() { awk -f "$top/scripts/tbl.awk" -f "$top/scripts/presets.awk" "$1" >/dev/null 2>gen.err; }
 
 # the table's knobs in order, and a preset's row as `set` prints it
 awk '$1 == "knob" { print $2 }' "$tbl" >knobs
