@@ -184,6 +184,9 @@ struct cmd_entry {
 	/* what Tab offers for its arguments; NULL: what its synopsis may
 	 * take next (complete_schema) */
 	void (*complete)(const struct complete_at *at);
+	/* fills in, at start-up, what the command's own table makes (export's
+	 * synopsis and long help, from its formats); NULL: nothing */
+	void (*make)(struct cmd_entry *e);
 };
 /* cmd.c: the commands, the system calls' among them (cmd_table_init
  * fills the table; session_new and the table's readers in cmd.c call it) */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * cmd.c - the command table: one entry per command.  Dispatch
+ * cmd.c - the command table: the list of the commands' entries (each
+ * beside its handler) and the table made from it once.  Dispatch
  * (session_exec_line), `help`, completion (complete.c), argument counts
  * and the man page's command list (`vfsim --commands-mdoc`) read it.
  */
@@ -16,163 +17,37 @@
 #include "vfs_file.h"
 #include "vfs_thread.h"
 
-/* The commands as written here, a designated row each: the name, its
- * group, its synopsis (the argument schema, argspec.c), the one-line help,
- * the long help (a named text beside the handler, commands.h), flags, the
- * system call it submits and the handler.  The argument counts come from
- * the synopsis, in cmd_table_init. */
-static const struct cmd_entry base_table[] = {
-	/* ---- setting up the world (instant, not traced) ---- */
-	{ .name = "kernel", .group = "world", .args = "[list|PRESET]",
-	  .help = "show, list or choose the kernel preset",
-	  .long_help = c_kernel_help, .flags = CMD_LOG, .fn = c_kernel },
-	{ .name = "set", .group = "world", .args = "[KNOB [VALUE]]",
-	  .help = "list the knobs, or override one",
-	  .long_help = c_set_help, .flags = CMD_LOG, .fn = c_set },
-	{ .name = "fs", .group = "world", .args = "[list | define NAME KEY VALUE...]",
-	  .help = "the filesystem types, or define one from their parts",
-	  .long_help = c_fs_help, .flags = CMD_PAGER, .fn = c_fs },
-	{ .name = "override", .group = "world", .args = "[FUNC [EXPR...|default]]",
-	  .help = "replace a kernel function's decision by an expression",
-	  .long_help = c_override_help, .fn = c_override },
-	{ .name = "rule", .group = "world",
-	  .args = "[lockorder A before B | rank LOCK N | write|access FIELD under LOCK "
-	  "| field FIELD CMP N | entries once per pass | remove all|RULE...]",
-	  .help = "declare a lock-order rule or an invariant, checked beside lockdep's",
-	  .long_help = c_rule_help, .fn = c_rule },
-	{ .name = "define", .group = "world",
-	  .args = "[syscall NAME [PARAM...] | function NAME [PARAM...]]",
-	  .help = "a kernel function or system call of your own, as steps, to 'end'",
-	  .long_help = c_define_help, .fn = c_define },
-	{ .name = "field", .group = "world", .args = "[NAME of file|inode [= N]]",
-	  .help = "declare a field of your locking idea on every file or inode",
-	  .long_help = c_field_help, .fn = c_field },
-	{ .name = "hook", .group = "world",
-	  .args = "[vfs_llseek|lookup|wrap_directory_iterator [FUNCTION|default | before FUNCTION after FUNCTION]]",
-	  .help = "put a function you defined into a built-in path",
-	  .long_help = c_hook_help, .fn = c_hook },
-	{ .name = "mount", .group = "world", .args = "FSTYPE PATH [OPTION]",
-	  .help = "mount a new filesystem on a new directory",
-	  .long_help = c_mount_help, .flags = CMD_LOG, .fn = c_mount },
-	{ .name = "mkdir", .group = "world", .args = "PATH...",
-	  .help = "make directories (as set-up, or as a thread's call)",
-	  .long_help = c_mkdir_help, .flags = CMD_THREAD | CMD_WORLD | CMD_LOG,
-	  .sys = SYS_MKDIR, .fn = c_mkdir, .complete = complete_call },
-	{ .name = "touch", .group = "world", .args = "PATH...",
-	  .help = "make empty regular files, untraced",
-	  .flags = CMD_LOG, .fn = c_touch },
-	{ .name = "ls", .group = "world", .args = "[PATH]",
-	  .help = "show the tree (entries in directory order)",
-	  .flags = CMD_PAGER, .fn = c_ls },
-	{ .name = "spawn", .group = "world", .args = "NAME [uid=N]",
-	  .help = "a new single-threaded process",
-	  .long_help = c_spawn_help, .flags = CMD_LOG, .fn = c_spawn },
-	{ .name = "kill", .group = "world", .args = "PROC",
-	  .help = "SIGKILL: killable waits give up (EINTR), then the threads exit",
-	  .long_help = c_kill_help, .flags = CMD_LOG, .fn = c_kill },
-	{ .name = "reset", .group = "world", .args = "",
-	  .help = "an empty world; the preset and knobs are kept",
-	  .long_help = c_reset_help, .fn = c_reset },
-	{ .name = "sched", .group = "run", .args = "[rr | fifo | random SEED]",
-	  .help = "how step and run choose a thread",
-	  .long_help = c_sched_help, .flags = CMD_LOG, .fn = c_sched },
-	/* ---- things a thread does (traced; they take locks) ---- */
-	/* the system calls, one command each, from their rows
-	 * (core/syscalls.c); mkdir above is one of them too */
-	{ .name = NULL, .group = "thread" },
-	/* ---- running pending calls ---- */
-	{ .name = "step", .group = "run", .args = "[THREAD] [N] | THREAD until FUNC",
-	  .help = "run atomic steps (the scheduler's choice, or THREAD's)",
-	  .long_help = c_step_help, .fn = c_step },
-	{ .name = "run", .group = "run", .args = "[THREAD]",
-	  .help = "run until nothing is runnable",
-	  .fn = c_run },
-	{ .name = "back", .group = "run", .args = "[N]",
-	  .help = "undo the last N steps (deterministic replay)",
-	  .flags = CMD_NOREPLAY_SAID, .fn = c_back },
-	/* ---- looking ---- */
-	{ .name = "ps", .group = "look", .args = "",
-	  .help = "processes and threads, with their state",
-	  .flags = CMD_PAGER, .fn = c_ps },
-	{ .name = "fds", .group = "look", .args = "[PROC]",
-	  .help = "descriptor tables",
-	  .flags = CMD_PAGER, .fn = c_fds },
-	{ .name = "files", .group = "look", .args = "",
-	  .help = "open files: f_pos, f_count, f_mode, locks",
-	  .flags = CMD_PAGER, .fn = c_files },
-	{ .name = "locks", .group = "look", .args = "",
-	  .help = "each lock held or waited for: holders, mode, waiters in order",
-	  .flags = CMD_PAGER, .fn = c_locks },
-	{ .name = "where", .group = "look", .args = "[THREAD]",
-	  .help = "a thread's kernel call chain, the locks it holds, its next step (FUNC:STEP)",
-	  .flags = CMD_PAGER, .fn = c_where },
-	{ .name = "trace", .group = "look",
-	  .args = "[on|steps|off|jsonl|clear|show [steps] [N]]",
-	  .help = "the trace: live, or what happened so far",
-	  .long_help = c_trace_help, .flags = CMD_PAGER, .fn = c_trace },
-	{ .name = "stats", .group = "look", .args = "",
-	  .help = "per lock class: acquisitions, contention, waiting; atomics per call",
-	  .flags = CMD_PAGER, .fn = c_stats },
-	{ .name = "reports", .group = "look",
-	  .args = "[race|duplicate|skipped|deaddir|deadlock|lockorder|rule | live [on|off]]",
-	  .help = "what the detectors found, each report in full",
-	  .long_help = c_reports_help, .flags = CMD_PAGER, .fn = c_reports },
-	{ .name = "lockdep", .group = "look", .args = "[graph|reports]",
-	  .help = "the lock-order graph and its problems",
-	  .long_help = c_lockdep_help, .flags = CMD_PAGER, .fn = c_lockdep },
-	{ .name = "history", .group = "look", .args = "",
-	  .help = "the commands typed in this session",
-	  .flags = CMD_PAGER, .fn = c_history },
-	/* ---- checking ---- */
-	{ .name = "expect", .group = "check", .args = "CONDITION...",
-	  .help = "fail the script unless CONDITION holds",
-	  .long_help = c_expect_help, .flags = CMD_NOREPLAY, .fn = c_expect,
-	  .complete = complete_expect },
-	/* ---- scripts ---- */
-	{ .name = "source", .group = "script", .args = "FILE",
-	  .help = "run the commands of FILE",
-	  .fn = c_source },
-	{ .name = "echo", .group = "script", .args = "[TEXT...]",
-	  .help = "print TEXT",
-	  .fn = c_echo },
-	{ .name = "save", .group = "script", .args = "FILE",
-	  .help = "write the session as a replayable script",
-	  .flags = CMD_NOREPLAY, .fn = c_save },
-	{ .name = "explore", .group = "explore",
-	  .args = "[all|dpor|stateful|naive | max N | jobs N | bound K]... | "
-	  "replay WHAT... | save FILE [K] | outcomes",
-	  .help = "is any violation reachable? a proof, or the shortest schedule that breaks it",
-	  .long_help = c_explore_help, .flags = CMD_NOREPLAY_SAID, .fn = c_explore },
-	{ .name = "compare", .group = "explore", .args = "PRESET PRESET [FILE]",
-	  .help = "replay the session (or FILE) under two kernels, side by side",
-	  .long_help = c_compare_help, .flags = CMD_NOREPLAY_SAID, .fn = c_compare },
-	{ .name = "lessons", .group = "script", .args = "[N|NAME [step]]",
-	  .help = "list the workshop's lessons, or load lesson N",
-	  .long_help = c_lessons_help, .flags = CMD_PAGER | CMD_NOREPLAY, .fn = c_lessons },
-	/* ---- pictures (cmd_picture.c, timeline.c, export_*.c) ---- */
-	{ .name = "timeline", .group = "picture", .args = "[steps] [FROM [TO]]",
-	  .help = "the trace as a table: a row per step, a column per thread",
-	  .long_help = c_timeline_help, .flags = CMD_PAGER, .fn = c_timeline },
-	/* (its synopsis and long help: from export_formats, cmd_table_init) */
-	{ .name = "export", .group = "picture",
-	  .help = "write the trace for a browser, Perfetto, Graphviz or jq",
-	  .flags = CMD_NOREPLAY, .fn = c_export },
-	{ .name = "help", .group = "script", .args = "[COMMAND|CONCEPT]",
-	  .help = "list the commands, or explain one (or a lock, a report)",
-	  .long_help = c_help_help, .flags = CMD_PAGER, .fn = c_help },
-	{ .name = "apropos", .group = "script", .args = "WORD",
-	  .help = "the commands and ideas that mention WORD",
-	  .flags = CMD_PAGER, .fn = c_apropos },
-	{ .name = "pause", .group = "script", .args = "[TEXT...]",
-	  .help = "print TEXT and wait for Enter (at a terminal only)",
-	  .fn = c_pause },
-	{ .name = "clear", .group = "script", .args = "",
-	  .help = "clear the terminal",
-	  .fn = c_clear },
-	{ .name = "quit", .group = "script", .args = "",
-	  .help = "leave vfsim (also 'q', or Ctrl-D at the prompt)",
-	  .fn = c_quit },
-};
+/* The commands.  X(NAME) is cmd_NAME_entry, defined after its handler
+ * c_NAME in its cmd_*.c file: the entry owns the command's name, group,
+ * synopsis (the argument schema, argspec.c), one-line help, long help
+ * (c_NAME_help, before the handler), flags, the system call it submits,
+ * its handler and its completer.  X(syscalls) is where the system calls'
+ * commands stand, one per row of core/syscalls.c, each made from
+ * cmd_thread.c's cmd_syscalls_entry and its row.  `help` lists the
+ * commands group by group (the entries' .group), each group in this
+ * order.  A new command is its entry and handler, and a word here. */
+#define COMMANDS(X) \
+	/* setting up the world (instant, not traced) */ \
+	X(kernel) X(set) X(fs) X(override) X(rule) X(define) X(field) X(hook) \
+	X(mount) X(mkdir) X(touch) X(ls) X(spawn) X(kill) X(reset) X(sched) \
+	/* things a thread does (traced; they take locks); mkdir above too */ \
+	X(syscalls) \
+	/* running pending calls */ \
+	X(step) X(run) X(back) \
+	/* looking */ \
+	X(ps) X(fds) X(files) X(locks) X(where) X(trace) X(stats) X(reports) \
+	X(lockdep) X(history) \
+	/* checking */ \
+	X(expect) \
+	/* scripts, exploring and comparing */ \
+	X(source) X(echo) X(save) X(explore) X(compare) X(lessons) \
+	/* pictures; the rest of the scripts' */ \
+	X(timeline) X(export) X(help) X(apropos) X(pause) X(clear) X(quit)
+
+#define DECLARE(n) extern const struct cmd_entry cmd_##n##_entry;
+COMMANDS(DECLARE)
+#define ENTRY(n) &cmd_##n##_entry,
+static const struct cmd_entry *const base_table[] = { COMMANDS(ENTRY) };
 #define NBASE (sizeof base_table / sizeof base_table[0])
 
 static struct cmd_entry table[NBASE + SYS__COUNT];
@@ -183,57 +58,49 @@ static char synopses[SYS__COUNT][96];
 const struct cmd_entry *cmd_table = table;
 int cmd_count;
 
-/* The table: base_table with the system calls' rows where its marker is. */
-/* export's synopsis and long help, from its formats' table */
-static void export_entry(void)
+/* Is SYS a command of its own (mkdir), not one made from its row? */
+static bool own_command(int sys)
 {
-	static char syn[256], help[2048];
-	size_t o = 0, h = 0;
-	for (int i = 0; i < export_nformats; i++) {
-		const struct export_format *x = &export_formats[i];
-		o += (size_t)snprintf(syn + o, sizeof syn - o, "%s%s", i ? "|" : "", x->name);
-		h += (size_t)snprintf(help + h, sizeof help - h, "%s: %s.\n", x->name, x->help);
-	}
-	snprintf(syn + o, sizeof syn - o, " FILE [TITLE...]");
-	snprintf(help + h, sizeof help - h, "FILE '-' is the standard output.");
-	for (int i = 0; i < cmd_count; i++)
-		if (table[i].fn == c_export) {
-			table[i].args = syn;
-			table[i].long_help = help;
-		}
+	for (size_t k = 0; k < NBASE; k++)
+		if (base_table[k]->name && base_table[k]->sys == sys)
+			return true;
+	return false;
 }
 
+/* The table: the entries, the system calls' commands where
+ * cmd_syscalls_entry stands, each from its row and that entry. */
 void cmd_table_init(void)
 {
 	if (cmd_count)
 		return;
 	int n = 0;
 	for (size_t i = 0; i < NBASE; i++) {
-		const struct cmd_entry *def = &base_table[i];
+		const struct cmd_entry *def = base_table[i];
 		if (def->name) {
-			table[n++] = *def;
+			table[n] = *def;
+			if (def->make)  /* what its own table says (export) */
+				def->make(&table[n]);
+			n++;
 			continue;
 		}
 		for (int sys = SYS_NONE + 1; sys < SYS__COUNT; sys++) {
 			const struct vfs_sysdesc *d = &vfs_sys[sys];
-			bool own = false;       /* a command of its own (mkdir) */
 			if (d->flags & VSYS_SCRIPT)
 				continue;       /* the script's: `define syscall` */
-			for (size_t k = 0; k < NBASE; k++)
-				own |= base_table[k].name && base_table[k].sys == sys;
-			if (own)
+			if (own_command(sys))
 				continue;
 			vfs_sys_synopsis(sys, synopses[sys], sizeof synopses[sys]);
 			struct cmd_entry *e = &table[n++];
-			*e = (struct cmd_entry){ .name = d->name, .group = def->group,
-				.args = synopses[sys], .help = d->help,
-				.long_help = d->long_help, .flags = CMD_THREAD,
-				.sys = sys, .fn = c_syscall, .complete = complete_call };
+			*e = *def;
+			e->name = d->name;
+			e->args = synopses[sys];
+			e->help = d->help;
+			e->long_help = d->long_help;
+			e->sys = sys;
 			vfs_sys_nwords(sys, &e->min_args, &e->max_args);
 		}
 	}
 	cmd_count = n;
-	export_entry();
 	/* what argument checking allows: what the synopsis says */
 	for (int i = 0; i < n; i++)
 		if (!table[i].sys || table[i].fn != c_syscall) {

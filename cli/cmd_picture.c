@@ -70,7 +70,7 @@ const struct export_format export_formats[] = {
 };
 const int export_nformats = sizeof export_formats / sizeof export_formats[0];
 
-HANDLER(c_export)
+static HANDLER(c_export)
 {
 	const char *fmt = c->argv[0], *path = c->argc > 1 ? c->argv[1] : NULL;
 	const struct export_format *x = NULL;
@@ -118,3 +118,25 @@ HANDLER(c_export)
 		    s->ev_dropped ? ", later ones were not kept" : "");
 	return 0;
 }
+
+/* export's synopsis and long help, from its formats' table */
+static void export_make(struct cmd_entry *e)
+{
+	static char syn[256], help[2048];
+	size_t o = 0, h = 0;
+	for (int i = 0; i < export_nformats; i++) {
+		const struct export_format *x = &export_formats[i];
+		o += (size_t)snprintf(syn + o, sizeof syn - o, "%s%s", i ? "|" : "", x->name);
+		h += (size_t)snprintf(help + h, sizeof help - h, "%s: %s.\n", x->name, x->help);
+	}
+	snprintf(syn + o, sizeof syn - o, " FILE [TITLE...]");
+	snprintf(help + h, sizeof help - h, "FILE '-' is the standard output.");
+	e->args = syn;
+	e->long_help = help;
+}
+
+const struct cmd_entry cmd_export_entry = {
+	.name = "export", .group = "picture",
+	.help = "write the trace for a browser, Perfetto, Graphviz or jq",
+	.flags = CMD_NOREPLAY, .fn = c_export, .make = export_make,
+};
