@@ -412,6 +412,10 @@ const char *did_you_mean_of(const char *word, const char *(*name)(int));
  * (cmd_world.c: did_you_mean_of, cli_unknown_of, completion) */
 const char *cli_preset_name(int i);
 const char *cli_knob_name(int i);
+/* A preset (a row of core/presets.tbl) or, when KNOB, a knob (a column)
+ * by its NAME, as kernel, set and compare take one: its index, or -1 said
+ * ("WHAT 'NAME'" with the nearest name, or where they are listed). */
+int presets_tbl_find(struct session *s, const char *what, const char *name, bool knob);
 /* The fields a step or 'expect field' names: the kernel's that a step reads
  * (the file's f_pos, cursor, f_count, then the inode's size, dir:
  * NKERNEL_FIELDS), then those W declared; ALL has room for

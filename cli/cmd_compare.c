@@ -605,9 +605,8 @@ static HANDLER(c_compare)
 {
 	const char *names[2] = { c->argv[0], c->argv[1] };
 	for (int i = 0; i < 2; i++)
-		if (!vfs_preset_lookup(names[i]))
-			return cli_unknown_of(s, "compare: no preset", names[i],
-					      cli_preset_name, "see 'kernel list'");
+		if (presets_tbl_find(s, "compare: no preset", names[i], false) < 0)
+			return -1;
 	/* what both replay: FILE, or this session's log as it was typed */
 	const char *path = c->argc > 2 ? c->argv[2] : NULL;
 	const char *what = path ? path : "this session";

@@ -19,19 +19,20 @@ const char *cli_knob_name(int i)
 	return i < vfs_nknobs ? vfs_knobs[i].name : NULL;
 }
 
-static int unknown_preset(struct session *s, const char *name)
-{
-	return cli_unknown_of(s, "unknown preset", name, cli_preset_name,
-			      "see 'kernel list'");
-}
-
-static void show_knobs(struct session *s, bool only_changed)
+/* kernel and set are one mechanism over core/presets.tbl
+ * (build/gen/presets.inc), whose rows are the presets and whose columns
+ * the knobs.  With no word each shows the world's kernel: `kernel` its
+ * preset and the knobs off that row, `set` every knob (and where one is
+ * off the row, the row's value).  0. */
+static int show_kernel(struct session *s, bool every_knob)
 {
 	const struct vfs_preset *p = &vfs_presets[vfs_world_preset(s->w)];
+	if (!every_knob)
+		out(s, "%s: %s\n", p->name, p->summary);
 	for (int i = 0; i < vfs_nknobs; i++) {
 		const struct vfs_knob_desc *d = &vfs_knobs[i];
 		int v = vfs_knob_get(vfs_world_knobs(s->w), d), pv = vfs_knob_get(&p->k, d);
-		if (only_changed && v == pv)
+		if (!every_knob && v == pv)
 			continue;
 		if (v != pv)
 			out(s, "  %-15s %-17s (preset: %s)\n", d->name, d->values[v],
@@ -39,6 +40,17 @@ static void show_knobs(struct session *s, bool only_changed)
 		else
 			out(s, "  %-15s %s\n", d->name, d->values[v]);
 	}
+	return 0;
+}
+
+int presets_tbl_find(struct session *s, const char *what, const char *name, bool knob)
+{
+	const char *(*names)(int) = knob ? cli_knob_name : cli_preset_name;
+	const char *n;
+	for (int i = 0; (n = names(i)) != NULL; i++)
+		if (!strcmp(n, name))
+			return i;
+	return cli_unknown_of(s, what, name, names, knob ? "see 'set'" : "see 'kernel list'");
 }
 
 static const char c_kernel_help[] =
@@ -48,21 +60,17 @@ static const char c_kernel_help[] =
 
 static HANDLER(c_kernel)
 {
-	if (c->argc == 0) {
-		const struct vfs_preset *p = &vfs_presets[vfs_world_preset(s->w)];
-		out(s, "%s: %s\n", p->name, p->summary);
-		show_knobs(s, true);
-		return 0;
-	}
+	if (c->argc == 0)
+		return show_kernel(s, false);
 	if (!strcmp(c->argv[0], "list")) {
 		for (int i = 0; i < vfs_npresets; i++)
 			out(s, "%s %-13s %s\n", i == vfs_world_preset(s->w) ? "*" : " ",
 			    vfs_presets[i].name, vfs_presets[i].summary);
 		return 0;
 	}
-	const struct vfs_preset *p = vfs_preset_lookup(c->argv[0]);
-	if (!p)
-		return unknown_preset(s, c->argv[0]);
+	int row = presets_tbl_find(s, "unknown preset", c->argv[0], false);
+	if (row < 0)
+		return -1;
 	if (s->watch && s->watch->pin_kernel) { /* compare's replay: its preset
 						 * stands for this one */
 		s->watch->kernel_lines++;
@@ -72,7 +80,7 @@ static HANDLER(c_kernel)
 		if (vfs_in_call(s->w, i) && vfs_thread_state(s->w, i) != TS_DEAD)
 			return cli_error(s, "kernel: a call is in progress; finish it "
 					 "(run) or 'reset' before changing the kernel");
-	vfs_set_preset(s->w, p);
+	vfs_set_preset(s->w, &vfs_presets[row]);
 	return 0;
 }
 
@@ -89,14 +97,12 @@ static const char c_set_help[] =
 
 static HANDLER(c_set)
 {
-	if (c->argc == 0) {
-		show_knobs(s, false);
-		return 0;
-	}
-	const struct vfs_knob_desc *d = vfs_knob_lookup(c->argv[0]);
-	if (!d)
-		return cli_unknown_of(s, "unknown knob", c->argv[0], cli_knob_name,
-				      "see 'set'");
+	if (c->argc == 0)
+		return show_kernel(s, true);
+	int col = presets_tbl_find(s, "unknown knob", c->argv[0], true);
+	if (col < 0)
+		return -1;
+	const struct vfs_knob_desc *d = &vfs_knobs[col];
 	if (c->argc < 2) {
 		out(s, "%s = %s (values:", d->name,
 		    d->values[vfs_knob_get(vfs_world_knobs(s->w), d)]);
