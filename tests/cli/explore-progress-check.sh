@@ -11,11 +11,9 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
 . "$top/tests/cli/lib/interrupt.bash"
-. "$top/tests/interactive/lib/thieves.bash"
 
-thieves_script s.vfs v6.4 2 B C D E F G H I J
 line='^explore: [0-9]+ executions, [0-9]+/s, [0-9]+ s'
-interrupt_at_line s.vfs 'explore' "$line" 'the check'
+thieves_interrupt v6.4 2 'explore' "$line" 'the check'
 grep -q '^a violation is reachable' out || fail "no verdict after the stop: $(cat out)"
 grep -Eq '^(a|the shortest) counterexample: [0-9]+ preemptions?' out ||
     fail "no counterexample after the stop: $(cat out)"

@@ -15,11 +15,9 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
 . "$top/tests/cli/lib/interrupt.bash"
-. "$top/tests/interactive/lib/thieves.bash"
 
-thieves_script s.vfs v6.5 4 B C D E F G H I J
 line='^explore: the shortest counterexample: [0-9]+ states step by step, [0-9]+/s, at [0-9]+ preemptions? and [0-9]+ steps, [0-9]+ s$'
-interrupt_at_line s.vfs 'explore max 500000' "$line" 'the shortest search alone'
+thieves_interrupt v6.5 4 'explore max 500000' "$line" 'the shortest search alone'
 # it comes after the stateful search's own lines, if any, never before
 first=$(grep -En "$line" err | head -n 1 | cut -d: -f1)
 [ -z "$(sed -n "$((first + 1)),\$p" err | grep -E '^explore: [0-9]+ states')" ] ||

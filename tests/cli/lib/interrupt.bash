@@ -22,6 +22,16 @@ interrupt_at_line() {
     grep -Eq "$line" err || fail "no progress line of $4: $(cat err)"
 }
 
+# thieves_interrupt KERNEL CALLS COMMAND REGEX WHAT: interrupt_at_line on
+# the thieves scenario (tests/interactive/lib/thieves.bash) with nine
+# thieves, B to J, of CALLS calls each under KERNEL, in ./s.vfs: the
+# search a test of a long explore's progress stops.
+thieves_interrupt() {
+    . "$top/tests/interactive/lib/thieves.bash"
+    thieves_script s.vfs "$1" "$2" B C D E F G H I J
+    interrupt_at_line s.vfs "$3" "$4" "$5"
+}
+
 # progress_said REGEX WHAT: the line a test ends on, how many lines of
 # err matched REGEX and the first of them.
 progress_said() {
