@@ -313,6 +313,10 @@ struct xmemo {
 		 * the rows; and its vis_access then */
 		int8_t fixed;
 		uint8_t fixed_vis;
+		/* ... and an access a race may involve then (fixed_vis, a
+		 * read or write vfs_access_checked keeps: what obs_access
+		 * records; all of it read from the keys) */
+		uint8_t fixed_acc;
 		int8_t fpn;     /* DPOR's footprint (xfp_keys): fpk, -1: all */
 		uint32_t gen;   /* (xmovers.gen when filled) */
 		uint32_t key[2];

@@ -328,6 +328,9 @@ void xm_memo_fill(struct xmovers *m, struct xmemo_e *e, const struct vfs_world *
 			e->fixed_vis = 1;
 	}
 	e->fixed = (int8_t)cls;
+	e->fixed_acc = e->fixed_vis &&
+		       (ev->op == OP_READ || ev->op == OP_WRITE) &&
+		       vfs_access_checked(ev);
 	e->gen = m->gen;
 	e->fpn = (int8_t)xfp_keys(ev, e->fpk);
 }

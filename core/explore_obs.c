@@ -87,8 +87,9 @@ static __attribute__((noinline)) void obs_event(struct xobs *o,
 }
 
 /* (the common event, a memo hit whose class is the same whatever thread
- * makes it and no access a race may involve, calls nothing: its path
- * needs no register saved; the others go to obs_event) */
+ * makes it and no access a race may involve (a lock's event, a visible
+ * one's too: obs_access would keep nothing of it), calls nothing: its
+ * path needs no register saved; the others go to obs_event) */
 void xs_obs_sink(void *ctx, const struct vfs_world *w,
 		 const struct vfs_event *ev)
 {
@@ -127,7 +128,7 @@ void xs_obs_sink(void *ctx, const struct vfs_world *w,
 		return;
 	}
 	int c = e->fixed;
-	if (c < 0 || e->gen != o->xm->gen || (c != XM_B && e->fixed_vis)) {
+	if (c < 0 || e->gen != o->xm->gen || (c != XM_B && e->fixed_acc)) {
 		obs_event(o, w, ev, e);
 		return;
 	}
