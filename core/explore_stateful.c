@@ -396,8 +396,6 @@ int xs_expand(struct sworker *s, int d)
 			uint32_t nacc = o->nacc;
 			uint8_t over = o->over;
 			bool dirty0 = dirty;
-			if (cut && o->fp)
-				fpsave = *o->fp;
 			if (!cut || !s->nsite[pc]) {
 				/* (the common step: nothing to keep) */
 			} else if (t != tlast) {
@@ -417,6 +415,11 @@ int xs_expand(struct sworker *s, int d)
 				xs_spare_copy(s, S, W, t);
 				saved = true;
 			}
+			/* (the footprint too, put back with the world; a step
+			 * not saved is run again from S, its footprint made
+			 * again) */
+			if (saved && o->fp)
+				fpsave = *o->fp;
 			o->cls = XM_B;
 			uint64_t acc0 = acc;
 			bool done = vfs_step_noframes(W, t, &sink);
