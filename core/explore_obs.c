@@ -88,7 +88,8 @@ static __attribute__((noinline)) void obs_event(struct xobs *o,
 
 /* (the common event, a memo hit whose class is the same whatever thread
  * makes it and no access a race may involve (a lock's event, a visible
- * one's too: obs_access would keep nothing of it), calls nothing: its
+ * one's too: obs_access would keep nothing of it), or a mover by its
+ * thread (a field under the lock its thread holds), calls nothing: its
  * path needs no register saved; the others go to obs_event) */
 void xs_obs_sink(void *ctx, const struct vfs_world *w,
 		 const struct vfs_event *ev)
@@ -128,7 +129,8 @@ void xs_obs_sink(void *ctx, const struct vfs_world *w,
 		return;
 	}
 	int c = e->fixed;
-	if (c < 0 || e->gen != o->xm->gen || (c != XM_B && e->fixed_acc)) {
+	if (e->gen != o->xm->gen ||
+	    (c < 0 ? !xm_memo_mover(e, w, ev) : c != XM_B && e->fixed_acc)) {
 		obs_event(o, w, ev, e);
 		return;
 	}

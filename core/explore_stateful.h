@@ -112,6 +112,25 @@ static inline int xm_loc_fixed(const struct xmloc *l, int op, bool write)
 	return l->cls == XM_RDONLY && !write ? XM_B : -1;
 }
 
+/* Location L of the table, of a class that reads the thread (XM_SINGLE,
+ * XM_RDONLY, XM_LOCKED), kept by EV (written: WRITE) as its row says: by
+ * its one thread, read only, under its lock (held exclusively for a
+ * write). */
+static inline bool xm_loc_kept(const struct xmloc *l, const struct vfs_world *w,
+			       const struct vfs_event *ev, bool write)
+{
+	int mode = M_NONE;
+	switch (l->cls) {
+	case XM_SINGLE:
+		return ev->tid == l->tid;
+	case XM_RDONLY:
+		return !write;
+	default:        /* XM_LOCKED */
+		return thread_holds(&w->threads[ev->tid], l->lock, &mode) &&
+		       (!write || mode != M_READ);
+	}
+}
+
 /* EV's class from its N locations KEY (written: WRITE) and their rows L
  * of the table (NULL: not in it). */
 static inline __attribute__((always_inline)) int
@@ -135,22 +154,7 @@ xm_classify(struct xmovers *m, const struct vfs_world *w,
 		}
 		if (c == XM_B)
 			continue;
-		bool ok;
-		const struct vfs_thread *t = &w->threads[ev->tid];
-		int mode = M_NONE;
-		switch (l[i]->cls) {
-		case XM_SINGLE:
-			ok = ev->tid == l[i]->tid;
-			break;
-		case XM_RDONLY:
-			ok = !write[i];
-			break;
-		default:        /* XM_LOCKED */
-			ok = thread_holds(t, l[i]->lock, &mode) &&
-			     (!write[i] || mode != M_READ);
-			break;
-		}
-		if (!ok) {
+		if (!xm_loc_kept(l[i], w, ev, write[i])) {
 			xm_violated(m, key[i]);
 			cls = XM_N;
 			if (i == 0)
@@ -216,6 +220,20 @@ static inline struct xmemo_e *xm_memo_entry(struct xmovers *m, struct xmemo *c,
 	if (!xm_memo_hit(e, k))
 		xm_memo_fill(m, e, w, ev, k[0], k[1], k[2]);
 	return e;
+}
+
+/* EV, of memo entry E whose class reads the thread (fixed < 0), a mover
+ * by xm_classify: each location read only and read, or kept as its row
+ * says (no violation, no visible access). */
+static inline bool xm_memo_mover(const struct xmemo_e *e, const struct vfs_world *w,
+				 const struct vfs_event *ev)
+{
+	for (int i = 0; i < e->n; i++) {
+		int c = xm_loc_fixed(e->l[i], ev->op, e->write[i]);
+		if (c > XM_B || (c < 0 && !xm_loc_kept(e->l[i], w, ev, e->write[i])))
+			return false;
+	}
+	return e->n >= 0;
 }
 
 /* xm_event of EV from its memo entry E. */
