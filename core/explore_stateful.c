@@ -415,9 +415,8 @@ int xs_expand(struct sworker *s, int d)
 				xs_spare_copy(s, S, W, t);
 				saved = true;
 			}
-			/* (the footprint too, put back with the world; a step
-			 * not saved is run again from S, its footprint made
-			 * again) */
+			/* (the footprint too: a step not saved is run again
+			 * from S, its footprint made again) */
 			if (saved && o->fp)
 				fpsave = *o->fp;
 			o->cls = XM_B;
@@ -551,17 +550,25 @@ int xs_expand(struct sworker *s, int d)
 			return -1;
 		return 0;
 	}
-	/* (a sleeping thread's block: what it did where it was run) */
+	/* the blocks with accesses a race may involve, most have none (a
+	 * sleeping thread's: what it did where it was run) */
 	const struct xobs *ob[XMAXT];
-	for (int i = 0; i < n; i++)
-		ob[i] = L->asleep[i] ?
+	int ix[XMAXT], na = 0;
+	for (int i = 0; i < n; i++) {
+		const struct xobs *x = L->asleep[i] ?
 			&s->lv[L->sref_d[L->tid[i]]].obs[L->sref_i[L->tid[i]]] :
 			&L->obs[i];
-	for (int i = 0; i < n; i++)
-		for (int j = i + 1; j < n; j++)
-			if (xs_steps_race(ob[i], ob[j])) {
+		if (x->nacc) {
+			ob[na] = x;
+			ix[na++] = i;
+		}
+	}
+	for (int a = 0; a < na; a++)
+		for (int b = a + 1; b < na; b++)
+			if (xs_steps_race(ob[a], ob[b])) {
 				/* both blocks up to their visible steps, one
 				 * after the other: those are the racing ones */
+				int i = ix[a], j = ix[b];
 				uint8_t ex[2 * MAXBLOCK];
 				int nx = 0;
 				for (int q = 0; q < L->ncut[i]; q++)
@@ -569,7 +576,7 @@ int xs_expand(struct sworker *s, int d)
 				for (int q = 0; q < L->ncut[j]; q++)
 					ex[nx++] = L->tid[j];
 				xs_violation(s, L->plen, ex, nx, DK_BIT(DK_RACE));
-				i = n;  /* one per state */
+				a = na; /* one per state */
 				break;
 			}
 	return 0;
