@@ -159,3 +159,33 @@ bool xs_steps_race(const struct xobs *x, const struct xobs *y)
 		}
 	return false;
 }
+
+/* A race of two of level L's enabled blocks, of the successors ACCM has
+ * (those whose blocks made accesses a race may involve; a sleeping
+ * thread's block: what it did where it was run): both up to their
+ * visible steps, one after the other, reported (the first pair only). */
+void xs_race_check(struct sworker *s, const struct lvl *L, uint32_t accm)
+{
+	const struct xobs *ob[XMAXT];
+	int ix[XMAXT], na = 0;
+	for (; accm; accm &= accm - 1) {
+		int i = __builtin_ctz(accm);
+		ob[na] = L->asleep[i] ?
+			 &s->lv[L->sref_d[L->tid[i]]].obs[L->sref_i[L->tid[i]]] :
+			 &L->obs[i];
+		ix[na++] = i;
+	}
+	for (int a = 0; a < na; a++)
+		for (int b = a + 1; b < na; b++)
+			if (xs_steps_race(ob[a], ob[b])) {
+				int i = ix[a], j = ix[b];
+				uint8_t ex[2 * MAXBLOCK];
+				int nx = 0;
+				for (int q = 0; q < L->ncut[i]; q++)
+					ex[nx++] = L->tid[i];
+				for (int q = 0; q < L->ncut[j]; q++)
+					ex[nx++] = L->tid[j];
+				xs_violation(s, L->plen, ex, nx, DK_BIT(DK_RACE));
+				return;
+			}
+}

@@ -314,6 +314,7 @@ int xs_expand(struct sworker *s, int d)
 	 * copy of it before a step, is its state then: W->touched with it) */
 	uint32_t wdiff = s->wnear ? s->wdiff : UINT32_MAX;
 	int tlast = -1;         /* the last successor's thread */
+	uint32_t accm = 0;      /* the successors whose blocks made accesses */
 	for (int t = 0; t < S->nthreads; t++)
 		if (xs_runnable(S, t) && !(L->slp >> t & 1))
 			tlast = t;
@@ -336,6 +337,7 @@ int xs_expand(struct sworker *s, int d)
 			L->nst[n] = R->nst[j];
 			L->ncut[n] = R->ncut[j];
 			L->kinds[n] = R->kinds[j];
+			accm |= (uint32_t)!!R->obs[j].nacc << n;
 			n++;
 			continue;
 		}
@@ -496,6 +498,7 @@ int xs_expand(struct sworker *s, int d)
 		}
 		if (o->over)
 			return -1;      /* (its accesses: out of memory) */
+		accm |= (uint32_t)!!o->nacc << n;
 		wdiff = W->touched | 1u << t;
 		L->ncut[n] = (uint8_t)cut;
 		L->tid[n] = (uint8_t)t;
@@ -550,35 +553,8 @@ int xs_expand(struct sworker *s, int d)
 			return -1;
 		return 0;
 	}
-	/* the blocks with accesses a race may involve, most have none (a
-	 * sleeping thread's: what it did where it was run) */
-	const struct xobs *ob[XMAXT];
-	int ix[XMAXT], na = 0;
-	for (int i = 0; i < n; i++) {
-		const struct xobs *x = L->asleep[i] ?
-			&s->lv[L->sref_d[L->tid[i]]].obs[L->sref_i[L->tid[i]]] :
-			&L->obs[i];
-		if (x->nacc) {
-			ob[na] = x;
-			ix[na++] = i;
-		}
-	}
-	for (int a = 0; a < na; a++)
-		for (int b = a + 1; b < na; b++)
-			if (xs_steps_race(ob[a], ob[b])) {
-				/* both blocks up to their visible steps, one
-				 * after the other: those are the racing ones */
-				int i = ix[a], j = ix[b];
-				uint8_t ex[2 * MAXBLOCK];
-				int nx = 0;
-				for (int q = 0; q < L->ncut[i]; q++)
-					ex[nx++] = L->tid[i];
-				for (int q = 0; q < L->ncut[j]; q++)
-					ex[nx++] = L->tid[j];
-				xs_violation(s, L->plen, ex, nx, DK_BIT(DK_RACE));
-				a = na; /* one per state */
-				break;
-			}
+	if (accm & (accm - 1))
+		xs_race_check(s, L, accm);
 	return 0;
 }
 

@@ -662,6 +662,9 @@ int xs_outcome(struct sworker *s, uint64_t h, int plen);
 void xs_report(struct sworker *s);
 struct vfs_world *xs_regen_next(struct sworker *s, int d, int i);
 int xs_expand(struct sworker *s, int d);
+/* A race of two of level L's enabled blocks, those of the successors
+ * ACCM has (explore_obs.c): the first pair's reported, one per state. */
+void xs_race_check(struct sworker *s, const struct lvl *L, uint32_t accm);
 int xs_level_hash(struct sworker *s, int d, bool parent, int ran);
 int xs_path_push(struct sworker *s, const struct lvl *L, int i);
 bool xs_count_state(struct sworker *s, uint64_t h);
