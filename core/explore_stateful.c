@@ -363,7 +363,11 @@ int xs_expand(struct sworker *s, int d)
 		o->fp = sleep ? &L->fp[n] : NULL;
 		if (o->fp)
 			o->fp->n = o->fp->all = 0;
-		struct xfp fpsave = { 0 };
+		/* before a saved step (put back with its world): what the
+		 * block had made, its footprint too (a step not saved is run
+		 * again from S, all made again) */
+		struct { struct xfp fp; uint64_t acc; uint32_t nacc;
+			 uint8_t over; bool dirty; } sv = { 0 };
 		/* what no location says: the state's order-dependent parts
 		 * (allocations, the tree, lockdep's graph, the passes), S's:
 		 * W still holds the sibling made before, whose pass or edges
@@ -395,9 +399,6 @@ int xs_expand(struct sworker *s, int d)
 			 * copy), another's is not, only what it is (its
 			 * kinds, limits and hash, worked out now) */
 			bool saved = false, specd = false;
-			uint32_t nacc = o->nacc;
-			uint8_t over = o->over;
-			bool dirty0 = dirty;
 			if (!cut || !s->nsite[pc]) {
 				/* (the common step: nothing to keep) */
 			} else if (t != tlast) {
@@ -417,12 +418,15 @@ int xs_expand(struct sworker *s, int d)
 				xs_spare_copy(s, S, W, t);
 				saved = true;
 			}
-			/* (the footprint too: a step not saved is run again
-			 * from S, its footprint made again) */
-			if (saved && o->fp)
-				fpsave = *o->fp;
+			if (saved) {
+				sv.nacc = o->nacc;
+				sv.over = o->over;
+				sv.dirty = dirty;
+				sv.acc = acc;
+				if (o->fp)
+					sv.fp = *o->fp;
+			}
 			o->cls = XM_B;
-			uint64_t acc0 = acc;
 			bool done = vfs_step_noframes(W, t, &sink);
 			if (done && s->st->o.outcomes)
 				acc += xcall_hash(W, t);
@@ -453,12 +457,12 @@ int xs_expand(struct sworker *s, int d)
 						W = s->work = s->spare;
 						s->spare = tmp;
 					}
-					o->nacc = nacc;
-					o->over = over;
+					o->nacc = sv.nacc;
+					o->over = sv.over;
 					if (o->fp)
-						*o->fp = fpsave;
-					dirty = dirty0;
-					acc = acc0;
+						*o->fp = sv.fp;
+					dirty = sv.dirty;
+					acc = sv.acc;
 				} else {
 					s->nsite[pc] = 1;
 					redo = true;
