@@ -313,17 +313,17 @@ int xs_expand(struct sworker *s, int d)
 	 * first successor, those its block ran or touched (the spare, a
 	 * copy of it before a step, is its state then: W->touched with it) */
 	uint32_t wdiff = s->wnear ? s->wdiff : UINT32_MAX;
-	int tlast = -1;         /* the last successor's thread */
 	uint32_t accm = 0;      /* the successors whose blocks made accesses */
+	uint32_t run = 0;       /* S's runnable threads */
 	for (int t = 0; t < S->nthreads; t++)
-		if (xs_runnable(S, t) && !(L->slp >> t & 1))
-			tlast = t;
+		run |= (uint32_t)xs_runnable(S, t) << t;
+	/* the last successor's thread */
+	int tlast = run & ~L->slp ? 31 - __builtin_clz(run & ~L->slp) : -1;
 	/* a block's steps at most */
 	int kmax = s->st->maxdepth - L->plen < MAXBLOCK ?
 		   s->st->maxdepth - L->plen : MAXBLOCK;
-	for (int t = 0; t < S->nthreads; t++) {
-		if (!xs_runnable(S, t))
-			continue;
+	for (uint32_t rm = run; rm; rm &= rm - 1) {
+		int t = __builtin_ctz(rm);
 		L->asleep[n] = 0;
 		if (L->slp >> t & 1) {
 			/* asleep: its block is the one run where it fell
