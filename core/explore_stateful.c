@@ -193,6 +193,8 @@ int xs_stopped(struct sworker *s)
 
 int xs_lv_grow(struct sworker *s, int d)
 {
+	if (s->lv && d < s->caplv)
+		return 0;       /* (the search's every level: no call to memset) */
 	size_t cap = (size_t)s->caplv;
 	struct lvl *n = grow_array(s->lv, &cap, (size_t)d + 1, sizeof *n, 64);
 	if (!n)
