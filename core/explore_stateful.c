@@ -65,114 +65,22 @@
  * deadlocks and outcomes taken at terminal ones.  So the counts are of
  * nodes (xs_count_node): a pre-local state is a step inside an edge.
  *
- * Sleep sets (Godefroid 1996), with one worker: the blocks of two threads
- * at a node commute when DPOR's dependency says so (vfs_footprint's `dpor`
- * column, every lock operation a write, blocking and waking too), and
- * neither makes or frees an object or changes the tree, lockdep's graph
- * or the duplicate detector's passes (those parts are in the order the
- * blocks ran: xorder, compared with the parent state's).  The successor
- * by thread T inherits, asleep, the threads whose edges were taken before
- * T's at its parent and its parent's sleepers, each when its block
- * commutes with T's; through a chain, all of them (local blocks commute
- * with everything).  A sleeping thread's block is not run (at 4x4 v6.5,
- * 54% of the transitions and 46% of the kernel steps): it is the block
- * run where it fell asleep (nothing since touched what it touches), so
- * its violations are counted and its accesses compared for races as
- * there, at the point where it would have run.
+ * Sleep sets, their access kinds and the proof that every node is
+ * still visited, with one worker or several: core/explore_sleep.c.
  *
- * Access kinds (core/explore_int.h, xkey_commute: the one dependence
- * function of the sleep sets here and of DPOR's, core/explore_search.c).
- * Each read or write carries its kind, recorded where the kernel path
- * makes it (enum vfs_akind): plain, a counter's +1 or -1, or a threshold
- * test, a read whose answer is the same for every value at or above K.
- * The model has one counter, f_count: fget (+1), fput (-1, which reads its
- * result: the file is freed at 0), file_needs_f_pos_lock's
- * "file_count(file) > 1" (a test, K = 2) and the same read in a script's
- * override of it, a test only when the override asks no more of the count
- * than whether it is 2 or more (xs_fcount_rule; else st->fcount is off
- * and every test is taken as a plain read); a script's defined function
- * that reads f_count records a plain read.  (The other atomics, lock
- * operations, are locks' keys: every operation a write.)  A footprint
- * keeps, per location, the union of its accesses' kinds.  Blocks b of T
- * and c of U at node X, with V the count of a location both touch (one
- * writing), commute there (X.b.c = X.c.b, and each is its own block in
- * the other's successor, which is (c) at X) in these cases, each because
- * a block's steps depend on the count only through its tests (a +1 reads
- * nothing; a -1 is excluded) and the end count is X's plus the changes:
- *  (1) both change it by +1s only, and test it, if at all, where V >= K:
- *      in either order each sees V plus +1s, never below V, so every test
- *      answers as at X; the sums are the same.  With no test, anywhere:
- *      DPOR's claim is this case only (a step's footprint, no node);
- *  (2) b only tests it, c changes it (+1s and -1s, any tests or reads of
- *      its own) and leaves it no lower (xs_count_up), and V >= K: b sees
- *      V or X.c's count, both at or above K; b writes nothing, so c runs
- *      as at X whatever comes first.
- * Everything else on one location is dependent: a plain write, a plain
- * read against a change, a -1 against any change (a 0 and a free in one
- * order only, or its result read), a test below K.  At 4x4 v6.5 the
- * kinds take 154,407 transitions (64,408 into seen states), against
- * 157,296 (67,297) with case (2) alone (the f_count rule before them).
- * The proof below moves a sleeping block U across edges each of which
- * commutes with it at its own node; the footprint U keeps is the one made
- * where it fell asleep, Y, which the rules read at a later node Z with
- * Z's count.  U's block at Z is still the one kept: the edges between met
- * U only where a rule held at their node, and by induction along them,
- * (2) with U changing: the edges only tested, Z's count is Y's; (2) with
- * U testing, or (1): the edges left the count no lower, from a node
- * where it was at least K (their rule's condition), so U's tests, which
- * held at Y where the count was the same as at the first such edge's
- * node, hold at Z; edges that did not touch the count left it as at Y.
- * So the rule, checked with Z's count, says (c) at Z.
- * tests/unit/test_dependence.c: each pair of kinds; tests/unit/
- * test_sleep.c: the same nodes with the kinds, fewer transitions than
- * with the tests taken as plain reads, and nodes lost when tests are
- * made to hold at a count of 1 (v6.4: the reader's test turns).
- *
- * Proof that every node is visited, first by the same path as without
- * sleep sets.  Order the paths from the snapshot (sequences of edges)
- * lexicographically by thread.  Without sleep sets, the depth-first
- * search in thread order with a visited set visits each node first by its
- * least path: the least path to Z is the least path to its last node Y
- * then an edge (a lesser path to Y would give a lesser one to Z), Y is
- * first visited by it (induction), and the search takes Y's edges in
- * thread order then; a node reached earlier would have a lesser path.  (A
- * pre-local state already visited stands for the node its chain ends in,
- * which its first visit reached.)  With sleep sets, let the least path p
- * to Z take at node Y' the edge of a thread U asleep there.  U fell asleep
- * at an earlier node Y of p, where U's edge was taken before p's (U is
- * the smaller thread), and U's block commutes with each edge of p from Y
- * to Y'; by (c) U's edge moved to Y gives a path to the same node that is
- * less than p (they first differ at Y): a contradiction.  So no least path
- * takes a sleeping edge, the search with sleep sets takes every least
- * path in the same order, and by the same induction visits each node
- * first by it, finding the same violations at the same points in the
- * same order (the counterexample and the first of each kind unchanged).
- * In the graph of all states the argument fails: U's edge moved earlier
- * may come before a chain whose lowest local thread is then another (U's
- * next block may be local), so the moved path is not one the reduction
- * takes, and a pre-local state may be missed; the nodes cannot be.
- * With several workers (a frontier, searched in whatever order the
- * workers reach it) the first visit is not by the least path: a state
- * would have to be visited again when its sleep set shrinks (Godefroid's
- * state caching), which costs more than the sleep sets save here
- * (measured: 385,378 transitions for 404,000 at 4x4), so they are off;
- * and off with a depth bound (a block may end at it) and with the clocks
- * (the history is part of the state, and not the same in either order).
- * tests/unit/test_sleep.c compares the nodes visited with and without
- * them, tests/cli/explore-sleep-random.sh 200 random scenarios.
  *
  * Search: depth first; the successors of a state are made by copying it
  * and stepping the copy (no copy back: the state of the next level is its
  * parent's successor buffer).  The choice of the ample set depends on the
  * state only, so the reduced graph and its number of states do not depend
  * on the order of the search or on the number of workers; the
- * transitions taken do (sleep sets, with one worker, take fewer).
+ * transitions taken do (the sleep sets take fewer with one worker).
  *
  * Parallel: a breadth-first top (SPLIT states, whatever jobs is) gives
  * the frontier; workers take frontier states in order and search below
  * them depth first, sharing the visited set (shards of open-addressing
- * tables of hashes, a lock each, grown in place by the worker that fills
- * one).
+ * tables of hashes and the ranks, grown in place by the worker that
+ * fills one).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -552,6 +460,8 @@ int xs_expand(struct sworker *s, int d)
 	s->transitions += (uint64_t)nrun;
 	if (nrun)
 		keep_last(s, L);
+	if (!L->first)
+		return 0;       /* (expanded again: what it shows was shown) */
 	if (!n) {
 		if (vfs_all_blocked(S))
 			xs_violation(s, L->plen, NULL, 0, DK_BIT(DK_DEADLOCK));
@@ -640,6 +550,7 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 	s->lv[d].acc = acc;
 	s->lv[d].plen = plen;
 	s->lv[d].slp = 0;
+	s->lv[d].first = true;
 	if (xs_level_hash(s, d, false, -1) < 0 || xs_expand(s, d) < 0)
 		return -1;
 	if (!xs_count_node(s, &s->lv[d]))
@@ -672,14 +583,15 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 		if (L->asleep[i]) {
 			/* asleep: not taken; what its block shows, shown
 			 * here as where it was run */
-			if (L->kinds[i]) {
+			if (L->kinds[i] && L->first) {
 				if ((np = xs_path_push(s, L, i)) < 0)
 					return -1;
 				xs_violation(s, np, NULL, 0, L->kinds[i]);
 			}
 			continue;
 		}
-		int r = xs_reach(s, L, i, &np);
+		bool take = false;
+		int r = xs_reach(s, L, i, &np, &take);
 		if (r == XR_ERROR)
 			return -1;
 		if (r == XR_CUT)
@@ -693,7 +605,11 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 					s->failed = 2;
 					return -1;
 				}
-			continue;
+			/* (ranked: expanded again when this search's rank
+			 * is the least so far) */
+			if (!take)
+				continue;
+			s->retaken++;
 		}
 		if (xs_lv_grow(s, d + 2) < 0)
 			return -1;
@@ -701,6 +617,7 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 			xs_sleep_child(s, d, i);
 		else
 			s->lv[d + 1].slp = 0;
+		s->lv[d + 1].first = r == XR_NEW;
 		struct vfs_world *W = xs_regen_next(s, d, i);
 		if (!W)
 			return -1;
@@ -765,6 +682,7 @@ void *xs_worker_main(void *arg)
 		if (i >= st->nitems || xs_stopped(s))
 			break;
 		struct xitem_s *it = &st->items[i];
+		s->rank = (uint32_t)i;
 		if (dfs(s, it->w, it->hash, it->tree, it->acc, it->path, it->plen,
 			it->depth) < 0) {
 			if (!s->failed)

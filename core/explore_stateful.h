@@ -39,6 +39,9 @@
 struct vshard {
 	pthread_mutex_t mu;             /* (jobs > 1) held while it doubles */
 	uint64_t *slot;
+	uint32_t *own;                  /* (vt_own_on) beside each slot, the
+					 * least rank that visited its state,
+					 * + 1 (0: not yet written) */
 	uint64_t mask;
 	uint64_t n, grow_at;            /* entries; doubled past grow_at */
 	int resizing;                   /* (jobs > 1) atomic: being doubled */
@@ -63,7 +66,12 @@ int vt_alloc(struct vtable *t, int bits, int maxbits, bool grow, bool locked);
 void vt_free(struct vtable *t);
 void vt_clear(struct vtable *t);
 int vt_insert_in(struct vtable *t, struct vshard *v, uint64_t h);
-int vt_insert_cas(struct vtable *t, struct vshard *v, uint64_t h, int wid);
+int vt_insert_cas(struct vtable *t, struct vshard *v, uint64_t h, int wid,
+		  uint32_t rank, bool *take);
+/* Sleep sets with several workers (explore_sleep.c, "With several
+ * workers"): beside each hash, the least rank (the frontier
+ * item of the search) that visited its state. */
+int vt_own_on(struct vtable *t);
 
 static inline uint64_t vt_home(uint64_t h)
 {
@@ -90,7 +98,19 @@ static inline int vt_insert(struct vtable *t, uint64_t h, int wid)
 	struct vshard *v = &t->sh[t->nsh > 1 ? h >> t->shift : 0];
 	if (!t->locked)
 		return vt_insert_in(t, v, h);
-	return vt_insert_cas(t, v, h, wid);
+	return vt_insert_cas(t, v, h, wid, 0, NULL);
+}
+
+/* The same with the ranks kept (vt_own_on, several workers): H reached
+ * by a search of rank RANK, kept as its state's when less than the one
+ * kept (a compare-and-swap); *TAKE: seen, and RANK is less than every
+ * rank kept so far (the state is this search's to expand again). */
+static inline int vt_insert_own(struct vtable *t, uint64_t h, int wid,
+				uint32_t rank, bool *take)
+{
+	struct vshard *v = &t->sh[t->nsh > 1 ? h >> t->shift : 0];
+	*take = false;
+	return vt_insert_cas(t, v, h, wid, rank, take);
 }
 
 /* ---- the check of the locking guess, inline in the search's sink
@@ -547,8 +567,12 @@ struct lvl {
 	struct vfs_world *last;         /* successor n - 1 */
 	struct xhash hx;                /* this level's state's components */
 	struct xhash hxlast;            /* ... and successor n - 1's */
-	/* sleep sets (explore_stateful.c, "Reduction") */
+	/* sleep sets (explore_sleep.c) */
 	uint32_t slp;                   /* threads asleep at this state */
+	/* the state's first visit (its violations, races, deadlock and
+	 * count shown); else expanded again by a search of a lesser rank
+	 * (st->ranked), which shows nothing */
+	bool first;
 	bool ample;                     /* one local block taken alone */
 	int ilast;                      /* the successor kept in last */
 	uint8_t asleep[XMAXT];          /* successor i: a sleeping thread's
@@ -577,6 +601,8 @@ struct sworker {
 	struct xmemo *memo;             /* what events are to the discipline */
 	/* counters */
 	uint64_t states, transitions, matched, probes, local, violating;
+	uint64_t retaken;               /* (st->ranked) states expanded again */
+	uint32_t rank;                  /* (st->ranked) its frontier item's */
 	uint64_t kind_n[DK__COUNT];
 	uint32_t kinds;
 	uint32_t overflowed;    /* limits whose tables filled (1u << VL_*) */
@@ -626,6 +652,8 @@ struct xst {
 	uint32_t fixed;                 /* threads whose pending calls are fixed */
 	bool hist;                      /* clocks on: open accesses matter */
 	bool sleep;                     /* sleep sets on */
+	bool ranked;                    /* ... with several workers: the
+					 * visited table keeps ranks */
 	bool fcount;                    /* ... f_count's tests threshold tests */
 	int need_hist;                  /* atomic: an access conflicts with one */
 	struct xopen *open;             /* every one: xs_open_accesses */
@@ -689,18 +717,21 @@ void *xs_worker_main(void *arg);
 /* ---- a successor taken ---- */
 enum { XR_ERROR = -1, XR_SEEN, XR_NEW, XR_CUT };  /* xs_reach's */
 /* Level L's successor I, reached: its path pushed (*NP steps), the
- * violation its block made reported, its state put in the visited set.
+ * violation its block made reported (on L's first visit), its state put
+ * in the visited set (st->ranked: *TAKE as vt_insert_own's).
  * The one way both the frontier (explore_stateful_run.c, top) and the
  * depth-first search (explore_stateful.c, dfs) take a successor; inline:
  * dfs takes one per transition. */
 static inline int xs_reach(struct sworker *s, const struct lvl *L, int i,
-			   int *np)
+			   int *np, bool *take)
 {
 	if ((*np = xs_path_push(s, L, i)) < 0)
 		return XR_ERROR;
-	if (L->kinds[i])
+	if (L->kinds[i] && L->first)
 		xs_violation(s, *np, NULL, 0, L->kinds[i]);
-	int r = vt_insert(&s->st->vt, L->h[i], s->id);
+	int r = s->st->ranked ?
+		vt_insert_own(&s->st->vt, L->h[i], s->id, s->rank, take) :
+		vt_insert(&s->st->vt, L->h[i], s->id);
 	if (r == -2)
 		return XR_ERROR;
 	if (r < 0) {
@@ -715,13 +746,13 @@ static inline int xs_reach(struct sworker *s, const struct lvl *L, int i,
 	return XR_NEW;          /* (counted once expanded: xs_count_node) */
 }
 
-/* Level L's state, new and just expanded: counted, unless its expansion
+/* Level L's state, just expanded: counted on its first visit, unless its expansion
  * is one local block taken alone (a pre-local state: a step inside an
  * edge of the merged graph, not one of its nodes; explore_stateful.c,
  * "Reduction"); false (and S->cut set) past opts.max. */
 static inline bool xs_count_node(struct sworker *s, const struct lvl *L)
 {
-	if (L->ample || xs_count_state(s, L->hash))
+	if (L->ample || !L->first || xs_count_state(s, L->hash))
 		return true;
 	s->cut = XCUT_MAX;
 	return false;

@@ -67,6 +67,9 @@ static void free_outcomes(struct xst *st)
 static int top(struct xst *st, struct sworker *s)
 {
 	struct sbuf *b = &s->buf;
+	/* (ranked: the ranks written at the end, by rank, not as found) */
+	bool ranked = st->sleep && st->jobs > 1;
+	st->ranked = false;
 	b->cap = xs_canon_bound(st->snap, true) * 2;
 	if (!(b->p = malloc(b->cap)))
 		return -1;
@@ -98,13 +101,15 @@ static int top(struct xst *st, struct sworker *s)
 			s->lv[d].acc = it->acc;
 			s->lv[d].plen = it->plen;
 			s->lv[d].slp = 0;
+			s->lv[d].first = true;
 			if (xs_level_hash(s, d, false, -1) < 0 || xs_expand(s, d) < 0)
 				return -1;
 			struct lvl *L = &s->lv[d];
 			if (!xs_count_node(s, L))
 				goto keep;
 			for (int i = 0; i < L->n; i++) {
-				int np, r = xs_reach(s, L, i, &np);
+				bool take = false;
+				int np, r = xs_reach(s, L, i, &np, &take);
 				if (r == XR_ERROR)
 					return -1;
 				if (r == XR_CUT)
@@ -118,13 +123,22 @@ static int top(struct xst *st, struct sworker *s)
 					return -1;
 			}
 		}
-		/* expanded: no longer part of the frontier */
+		/* expanded: no longer part of the frontier (ranked: no
+		 * search expands it again) */
+		bool take = false;
+		for (int k = lo; ranked && k < hi; k++)
+			vt_insert_own(&st->vt, st->items[k].hash, s->id, 0, &take);
 		free_items(st, lo, hi);
 		lo = hi;
 	}
 keep:   /* the frontier only (cut short: the level being expanded too) */
 	memmove(st->items, st->items + lo, sizeof *st->items * (size_t)(st->nitems - lo));
 	st->nitems -= lo;
+	/* (ranked: an item's rank is its index; another search that meets
+	 * it first expands it again, its own search in full) */
+	bool take;
+	for (int k = 0; ranked && k < st->nitems; k++)
+		vt_insert_own(&st->vt, st->items[k].hash, s->id, (uint32_t)k, &take);
 	return 0;
 }
 
@@ -238,6 +252,7 @@ static int round_run(struct xst *st, struct sworker *ws, int jobs, int *made)
 	*made = 0;
 	if (top(st, &ws[0]) < 0)
 		return -1;
+	st->ranked = st->sleep && jobs > 1;
 	if (ws[0].failed)
 		rc = -1;
 	pthread_t th[MAX_WORKERS];
@@ -525,13 +540,13 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 		if (snap->threads[i].state != TS_FREE)
 			st->fixed |= 1u << i;
 	st->jobs = jobs;
-	/* sleep sets (explore_stateful.c, "Reduction"): with one worker
-	 * (a depth-first search from the snapshot, in order), not with a
-	 * depth bound (a block may end at it), nor with the clocks (below) */
-	st->sleep = !o->no_sleep && o->max_depth <= 0 && jobs == 1;
+	/* sleep sets (explore_sleep.c): not with a depth
+	 * bound (a block may end at it), nor with the clocks (below); with
+	 * several workers, each state's least rank kept */
+	st->sleep = !o->no_sleep && o->max_depth <= 0;
 	st->fcount = st->sleep && xs_fcount_rule(snap);
 	if (vt_alloc(&st->vt, st->bits, st->maxbits, o->state_bits <= 0,
-		     jobs > 1) < 0) {
+		     jobs > 1) < 0 || (st->sleep && jobs > 1 && vt_own_on(&st->vt) < 0)) {
 		vt_free(&st->vt);
 		free(st);
 		free(ws);

@@ -50,6 +50,7 @@ void vt_free(struct vtable *t)
 {
 	for (int i = 0; t->sh && i < t->nsh; i++) {
 		free(t->sh[i].slot);
+		free(t->sh[i].own);
 		pthread_mutex_destroy(&t->sh[i].mu);
 	}
 	free(t->sh);
@@ -61,18 +62,33 @@ void vt_clear(struct vtable *t)
 {
 	for (int i = 0; i < t->nsh; i++) {
 		memset(t->sh[i].slot, 0, sizeof *t->sh[i].slot * (t->sh[i].mask + 1));
+		if (t->sh[i].own)
+			memset(t->sh[i].own, 0, sizeof *t->sh[i].own * (t->sh[i].mask + 1));
 		t->sh[i].n = 0;
 	}
 }
 
 
-/* Shard V at twice its size: every hash moved to its new home. */
+/* The ranks beside the hashes, every shard's: 4 bytes a slot. */
+int vt_own_on(struct vtable *t)
+{
+	for (int i = 0; i < t->nsh; i++)
+		if (!(t->sh[i].own = calloc(t->sh[i].mask + 1, sizeof *t->sh[i].own)))
+			return -1;
+	return 0;
+}
+
+/* Shard V at twice its size: every hash moved to its new home (with its
+ * rank). */
 static int vt_double(struct vtable *t, struct vshard *v)
 {
 	uint64_t m = v->mask * 2 + 1;
 	uint64_t *n = calloc(m + 1, sizeof *n);
-	if (!n)
+	uint32_t *no = v->own ? calloc(m + 1, sizeof *no) : NULL;
+	if (!n || (v->own && !no)) {
+		free(n);
 		return -1;
+	}
 	for (uint64_t i = 0; i <= v->mask; i++) {
 		uint64_t h = v->slot[i];
 		if (!h)
@@ -81,9 +97,13 @@ static int vt_double(struct vtable *t, struct vshard *v)
 		while (n[j])
 			j = (j + 1) & m;
 		n[j] = h;
+		if (no)
+			no[j] = v->own[i];
 	}
 	free(v->slot);
+	free(v->own);
 	/* (atomic: vt_prefetch reads them without the lock) */
+	__atomic_store_n(&v->own, no, __ATOMIC_RELAXED);
 	__atomic_store_n(&v->slot, n, __ATOMIC_RELAXED);
 	__atomic_store_n(&v->mask, m, __ATOMIC_RELAXED);
 	__atomic_store_n(&v->grow_at, m < t->maxmask ? (m + 1) / 2 : t->limit,
@@ -123,7 +143,22 @@ int vt_insert_in(struct vtable *t, struct vshard *v, uint64_t h)
  * mutex, with `resizing` set, once no insert is under way in it.  Either
  * the inserter sees `resizing` or the doubler sees its announcement
  * (both sequentially consistent), so no insert lands in a table being
- * moved, and a hash is new to exactly one worker. */
+ * moved, and a hash is new to exactly one worker.  With ranks, each is
+ * lowered to RANK (+ 1) by compare-and-swap, by the worker it is new to
+ * (which may find a lesser one already there: another worker found the
+ * hash before its rank was written, and took it as kept by none) and by
+ * every other that finds it; *TAKE when a worker lowered the rank of a
+ * hash it did not insert.  No worker waits for another. */
+static bool own_lower(uint32_t *o, uint32_t rank)
+{
+	uint32_t x = __atomic_load_n(o, __ATOMIC_RELAXED);
+	while (!x || x > rank + 1)
+		if (__atomic_compare_exchange_n(o, &x, rank + 1, false,
+						__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			return true;
+	return false;
+}
+
 static int vt_grow_shared(struct vtable *t, struct vshard *v)
 {
 	int rc = 0, idx = (int)(v - t->sh) + 1;
@@ -141,7 +176,8 @@ static int vt_grow_shared(struct vtable *t, struct vshard *v)
 	return rc;
 }
 
-int vt_insert_cas(struct vtable *t, struct vshard *v, uint64_t h, int wid)
+int vt_insert_cas(struct vtable *t, struct vshard *v, uint64_t h, int wid,
+		  uint32_t rank, bool *take)
 {
 	int idx = (int)(v - t->sh) + 1;
 	int *busy = &t->busy[wid].shard;
@@ -155,6 +191,7 @@ int vt_insert_cas(struct vtable *t, struct vshard *v, uint64_t h, int wid)
 		pthread_mutex_unlock(&v->mu);
 	}
 	uint64_t *slot = __atomic_load_n(&v->slot, __ATOMIC_RELAXED);
+	uint32_t *own = __atomic_load_n(&v->own, __ATOMIC_RELAXED);
 	uint64_t mask = __atomic_load_n(&v->mask, __ATOMIC_RELAXED);
 	uint64_t i = vt_home(h) & mask;
 	int r = 1;
@@ -162,6 +199,8 @@ int vt_insert_cas(struct vtable *t, struct vshard *v, uint64_t h, int wid)
 		uint64_t x = __atomic_load_n(&slot[i], __ATOMIC_RELAXED);
 		if (x == h) {
 			r = 0;
+			if (take)
+				*take = own_lower(&own[i], rank);
 			break;
 		}
 		if (!x) {
@@ -172,10 +211,15 @@ int vt_insert_cas(struct vtable *t, struct vshard *v, uint64_t h, int wid)
 			}
 			if (__atomic_compare_exchange_n(&slot[i], &x, h, false,
 							__ATOMIC_RELAXED,
-							__ATOMIC_RELAXED))
+							__ATOMIC_RELAXED)) {
+				if (take)
+					own_lower(&own[i], rank);
 				break;
+			}
 			if (x == h) {           /* another worker's, just now */
 				r = 0;
+				if (take)
+					*take = own_lower(&own[i], rank);
 				break;
 			}
 		}

@@ -6,7 +6,19 @@
 # the visited table) print byte for byte the same verdict, counts,
 # counterexample table and schedule token in 10 runs each, and so do the
 # replays of what they found (`explore replay 1`, `explore replay
-# duplicate`).  Only the seconds a search took are left out.
+# duplicate`).  Only the seconds a search took are left out, and with two
+# workers in the stateful search the transitions it took (sleep sets with
+# several workers expand a state again when a search of a lesser rank
+# reaches it after another: how often depends on timing; core/
+# explore_sleep.c).
+# norm E: explore_norm, and E's transitions when E has two workers
+norm() {
+    if [ "$1" = 'explore stateful jobs 2' ]; then
+        explore_norm | sed -E 's/, [0-9]+ transitions/, N transitions/'
+    else
+        explore_norm
+    fi
+}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
 
@@ -33,7 +45,7 @@ for e in explore 'explore jobs 2' 'explore stateful jobs 2'; do
     name=${e// /-}
     { setup; echo "$e"; echo "explore replay 1"; echo "explore replay duplicate"; } >"$name.vfs"
     for i in $(seq 1 10); do
-        NO_COLOR=1 "$vfsim" -q "$name.vfs" </dev/null 2>&1 | explore_norm >"$name.$i"
+        NO_COLOR=1 "$vfsim" -q "$name.vfs" </dev/null 2>&1 | norm "$e" >"$name.$i"
         grep -q 'schedule: ' "$name.$i" || fail "$e: no counterexample: $(head -n 20 "$name.$i")"
         grep -q 'duplicate entry' "$name.$i" || fail "$e: the replay shows no duplicate"
         cmp -s "$name.1" "$name.$i" ||

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Sleep sets, checked against the search without them (issue 12): the
-# stateful search with one worker skips the blocks that commute with one
-# already taken (core/explore_stateful.c, "Reduction"); with two workers it
-# takes them all.  Either way it must find the same states (the nodes of
+# Sleep sets, one worker against several (issue 12): the stateful search
+# skips the blocks that commute with one already taken (core/
+# explore_sleep.c); with one worker by the least path, with several by
+# ranks, a state expanded again when a search of a lesser rank reaches it
+# (tests/unit/test_sleep.c compares both with the search without sleep
+# sets).  Either way it must find the same states (the nodes of
 # the merged graph), the same verdict, violations and counts, the same
 # counterexample and token, and `explore all` the same outcomes.  200 small
 # scenarios made at random from a fixed seed (the same ones every run): 2
@@ -12,12 +14,14 @@
 # getdents, lseek, read, close, dup and pidfd_getfd, explored with
 # `explore stateful` and `explore all`, jobs 1 beside jobs 2 (the
 # counterexample too: fewest preemptions, then fewest steps, either way).
-# SLEEP_RANDOM_N, SLEEP_RANDOM_SEED: how many, from which seed.
+# SLEEP_RANDOM_N, SLEEP_RANDOM_SEED: how many, from which seed;
+# SLEEP_RANDOM_JOBS: the jobs beside 1 (2).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
 . "$top/tests/cli/lib/scenario.bash"
 
 n=${SLEEP_RANDOM_N:-200}
+jobs=${SLEEP_RANDOM_JOBS:-2}
 RANDOM=${SLEEP_RANDOM_SEED:-12}
 # norm: an explore's output without what the workers change: the time,
 # the transitions taken and the blocks' mean length (sleep sets take
@@ -72,7 +76,7 @@ for ((i = 1; i <= n; i++)); do
     for e in stateful all; do
         run s$i.vfs $e 1 >out.$e.sleep
         VFSIM_TEST_NO_SLEEP=1 run s$i.vfs $e 1 >out.$e.nosleep
-        run s$i.vfs $e 2 >out.$e.jobs2
+        run s$i.vfs $e "$jobs" >out.$e.jobs2
         grep -q '^explored ' out.$e.sleep ||
             fail "scenario $i: explore $e printed no count: $(cat s$i.vfs out.$e.sleep)"
         if ! cmp -s out.$e.sleep out.$e.nosleep; then
@@ -82,7 +86,7 @@ for ((i = 1; i <= n; i++)); do
             bad=$((bad + 1))
         fi
         if ! cmp -s <(counts out.$e.sleep) <(counts out.$e.jobs2); then
-            echo "scenario $i, explore $e: jobs 1 (sleep sets) and jobs 2 differ:"
+            echo "scenario $i, explore $e: jobs 1 and jobs $jobs differ:"
             cat s$i.vfs
             diff <(counts out.$e.sleep) <(counts out.$e.jobs2) | head -n 20
             bad=$((bad + 1))

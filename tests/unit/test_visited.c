@@ -24,6 +24,8 @@ struct inserter {
 	struct vtable *t;
 	int wid;
 	int news, errors;
+	bool ranked;            /* vt_insert_own, rank wid + 1 */
+	int takes;
 };
 
 static void *insert_all(void *arg)
@@ -32,7 +34,12 @@ static void *insert_all(void *arg)
 	/* the two workers meet in the middle: each hash is tried by both */
 	for (int k = 0; k < NHASH; k++) {
 		int i = in->wid ? NHASH - 1 - k : k;
-		int r = vt_insert(in->t, hash_of((uint64_t)i), in->wid);
+		bool take = false;
+		int r = in->ranked ?
+			vt_insert_own(in->t, hash_of((uint64_t)i), in->wid,
+				      (uint32_t)in->wid + 1, &take) :
+			vt_insert(in->t, hash_of((uint64_t)i), in->wid);
+		in->takes += take;
 		if (r == 1)
 			in->news++;
 		else if (r < 0)
@@ -41,19 +48,28 @@ static void *insert_all(void *arg)
 	return NULL;
 }
 
-static void test_two_workers_grow(void **state)
+/* Two workers insert every hash into T at once (RANKED: with ranks 1
+ * and 2): no errors, each hash new to exactly one. */
+static void insert_two(struct vtable *t, struct inserter in[2], bool ranked)
 {
-	(void)state;
-	struct vtable t;
-	/* small shards, grown many times while both insert */
-	assert_int_equal(vt_alloc(&t, 8, 24, true, true), 0);
-	struct inserter in[2] = { { &t, 0, 0, 0 }, { &t, 1, 0, 0 } };
+	in[0] = (struct inserter){ t, 0, 0, 0, ranked, 0 };
+	in[1] = (struct inserter){ t, 1, 0, 0, ranked, 0 };
 	pthread_t th;
 	assert_int_equal(pthread_create(&th, NULL, insert_all, &in[1]), 0);
 	insert_all(&in[0]);
 	pthread_join(th, NULL);
 	assert_int_equal(in[0].errors + in[1].errors, 0);
 	assert_int_equal(in[0].news + in[1].news, NHASH);
+}
+
+static void test_two_workers_grow(void **state)
+{
+	(void)state;
+	struct vtable t;
+	/* small shards, grown many times while both insert */
+	assert_int_equal(vt_alloc(&t, 8, 24, true, true), 0);
+	struct inserter in[2];
+	insert_two(&t, in, false);
 	uint64_t n = 0;
 	for (int i = 0; i < t.nsh; i++)
 		n += t.sh[i].n;
@@ -85,10 +101,48 @@ static void test_fixed_full(void **state)
 	}
 }
 
+/* The ranks beside the hashes (sleep sets with several workers,
+ * core/explore_sleep.c): a rank is only lowered, and a search takes a
+ * seen state (to expand it again) exactly when its rank lowers it; kept
+ * while the shards double under two workers. */
+static void test_ranks(void **state)
+{
+	(void)state;
+	struct vtable t;
+	assert_int_equal(vt_alloc(&t, 8, 24, true, true), 0);
+	assert_int_equal(vt_own_on(&t), 0);
+	bool take = true;
+	assert_int_equal(vt_insert_own(&t, hash_of(NHASH + 1), 0, 5, &take), 1);
+	assert_false(take);     /* new: its own, not taken */
+	assert_int_equal(vt_insert_own(&t, hash_of(NHASH + 1), 1, 5, &take), 0);
+	assert_false(take);     /* the same rank: a later path of its search */
+	assert_int_equal(vt_insert_own(&t, hash_of(NHASH + 1), 1, 7, &take), 0);
+	assert_false(take);     /* a greater rank */
+	assert_int_equal(vt_insert_own(&t, hash_of(NHASH + 1), 1, 3, &take), 0);
+	assert_true(take);      /* lowered: expanded again */
+	assert_int_equal(vt_insert_own(&t, hash_of(NHASH + 1), 0, 4, &take), 0);
+	assert_false(take);     /* (3 kept, not 4) */
+	/* two workers, ranks 1 and 2, the shards doubling meanwhile: every
+	 * hash new to one; rank 1 takes each of the others' it meets after
+	 * them, rank 2 none; then every hash holds rank 1 */
+	struct inserter in[2];
+	insert_two(&t, in, true);
+	assert_int_equal(in[1].takes, 0);
+	assert_true(in[0].takes <= in[1].news);
+	for (int i = 0; i < NHASH; i++) {
+		assert_int_equal(vt_insert_own(&t, hash_of((uint64_t)i), 1, 1, &take), 0);
+		assert_false(take);
+		assert_int_equal(vt_insert_own(&t, hash_of((uint64_t)i), 1, 0, &take), 0);
+		assert_true(take);
+	}
+	vt_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_workers_grow),
+		cmocka_unit_test(test_ranks),
 		cmocka_unit_test(test_fixed_full),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
