@@ -91,33 +91,39 @@
  * may come before a chain whose lowest local thread is then another (U's
  * next block may be local), so the moved path is not one the reduction
  * takes, and a pre-local state may be missed; the nodes cannot be.
- * With several workers the frontier's items (explore_stateful_run.c,
- * top) are searched at once, and a node may be reached first by a search
- * that is not its least path's.  Each item's search has a rank, the
- * item's index; the visited table keeps beside each hash the least rank
- * that reached it (vt_insert_own: a compare-and-swap that only lowers
- * it; an item's is its index, a state top expanded has 0).  A search
- * that reaches a seen state and lowers its rank expands it again, in
- * full (every thread awake there, with its own sleep sets), showing
- * nothing (lvl.first false: the violations, races, deadlock and count
- * are its first visit's, where every enabled thread's block, run or
- * asleep, is seen); one that finds a rank no greater goes no further.
- * Proof that every node is still visited.  Take the paths that start at
- * an item and pass no state top expanded (each node below the frontier
- * ends one: after the last state top expanded on a path comes an item),
- * ordered by the item's rank, then lexicographically.  The least such
- * path p to Z is the least to each of its nodes, then an edge, and takes
- * no sleeping edge (the argument above, within one item: sleep sets
- * start empty at an item).  By induction along p, the search of p's
- * item, rank i, takes p with the one-worker search's sleep sets: at each
- * node Y of p either Y is new to it, or it lowers Y's rank and expands
- * it again in full.  It cannot find a rank of at most i at Y: only a
- * search of a lesser item (a path of a lesser item) or its own earlier
- * (a lexicographically lesser path: depth first in thread order) leaves
- * one, and p is the least path to Y.  So Z is reached.  Nothing here
- * depends on timing: the nodes, and what is shown at them, are the
- * same for every jobs; the transitions are not (5 x 3 v6.5: 629,336
- * with two workers, 415,209 with one, 1,200,128 without sleep sets).
+ * With several workers: the frontier is made by the one-worker search
+ * itself, cut at a depth (xs_top, explore_stateful_run.c's top_sleep):
+ * its new states at that depth are not searched but made items, in the
+ * order it finds them (its paths' order), each with its sleep set (the
+ * sleeping threads' blocks copied: xsleeper).  Each item's search then
+ * has a rank, the item's index, and the frontier's search ranks its
+ * states with the number of items found before them; the visited table
+ * keeps beside each hash the least rank that reached it (vt_insert_own:
+ * a compare-and-swap that only lowers it).  A search that reaches a seen
+ * state and lowers its rank expands it again, in full (every thread
+ * awake there, with its own sleep sets), showing nothing (lvl.first
+ * false: the violations, races, deadlock and count are its first
+ * visit's, where every enabled thread's block, run or asleep, is seen);
+ * one that finds a rank no greater goes no further.  Proof that every
+ * node is still visited: the least path p to Z (from the snapshot, as
+ * above) takes no sleeping edge.  The frontier's search takes p up to
+ * the cut with p's sleep sets: a state of p it found seen was reached
+ * before, by a lesser path (it is depth first, and no item is searched
+ * yet).  So p's state at the cut is new there, item k with p's sleep
+ * set, or p ends before it.  Item k's search, rank k, takes the rest of
+ * p: at each state Y of p either Y is new to it, or it lowers Y's rank
+ * and expands it again in full with p's sleep set; it cannot find a rank
+ * of at most k there, which only a visit by a lesser path leaves (the
+ * frontier's before item k was found, item j < k's search, its own
+ * earlier), and p is the least path to Y.  So Z is reached.  Nothing here
+ * depends on timing: the nodes, and what is shown at them, are the same
+ * for every jobs; the transitions are not (5 x 3 v6.5: 442,418 with two
+ * workers, 415,209 with one, 1,200,128 without sleep sets before; with
+ * the frontier breadth first and its sleep sets empty, 629,336: an item's
+ * search then ran the lower threads first, into the states of the items
+ * before it, which took them over again).  A frontier at a depth
+ * that gives SPLIT_PER_JOB items per worker or more (tried from depth 1
+ * up, each from the start: about 2% of the instructions at 5 x 3).
  * Godefroid's state caching (each state's sleep set kept, a state
  * visited again with the threads asleep at every visit before but awake
  * now, with the intersection kept) is sound in any order too, but costs

@@ -76,11 +76,12 @@
  * on the order of the search or on the number of workers; the
  * transitions taken do (the sleep sets take fewer with one worker).
  *
- * Parallel: a breadth-first top (SPLIT states, whatever jobs is) gives
- * the frontier; workers take frontier states in order and search below
- * them depth first, sharing the visited set (shards of open-addressing
- * tables of hashes and the ranks, grown in place by the worker that
- * fills one).
+ * Parallel: the frontier is the one-worker search cut at a depth (with
+ * sleep sets, explore_sleep.c) or a breadth-first top (without: the
+ * clocks, a depth bound); workers take frontier states in order and
+ * search below them depth first, sharing the visited set (shards of
+ * open-addressing tables of hashes and the ranks, grown in place by the
+ * worker that fills one).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -535,22 +536,99 @@ static void work_from_parent(struct sworker *s, int d, int i)
 	s->wdiff = xs_fcopy_fwd(x, s->lv[d].state, s->lv[d - 1].tid[i]);
 }
 
-/* Depth-first from STATE (already in the visited set), at depth BASE
- * with PATH (PLEN steps) leading to it. */
-static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
-	       uint64_t tree, uint64_t acc, const uint8_t *path, int plen, int base)
+/* The threads asleep at IT, its level BASE's: what their blocks did,
+ * put in level BASE - 1 (a level this search never reaches), as a
+ * successor each. */
+static int item_sleepers(struct sworker *s, const struct xitem_s *it, int base)
 {
+	struct lvl *P = &s->lv[base - 1], *L = &s->lv[base];
+	int k = 0;
+	for (uint32_t m = it->slp; m; m &= m - 1, k++) {
+		int u = __builtin_ctz(m);
+		const struct xsleeper *z = &it->zz[k];
+		struct xobs *o = &P->obs[u];
+		if (z->nacc > o->cap) {
+			struct xacc *a = realloc(o->acc, sizeof *a * z->nacc);
+			if (!a)
+				return -1;
+			o->acc = a;
+			o->cap = z->nacc;
+		}
+		if (z->nacc)
+			memcpy(o->acc, z->acc, sizeof *o->acc * z->nacc);
+		o->nacc = z->nacc;
+		P->fp[u] = z->fp;
+		P->cup[u] = z->cup;
+		P->nst[u] = z->nst;
+		P->ncut[u] = z->ncut;
+		P->kinds[u] = z->kinds;
+		L->sref_d[u] = base - 1;
+		L->sref_i[u] = (uint8_t)u;
+	}
+	L->slp = it->slp;
+	return 0;
+}
+
+/* Level D's successor I (level D + 1 made: its sleep set) as a frontier
+ * item (xs_top): its state, path (NP steps) and the threads asleep there
+ * with their blocks. */
+static int make_item(struct sworker *s, int d, int i, int np)
+{
+	struct xst *st = s->st;
+	const struct lvl *L = &s->lv[d], *C = &s->lv[d + 1];
+	struct vfs_world *W = xs_regen_next(s, d, i);
+	if (!W)
+		return -1;
+	xs_spare_remade(s, &s->lv[d], i, W);
+	if (xs_add_item(st, W, L->h[i], L->tr[i], L->sacc[i], s->path, np, d + 1) < 0)
+		return -1;
+	struct xitem_s *it = &st->items[st->nitems - 1];
+	int n = __builtin_popcount(C->slp);
+	if (n && !(it->zz = calloc((size_t)n, sizeof *it->zz)))
+		return -1;
+	it->slp = C->slp;
+	int k = 0;
+	for (uint32_t m = C->slp; m; m &= m - 1, k++) {
+		int u = __builtin_ctz(m);
+		const struct lvl *R = &s->lv[C->sref_d[u]];
+		int j = C->sref_i[u];
+		struct xsleeper *z = &it->zz[k];
+		const struct xobs *o = &R->obs[j];
+		z->fp = R->fp[j];
+		z->cup = R->cup[j];
+		z->nst = R->nst[j];
+		z->ncut = R->ncut[j];
+		z->kinds = R->kinds[j];
+		z->nacc = o->nacc;
+		if (o->nacc) {
+			if (!(z->acc = malloc(sizeof *z->acc * o->nacc)))
+				return -1;
+			memcpy(z->acc, o->acc, sizeof *z->acc * o->nacc);
+		}
+	}
+	s->rank = (uint32_t)st->nitems;
+	return 0;
+}
+
+/* Depth-first from IT's state (already in the visited set): at depth
+ * BASE (IT->depth), with its path and the threads asleep there. */
+static int dfs(struct sworker *s, const struct xitem_s *it)
+{
+	int base = it->depth, plen = it->plen;
+	uint64_t hash = it->hash;
 	if (xs_lv_grow(s, base + 1) < 0 || xs_path_grow(s, plen + 1) < 0)
 		return -1;
-	memcpy(s->path, path, (size_t)plen);
+	memcpy(s->path, it->path, (size_t)plen);
 	int d = base;
-	s->lv[d].state = state;
+	s->lv[d].state = it->w;
 	s->lv[d].hash = hash;
-	s->lv[d].tree = tree;
-	s->lv[d].acc = acc;
+	s->lv[d].tree = it->tree;
+	s->lv[d].acc = it->acc;
 	s->lv[d].plen = plen;
 	s->lv[d].slp = 0;
 	s->lv[d].first = true;
+	if (it->slp && item_sleepers(s, it, base) < 0)
+		return -1;
 	if (xs_level_hash(s, d, false, -1) < 0 || xs_expand(s, d) < 0)
 		return -1;
 	if (!xs_count_node(s, &s->lv[d]))
@@ -618,6 +696,12 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 		else
 			s->lv[d + 1].slp = 0;
 		s->lv[d + 1].first = r == XR_NEW;
+		if (d + 1 == s->cutd) {
+			/* (xs_top: the frontier) */
+			if (make_item(s, d, i, np) < 0)
+				return -1;
+			continue;
+		}
 		struct vfs_world *W = xs_regen_next(s, d, i);
 		if (!W)
 			return -1;
@@ -648,6 +732,15 @@ static int dfs(struct sworker *s, struct vfs_world *state, uint64_t hash,
 		if (!xs_count_node(s, &s->lv[d]))
 			return 0;
 	}
+}
+
+int xs_top(struct sworker *s, const struct xitem_s *root, int cutd)
+{
+	s->cutd = cutd;
+	s->rank = 0;
+	int r = dfs(s, root);
+	s->cutd = 0;
+	return r;
 }
 
 void xs_worker_free(struct sworker *s)
@@ -683,8 +776,7 @@ void *xs_worker_main(void *arg)
 			break;
 		struct xitem_s *it = &st->items[i];
 		s->rank = (uint32_t)i;
-		if (dfs(s, it->w, it->hash, it->tree, it->acc, it->path, it->plen,
-			it->depth) < 0) {
+		if (dfs(s, it) < 0) {
 			if (!s->failed)
 				s->failed = 1;
 			__atomic_store_n(&st->abort, ABORT_ERROR, __ATOMIC_RELAXED);

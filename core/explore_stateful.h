@@ -11,7 +11,8 @@
  *                            depth first
  *   explore_stateful_viol.c  a violation found: counted, its schedule kept;
  *                            an outcome; the progress
- *   explore_stateful_run.c   the frontier, the rounds of the locking guess,
+ *   explore_frontier.c       the frontier the workers share out
+ *   explore_stateful_run.c   the rounds of the locking guess,
  *                            the shortest search beside it, the result
  *   explore_shortest.c       the shortest counterexample (step by step)
  *   explore_pool.c           the workers' threads and the clocks, shared
@@ -21,6 +22,7 @@
 #define VFSIM_EXPLORE_STATEFUL_H
 
 #include "explore_int.h"
+#include "explore_visited.h"
 #include "internal.h"
 #include "grow.h"
 
@@ -28,90 +30,9 @@
 #define ABORT_ERROR 2
 #define ABORT_FIRST 3           /* opts.first: a violation was found */
 #define ABORT_MAX 4             /* opts.max states were visited */
-#define SPLIT_PER_JOB 32        /* frontier states per worker */
+#define SPLIT_PER_JOB 128        /* frontier states per worker */
 #define XACC_FIRST 8            /* checked accesses a block's table holds
 				 * at first (it grows: xobs.acc) */
-
-/* ---- the visited set (explore_visited.c) ---- */
-
-#define VT_SHARD_BITS 6                 /* 64 shards when growing */
-
-struct vshard {
-	pthread_mutex_t mu;             /* (jobs > 1) held while it doubles */
-	uint64_t *slot;
-	uint32_t *own;                  /* (vt_own_on) beside each slot, the
-					 * least rank that visited its state,
-					 * + 1 (0: not yet written) */
-	uint64_t mask;
-	uint64_t n, grow_at;            /* entries; doubled past grow_at */
-	int resizing;                   /* (jobs > 1) atomic: being doubled */
-} __attribute__((aligned(64)));         /* (a line each: no false sharing) */
-
-struct vbusy {                          /* a worker's insert under way */
-	int shard;                      /* atomic: its shard + 1, or 0 */
-	char pad[60];                   /* (a line each: written by its
-					 * worker only) */
-};
-
-struct vtable {
-	struct vshard *sh;
-	int nsh, shift;                 /* shard = h >> shift (nsh > 1) */
-	bool locked;                    /* more than one worker inserts */
-	uint64_t maxmask;               /* a shard's largest mask */
-	uint64_t limit;                 /* entries per shard at most */
-	struct vbusy busy[MAX_WORKERS];
-};
-
-int vt_alloc(struct vtable *t, int bits, int maxbits, bool grow, bool locked);
-void vt_free(struct vtable *t);
-void vt_clear(struct vtable *t);
-int vt_insert_in(struct vtable *t, struct vshard *v, uint64_t h);
-int vt_insert_cas(struct vtable *t, struct vshard *v, uint64_t h, int wid,
-		  uint32_t rank, bool *take);
-/* Sleep sets with several workers (explore_sleep.c, "With several
- * workers"): beside each hash, the least rank (the frontier
- * item of the search) that visited its state. */
-int vt_own_on(struct vtable *t);
-
-static inline uint64_t vt_home(uint64_t h)
-{
-	return h ^ (h >> 29);
-}
-
-/* Bring H's home slot into the cache: the search looks it up after the
- * state's other successors are made.  Without the lock (a worker may be
- * doubling the shard: a stale address is only a wasted prefetch, which
- * never faults). */
-static inline void vt_prefetch(const struct vtable *t, uint64_t h)
-{
-	const struct vshard *v = &t->sh[t->nsh > 1 ? h >> t->shift : 0];
-	uintptr_t slot = (uintptr_t)__atomic_load_n(&v->slot, __ATOMIC_RELAXED);
-	uint64_t mask = __atomic_load_n(&v->mask, __ATOMIC_RELAXED);
-	__builtin_prefetch((const void *)(slot + (vt_home(h) & mask) * 8));
-}
-
-/* Worker WID inserts H: 1: new, 0: seen, -1: full, -2: out of memory.
- * Several workers insert by compare-and-swap into the slot, the shard's
- * mutex only to double it (explore_visited.c). */
-static inline int vt_insert(struct vtable *t, uint64_t h, int wid)
-{
-	struct vshard *v = &t->sh[t->nsh > 1 ? h >> t->shift : 0];
-	if (!t->locked)
-		return vt_insert_in(t, v, h);
-	return vt_insert_cas(t, v, h, wid, 0, NULL);
-}
-
-/* The same with the ranks kept (vt_own_on, several workers): H reached
- * by a search of rank RANK, kept as its state's when less than the one
- * kept (a compare-and-swap); *TAKE: seen, and RANK is less than every
- * rank kept so far (the state is this search's to expand again). */
-static inline int vt_insert_own(struct vtable *t, uint64_t h, int wid,
-				uint32_t rank, bool *take)
-{
-	struct vshard *v = &t->sh[t->nsh > 1 ? h >> t->shift : 0];
-	*take = false;
-	return vt_insert_cas(t, v, h, wid, rank, take);
-}
 
 /* ---- the check of the locking guess, inline in the search's sink
  * (explore_movers.c) ---- */
@@ -623,6 +544,8 @@ struct sworker {
 	bool wnear;
 	uint32_t wdiff;
 	struct vfs_world *spare;        /* the copy before a maybe-visible step */
+	int cutd;                       /* (xs_top) the depth whose new states
+					 * are made frontier items, not searched */
 	/* the spare holds SPARE_NEAR's state (a world of the search) or
 	 * one of its ancestors on the path to it, but for the parts
 	 * SPARE_DIFF names (xs_spare_copy, xs_spare_kept); NULL: unknown */
@@ -634,12 +557,24 @@ struct sworker {
 	double cpu;                     /* seconds of its thread in worker_main */
 };
 
+/* A thread asleep at a frontier state: its block as run where it fell
+ * asleep (a level of the search that made the frontier, gone since) */
+struct xsleeper {
+	struct xfp fp;
+	uint8_t cup, nst, ncut, kinds;
+	uint32_t nacc;
+	struct xacc *acc;               /* (malloc'd) */
+};
+
 struct xitem_s {                        /* a frontier state */
 	struct vfs_world *w;
 	uint64_t hash, tree, acc;
 	int depth;                      /* transitions from the snapshot */
 	int plen;                       /* steps from the snapshot */
 	uint8_t *path;
+	uint32_t slp;                   /* threads asleep at it (made by a
+					 * search with sleep sets: xs_top) */
+	struct xsleeper *zz;            /* ... one each, in thread order */
 };
 
 struct xst {
@@ -713,6 +648,22 @@ bool xs_count_up(const struct xfp *fp, const struct vfs_world *S,
 void xs_sleep_child(struct sworker *s, int d, int i);
 void xs_worker_free(struct sworker *s);
 void *xs_worker_main(void *arg);
+/* ---- the frontier (explore_frontier.c) ---- */
+/* W (hash H, ...) as the last frontier item; -1: out of memory. */
+int xs_add_item(struct xst *st, const struct vfs_world *w, uint64_t h,
+		uint64_t tree, uint64_t acc, const uint8_t *path, int plen,
+		int depth);
+void xs_free_items(struct xst *st, int from, int to);
+/* The snapshot, the one item, put in the visited set by worker S. */
+int xs_root_item(struct xst *st, struct sworker *s);
+/* The frontier breadth first, without sleep sets: SPLIT_PER_JOB items a
+ * worker (one worker: the snapshot alone). */
+int xs_top_bfs(struct xst *st, struct sworker *s);
+/* The frontier of several workers with sleep sets: the search of one
+ * worker, depth first from the snapshot, its new states at depth CUTD
+ * made items (in the order of the paths, their ranks), with their sleep
+ * sets; 0, or -1 (out of memory). */
+int xs_top(struct sworker *s, const struct xitem_s *root, int cutd);
 
 /* ---- a successor taken ---- */
 enum { XR_ERROR = -1, XR_SEEN, XR_NEW, XR_CUT };  /* xs_reach's */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * explore_stateful_run.c - one run of the stateful search
- * (vfs_explore with opts.stateful): the frontier its workers share out,
- * the rounds of the locking discipline's guess (explore_movers.c), the
+ * (vfs_explore with opts.stateful): its workers on the frontier
+ * (explore_frontier.c), the rounds of the locking discipline's guess
+ * (explore_movers.c), the
  * shortest search beside it (opts.first), and the result from the
  * workers' counts.  One worker's search: explore_stateful.c.
  */
@@ -15,44 +16,6 @@
 #include "explore_stateful.h"
 
 
-static int add_item(struct xst *st, const struct vfs_world *w, uint64_t h,
-		    uint64_t tree, uint64_t acc, const uint8_t *path, int plen,
-		    int depth)
-{
-	struct xitem_s *it = GROW_PUSH(st->items, st->nitems, st->capitems, 64);
-	if (!it)
-		return -1;
-	it->w = xs_wnew();
-	it->path = malloc((size_t)plen + 1);
-	if (!it->w || !it->path) {
-		vfs_world_free(it->w);
-		free(it->path);
-		return -1;
-	}
-	vfs_world_copy(it->w, w);
-	/* races: compared steps (below), and the clocks only for races
-	 * with the snapshot's own accesses */
-	it->w->det.no_clocks = !st->hist;
-	it->w->det.open_step = st->hist ? st->snap->step : 0;
-	if (plen)
-		memcpy(it->path, path, (size_t)plen);
-	it->plen = plen;
-	it->depth = depth;
-	it->hash = h;
-	it->tree = tree;
-	it->acc = acc;
-	st->nitems++;
-	return 0;
-}
-
-static void free_items(struct xst *st, int from, int to)
-{
-	for (int i = from; i < to; i++) {
-		vfs_world_free(st->items[i].w);
-		free(st->items[i].path);
-	}
-}
-
 /* The outcomes found (opts.outcomes) and their schedules, those the
  * result has not taken */
 static void free_outcomes(struct xst *st)
@@ -62,84 +25,31 @@ static void free_outcomes(struct xst *st)
 	st->caposched = 0;
 }
 
-/* The frontier: breadth first from the snapshot until it has SPLIT
- * states (or the graph ends); worker 0's buffers do the expanding. */
-static int top(struct xst *st, struct sworker *s)
+static void round_reset(struct xst *st, struct sworker *ws, int jobs);
+
+/* The frontier with sleep sets (several workers; explore_sleep.c): the
+ * search of one worker from the snapshot, its new states at a depth made
+ * items, the shallowest depth that gives SPLIT or more (each depth tried
+ * from the start again: the frontier is a small part of the search), or
+ * the whole search (no item). */
+static int top_sleep(struct xst *st, struct sworker *ws, int jobs)
 {
-	struct sbuf *b = &s->buf;
-	/* (ranked: the ranks written at the end, by rank, not as found) */
-	bool ranked = st->sleep && st->jobs > 1;
-	st->ranked = false;
-	b->cap = xs_canon_bound(st->snap, true) * 2;
-	if (!(b->p = malloc(b->cap)))
-		return -1;
-	uint64_t t0 = xs_tree_hash(b, st->snap);
-	struct xhash x = { 0 };
-	if (xs_hash_reserve(&x, st->snap) < 0)
-		return -1;
-	uint64_t h = xs_state_hash(b, &x, st->snap, t0, st->fixed,
-				   st->hist ? st : NULL, NULL, NULL, XTOUCH_ALL);
-	free(x.h);
-	if (vt_insert(&st->vt, h, s->id) == -2)
-		return -1;
-	if (add_item(st, st->snap, h, t0, 0, NULL, 0, 0) < 0)
-		return -1;
-	int lo = 0;
-	/* one worker: no frontier (the graph does not depend on it) */
-	int split = st->jobs > 1 ? SPLIT_PER_JOB * st->jobs : 1;
-	while (st->nitems - lo < split && lo < st->nitems) {
-		int hi = st->nitems;
-		for (int k = lo; k < hi; k++) {
-			struct xitem_s *it = &st->items[k];
-			int d = it->depth;
-			if (xs_lv_grow(s, d + 2) < 0 || xs_path_grow(s, it->plen + 1) < 0)
-				return -1;
-			memcpy(s->path, it->path, (size_t)it->plen);
-			s->lv[d].state = it->w;
-			s->lv[d].hash = it->hash;
-			s->lv[d].tree = it->tree;
-			s->lv[d].acc = it->acc;
-			s->lv[d].plen = it->plen;
-			s->lv[d].slp = 0;
-			s->lv[d].first = true;
-			if (xs_level_hash(s, d, false, -1) < 0 || xs_expand(s, d) < 0)
-				return -1;
-			struct lvl *L = &s->lv[d];
-			if (!xs_count_node(s, L))
-				goto keep;
-			for (int i = 0; i < L->n; i++) {
-				bool take = false;
-				int np, r = xs_reach(s, L, i, &np, &take);
-				if (r == XR_ERROR)
-					return -1;
-				if (r == XR_CUT)
-					goto keep;
-				if (r == XR_SEEN)
-					continue;
-				struct vfs_world *W = xs_regen_next(s, d, i);
-				/* (add_item moves items: L stays valid) */
-				if (!W || add_item(st, W, L->h[i], L->tr[i], L->sacc[i],
-						   s->path, np, d + 1) < 0)
-					return -1;
-			}
-		}
-		/* expanded: no longer part of the frontier (ranked: no
-		 * search expands it again) */
-		bool take = false;
-		for (int k = lo; ranked && k < hi; k++)
-			vt_insert_own(&st->vt, st->items[k].hash, s->id, 0, &take);
-		free_items(st, lo, hi);
-		lo = hi;
+	int split = SPLIT_PER_JOB * jobs;
+	for (int cutd = 1;; cutd++) {
+		if (xs_root_item(st, &ws[0]) < 0)
+			return -1;
+		struct xitem_s root = st->items[0];
+		st->nitems = 0;
+		int r = xs_top(&ws[0], &root, cutd);
+		vfs_world_free(root.w);
+		free(root.path);
+		if (r < 0)
+			return -1;
+		if (!st->nitems || st->nitems >= split || xs_stopped(&ws[0]) ||
+		    ws[0].cut)
+			return 0;
+		round_reset(st, ws, jobs);
 	}
-keep:   /* the frontier only (cut short: the level being expanded too) */
-	memmove(st->items, st->items + lo, sizeof *st->items * (size_t)(st->nitems - lo));
-	st->nitems -= lo;
-	/* (ranked: an item's rank is its index; another search that meets
-	 * it first expands it again, its own search in full) */
-	bool take;
-	for (int k = 0; ranked && k < st->nitems; k++)
-		vt_insert_own(&st->vt, st->items[k].hash, s->id, (uint32_t)k, &take);
-	return 0;
 }
 
 
@@ -250,9 +160,9 @@ static int round_run(struct xst *st, struct sworker *ws, int jobs, int *made)
 {
 	int rc = 0;
 	*made = 0;
-	if (top(st, &ws[0]) < 0)
-		return -1;
 	st->ranked = st->sleep && jobs > 1;
+	if ((st->ranked ? top_sleep(st, ws, jobs) : xs_top_bfs(st, &ws[0])) < 0)
+		return -1;
 	if (ws[0].failed)
 		rc = -1;
 	pthread_t th[MAX_WORKERS];
@@ -276,7 +186,7 @@ static void round_reset(struct xst *st, struct sworker *ws, int jobs)
 	__atomic_store_n(&st->live_viol, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&st->visited, 0, __ATOMIC_RELAXED);
 	free_outcomes(st);
-	free_items(st, 0, st->nitems);
+	xs_free_items(st, 0, st->nitems);
 	st->nitems = 0;
 	st->next_item = 0;
 	for (int i = 0; i < jobs; i++) {
@@ -763,7 +673,7 @@ out:
 			r->cut = XCUT_ERROR;
 			r->complete = false;
 		}
-	free_items(st, 0, st->nitems);
+	xs_free_items(st, 0, st->nitems);
 	free(st->items);
 	for (int i = 0; i < jobs; i++)
 		xs_worker_free(&ws[i]);

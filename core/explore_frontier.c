@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * explore_frontier.c - the frontier of the stateful search: the states
+ * its workers share out (explore_stateful_run.c), the snapshot alone with
+ * one worker, else made breadth first here (without sleep sets) or by the
+ * one-worker search cut at a depth (with them: xs_top, explore_stateful.c;
+ * explore_sleep.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "explore_stateful.h"
+
+int xs_add_item(struct xst *st, const struct vfs_world *w, uint64_t h,
+		uint64_t tree, uint64_t acc, const uint8_t *path, int plen,
+		int depth)
+{
+	struct xitem_s *it = GROW_PUSH(st->items, st->nitems, st->capitems, 64);
+	if (!it)
+		return -1;
+	it->w = xs_wnew();
+	it->path = malloc((size_t)plen + 1);
+	if (!it->w || !it->path) {
+		vfs_world_free(it->w);
+		free(it->path);
+		return -1;
+	}
+	vfs_world_copy(it->w, w);
+	/* races: compared steps (below), and the clocks only for races
+	 * with the snapshot's own accesses */
+	it->w->det.no_clocks = !st->hist;
+	it->w->det.open_step = st->hist ? st->snap->step : 0;
+	if (plen)
+		memcpy(it->path, path, (size_t)plen);
+	it->plen = plen;
+	it->depth = depth;
+	it->hash = h;
+	it->tree = tree;
+	it->acc = acc;
+	it->slp = 0;
+	it->zz = NULL;
+	st->nitems++;
+	return 0;
+}
+
+void xs_free_items(struct xst *st, int from, int to)
+{
+	for (int i = from; i < to; i++) {
+		struct xitem_s *it = &st->items[i];
+		vfs_world_free(it->w);
+		free(it->path);
+		for (int k = 0; it->zz && k < __builtin_popcount(it->slp); k++)
+			free(it->zz[k].acc);
+		free(it->zz);
+	}
+}
+
+/* The snapshot, the one item, put in the visited set by worker S. */
+int xs_root_item(struct xst *st, struct sworker *s)
+{
+	struct sbuf *b = &s->buf;
+	b->cap = xs_canon_bound(st->snap, true) * 2;
+	if (!(b->p = malloc(b->cap)))
+		return -1;
+	uint64_t t0 = xs_tree_hash(b, st->snap);
+	struct xhash x = { 0 };
+	if (xs_hash_reserve(&x, st->snap) < 0)
+		return -1;
+	uint64_t h = xs_state_hash(b, &x, st->snap, t0, st->fixed,
+				   st->hist ? st : NULL, NULL, NULL, XTOUCH_ALL);
+	free(x.h);
+	if (vt_insert(&st->vt, h, s->id) == -2)
+		return -1;
+	return xs_add_item(st, st->snap, h, t0, 0, NULL, 0, 0);
+}
+
+/* The frontier: breadth first from the snapshot until it has SPLIT
+ * states (or the graph ends); worker 0's buffers do the expanding. */
+int xs_top_bfs(struct xst *st, struct sworker *s)
+{
+	if (xs_root_item(st, s) < 0)
+		return -1;
+	int lo = 0;
+	/* one worker: no frontier (the graph does not depend on it) */
+	int split = st->jobs > 1 ? SPLIT_PER_JOB * st->jobs : 1;
+	while (st->nitems - lo < split && lo < st->nitems) {
+		int hi = st->nitems;
+		for (int k = lo; k < hi; k++) {
+			struct xitem_s *it = &st->items[k];
+			int d = it->depth;
+			if (xs_lv_grow(s, d + 2) < 0 || xs_path_grow(s, it->plen + 1) < 0)
+				return -1;
+			memcpy(s->path, it->path, (size_t)it->plen);
+			s->lv[d].state = it->w;
+			s->lv[d].hash = it->hash;
+			s->lv[d].tree = it->tree;
+			s->lv[d].acc = it->acc;
+			s->lv[d].plen = it->plen;
+			s->lv[d].slp = 0;
+			s->lv[d].first = true;
+			if (xs_level_hash(s, d, false, -1) < 0 || xs_expand(s, d) < 0)
+				return -1;
+			struct lvl *L = &s->lv[d];
+			if (!xs_count_node(s, L))
+				goto keep;
+			for (int i = 0; i < L->n; i++) {
+				bool take = false;
+				int np, r = xs_reach(s, L, i, &np, &take);
+				if (r == XR_ERROR)
+					return -1;
+				if (r == XR_CUT)
+					goto keep;
+				if (r == XR_SEEN)
+					continue;
+				struct vfs_world *W = xs_regen_next(s, d, i);
+				/* (add_item moves items: L stays valid) */
+				if (!W || xs_add_item(st, W, L->h[i], L->tr[i], L->sacc[i],
+						   s->path, np, d + 1) < 0)
+					return -1;
+			}
+		}
+		/* expanded: no longer part of the frontier */
+		xs_free_items(st, lo, hi);
+		lo = hi;
+	}
+keep:   /* the frontier only (cut short: the level being expanded too) */
+	memmove(st->items, st->items + lo, sizeof *st->items * (size_t)(st->nitems - lo));
+	st->nitems -= lo;
+	return 0;
+}

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * explore_visited.h - the stateful search's visited set
+ * (explore_visited.c): the hashes of the states seen, in shards grown in
+ * place, shared by the workers, and with several workers and sleep sets
+ * each state's rank (explore_sleep.c).
+ */
+#ifndef VFSIM_EXPLORE_VISITED_H
+#define VFSIM_EXPLORE_VISITED_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "explore_int.h"
+
+/* ---- the visited set (explore_visited.c) ---- */
+
+#define VT_SHARD_BITS 6                 /* 64 shards when growing */
+
+struct vshard {
+	pthread_mutex_t mu;             /* (jobs > 1) held while it doubles */
+	uint64_t *slot;
+	uint32_t *own;                  /* (vt_own_on) beside each slot, the
+					 * least rank that visited its state,
+					 * + 1 (0: not yet written) */
+	uint64_t mask;
+	uint64_t n, grow_at;            /* entries; doubled past grow_at */
+	int resizing;                   /* (jobs > 1) atomic: being doubled */
+} __attribute__((aligned(64)));         /* (a line each: no false sharing) */
+
+struct vbusy {                          /* a worker's insert under way */
+	int shard;                      /* atomic: its shard + 1, or 0 */
+	char pad[60];                   /* (a line each: written by its
+					 * worker only) */
+};
+
+struct vtable {
+	struct vshard *sh;
+	int nsh, shift;                 /* shard = h >> shift (nsh > 1) */
+	bool locked;                    /* more than one worker inserts */
+	uint64_t maxmask;               /* a shard's largest mask */
+	uint64_t limit;                 /* entries per shard at most */
+	struct vbusy busy[MAX_WORKERS];
+};
+
+int vt_alloc(struct vtable *t, int bits, int maxbits, bool grow, bool locked);
+void vt_free(struct vtable *t);
+void vt_clear(struct vtable *t);
+int vt_insert_in(struct vtable *t, struct vshard *v, uint64_t h);
+int vt_insert_cas(struct vtable *t, struct vshard *v, uint64_t h, int wid,
+		  uint32_t rank, bool *take);
+/* Sleep sets with several workers (explore_sleep.c, "With several
+ * workers"): beside each hash, the least rank (the frontier
+ * item of the search) that visited its state. */
+int vt_own_on(struct vtable *t);
+
+static inline uint64_t vt_home(uint64_t h)
+{
+	return h ^ (h >> 29);
+}
+
+/* Bring H's home slot into the cache: the search looks it up after the
+ * state's other successors are made.  Without the lock (a worker may be
+ * doubling the shard: a stale address is only a wasted prefetch, which
+ * never faults). */
+static inline void vt_prefetch(const struct vtable *t, uint64_t h)
+{
+	const struct vshard *v = &t->sh[t->nsh > 1 ? h >> t->shift : 0];
+	uintptr_t slot = (uintptr_t)__atomic_load_n(&v->slot, __ATOMIC_RELAXED);
+	uint64_t mask = __atomic_load_n(&v->mask, __ATOMIC_RELAXED);
+	__builtin_prefetch((const void *)(slot + (vt_home(h) & mask) * 8));
+	/* (and its rank's, kept: read too when the hash is found) */
+	uintptr_t own = (uintptr_t)__atomic_load_n(&v->own, __ATOMIC_RELAXED);
+	if (own)
+		__builtin_prefetch((const void *)(own + (vt_home(h) & mask) * 4));
+}
+
+/* Worker WID inserts H: 1: new, 0: seen, -1: full, -2: out of memory.
+ * Several workers insert by compare-and-swap into the slot, the shard's
+ * mutex only to double it (explore_visited.c). */
+static inline int vt_insert(struct vtable *t, uint64_t h, int wid)
+{
+	struct vshard *v = &t->sh[t->nsh > 1 ? h >> t->shift : 0];
+	if (!t->locked)
+		return vt_insert_in(t, v, h);
+	return vt_insert_cas(t, v, h, wid, 0, NULL);
+}
+
+/* The same with the ranks kept (vt_own_on, several workers): H reached
+ * by a search of rank RANK, kept as its state's when less than the one
+ * kept (a compare-and-swap); *TAKE: seen, and RANK is less than every
+ * rank kept so far (the state is this search's to expand again). */
+static inline int vt_insert_own(struct vtable *t, uint64_t h, int wid,
+				uint32_t rank, bool *take)
+{
+	struct vshard *v = &t->sh[t->nsh > 1 ? h >> t->shift : 0];
+	*take = false;
+	return vt_insert_cas(t, v, h, wid, rank, take);
+}
+
+#endif
