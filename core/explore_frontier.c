@@ -10,6 +10,14 @@
 #include <string.h>
 #include "explore_stateful.h"
 
+void xs_item_world(const struct xst *st, struct vfs_world *w)
+{
+	/* races: compared steps (explore_stateful.c), and the clocks only
+	 * for races with the snapshot's own accesses */
+	w->det.no_clocks = !st->hist;
+	w->det.open_step = st->hist ? st->snap->step : 0;
+}
+
 int xs_add_item(struct xst *st, const struct vfs_world *w, uint64_t h,
 		uint64_t tree, uint64_t acc, const uint8_t *path, int plen,
 		int depth)
@@ -17,18 +25,17 @@ int xs_add_item(struct xst *st, const struct vfs_world *w, uint64_t h,
 	struct xitem_s *it = GROW_PUSH(st->items, st->nitems, st->capitems, 64);
 	if (!it)
 		return -1;
-	it->w = xs_wnew();
+	it->w = w ? xs_wnew() : NULL;
 	it->path = malloc((size_t)plen + 1);
-	if (!it->w || !it->path) {
+	if ((w && !it->w) || !it->path) {
 		vfs_world_free(it->w);
 		free(it->path);
 		return -1;
 	}
-	vfs_world_copy(it->w, w);
-	/* races: compared steps (below), and the clocks only for races
-	 * with the snapshot's own accesses */
-	it->w->det.no_clocks = !st->hist;
-	it->w->det.open_step = st->hist ? st->snap->step : 0;
+	if (w) {
+		vfs_world_copy(it->w, w);
+		xs_item_world(st, it->w);
+	}
 	if (plen)
 		memcpy(it->path, path, (size_t)plen);
 	it->plen = plen;
@@ -126,4 +133,91 @@ keep:   /* the frontier only (cut short: the level being expanded too) */
 	memmove(st->items, st->items + lo, sizeof *st->items * (size_t)(st->nitems - lo));
 	st->nitems -= lo;
 	return 0;
+}
+
+/* The threads asleep at IT, its level BASE's: what their blocks did,
+ * put in level BASE - 1 (a level this search never reaches), as a
+ * successor each. */
+int xs_item_sleepers(struct sworker *s, const struct xitem_s *it, int base)
+{
+	struct lvl *P = &s->lv[base - 1], *L = &s->lv[base];
+	int k = 0;
+	for (uint32_t m = it->slp; m; m &= m - 1, k++) {
+		int u = __builtin_ctz(m);
+		const struct xsleeper *z = &it->zz[k];
+		struct xobs *o = &P->obs[u];
+		if (z->nacc > o->cap) {
+			struct xacc *a = realloc(o->acc, sizeof *a * z->nacc);
+			if (!a)
+				return -1;
+			o->acc = a;
+			o->cap = z->nacc;
+		}
+		if (z->nacc)
+			memcpy(o->acc, z->acc, sizeof *o->acc * z->nacc);
+		o->nacc = z->nacc;
+		P->fp[u] = z->fp;
+		P->cup[u] = z->cup;
+		P->nst[u] = z->nst;
+		P->ncut[u] = z->ncut;
+		P->kinds[u] = z->kinds;
+		L->sref_d[u] = base - 1;
+		L->sref_i[u] = (uint8_t)u;
+	}
+	L->slp = it->slp;
+	return 0;
+}
+
+/* Level D's successor I (level D + 1 made: its sleep set) as a frontier
+ * item (xs_top): its state, path (NP steps) and the threads asleep there
+ * with their blocks. */
+int xs_make_item(struct sworker *s, int d, int i, int np)
+{
+	struct xst *st = s->st;
+	const struct lvl *L = &s->lv[d], *C = &s->lv[d + 1];
+	/* (its state not kept: made again from its path, xs_item_state) */
+	if (xs_add_item(st, NULL, L->h[i], L->tr[i], L->sacc[i], s->path, np, d + 1) < 0)
+		return -1;
+	struct xitem_s *it = &st->items[st->nitems - 1];
+	int n = __builtin_popcount(C->slp);
+	if (n && !(it->zz = calloc((size_t)n, sizeof *it->zz)))
+		return -1;
+	it->slp = C->slp;
+	int k = 0;
+	for (uint32_t m = C->slp; m; m &= m - 1, k++) {
+		int u = __builtin_ctz(m);
+		const struct lvl *R = &s->lv[C->sref_d[u]];
+		int j = C->sref_i[u];
+		struct xsleeper *z = &it->zz[k];
+		const struct xobs *o = &R->obs[j];
+		z->fp = R->fp[j];
+		z->cup = R->cup[j];
+		z->nst = R->nst[j];
+		z->ncut = R->ncut[j];
+		z->kinds = R->kinds[j];
+		z->nacc = o->nacc;
+		if (o->nacc) {
+			if (!(z->acc = malloc(sizeof *z->acc * o->nacc)))
+				return -1;
+			memcpy(z->acc, o->acc, sizeof *z->acc * o->nacc);
+		}
+	}
+	s->rank = (uint32_t)st->nitems;
+	return 0;
+}
+
+/* IT's state when not kept (xs_top's items: a world each would cost
+ * more than the search's table): the snapshot stepped along its path, in
+ * the worker's buffer; NULL when out of memory. */
+struct vfs_world *xs_item_state(struct sworker *s, const struct xitem_s *it)
+{
+	if (it->w)
+		return it->w;
+	if (!s->itemw && !(s->itemw = xs_wnew()))
+		return NULL;
+	vfs_world_copy(s->itemw, s->st->snap);
+	xs_item_world(s->st, s->itemw);
+	for (int k = 0; k < it->plen; k++)
+		vfs_step(s->itemw, it->path[k], NULL);
+	return s->itemw;
 }

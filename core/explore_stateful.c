@@ -536,80 +536,6 @@ static void work_from_parent(struct sworker *s, int d, int i)
 	s->wdiff = xs_fcopy_fwd(x, s->lv[d].state, s->lv[d - 1].tid[i]);
 }
 
-/* The threads asleep at IT, its level BASE's: what their blocks did,
- * put in level BASE - 1 (a level this search never reaches), as a
- * successor each. */
-static int item_sleepers(struct sworker *s, const struct xitem_s *it, int base)
-{
-	struct lvl *P = &s->lv[base - 1], *L = &s->lv[base];
-	int k = 0;
-	for (uint32_t m = it->slp; m; m &= m - 1, k++) {
-		int u = __builtin_ctz(m);
-		const struct xsleeper *z = &it->zz[k];
-		struct xobs *o = &P->obs[u];
-		if (z->nacc > o->cap) {
-			struct xacc *a = realloc(o->acc, sizeof *a * z->nacc);
-			if (!a)
-				return -1;
-			o->acc = a;
-			o->cap = z->nacc;
-		}
-		if (z->nacc)
-			memcpy(o->acc, z->acc, sizeof *o->acc * z->nacc);
-		o->nacc = z->nacc;
-		P->fp[u] = z->fp;
-		P->cup[u] = z->cup;
-		P->nst[u] = z->nst;
-		P->ncut[u] = z->ncut;
-		P->kinds[u] = z->kinds;
-		L->sref_d[u] = base - 1;
-		L->sref_i[u] = (uint8_t)u;
-	}
-	L->slp = it->slp;
-	return 0;
-}
-
-/* Level D's successor I (level D + 1 made: its sleep set) as a frontier
- * item (xs_top): its state, path (NP steps) and the threads asleep there
- * with their blocks. */
-static int make_item(struct sworker *s, int d, int i, int np)
-{
-	struct xst *st = s->st;
-	const struct lvl *L = &s->lv[d], *C = &s->lv[d + 1];
-	struct vfs_world *W = xs_regen_next(s, d, i);
-	if (!W)
-		return -1;
-	xs_spare_remade(s, &s->lv[d], i, W);
-	if (xs_add_item(st, W, L->h[i], L->tr[i], L->sacc[i], s->path, np, d + 1) < 0)
-		return -1;
-	struct xitem_s *it = &st->items[st->nitems - 1];
-	int n = __builtin_popcount(C->slp);
-	if (n && !(it->zz = calloc((size_t)n, sizeof *it->zz)))
-		return -1;
-	it->slp = C->slp;
-	int k = 0;
-	for (uint32_t m = C->slp; m; m &= m - 1, k++) {
-		int u = __builtin_ctz(m);
-		const struct lvl *R = &s->lv[C->sref_d[u]];
-		int j = C->sref_i[u];
-		struct xsleeper *z = &it->zz[k];
-		const struct xobs *o = &R->obs[j];
-		z->fp = R->fp[j];
-		z->cup = R->cup[j];
-		z->nst = R->nst[j];
-		z->ncut = R->ncut[j];
-		z->kinds = R->kinds[j];
-		z->nacc = o->nacc;
-		if (o->nacc) {
-			if (!(z->acc = malloc(sizeof *z->acc * o->nacc)))
-				return -1;
-			memcpy(z->acc, o->acc, sizeof *z->acc * o->nacc);
-		}
-	}
-	s->rank = (uint32_t)st->nitems;
-	return 0;
-}
-
 /* Depth-first from IT's state (already in the visited set): at depth
  * BASE (IT->depth), with its path and the threads asleep there. */
 static int dfs(struct sworker *s, const struct xitem_s *it)
@@ -620,14 +546,15 @@ static int dfs(struct sworker *s, const struct xitem_s *it)
 		return -1;
 	memcpy(s->path, it->path, (size_t)plen);
 	int d = base;
-	s->lv[d].state = it->w;
+	if (!(s->lv[d].state = xs_item_state(s, it)))
+		return -1;
 	s->lv[d].hash = hash;
 	s->lv[d].tree = it->tree;
 	s->lv[d].acc = it->acc;
 	s->lv[d].plen = plen;
 	s->lv[d].slp = 0;
 	s->lv[d].first = true;
-	if (it->slp && item_sleepers(s, it, base) < 0)
+	if (it->slp && xs_item_sleepers(s, it, base) < 0)
 		return -1;
 	if (xs_level_hash(s, d, false, -1) < 0 || xs_expand(s, d) < 0)
 		return -1;
@@ -698,7 +625,7 @@ static int dfs(struct sworker *s, const struct xitem_s *it)
 		s->lv[d + 1].first = r == XR_NEW;
 		if (d + 1 == s->cutd) {
 			/* (xs_top: the frontier) */
-			if (make_item(s, d, i, np) < 0)
+			if (xs_make_item(s, d, i, np) < 0)
 				return -1;
 			continue;
 		}
@@ -764,6 +691,7 @@ void xs_worker_free(struct sworker *s)
 		free(s->kcex[k]);
 	vfs_world_free(s->scratch);
 	vfs_world_free(s->spare);
+	vfs_world_free(s->itemw);
 }
 void *xs_worker_main(void *arg)
 {

@@ -546,6 +546,7 @@ struct sworker {
 	struct vfs_world *spare;        /* the copy before a maybe-visible step */
 	int cutd;                       /* (xs_top) the depth whose new states
 					 * are made frontier items, not searched */
+	struct vfs_world *itemw;        /* a frontier item's state, made again */
 	/* the spare holds SPARE_NEAR's state (a world of the search) or
 	 * one of its ancestors on the path to it, but for the parts
 	 * SPARE_DIFF names (xs_spare_copy, xs_spare_kept); NULL: unknown */
@@ -649,11 +650,22 @@ void xs_sleep_child(struct sworker *s, int d, int i);
 void xs_worker_free(struct sworker *s);
 void *xs_worker_main(void *arg);
 /* ---- the frontier (explore_frontier.c) ---- */
-/* W (hash H, ...) as the last frontier item; -1: out of memory. */
+/* W (hash H, ...) as the last frontier item (W NULL: its state made
+ * again from its path when searched); -1: out of memory. */
 int xs_add_item(struct xst *st, const struct vfs_world *w, uint64_t h,
 		uint64_t tree, uint64_t acc, const uint8_t *path, int plen,
 		int depth);
 void xs_free_items(struct xst *st, int from, int to);
+/* W, a copy of the snapshot, made the searches' (the clocks off unless
+ * the history counts). */
+void xs_item_world(const struct xst *st, struct vfs_world *w);
+/* xs_top's items (explore_frontier.c): level D's successor I (level D + 1
+ * made) made one (NP: its path's steps); an item's state, made again;
+ * the threads asleep at it put back, at level BASE - 1 of the search
+ * that starts at it (level BASE). */
+int xs_make_item(struct sworker *s, int d, int i, int np);
+struct vfs_world *xs_item_state(struct sworker *s, const struct xitem_s *it);
+int xs_item_sleepers(struct sworker *s, const struct xitem_s *it, int base);
 /* The snapshot, the one item, put in the visited set by worker S. */
 int xs_root_item(struct xst *st, struct sworker *s);
 /* The frontier breadth first, without sleep sets: SPLIT_PER_JOB items a
