@@ -344,6 +344,7 @@ static int run_explore(struct session *s, const struct cmd_call *c)
 	if (engine == ENG_BOUND && !o.naive)
 		out(s, "bound %d: the reduction is off (preemption bounding needs every "
 		    "interleaving, as naive)\n", o.bound);
+	explore_print_units(s, x, &o);
 	if (engine == ENG_DEFAULT)
 		explore_print_default(s, x);
 	else if (o.stateful)
@@ -536,8 +537,10 @@ static const char c_explore_help[] =
 	"violations and counts them and the distinct outcomes ('explore outcomes'\n"
 	"lists them); 'stateful' counts the violations; 'dpor' runs each execution\n"
 	"(partial-order reduction), 'naive' every interleaving, 'bound K' those with\n"
-	"at most K preemptions.  'max N' stops after N states (or executions),\n"
-	"'jobs N' workers.  'explore replay K', 'replay KIND' or 'replay TOKEN'\n"
+	"at most K preemptions.  'max N' bounds the work to N units, one budget\n"
+	"its parts share in turn (the probe's executions, the searches' states,\n"
+	"the check's executions; the report says what each used); 'jobs N'\n"
+	"workers.  'explore replay K', 'replay KIND' or 'replay TOKEN'\n"
 	"makes execution K, the first counterexample of a kind (race, duplicate,\n"
 	"deadlock, ...) or the schedule the current state; 'explore save FILE [K]'\n"
 	"writes it as a script of steps.  After\n"

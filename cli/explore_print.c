@@ -171,3 +171,25 @@ void explore_print_dpor(struct session *s, const struct xstate *x,
 		explore_print_cex(s, x, r->cex_len);
 	}
 }
+
+/* max N is one budget the parts of a search share (core/explore.h,
+ * opts.max): what each used, in its units, "N units: P by the probe, S
+ * by the search, C by the check" (the engines of executions: the search
+ * alone) */
+void explore_print_units(struct session *s, const struct xstate *x,
+			 const struct vfs_explore_opts *o)
+{
+	const struct vfs_explore_result *r = &x->r;
+	if (!o->max)
+		return;
+	unsigned long long n = r->units_probe + r->units_search + r->units_check;
+	if (!r->stateful) {
+		out(s, "max %llu: %llu units (executions) by the search\n",
+		    (unsigned long long)o->max, n);
+		return;
+	}
+	out(s, "max %llu: %llu units: %llu by the probe (executions), %llu by the search "
+	    "(states), %llu by the check (executions)\n", (unsigned long long)o->max, n,
+	    (unsigned long long)r->units_probe, (unsigned long long)r->units_search,
+	    (unsigned long long)r->units_check);
+}

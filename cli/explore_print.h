@@ -38,4 +38,7 @@ void explore_print_stateful(struct session *s, const struct xstate *x, int engin
 			    const struct vfs_explore_opts *o);
 void explore_print_dpor(struct session *s, const struct xstate *x,
 			const struct vfs_explore_opts *o);
+/* With max N: the units of work each part used of that one budget. */
+void explore_print_units(struct session *s, const struct xstate *x,
+			 const struct vfs_explore_opts *o);
 #endif

@@ -534,6 +534,7 @@ int vfs_explore(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 			rc = -1;
 	if (merge(sh, r) < 0)
 		rc = -1;
+	r->units_search = r->executions + r->redundant;        /* (max's units) */
 	/* the first kept counterexample of each kind */
 	for (size_t p = 0; rc == 0 && p < r->priv->n; p++) {
 		const struct xtable *t = &r->priv->kept[p];

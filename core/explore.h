@@ -77,7 +77,13 @@ struct vfs_explore_opts {
 				 * explorations cut by the sleep sets (DPOR),
 				 * states (stateful); 0: no cap.  With a cap the
 				 * DPOR search runs in one worker (the first N
-				 * executions are those of the uncapped run) */
+				 * executions are those of the uncapped run).
+				 * Stateful: one budget its parts share, in
+				 * order (the result's units_*): the probe's
+				 * executions, the searches' states (plain
+				 * explore: half for the stateful search, half
+				 * for the step-by-step search beside it), then
+				 * the check's executions */
 	int jobs;               /* worker threads; <= 0: online CPUs */
 	int naive;              /* no reduction */
 	int bound;              /* < 0: none; else at most this many preemptions */
@@ -207,6 +213,13 @@ struct vfs_explore_result {
 	int probe_bound;
 	uint64_t probe_execs, probe_steps;
 	double probe_seconds;   /* from the start to the probe's end */
+	/* The work done, in the units max counts (one budget the parts
+	 * share): the probe's executions, the searches' states (the
+	 * stateful search's, every round's, and the step-by-step
+	 * search's; DPOR, naive, bound: executions and the explorations
+	 * cut by the sleep sets), the check's executions (the fewest
+	 * preemptions after a find) */
+	uint64_t units_probe, units_search, units_check;
 	/* The first counterexample of each kind found (NULL: none). */
 	uint8_t *kind_sched[DK__COUNT];
 	int kind_len[DK__COUNT];

@@ -648,7 +648,8 @@ int vfs_explore_shortest(const struct vfs_world *snap, uint32_t viol,
  * them, explore_stateful_run.c).  *CHECKED: the preemptions below
  * which every execution was searched, or -1 (the bounded search failed
  * or was stopped at 0); *EXACT: the K of the answer searched to its end,
- * so it has the fewest steps too.  Returns 1 when the counterexample was
+ * so it has the fewest steps too; *USED (when not NULL): the executions
+ * run (and cut by sleep sets) added.  Returns 1 when the counterexample was
  * replaced, 0 when not, -1 out of memory.  PO: the caller's options, whose
  * stop flag stops it and whose progress callback it calls (a check of
  * many executions runs seconds: its progress line is the bounded
@@ -674,13 +675,13 @@ int xs_fewest_bounded(const struct vfs_world *snap, uint32_t viol, uint64_t limi
 		      bool *exact)
 {
 	return xs_fewest_from(snap, viol, 0, limit, po, t0, sched, len, pre, steps,
-			      kinds, checked, exact);
+			      kinds, checked, exact, NULL);
 }
 
 int xs_fewest_from(const struct vfs_world *snap, uint32_t viol, int from,
 		   uint64_t limit, const struct vfs_explore_opts *po, double t0,
 		   uint8_t **sched, int *len, int *pre, int *steps, uint32_t *kinds,
-		   int *checked, bool *exact)
+		   int *checked, bool *exact, uint64_t *used)
 {
 	struct sshort c = { .snap = snap, .viol = viol ? viol : VX_DEFAULT_VIOLATIONS,
 			    .have = true, .bpre = *pre, .bsteps = *steps,
@@ -715,8 +716,10 @@ int xs_fewest_from(const struct vfs_world *snap, uint32_t viol, int from,
 			rc = errno == ENOMEM ? -1 : 0;
 			break;
 		}
-		uint64_t used = r.executions + r.redundant;
-		left = used < left ? left - used : 0;
+		uint64_t n = r.executions + r.redundant;
+		left = n < left ? left - n : 0;
+		if (used)
+			*used += n;
 		lsteps = r.steps < lsteps ? lsteps - r.steps : 0;
 		bool cut = !r.complete && r.cut != XCUT_BOUND;
 		for (uint64_t e = 1; e <= r.executions && r.have_cex && !c.failed; e++) {

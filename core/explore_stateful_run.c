@@ -54,107 +54,6 @@ static int top_sleep(struct xst *st, struct sworker *ws, int jobs)
 
 
 
-/* opts.first: the shortest search runs beside the stateful one from the
- * start (a violation a few preemptions deep is found there long before a
- * depth-first search backs up to it).  A counterexample it finds stops
- * the stateful search; a proof by the stateful search stops it.  Else it
- * runs to its own end (its limit fixed before it starts), so that what it
- * finds never depends on which of the two threads ran faster. */
-struct sprobe {
-	struct xst *st;
-	uint32_t viol;                  /* the kinds it searches for */
-	int kind;                       /* the progress line's: one kind, or -1 */
-	double since;                   /* when it started */
-	int *found;                     /* set when it finds one (NULL: nothing) */
-	struct sknobs kn;
-	int rc;                         /* vfs_explore_shortest's */
-	uint8_t *sched;
-	int len, pre, steps;
-	uint32_t kinds;
-	uint64_t visited;
-	int done;                       /* atomic: probe_main has returned */
-};
-
-static void *probe_main(void *arg)
-{
-	struct sprobe *p = arg;
-	p->rc = xs_shortest(p->st->snap, p->viol, &p->kn, &p->sched, &p->len,
-			 &p->pre, &p->steps, &p->kinds, &p->visited);
-	if (p->rc > 0 && p->found)
-		__atomic_store_n(p->found, 1, __ATOMIC_RELAXED);
-	__atomic_store_n(&p->done, 1, __ATOMIC_RELEASE);
-	return NULL;
-}
-
-/* The probe alone, the stateful search over: its end waited for, and
- * what it does told every half second as the stateful search tells its
- * own (the states it searched, the preemptions and steps it is at, its
- * rate), so that a long search for the shortest counterexample is not a
- * silent one.  (Polled, as the probe's own pace is; only when someone
- * listens: opts.progress.) */
-static void probe_wait(struct xst *st, struct sprobe *p)
-{
-	double last = xnow();
-	while (!__atomic_load_n(&p->done, __ATOMIC_ACQUIRE)) {
-		struct timespec ts = { 0, 10 * 1000 * 1000 };  /* 10 ms */
-		nanosleep(&ts, NULL);
-		double t = xnow();
-		if (t - last < 0.5)
-			continue;
-		last = t;
-		struct vfs_explore_progress pr = {
-			.stateful = true, .shortening = true,
-			.states = __atomic_load_n(&p->kn.told_states, __ATOMIC_RELAXED),
-			.preemptions = __atomic_load_n(&p->kn.told_pre, __ATOMIC_RELAXED),
-			.depth = __atomic_load_n(&p->kn.told_steps, __ATOMIC_RELAXED),
-			.round = st->xm.rounds + 1, .kind = p->kind };
-		xprogress_tell(&st->o, &pr, st->t0, p->since, t, pr.states);
-	}
-}
-
-/* The kinds of KINDS found, each with a copy of schedule S (N steps) as
- * its own ('explore replay KIND'), replacing what R had of them; -1: out
- * of memory (a kind found with no schedule to replay: the search fails
- * instead).  CLEAR: R's other kinds forgotten first. */
-static int kinds_take(struct vfs_explore_result *r, bool clear, uint32_t kinds,
-		      const uint8_t *s, int n)
-{
-	for (int k = 0; k < DK__COUNT; k++) {
-		if (!clear && !(kinds >> k & 1))
-			continue;
-		free(r->kind_sched[k]);
-		r->kind_sched[k] = NULL;
-		r->kind_len[k] = 0;
-		r->kind_execs[k] = kinds >> k & 1;
-		if (!(kinds >> k & 1))
-			continue;
-		if (xsched_dup(&r->kind_sched[k], s, n) < 0)
-			return -1;
-		r->kind_len[k] = n;
-	}
-	return 0;
-}
-
-/* The shortest search's counterexample (P's, found) as R's: its
- * schedule taken from P; a search cut short (stop, its limit) found
- * one, not the shortest */
-static void take_short(struct vfs_explore_result *r, struct sprobe *p,
-		       const struct vfs_explore_opts *o)
-{
-	free(r->cex_schedule);
-	r->cex_schedule = p->sched;
-	p->sched = NULL;
-	r->have_cex = true;
-	r->cex_index = 1;
-	r->cex_len = p->len;
-	r->cex_preemptions = p->pre;
-	r->cex_steps = p->steps;
-	r->cex_kinds = p->kinds;
-	r->cex_shortest = !(o->stop && *o->stop) &&
-			  p->visited < (p->kn.limit ? p->kn.limit : 2000000);
-	r->violating = 1;
-}
-
 /* One search of the whole graph with the discipline as it stands. */
 static int round_run(struct xst *st, struct sworker *ws, int jobs, int *made)
 {
@@ -199,23 +98,6 @@ static void round_reset(struct xst *st, struct sworker *ws, int jobs)
 	vt_clear(&st->vt);
 }
 
-/* A shortest search alone, the stateful search over (redo_cex's): in a
- * thread of its own while this one tells its progress (probe_wait), so
- * that it is no silent search; here when no thread can be made. */
-static int probe_alone(struct xst *st, struct sprobe *p)
-{
-	pthread_t th;
-	p->since = xnow();
-	if (xpool_start(&th, 0, 1, probe_main, p, 0, true) != 1) {
-		probe_main(p);
-		return p->rc;
-	}
-	if (st->o.progress)
-		probe_wait(st, p);
-	pthread_join(th, NULL);
-	return p->rc;
-}
-
 /* The counterexample of the stateful search (r, from the workers'
  * best) and the one of each kind they found, again by the
  * step-by-step search; 1: all redone, 0: some kept as the workers found
@@ -234,8 +116,10 @@ static int redo_cex(struct xst *st, struct sworker *ws, int jobs,
 		struct sprobe p = { .st = st, .viol = k < 0 ? st->viol : DK_BIT(k),
 				    .kind = k, .kn = {
 					.maxpre = k < 0 ? r->cex_preemptions : -1,
-					.limit = o->max, .stop = o->stop } };
-		int rc = probe_alone(st, &p);
+					.limit = xs_limit(st), .stop = o->stop } };
+		/* (max spent: the workers' own kept) */
+		int rc = xs_spent(st) ? 0 : xs_probe_alone(st, &p);
+		xs_spend(st, &r->units_search, p.visited);
 		if (rc < 0)
 			return -1;
 		if (rc == 0) {
@@ -260,146 +144,6 @@ static int redo_cex(struct xst *st, struct sworker *ws, int jobs,
 		ws[0].kcexlen[k] = p.len;
 	}
 	return all;
-}
-
-/* ---- the preemption-bounded probe (plain explore) ----
- * The stateful search goes depth first: at size (twelve thieves of four
- * calls under v6.4) it gets lost deep in the graph, and the step-by-step
- * search beside it is stuck in its first layer, while most races of a
- * broken kernel need no preemption, or one.  So before them the bounded
- * search (explore.c, bound K: the executions of at most K preemptions,
- * with the clocks) runs for K = 0, then 1 (when every execution of 0 was
- * searched), stopped at its first violating execution, PROBE_STEPS steps
- * in all (checked at an execution's end: at least one execution), and at
- * most max executions at each K: on a proof it costs a few dozen
- * executions (v6.5, 3 thieves of 3 calls: +6% instructions, 4 x 4: +2%).
- * Alone and first, so that
- * what it finds depends on the input only.  1: it found a violation
- * (*SCHED, *LEN, *KINDS, at *K preemptions at most, every execution of
- * fewer searched, none violating); 0: none (R's probe counts say how
- * far it went); -1: out of memory. */
-#define PROBE_STEPS 2048
-#define PROBE_MAXK 1
-
-static int bounded_probe(struct xst *st, struct vfs_explore_result *r,
-			 uint8_t **sched, int *len, uint32_t *kinds, int *k)
-{
-	const struct vfs_explore_opts *po = &st->o;
-	uint64_t left = PROBE_STEPS;
-	for (*k = 0; *k <= PROBE_MAXK && !(po->stop && *po->stop); ++*k) {
-		struct vfs_explore_opts o;
-		struct vfs_explore_result b;
-		vfs_explore_opts_init(&o);
-		o.bound = *k;
-		o.jobs = 1;
-		o.max = po->max;
-		o.max_steps = left ? left : 1;
-		o.stop_at_violation = 1;
-		o.violations = st->viol;
-		o.stop = po->stop;
-		o.progress = po->progress;
-		o.progress_ctx = po->progress_ctx;
-		if (vfs_explore(st->snap, &o, &b) < 0)
-			return errno == ENOMEM ? -1 : 0;
-		r->probe_execs += b.executions;
-		r->probe_steps += b.steps;
-		r->probe_bound = *k;
-		left = b.steps < left ? left - b.steps : 0;
-		bool found = b.have_cex;
-		if (found) {
-			*sched = b.cex_schedule;
-			*len = b.cex_len;
-			*kinds = b.cex_kinds;
-			b.cex_schedule = NULL;
-		}
-		bool complete = b.complete || b.cut == XCUT_BOUND;
-		vfs_explore_result_free(&b);
-		if (found)
-			return 1;
-		if (!complete)
-			break;
-	}
-	return 0;
-}
-
-/* The probe's violation as the answer, the stateful search not run:
- * then the step-by-step search alone, at most PROBE_SHORT states (a
- * small scenario's whole graph: its counterexample and kinds as when
- * it ran beside the stateful search, a duplicate a preemption deep
- * beside the probe's race of none), else the probe's execution (fewest,
- * below, then gives the counterexample of fewest steps at its K). */
-#define PROBE_SHORT 20000
-
-static int probe_answer(struct xst *st, struct vfs_explore_result *r,
-			uint8_t *sched, int len, uint32_t kinds, int k)
-{
-	const struct vfs_explore_opts *o = &st->o;
-	r->probe_found = true;
-	r->probe_bound = k;
-	r->cut = XCUT_FOUND;
-	r->complete = false;
-	uint64_t lim = o->max && o->max < PROBE_SHORT ? o->max : PROBE_SHORT;
-	struct sprobe p = { .st = st, .viol = st->viol, .kind = -1,
-			    .kn = { .maxpre = -1, .limit = lim, .stop = o->stop } };
-	int rc = probe_alone(st, &p);
-	if (rc < 0) {
-		free(sched);
-		return -1;
-	}
-	r->short_nodes = p.visited;
-	if (rc > 0) {
-		/* (as the probe beside the stateful search: xstate_run) */
-		take_short(r, &p, o);
-		/* (the probe's kinds with its execution, the step-by-step
-		 * search's with its counterexample) */
-		rc = kinds_take(r, true, kinds & ~p.kinds, sched, len);
-		free(sched);
-		if (rc < 0 || kinds_take(r, false, p.kinds, r->cex_schedule,
-					 r->cex_len) < 0)
-			return -1;
-		/* (the probe's bound: fewer preemptions are clean) */
-		if (r->probe_bound > p.pre)
-			r->probe_bound = p.pre;
-		return 0;
-	}
-	r->have_cex = true;
-	r->cex_index = 1;
-	r->cex_schedule = sched;
-	r->cex_len = len;
-	r->cex_kinds = kinds;
-	r->cex_preemptions = vfs_explore_preemptions(st->snap, sched, len, st->viol,
-						     &r->cex_steps);
-	r->violating = 1;
-	return kinds_take(r, true, kinds, sched, len);
-}
-
-/* The counterexample of fewest preemptions by the clocks' races, then
- * fewest steps, whatever found the violation: the bounded search from 0
- * preemptions up (xs_fewest_bounded).  Only with a violation: a proof
- * costs nothing more.  It is "the shortest" only when every execution of
- * fewer preemptions, and of its own, was searched (cex_checked: below
- * how many preemptions every one was).  OWN: the kinds' schedules are
- * the counterexample's own (the probe's), its kinds' replaced with it. */
-static int fewest(struct xst *st, struct vfs_explore_result *r, bool own)
-{
-	const struct vfs_explore_opts *o = &st->o;
-	r->cex_checked = -1;
-	if (!r->have_cex || (o->stop && *o->stop))
-		return 0;
-	bool exact;
-	/* (the probe's find: every execution of fewer preemptions is clean) */
-	int rc = xs_fewest_from(st->snap, st->viol, r->probe_found ? r->probe_bound : 0,
-				o->max, o, st->t0, &r->cex_schedule, &r->cex_len,
-				&r->cex_preemptions, &r->cex_steps, &r->cex_kinds,
-				&r->cex_checked, &exact);
-	if (rc < 0)
-		return -1;
-	r->cex_shortest = exact && r->cex_checked == r->cex_preemptions;
-	if (rc == 0 || !own)
-		return 0;
-	/* a kind of the old one that the new one lacks stays known, with
-	 * the old schedule ('explore replay KIND'): it is reachable */
-	return kinds_take(r, false, r->cex_kinds, r->cex_schedule, r->cex_len);
 }
 
 int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
@@ -464,6 +208,8 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 		return -1;
 	}
 	r->violations = st->viol;
+	st->capped = o->max != 0;
+	st->left = o->max;
 	for (int i = 0; i < jobs; i++) {
 		ws[i].st = st;
 		ws[i].id = i;
@@ -473,7 +219,7 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 		uint8_t *ps = NULL;
 		int plen = 0, pk = 0;
 		uint32_t pkinds = 0;
-		int f = bounded_probe(st, r, &ps, &plen, &pkinds, &pk);
+		int f = xs_bounded_probe(st, r, &ps, &plen, &pkinds, &pk);
 		r->probe_seconds = xnow() - t0;
 		if (f < 0) {
 			rc = -1;
@@ -482,9 +228,16 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 		if (f > 0) {
 			r->jobs = jobs;
 			r->rounds = 1;
-			if (probe_answer(st, r, ps, plen, pkinds, pk) < 0 ||
-			    fewest(st, r, true) < 0)
+			if (xs_probe_answer(st, r, ps, plen, pkinds, pk) < 0 ||
+			    xs_fewest(st, r, true) < 0)
 				rc = -1;
+			goto out;
+		}
+		if (xs_spent(st)) {
+			/* (max spent by the probe: no state searched) */
+			r->jobs = jobs;
+			r->rounds = 1;
+			r->cut = XCUT_MAX;
 			goto out;
 		}
 	}
@@ -495,21 +248,39 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 		goto out;
 	}
 	int made;
-	/* (max bounds it too: at most that many states of its own) */
+	/* max: what the probe left, half each for the stateful search
+	 * (st->o.max, every round's states) and the step-by-step search
+	 * beside it (its limit), fixed before they start */
+	uint64_t half = o->first ? xs_limit(st) / 2 : 0, before = 0;
+	if (st->capped)
+		st->o.max = st->left - half;
 	struct sprobe probe = { .st = st, .viol = st->viol, .kind = -1, .since = t0,
 				.found = &st->probe_found,
-				.kn = { .maxpre = -1, .limit = o->max,
+				.kn = { .maxpre = -1, .limit = half,
 					.stop = o->stop, .pace = &st->visited } };
 	pthread_t pth;
 	bool probing = false;
-	if (o->first)
-		probing = xpool_start(&pth, 0, 1, probe_main, &probe, 0, true) == 1;
+	if (o->first && (!st->capped || half))
+		probing = xpool_start(&pth, 0, 1, xs_probe_main, &probe, 0, true) == 1;
 	for (;;) {
 		rc = round_run(st, ws, jobs, &made);
 		if (__atomic_load_n(&st->probe_found, __ATOMIC_RELAXED))
 			break;
 		if (rc < 0 || (o->stop && *o->stop))
 			break;
+		if ((st->need_hist && !st->hist && !st->abort) ||
+		    (st->xm.violated && !st->abort)) {
+			/* another round: the states of this one spent */
+			uint64_t n = 0;
+			for (int i = 0; i < jobs; i++)
+				n += ws[i].states;
+			before += n;
+			if (st->capped && n >= st->o.max) {
+				st->abort = ABORT_MAX;
+				break;
+			}
+			st->o.max -= st->capped ? n : 0;
+		}
 		if (st->need_hist && !st->hist && !st->abort) {
 			/* an access conflicts with the set-up's: clocks on */
 			st->hist = true;
@@ -551,7 +322,7 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 			 * probe, alone now, to its own end or limit */
 			__atomic_store_n(&probe.kn.pace, NULL, __ATOMIC_RELEASE);
 			if (o->progress)
-				probe_wait(st, &probe);
+				xs_probe_wait(st, &probe);
 		}
 		pthread_join(pth, NULL);
 		if (probe.rc < 0)
@@ -595,6 +366,7 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 				memcmp(s->cex, ws[best].cex, (size_t)s->cexpre) < 0)))
 			best = i;
 	}
+	xs_spend(st, &r->units_search, before + r->states + (probing ? probe.visited : 0));
 	if (st->abort && (cut == XCUT_NONE || cut == XCUT_STOP))
 		cut = xs_abort_cut(st->abort);
 	if (o->stop && *o->stop && cut == XCUT_NONE)
@@ -651,18 +423,18 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	}
 	/* the shortest counterexample, from the probe */
 	if (probing && probe.rc > 0) {
-		take_short(r, &probe, o);
+		xs_take_short(r, &probe, o);
 		/* the kinds, their schedules ('explore replay KIND') and
 		 * counts are the probe's alone: what the stateful workers had
 		 * found by the time the probe stopped them depends on
 		 * timing */
-		if (kinds_take(r, true, probe.kinds, r->cex_schedule, probe.len) < 0)
+		if (xs_kinds_take(r, true, probe.kinds, r->cex_schedule, probe.len) < 0)
 			rc = -1;
 	}
 	if (probing)
 		r->short_nodes = probe.visited;
 	free(probe.sched);
-	if (rc == 0 && fewest(st, r, probing && probe.rc > 0) < 0)
+	if (rc == 0 && xs_fewest(st, r, probing && probe.rc > 0) < 0)
 		rc = -1;
 	if (rc < 0 && ws[0].failed == 2)
 		rc = 0, r->cut = XCUT_ERROR, r->complete = false;

@@ -492,9 +492,53 @@ static void test_max_bounds(void **state)
 				assert_true(r.states <= o.max);
 			else
 				assert_true(r.executions + r.redundant <= o.max);
+			assert_int_equal(r.units_probe + r.units_search + r.units_check,
+					 stateful ? r.states : r.executions + r.redundant);
 			vfs_explore_result_free(&r);
 			h_free(h);
 		}
+}
+
+/* max N is one budget plain explore's parts share (explore_probe.c,
+ * xs_spend), whatever jobs is: the probe's executions, the states of the
+ * stateful search and of the step-by-step search beside or after it, the
+ * check's executions, N in all (before, N each: the probe's executions
+ * at each bound, the two searches' states, the check's executions); each
+ * part's units at least what it reports of its own work.  A proof cut by
+ * max (v6.5) and a race (v6.4, v5.6), with a max below and above what
+ * the probe alone uses. */
+static void test_max_one_budget(void **state)
+{
+	(void)state;
+	static const char *const kernels[] = { "v6.5", "v6.4", "v5.6" };
+	static const int jobs[] = { 1, 2, 8 };
+	static const uint64_t maxes[] = { 5, 60, 300 };
+	for (int k = 0; k < 3; k++)
+		for (int j = 0; j < 3; j++)
+			for (int m = 0; m < 3; m++) {
+				struct h *h = thieves(kernels[k], 3, 30);
+				struct vfs_explore_opts o;
+				struct vfs_explore_result r;
+				stateful_opts(&o, jobs[j]);
+				o.first = 1;
+				o.max = maxes[m];
+				assert_int_equal(vfs_explore(h->w, &o, &r), 0);
+				uint64_t all = r.units_probe + r.units_search + r.units_check;
+				assert_true(all <= o.max);
+				assert_true(r.units_probe >= r.probe_execs);
+				assert_true(r.units_search >= r.states + r.short_nodes);
+				assert_true(r.probe_execs + r.states + r.short_nodes <= o.max);
+				if (k == 0) {
+					assert_false(r.have_cex);
+					assert_false(r.complete);
+					assert_int_equal(r.cut, XCUT_MAX);
+				} else {
+					assert_true(r.have_cex);
+					assert_true(r.cex_kinds & DK_BIT(DK_RACE));
+				}
+				vfs_explore_result_free(&r);
+				h_free(h);
+			}
 }
 
 /* Plain explore's preemption-bounded probe (explore_stateful_run.c):
@@ -577,6 +621,7 @@ int main(void)
 		cmocka_unit_test(test_first_mainline),
 		cmocka_unit_test(test_shortest_kept),
 		cmocka_unit_test(test_max_bounds),
+		cmocka_unit_test(test_max_one_budget),
 	};
 	return cmocka_run_group_tests(tests, NULL, h_teardown);
 }

@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * explore_probe.c - the searches around plain explore's stateful one
+ * (explore_stateful_run.c): the preemption-bounded probe before it, the
+ * step-by-step search for the shortest counterexample beside it and
+ * after it, and the check of fewest preemptions after a find; and the
+ * budget of `max N` they share with it (xs_spend).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "explore_stateful.h"
+
+void *xs_probe_main(void *arg)
+{
+	struct sprobe *p = arg;
+	p->rc = xs_shortest(p->st->snap, p->viol, &p->kn, &p->sched, &p->len,
+			 &p->pre, &p->steps, &p->kinds, &p->visited);
+	if (p->rc > 0 && p->found)
+		__atomic_store_n(p->found, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* The probe alone, the stateful search over: its end waited for, and
+ * what it does told every half second as the stateful search tells its
+ * own (the states it searched, the preemptions and steps it is at, its
+ * rate), so that a long search for the shortest counterexample is not a
+ * silent one.  (Polled, as the probe's own pace is; only when someone
+ * listens: opts.progress.) */
+void xs_probe_wait(struct xst *st, struct sprobe *p)
+{
+	double last = xnow();
+	while (!__atomic_load_n(&p->done, __ATOMIC_ACQUIRE)) {
+		struct timespec ts = { 0, 10 * 1000 * 1000 };  /* 10 ms */
+		nanosleep(&ts, NULL);
+		double t = xnow();
+		if (t - last < 0.5)
+			continue;
+		last = t;
+		struct vfs_explore_progress pr = {
+			.stateful = true, .shortening = true,
+			.states = __atomic_load_n(&p->kn.told_states, __ATOMIC_RELAXED),
+			.preemptions = __atomic_load_n(&p->kn.told_pre, __ATOMIC_RELAXED),
+			.depth = __atomic_load_n(&p->kn.told_steps, __ATOMIC_RELAXED),
+			.round = st->xm.rounds + 1, .kind = p->kind };
+		xprogress_tell(&st->o, &pr, st->t0, p->since, t, pr.states);
+	}
+}
+
+/* The kinds of KINDS found, each with a copy of schedule S (N steps) as
+ * its own ('explore replay KIND'), replacing what R had of them; -1: out
+ * of memory (a kind found with no schedule to replay: the search fails
+ * instead).  CLEAR: R's other kinds forgotten first. */
+int xs_kinds_take(struct vfs_explore_result *r, bool clear, uint32_t kinds,
+		  const uint8_t *s, int n)
+{
+	for (int k = 0; k < DK__COUNT; k++) {
+		if (!clear && !(kinds >> k & 1))
+			continue;
+		free(r->kind_sched[k]);
+		r->kind_sched[k] = NULL;
+		r->kind_len[k] = 0;
+		r->kind_execs[k] = kinds >> k & 1;
+		if (!(kinds >> k & 1))
+			continue;
+		if (xsched_dup(&r->kind_sched[k], s, n) < 0)
+			return -1;
+		r->kind_len[k] = n;
+	}
+	return 0;
+}
+
+/* The shortest search's counterexample (P's, found) as R's: its
+ * schedule taken from P; a search cut short (stop, its limit) found
+ * one, not the shortest */
+void xs_take_short(struct vfs_explore_result *r, struct sprobe *p,
+		   const struct vfs_explore_opts *o)
+{
+	free(r->cex_schedule);
+	r->cex_schedule = p->sched;
+	p->sched = NULL;
+	r->have_cex = true;
+	r->cex_index = 1;
+	r->cex_len = p->len;
+	r->cex_preemptions = p->pre;
+	r->cex_steps = p->steps;
+	r->cex_kinds = p->kinds;
+	r->cex_shortest = !(o->stop && *o->stop) &&
+			  p->visited < (p->kn.limit ? p->kn.limit : 2000000);
+	r->violating = 1;
+}
+
+
+/* A shortest search alone, the stateful search over (redo_cex's): in a
+ * thread of its own while this one tells its progress (probe_wait), so
+ * that it is no silent search; here when no thread can be made. */
+int xs_probe_alone(struct xst *st, struct sprobe *p)
+{
+	pthread_t th;
+	p->since = xnow();
+	if (xpool_start(&th, 0, 1, xs_probe_main, p, 0, true) != 1) {
+		xs_probe_main(p);
+		return p->rc;
+	}
+	if (st->o.progress)
+		xs_probe_wait(st, p);
+	pthread_join(th, NULL);
+	return p->rc;
+}
+
+
+/* ---- the preemption-bounded probe (plain explore) ----
+ * The stateful search goes depth first: at size (twelve thieves of four
+ * calls under v6.4) it gets lost deep in the graph, and the step-by-step
+ * search beside it is stuck in its first layer, while most races of a
+ * broken kernel need no preemption, or one.  So before them the bounded
+ * search (explore.c, bound K: the executions of at most K preemptions,
+ * with the clocks) runs for K = 0, then 1 (when every execution of 0 was
+ * searched), stopped at its first violating execution, PROBE_STEPS steps
+ * in all (checked at an execution's end: at least one execution), and at
+ * most max executions at each K: on a proof it costs a few dozen
+ * executions (v6.5, 3 thieves of 3 calls: +6% instructions, 4 x 4: +2%).
+ * Alone and first, so that
+ * what it finds depends on the input only.  1: it found a violation
+ * (*SCHED, *LEN, *KINDS, at *K preemptions at most, every execution of
+ * fewer searched, none violating); 0: none (R's probe counts say how
+ * far it went); -1: out of memory. */
+#define PROBE_STEPS 2048
+#define PROBE_MAXK 1
+
+int xs_bounded_probe(struct xst *st, struct vfs_explore_result *r,
+		     uint8_t **sched, int *len, uint32_t *kinds, int *k)
+{
+	const struct vfs_explore_opts *po = &st->o;
+	uint64_t left = PROBE_STEPS;
+	for (*k = 0; *k <= PROBE_MAXK && !(po->stop && *po->stop) && !xs_spent(st); ++*k) {
+		struct vfs_explore_opts o;
+		struct vfs_explore_result b;
+		vfs_explore_opts_init(&o);
+		o.bound = *k;
+		o.jobs = 1;
+		o.max = xs_limit(st);
+		o.max_steps = left ? left : 1;
+		o.stop_at_violation = 1;
+		o.violations = st->viol;
+		o.stop = po->stop;
+		o.progress = po->progress;
+		o.progress_ctx = po->progress_ctx;
+		if (vfs_explore(st->snap, &o, &b) < 0)
+			return errno == ENOMEM ? -1 : 0;
+		r->probe_execs += b.executions;
+		xs_spend(st, &r->units_probe, b.executions + b.redundant);
+		r->probe_steps += b.steps;
+		r->probe_bound = *k;
+		left = b.steps < left ? left - b.steps : 0;
+		bool found = b.have_cex;
+		if (found) {
+			*sched = b.cex_schedule;
+			*len = b.cex_len;
+			*kinds = b.cex_kinds;
+			b.cex_schedule = NULL;
+		}
+		bool complete = b.complete || b.cut == XCUT_BOUND;
+		vfs_explore_result_free(&b);
+		if (found)
+			return 1;
+		if (!complete)
+			break;
+	}
+	return 0;
+}
+
+/* The probe's violation as the answer, the stateful search not run:
+ * then the step-by-step search alone, at most PROBE_SHORT states (a
+ * small scenario's whole graph: its counterexample and kinds as when
+ * it ran beside the stateful search, a duplicate a preemption deep
+ * beside the probe's race of none), else the probe's execution (fewest,
+ * below, then gives the counterexample of fewest steps at its K). */
+#define PROBE_SHORT 20000
+
+int xs_probe_answer(struct xst *st, struct vfs_explore_result *r,
+		    uint8_t *sched, int len, uint32_t kinds, int k)
+{
+	const struct vfs_explore_opts *o = &st->o;
+	r->probe_found = true;
+	r->probe_bound = k;
+	r->cut = XCUT_FOUND;
+	r->complete = false;
+	uint64_t lim = xs_limit(st) && xs_limit(st) < PROBE_SHORT ? xs_limit(st) : PROBE_SHORT;
+	struct sprobe p = { .st = st, .viol = st->viol, .kind = -1,
+			    .kn = { .maxpre = -1, .limit = lim, .stop = o->stop } };
+	/* (max spent: the probe's execution is the answer) */
+	int rc = xs_spent(st) ? 0 : xs_probe_alone(st, &p);
+	if (rc < 0) {
+		free(sched);
+		return -1;
+	}
+	r->short_nodes = p.visited;
+	xs_spend(st, &r->units_search, p.visited);
+	if (rc > 0) {
+		/* (as the probe beside the stateful search: xstate_run) */
+		xs_take_short(r, &p, o);
+		/* (the probe's kinds with its execution, the step-by-step
+		 * search's with its counterexample) */
+		rc = xs_kinds_take(r, true, kinds & ~p.kinds, sched, len);
+		free(sched);
+		if (rc < 0 || xs_kinds_take(r, false, p.kinds, r->cex_schedule,
+					 r->cex_len) < 0)
+			return -1;
+		/* (the probe's bound: fewer preemptions are clean) */
+		if (r->probe_bound > p.pre)
+			r->probe_bound = p.pre;
+		return 0;
+	}
+	r->have_cex = true;
+	r->cex_index = 1;
+	r->cex_schedule = sched;
+	r->cex_len = len;
+	r->cex_kinds = kinds;
+	r->cex_preemptions = vfs_explore_preemptions(st->snap, sched, len, st->viol,
+						     &r->cex_steps);
+	r->violating = 1;
+	return xs_kinds_take(r, true, kinds, sched, len);
+}
+
+/* The counterexample of fewest preemptions by the clocks' races, then
+ * fewest steps, whatever found the violation: the bounded search from 0
+ * preemptions up (xs_fewest_bounded).  Only with a violation: a proof
+ * costs nothing more.  It is "the shortest" only when every execution of
+ * fewer preemptions, and of its own, was searched (cex_checked: below
+ * how many preemptions every one was).  OWN: the kinds' schedules are
+ * the counterexample's own (the probe's), its kinds' replaced with it. */
+int xs_fewest(struct xst *st, struct vfs_explore_result *r, bool own)
+{
+	const struct vfs_explore_opts *o = &st->o;
+	r->cex_checked = -1;
+	if (!r->have_cex || (o->stop && *o->stop) || xs_spent(st))
+		return 0;
+	bool exact;
+	uint64_t used = 0;
+	/* (the probe's find: every execution of fewer preemptions is clean) */
+	int rc = xs_fewest_from(st->snap, st->viol, r->probe_found ? r->probe_bound : 0,
+				xs_limit(st), o, st->t0, &r->cex_schedule, &r->cex_len,
+				&r->cex_preemptions, &r->cex_steps, &r->cex_kinds,
+				&r->cex_checked, &exact, &used);
+	xs_spend(st, &r->units_check, used);
+	if (rc < 0)
+		return -1;
+	r->cex_shortest = exact && r->cex_checked == r->cex_preemptions;
+	if (rc == 0 || !own)
+		return 0;
+	/* a kind of the old one that the new one lacks stays known, with
+	 * the old schedule ('explore replay KIND'): it is reachable */
+	return xs_kinds_take(r, false, r->cex_kinds, r->cex_schedule, r->cex_len);
+}
+
+/* ---- max N: one budget ----
+ * A plain explore is a sequence of parts: the probe, the stateful search
+ * with the step-by-step search beside it (or, after the probe's find,
+ * the step-by-step search alone), then the check of fewest preemptions;
+ * `explore stateful` and `all` search, then search again step by step
+ * for the shortest counterexamples, then check.  max N is one budget
+ * they share, in that order: each part may use what the parts before it
+ * left (its own limit below it), and a part that finds none left is not
+ * run.  A unit is what bounds each part's work: an execution (the
+ * probe, the check: the bounded search's), a state (the searches).  The
+ * two searches that run side by side split what is left in two halves
+ * fixed before they start (xstate_run), so that what each covers does
+ * not depend on which thread ran faster. */
+void xs_spend(struct xst *st, uint64_t *part, uint64_t n)
+{
+	*part += n;
+	if (st->capped)
+		st->left = n < st->left ? st->left - n : 0;
+}
+
+uint64_t xs_limit(const struct xst *st)
+{
+	return st->capped ? st->left : 0;
+}
+
+bool xs_spent(const struct xst *st)
+{
+	return st->capped && !st->left;
+}
