@@ -528,7 +528,8 @@ static int list_outcomes(struct session *s, struct xstate *x)
 static const char c_explore_help[] =
 	"Explores every interleaving of the pending calls from here and says which\n"
 	"engine it used and why.  Plain 'explore' first runs, for 2,048 steps, the\n"
-	"executions of no preemption, then of one (a broken kernel's race is most\n"
+	"executions of no preemption, then of one, or at size those of a round\n"
+	"robin with one thread held back once (a broken kernel's race is most\n"
 	"often there, at any size); then it visits each distinct state once (as\n"
 	"SPIN does) and stops at the first violation; beside it a search, fewest\n"
 	"preemptions first, then fewest steps, gives the shortest counterexample:\n"

@@ -52,10 +52,12 @@ void explore_print_default(struct session *s, const struct xstate *x)
 		}
 		out(s, "no violation in the %llu states explored", (unsigned long long)r->states);
 		/* (the probe's work, what it covered too) */
+		/* (those of one delay: a preemption at most) */
+		int pb = r->probe_delays && r->probe_bound < 1 ? 1 : r->probe_bound;
 		if (r->probe_execs)
 			out(s, ", nor in the %llu executions of at most %d preemption%s "
 			    "the preemption-bounded probe ran", (unsigned long long)r->probe_execs,
-			    r->probe_bound, r->probe_bound == 1 ? "" : "s");
+			    pb, pb == 1 ? "" : "s");
 		out(s, "\n");
 		return;
 	}
@@ -72,7 +74,13 @@ void explore_print_default(struct session *s, const struct xstate *x)
 	/* only counts that the input and jobs fix: the step-by-step search
 	 * runs to its own end, but the stateful search beside it is stopped
 	 * when the other finds one, after as many states as timing gave it */
-	if (r->probe_found)
+	if (r->probe_delay)
+		out(s, " (found in %.2f s by the preemption-bounded probe, a thread held back "
+		    "once: %llu execution%s, %llu steps; then %llu state%s step by step)\n",
+		    r->probe_seconds, (unsigned long long)r->probe_execs,
+		    r->probe_execs == 1 ? "" : "s", (unsigned long long)r->probe_steps,
+		    (unsigned long long)r->short_nodes, r->short_nodes == 1 ? "" : "s");
+	else if (r->probe_found)
 		out(s, " (found in %.2f s by the preemption-bounded probe at %d preemption%s: "
 		    "%llu execution%s, %llu steps; then %llu state%s step by step)\n",
 		    r->probe_seconds, r->probe_bound, r->probe_bound == 1 ? "" : "s",

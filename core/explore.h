@@ -211,6 +211,11 @@ struct vfs_explore_result {
 	 * execution of fewer searched; the stateful search was not run) */
 	bool probe_found;
 	int probe_bound;
+	/* found by the probe's one delay (explore_probe.c, delay_probe):
+	 * probe_bound is then the bound below which every execution was
+	 * searched, not the find's */
+	bool probe_delay;
+	uint64_t probe_delays;  /* the executions it ran with one delay */
 	uint64_t probe_execs, probe_steps;
 	double probe_seconds;   /* from the start to the probe's end */
 	/* The work done, in the units max counts (one budget the parts

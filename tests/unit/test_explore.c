@@ -545,8 +545,11 @@ static void test_max_one_budget(void **state)
  * on v6.4 it finds the race of no preemption in its first execution, and
  * 'max 1' lets it run that one (the stateful search not run: no state);
  * on v6.5 it finds nothing, is counted in the answer (executions of 0
- * preemptions, at most max of them, its steps within its budget plus an
- * execution) and the stateful search proves it as alone. */
+ * preemptions, then with one delay, at most max of them; its steps
+ * within its budget plus an execution, and the delays' within theirs:
+ * explore_probe.c, 32 delay-free runs of under 200 steps, each run
+ * started under it, from a copy at most 32 steps back) and the stateful
+ * search proves it as alone. */
 static void test_probe_counts(void **state)
 {
 	(void)state;
@@ -563,7 +566,10 @@ static void test_probe_counts(void **state)
 			assert_true(r.probe_execs >= 1);
 			if (max)
 				assert_true(r.probe_execs <= max);
-			assert_true(r.probe_steps <= 2048 + 200);
+			assert_true(r.probe_steps <= 2048 + 200 + (r.probe_delays ?
+				    33 * 200 + r.probe_delays * (200 + 32) : 0));
+			/* (max 1: its one execution spent it, no delay run) */
+			assert_int_equal(r.probe_delays > 0, !broken && !max);
 			if (broken) {
 				assert_int_equal(r.probe_bound, 0);
 				assert_int_equal(r.probe_execs, 1);
@@ -580,6 +586,58 @@ static void test_probe_counts(void **state)
 			vfs_explore_result_free(&r);
 			h_free(h);
 		}
+}
+
+/* A violation of one preemption where the executions of none are more
+ * than the probe's steps: the ABBA deadlock of two renames without
+ * s_vfs_rename_mutex (R: /a/x to /b/x, S: /b/y to /a/y) beside the
+ * thieves of v6.5 (no violation of their own).  bound 0 finds none
+ * (every execution searched), bound 1 finds it; plain explore's probe
+ * finds it with one delay (explore_probe.c, delay_probe), the stateful
+ * search not run, and its counterexample, of one preemption (the check
+ * completes: the shortest), replays to the deadlock. */
+static void test_probe_delay(void **state)
+{
+	(void)state;
+	struct h *h = thieves("v6.5", 3, 30);
+	h_knob(h, "rename-lock", "no-mutex");
+	h_mkdir(h, "/a");
+	h_mkdir(h, "/b");
+	h_touch(h, "/a/x");
+	h_touch(h, "/b/y");
+	h_submit(h, h_spawn(h, "R", 0), C_RENAME("/a/x", "/b/x"));
+	h_submit(h, h_spawn(h, "S", 0), C_RENAME("/b/y", "/a/y"));
+	struct vfs_explore_opts o;
+	struct vfs_explore_result r;
+	for (int k = 0; k <= 1; k++) {
+		vfs_explore_opts_init(&o);
+		o.jobs = 1;
+		o.bound = k;
+		o.stop_at_violation = 1;
+		assert_int_equal(vfs_explore(h->w, &o, &r), 0);
+		assert_int_equal(r.have_cex, k == 1);
+		if (!k)
+			assert_int_equal(r.cut, XCUT_BOUND);
+		vfs_explore_result_free(&r);
+	}
+	stateful_opts(&o, 1);
+	o.first = 1;
+	assert_int_equal(vfs_explore(h->w, &o, &r), 0);
+	assert_true(r.probe_found);
+	assert_true(r.probe_delay);
+	assert_true(r.probe_delays >= 1);
+	assert_int_equal(r.states, 0);
+	assert_true(r.have_cex);
+	assert_true(r.cex_kinds & DK_BIT(DK_DEADLOCK));
+	assert_int_equal(r.cex_preemptions, 1);
+	assert_true(r.cex_shortest);
+	struct vfs_world *w = vfs_world_dup(h->w);
+	assert_non_null(w);
+	assert_int_equal(vfs_explore_replay(w, r.cex_schedule, r.cex_len, NULL), r.cex_len);
+	assert_true(vfs_explore_kinds_of(h->w, w) & DK_BIT(DK_DEADLOCK));
+	vfs_world_free(w);
+	vfs_explore_result_free(&r);
+	h_free(h);
 }
 
 static volatile sig_atomic_t stop_now;
@@ -615,6 +673,7 @@ int main(void)
 		cmocka_unit_test(test_first_v64),
 		cmocka_unit_test(test_fewest_bounded),
 		cmocka_unit_test(test_probe_counts),
+		cmocka_unit_test(test_probe_delay),
 		cmocka_unit_test(test_first_20ea),
 		cmocka_unit_test(test_first_7979),
 		cmocka_unit_test(test_first_v65),
