@@ -120,6 +120,11 @@ struct vfs_explore_opts {
 	/* Executions: stop at the end of the first violating execution
 	 * (cut XCUT_FOUND), in one worker. */
 	int stop_at_violation;
+	/* Executions: a run that reaches max_depth steps ends there, an
+	 * execution of its own (its kinds those of its steps so far), not a
+	 * cut (XCUT_DEPTH): the check of fewest steps to a violation
+	 * (explore_shortest.c) needs no run past the best it has. */
+	int end_at_depth;
 	/* Polled by the search: set it (from a SIGINT handler) to stop. */
 	volatile sig_atomic_t *stop;
 	/* Called from the calling thread at most every ~0.5 s. */

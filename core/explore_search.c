@@ -619,6 +619,8 @@ static int enter_state(struct xsearch *s, int d)
 	if (d >= s->sh->maxdepth) {
 		if (s->mode == MODE_TOP)
 			return add_item(s, d) < 0 ? -1 : 1;
+		if (s->sh->o.end_at_depth)
+			return finish(s, d) < 0 ? -1 : 1;
 		s->item->cut = XCUT_DEPTH;
 		return 1;
 	}

@@ -18,19 +18,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
 . "$top/tests/interactive/lib/thieves.bash"
 
-thieves_script t.vfs v6.5 4 B C D E F G H I J K L M
-{
-    echo 'set rename-lock no-mutex'
-    echo 'mkdir /a /b'
-    echo 'touch /a/x /b/y'
-    echo 'spawn R'
-    echo 'spawn S'
-    grep -v '&$' t.vfs | sed 1d
-    grep '&$' t.vfs
-    echo 'R: rename /a/x /b/x &'
-    echo 'S: rename /b/y /a/y &'
-} >body
-{ echo 'kernel v6.5'; cat body; } >s.vfs
+abba_script s.vfs 4 B C D E F G H I J K L M
 cp s.vfs r.vfs
 echo 'explore' >>s.vfs
 NO_COLOR=1 timeout -s TERM 120 "$vfsim" -q s.vfs </dev/null >out 2>err

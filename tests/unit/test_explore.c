@@ -640,6 +640,56 @@ static void test_probe_delay(void **state)
 	h_free(h);
 }
 
+/* bound 0 from H's world in one worker: runs of at most DEPTH steps
+ * (0: the default) ending there when END, stopped at a violation when
+ * STOP */
+static void bound0(struct h *h, int depth, int end, int stop,
+		   struct vfs_explore_result *r)
+{
+	struct vfs_explore_opts o;
+	vfs_explore_opts_init(&o);
+	o.jobs = 1;
+	o.bound = 0;
+	o.max_depth = depth;
+	o.end_at_depth = end;
+	o.stop_at_violation = stop;
+	assert_int_equal(vfs_explore(h->w, &o, r), 0);
+}
+
+/* opts.end_at_depth (the check of fewest steps, explore_shortest.c):
+ * a run reaching max_depth ends there as an execution, its kinds those
+ * of its steps so far, not a cut; without it the search is cut "too
+ * deep".  v6.4's race of no preemption shows in the prefix of the
+ * first execution's steps to it. */
+static void test_end_at_depth(void **state)
+{
+	(void)state;
+	struct h *h = thieves("v6.4", 1, 30);
+	struct vfs_explore_result r;
+	bound0(h, 0, 0, 1, &r);
+	assert_true(r.have_cex);
+	int vstep;
+	vfs_explore_preemptions(h->w, r.cex_schedule, r.cex_len, r.violations, &vstep);
+	assert_true(vstep > 1 && vstep < r.cex_len);
+	vfs_explore_result_free(&r);
+	for (int end = 0; end <= 1; end++)
+		for (int d = vstep - 1; d <= vstep; d++) {
+			bound0(h, d, end, 0, &r);
+			if (end) {
+				assert_true(r.complete || r.cut == XCUT_BOUND);
+				assert_true(r.executions >= 1);
+				/* (the first execution's prefix: the race at vstep) */
+				if (d == vstep)
+					assert_true(r.violating > 0);
+			} else {
+				assert_int_equal(r.cut, XCUT_DEPTH);
+				assert_int_equal(r.executions, 0);
+			}
+			vfs_explore_result_free(&r);
+		}
+	h_free(h);
+}
+
 static volatile sig_atomic_t stop_now;
 
 static void test_stop(void **state)
@@ -674,6 +724,7 @@ int main(void)
 		cmocka_unit_test(test_fewest_bounded),
 		cmocka_unit_test(test_probe_counts),
 		cmocka_unit_test(test_probe_delay),
+		cmocka_unit_test(test_end_at_depth),
 		cmocka_unit_test(test_first_20ea),
 		cmocka_unit_test(test_first_7979),
 		cmocka_unit_test(test_first_v65),

@@ -20,3 +20,26 @@ thieves_script() {
         done
     } >"$file"
 }
+# abba_script FILE CALLS THIEF...: the thieves under v6.5 (no violation
+# of their own) beside the ABBA deadlock of two renames without
+# s_vfs_rename_mutex (set rename-lock no-mutex; R: /a/x to /b/x, S: /b/y
+# to /a/y, spawned first), which needs one preemption.  For the tests of
+# the probe's delay and of a long check.
+abba_script() {
+    local file=$1
+    shift
+    thieves_script "$file.t" v6.5 "$@"
+    {
+        echo 'kernel v6.5'
+        echo 'set rename-lock no-mutex'
+        echo 'mkdir /a /b'
+        echo 'touch /a/x /b/y'
+        echo 'spawn R'
+        echo 'spawn S'
+        grep -v '&$' "$file.t" | sed 1d
+        grep '&$' "$file.t"
+        echo 'R: rename /a/x /b/x &'
+        echo 'S: rename /b/y /a/y &'
+    } >"$file"
+    rm -f "$file.t"
+}
