@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "explore_stateful.h"
+#include "explore_probe.h"
 
 void *xs_probe_main(void *arg)
 {

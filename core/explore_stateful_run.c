@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "explore_stateful.h"
+#include "explore_probe.h"
 
 
 /* The outcomes found (opts.outcomes) and their schedules, those the
