@@ -7,7 +7,8 @@
  * visible location, and DPOR's keys of the event, which the sleep sets'
  * footprint adds), it answers most events from what it kept, and it
  * still agrees once the table's classes changed under it (a demotion
- * between two rounds).
+ * between two rounds); where the sink's common path answers from the entry
+ * alone (xm_memo_mover, fixed_acc), xm_event finds nothing it skips.
  */
 #include "harness.h"
 #include "explore_stateful.h"
@@ -19,6 +20,10 @@ struct cmp {
 	struct xmemo *memo;
 	int events, seen[3];
 	uint64_t misses;
+	/* events the sink's common path takes that it did not before cost16:
+	 * [0] a fixed class, visible, no checked access; [1] a mover whose
+	 * class reads the thread */
+	int fast[2];
 	struct vfs_event kept[NKEEP];   /* the first events */
 	int nkept;
 };
@@ -42,6 +47,22 @@ static void both(void *ctx, const struct vfs_world *w, const struct vfs_event *e
 	assert_int_equal(e->fpn, n);
 	for (int i = 0; i < n; i++)
 		assert_int_equal(e->fpk[i], key[i]);
+	/* the sink's common path (xs_obs_sink) answers from the entry
+	 * without xm_event: where it does, what it skips must be nothing.
+	 * A class that reads the thread, taken as a mover there, is one
+	 * (no violation, no visible access); a fixed class without
+	 * fixed_acc makes no access obs_access would record. */
+	if (e->gen == c->m->gen && e->fixed < 0 && xm_memo_mover(e, w, ev)) {
+		assert_int_equal(a, XM_B);
+		assert_int_equal(va, 0);
+	}
+	if (e->gen == c->m->gen && e->fixed >= 0 && !e->fixed_acc)
+		assert_false(a != XM_B && va &&
+			     (ev->op == OP_READ || ev->op == OP_WRITE) &&
+			     vfs_access_checked(ev));
+	if (e->gen == c->m->gen)
+		c->fast[e->fixed < 0] += e->fixed < 0 ? xm_memo_mover(e, w, ev) :
+					 e->fixed != XM_B && !e->fixed_acc;
 	c->events++;
 	c->seen[a]++;
 	if (c->nkept < NKEEP)
@@ -133,6 +154,7 @@ static void test_memo_agrees(void **state)
 		if (c.misses * 4 >= (uint64_t)c.events)   /* (the first of each: misses) */
 			fail_msg("misses %llu of %d", (unsigned long long)c.misses, c.events);
 		assert_true(c.seen[XM_B] > 0 && c.seen[XM_N] > 0);
+		assert_true(c.fast[0] > 0 && c.fast[1] > 0);
 		int before = c.seen[XM_B], events = c.events;
 		moved(&c, h->w);
 		/* and with one slot: every event replaces the last */
