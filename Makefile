@@ -24,10 +24,11 @@ VIMDIR    = $(PREFIX)/share/vim/vimfiles
 INSTALL  ?= install
 VERSION  := $(shell sed -n 's/^\#define VFSIM_VERSION "\(.*\)"/\1/p' cli/main.c)
 
-# What the build makes from data (build/gen/NAME.inc from core/NAME.tbl:
-# the presets, the accessors), one copy for every variant.
+# What the build makes from data (build/gen/NAME.inc from core/NAME.tbl
+# or cli/NAME.tbl: the presets, the accessors, the commands), one copy for
+# every variant.
 GEN_DIR  := build/gen
-GEN      := $(GEN_DIR)/presets.inc $(GEN_DIR)/accessors.inc
+GEN      := $(GEN_DIR)/presets.inc $(GEN_DIR)/accessors.inc $(GEN_DIR)/commands.inc
 AWK      ?= awk
 
 VFSIM_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Icore -Icli -I$(GEN_DIR)
@@ -118,12 +119,14 @@ $$($(1)_DIR)/.flags: FORCE
 endef
 $(foreach v,$(VARIANTS),$(eval $(call VARIANT_RULES,$(v))))
 
-# The tables: core/NAME.tbl made into C by scripts/NAME.awk, after what
-# the tables share, scripts/tbl.awk (the kernels' rows: presets; the
-# fields the shell reads: accessors).
-$(GEN_DIR)/%.inc: core/%.tbl scripts/%.awk scripts/tbl.awk
+# The tables: core/NAME.tbl or cli/NAME.tbl made into C by
+# scripts/NAME.awk, after what the tables share, scripts/tbl.awk (the
+# kernels' rows: presets; the fields the shell reads: accessors; the
+# shell's commands: commands).
+vpath %.tbl core cli
+$(GEN_DIR)/%.inc: %.tbl scripts/%.awk scripts/tbl.awk
 	@mkdir -p $(@D)
-	$(AWK) -f scripts/tbl.awk -f scripts/$*.awk core/$*.tbl >$@.tmp && mv $@.tmp $@
+	$(AWK) -f scripts/tbl.awk -f scripts/$*.awk $< >$@.tmp && mv $@.tmp $@
 
 .PHONY: all asan tsan libedit none variants unit-tests driver run check bench difftest fuzz \
         install uninstall clean pictures lint-man man help dist FORCE

@@ -17,37 +17,12 @@
 #include "vfs_file.h"
 #include "vfs_thread.h"
 
-/* The commands.  X(NAME) is cmd_NAME_entry, defined after its handler
- * c_NAME in its cmd_*.c file: the entry owns the command's name, group,
- * synopsis (the argument schema, argspec.c), one-line help, long help
- * (c_NAME_help, before the handler), flags, the system call it submits,
- * its handler and its completer.  X(syscalls) is where the system calls'
- * commands stand, one per row of core/syscalls.c, each made from
- * cmd_thread.c's cmd_syscalls_entry and its row.  `help` lists the
- * commands group by group (the entries' .group), each group in this
- * order.  A new command is its entry and handler, and a word here. */
-#define COMMANDS(X) \
-	/* setting up the world (instant, not traced) */ \
-	X(kernel) X(set) X(fs) X(override) X(rule) X(define) X(field) X(hook) \
-	X(mount) X(mkdir) X(touch) X(ls) X(spawn) X(kill) X(reset) X(sched) \
-	/* things a thread does (traced; they take locks); mkdir above too */ \
-	X(syscalls) \
-	/* running pending calls */ \
-	X(step) X(run) X(back) \
-	/* looking */ \
-	X(ps) X(fds) X(files) X(locks) X(where) X(trace) X(stats) X(reports) \
-	X(lockdep) X(history) \
-	/* checking */ \
-	X(expect) \
-	/* scripts, exploring and comparing */ \
-	X(source) X(echo) X(save) X(explore) X(compare) X(lessons) \
-	/* pictures; the rest of the scripts' */ \
-	X(timeline) X(export) X(help) X(apropos) X(pause) X(clear) X(quit)
-
-#define DECLARE(n) extern const struct cmd_entry cmd_##n##_entry;
-COMMANDS(DECLARE)
-#define ENTRY(n) &cmd_##n##_entry,
-static const struct cmd_entry *const base_table[] = { COMMANDS(ENTRY) };
+/* The commands: cli/commands.tbl's rows, in its order (help's within a
+ * group), made into entries by scripts/commands.awk (COMMAND_ENTRIES,
+ * build/gen/commands.inc).  The row without a name is where the system
+ * calls' commands stand, one per row of core/syscalls.c, each made from
+ * that entry and its row. */
+static const struct cmd_entry base_table[] = { COMMAND_ENTRIES };
 #define NBASE (sizeof base_table / sizeof base_table[0])
 
 static struct cmd_entry table[NBASE + SYS__COUNT];
@@ -62,20 +37,20 @@ int cmd_count;
 static bool own_command(int sys)
 {
 	for (size_t k = 0; k < NBASE; k++)
-		if (base_table[k]->name && base_table[k]->sys == sys)
+		if (base_table[k].name && base_table[k].sys == sys)
 			return true;
 	return false;
 }
 
-/* The table: the entries, the system calls' commands where
- * cmd_syscalls_entry stands, each from its row and that entry. */
+/* The table: the entries, the system calls' commands where the entry
+ * without a name stands, each from its row and that entry. */
 void cmd_table_init(void)
 {
 	if (cmd_count)
 		return;
 	int n = 0;
 	for (size_t i = 0; i < NBASE; i++) {
-		const struct cmd_entry *def = base_table[i];
+		const struct cmd_entry *def = &base_table[i];
 		if (def->name) {
 			table[n] = *def;
 			if (def->make)  /* what its own table says (export) */
@@ -419,16 +394,8 @@ int resolve_file(struct session *s, const char *name, int *file)
 
 /* ---- help ---- */
 
-static const struct { const char *id, *title; } groups[] = {
-	{ "world", "Setting up the world (instant, not traced)" },
-	{ "thread", "Things a thread does: THREAD: CALL [&] (traced, they take locks)" },
-	{ "run", "Running pending calls" },
-	{ "look", "Looking" },
-	{ "check", "Checking" },
-	{ "explore", "Exploring and comparing" },
-	{ "picture", "Pictures and exports" },
-	{ "script", "Scripts" },
-};
+/* help's groups, in its order: cli/commands.tbl's group rows */
+static const struct { const char *id, *title; } groups[] = { COMMAND_GROUPS };
 
 /* The commands in help's order, group by group; title[i] is the group's
  * title at its first command, else NULL.  Their number. */

@@ -459,12 +459,12 @@ const struct expect_cond *expect_cond_find(const char *name)
 	return NULL;
 }
 
-static const char c_expect_help[] =
+const char c_expect_help[] =
 	"FILE is file#N or PROC:FD; LOCK f_pos_lock, i_rwsem, f_lock, rename_mutex\n"
 	"or the era's exec lock pidfd_getfd takes: cred_guard_mutex (v5.6),\n"
 	"exec_update_mutex (v5.7-v5.10), exec_update_lock (v5.11 on, read).";
 
-static HANDLER(c_expect)
+HANDLER(c_expect)
 {
 	const char *k = c->argv[0];
 	bool neg = false;
@@ -511,13 +511,6 @@ static HANDLER(c_expect)
 	return cli_unknown(s, "expect: unknown condition", k, conds, n,
 			   "'help expect' lists them");
 }
-
-const struct cmd_entry cmd_expect_entry = {
-	.name = "expect", .group = "check", .args = "CONDITION...",
-	.help = "fail the script unless CONDITION holds",
-	.long_help = c_expect_help, .flags = CMD_NOREPLAY, .fn = c_expect,
-	.complete = complete_expect,
-};
 
 /* vfsim(5)'s table of the conditions, from expect_conds
  * (`vfsim --conditions-mdoc`, scripts/gen-man.sh) */

@@ -588,7 +588,7 @@ static void print_rows(struct session *s, const struct row *a, const struct row 
 	print_row(s, diff, r->label, l, rr);
 }
 
-static const char c_compare_help[] =
+const char c_compare_help[] =
 	"Runs this session (its log, as it was typed) or FILE line by line under\n"
 	"each preset in a fresh session, as a script runs (expect, save, export and\n"
 	"lessons left out; back, explore and compare too, and said), and prints\n"
@@ -601,7 +601,7 @@ static const char c_compare_help[] =
 	"replaced by the presets; its 'set' lines are kept. Example: compare v6.4\n"
 	"v6.5";
 
-static HANDLER(c_compare)
+HANDLER(c_compare)
 {
 	const char *names[2] = { c->argv[0], c->argv[1] };
 	for (int i = 0; i < 2; i++)
@@ -715,9 +715,3 @@ static HANDLER(c_compare)
 		replay_free(&rp[i]);
 	return 0;
 }
-
-const struct cmd_entry cmd_compare_entry = {
-	.name = "compare", .group = "explore", .args = "PRESET PRESET [FILE]",
-	.help = "replay the session (or FILE) under two kernels, side by side",
-	.long_help = c_compare_help, .flags = CMD_NOREPLAY_SAID, .fn = c_compare,
-};

@@ -522,7 +522,7 @@ void define_again(struct session *s, const struct vfs_world *from)
 		define_lines(s, vfs_kfn_get(from, i), exec_line);
 }
 
-static const char c_define_help[] =
+const char c_define_help[] =
 	"  define syscall getpos FD\n"
 	"    fdget FD                   # the file FD names (EBADF: none)\n"
 	"    lock f_pos_lock of file    # mutex_lock\n"
@@ -557,7 +557,7 @@ static const char c_define_help[] =
 	"a cycle of calls. 'define' lists the definitions; 'reset', 'kernel',\n"
 	"'back', 'compare', 'explore' and 'save' keep them.";
 
-static HANDLER(c_define)
+HANDLER(c_define)
 {
 	if (!c->argc) {
 		if (!vfs_nkfns(s->w))
@@ -632,13 +632,6 @@ static HANDLER(c_define)
 	session_log_setup(s, c, "define");
 	return 0;
 }
-
-const struct cmd_entry cmd_define_entry = {
-	.name = "define", .group = "world",
-	.args = "[syscall NAME [PARAM...] | function NAME [PARAM...]]",
-	.help = "a kernel function or system call of your own, as steps, to 'end'",
-	.long_help = c_define_help, .fn = c_define,
-};
 
 int define_call_line(struct session *s, struct lex *l)
 {

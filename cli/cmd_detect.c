@@ -27,7 +27,7 @@ static void print_report(struct session *s, const struct vfs_report *r, int i)
 	free(buf);
 }
 
-static const char c_reports_help[] =
+const char c_reports_help[] =
 	"Races (vector clocks), duplicate and skipped entries per pass of an open\n"
 	"directory, iteration of a dead directory, deadlocks (the wait-for cycle,\n"
 	"shown as lockdep's \"Possible unsafe locking scenario\" with the threads\n"
@@ -37,7 +37,7 @@ static const char c_reports_help[] =
 	"Each report is also printed as it fires, one line with '!', while\n"
 	"commands, scripts and lessons run; 'reports live off' stops that.";
 
-static HANDLER(c_reports)
+HANDLER(c_reports)
 {
 	const struct vfs_world *w = s->w;
 	int only = -1;
@@ -87,14 +87,7 @@ static HANDLER(c_reports)
 	return 0;
 }
 
-const struct cmd_entry cmd_reports_entry = {
-	.name = "reports", .group = "look",
-	.args = "[race|duplicate|skipped|deaddir|deadlock|lockorder|rule | live [on|off]]",
-	.help = "what the detectors found, each report in full",
-	.long_help = c_reports_help, .flags = CMD_PAGER, .fn = c_reports,
-};
-
-static const char c_lockdep_help[] =
+const char c_lockdep_help[] =
 	"The graph: an edge A -> B for every lock key B taken while holding A,\n"
 	"with the first thread, kernel function and step that did it. Keys are\n"
 	"lock classes with the kernel's nesting subclass (/1 I_MUTEX_PARENT,\n"
@@ -103,7 +96,7 @@ static const char c_lockdep_help[] =
 	"prints each lock-order report as lockdep would; 'lockdep graph' the\n"
 	"graph alone, and plain 'lockdep' the graph and one line per problem.";
 
-static HANDLER(c_lockdep)
+HANDLER(c_lockdep)
 {
 	const struct vfs_world *w = s->w;
 	char *buf = malloc(DETAIL_MAX);
@@ -140,12 +133,6 @@ static HANDLER(c_lockdep)
 	free(buf);
 	return 0;
 }
-
-const struct cmd_entry cmd_lockdep_entry = {
-	.name = "lockdep", .group = "look", .args = "[graph|reports]",
-	.help = "the lock-order graph and its problems",
-	.long_help = c_lockdep_help, .flags = CMD_PAGER, .fn = c_lockdep,
-};
 
 /* run/step ended with every live thread blocked: say why, as lockdep would. */
 void detect_tell_overflow(struct session *s)

@@ -288,7 +288,7 @@ void fs_define_text(const struct vfs_fstype *ft, char *buf, size_t n)
 			 ft->until_era % 100);
 }
 
-static const char c_fs_help[] =
+const char c_fs_help[] =
 	"'fs list': for each type, its iterator, whether it has ->iterate_shared\n"
 	"natively or the legacy ->iterate (wrapped from v6.5), its directory\n"
 	"llseek, and its answer to read() on a directory. Types the preset's\n"
@@ -313,7 +313,7 @@ static const char c_fs_help[] =
 	"A definition is part of the kernel being modelled: 'reset', 'kernel',\n"
 	"'back', 'compare', 'explore' and 'save' keep it.";
 
-static HANDLER(c_fs)
+HANDLER(c_fs)
 {
 	if (!c->argc || !strcmp(c->argv[0], "list"))
 		return fs_list(s);
@@ -322,9 +322,3 @@ static HANDLER(c_fs)
 	return cli_error_at(s, c->cols[0], "fs: expected 'list' or 'define NAME KEY "
 			    "VALUE...', not '%s'", c->argv[0]);
 }
-
-const struct cmd_entry cmd_fs_entry = {
-	.name = "fs", .group = "world", .args = "[list | define NAME KEY VALUE...]",
-	.help = "the filesystem types, or define one from their parts",
-	.long_help = c_fs_help, .flags = CMD_PAGER, .fn = c_fs,
-};

@@ -13,7 +13,7 @@
 #include "vfs_file.h"
 #include "vfs_inode.h"
 
-static const char c_field_help[] =
+const char c_field_help[] =
 	"'field NAME of file [= N]' gives every open file (and 'of inode', every\n"
 	"inode) a field NAME, N at first (0 without '= N'), those made before\n"
 	"the declaration too. Defined steps read and write it as they do f_pos\n"
@@ -27,7 +27,7 @@ static const char c_field_help[] =
 	"'back', 'compare', 'explore' and 'save' keep them.";
 
 /* `field NAME of file|inode [= N]`; `field`: the fields and their values */
-static HANDLER(c_field)
+HANDLER(c_field)
 {
 	const struct vfs_world *w = s->w;
 	if (!c->argc) {
@@ -77,12 +77,6 @@ static HANDLER(c_field)
 	return 0;
 }
 
-const struct cmd_entry cmd_field_entry = {
-	.name = "field", .group = "world", .args = "[NAME of file|inode [= N]]",
-	.help = "declare a field of your locking idea on every file or inode",
-	.long_help = c_field_help, .fn = c_field,
-};
-
 /* What is at hook point H as `hook` takes it after the point's word
  * ("my_llseek", "before F after G"), "" for the kernel's own. */
 void hook_text(const struct vfs_world *w, int h, char *buf, size_t n)
@@ -95,7 +89,7 @@ void hook_text(const struct vfs_world *w, int h, char *buf, size_t n)
 		snprintf(buf, n, "%s", k >= 0 ? vfs_kfn_get(w, k)->name : "");
 }
 
-static const char c_hook_help[] =
+const char c_hook_help[] =
 	"'hook vfs_llseek FUNCTION': lseek runs FUNCTION instead of vfs_llseek,\n"
 	"on its file after fdget_pos; FUNCTION's return is lseek's, its\n"
 	"parameters name lseek's arguments (define function NAME FD OFF WHENCE).\n"
@@ -120,7 +114,7 @@ static const char c_hook_help[] =
 
 /* `hook POINT FUNCTION|default`, `hook POINT before F after G`; `hook`:
  * the points and what is at each */
-static HANDLER(c_hook)
+HANDLER(c_hook)
 {
 	if (!c->argc) {
 		for (int i = 0; i < VHOOK__COUNT; i++) {
@@ -163,10 +157,3 @@ static HANDLER(c_hook)
 	session_log_setup(s, c, "hook");
 	return 0;
 }
-
-const struct cmd_entry cmd_hook_entry = {
-	.name = "hook", .group = "world",
-	.args = "[vfs_llseek|lookup|wrap_directory_iterator [FUNCTION|default | before FUNCTION after FUNCTION]]",
-	.help = "put a function you defined into a built-in path",
-	.long_help = c_hook_help, .fn = c_hook,
-};

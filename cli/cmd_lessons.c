@@ -162,7 +162,7 @@ int lesson_pause(struct session *s)
 }
 
 /* `pause [TEXT]` in a script: TEXT, then Enter at a terminal. */
-static HANDLER(c_pause)
+HANDLER(c_pause)
 {
 	for (int i = 0; i < c->argc; i++)
 		out(s, "%s%s", i ? " " : "", c->argv[i]);
@@ -176,13 +176,7 @@ static HANDLER(c_pause)
 	return 0;
 }
 
-const struct cmd_entry cmd_pause_entry = {
-	.name = "pause", .group = "script", .args = "[TEXT...]",
-	.help = "print TEXT and wait for Enter (at a terminal only)",
-	.fn = c_pause,
-};
-
-static const char c_lessons_help[] =
+const char c_lessons_help[] =
 	"Lists examples/NN-*.vfs with the first line of each. 'lessons 1' loads\n"
 	"lesson 1 into a fresh world (as 'source' would). Each lesson's comments\n"
 	"(open the file beside the shell) say what to watch with 'trace on' and\n"
@@ -190,7 +184,7 @@ static const char c_lessons_help[] =
 	"examples/, or $(PREFIX)/share/vfsim/examples. 'lessons N step' runs it\n"
 	"part by part: each command shown as it runs, Enter for the next part.";
 
-static HANDLER(c_lessons)
+HANDLER(c_lessons)
 {
 	char dir[PATH_MAX];
 	struct lesson ls[MAX_LESSONS];
@@ -250,9 +244,3 @@ static HANDLER(c_lessons)
 	}
 	return r;
 }
-
-const struct cmd_entry cmd_lessons_entry = {
-	.name = "lessons", .group = "script", .args = "[N|NAME [step]]",
-	.help = "list the workshop's lessons, or load lesson N",
-	.long_help = c_lessons_help, .flags = CMD_PAGER | CMD_NOREPLAY, .fn = c_lessons,
-};

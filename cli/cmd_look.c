@@ -19,7 +19,7 @@ static const char *state_name(const struct vfs_world *w, int tid)
 	}
 }
 
-static HANDLER(c_ps)
+HANDLER(c_ps)
 {
 	(void)c;
 	const struct vfs_world *w = s->w;
@@ -50,12 +50,6 @@ static HANDLER(c_ps)
 	}
 	return 0;
 }
-
-const struct cmd_entry cmd_ps_entry = {
-	.name = "ps", .group = "look", .args = "",
-	.help = "processes and threads, with their state",
-	.flags = CMD_PAGER, .fn = c_ps,
-};
 
 static void describe_file(const struct vfs_world *w, int f, char *buf, size_t n)
 {
@@ -117,7 +111,7 @@ static int one_or_each(struct session *s, int one, int n,
 	return 0;
 }
 
-static HANDLER(c_fds)
+HANDLER(c_fds)
 {
 	int proc = -1, pid = 0;
 	if (c->argc && resolve_proc(s, c->argv[0], &proc, &pid) < 0)
@@ -128,13 +122,7 @@ static HANDLER(c_fds)
 			   "no process yet, so no descriptor ('spawn NAME' makes one)");
 }
 
-const struct cmd_entry cmd_fds_entry = {
-	.name = "fds", .group = "look", .args = "[PROC]",
-	.help = "descriptor tables",
-	.flags = CMD_PAGER, .fn = c_fds,
-};
-
-static HANDLER(c_files)
+HANDLER(c_files)
 {
 	(void)c;
 	const struct vfs_world *w = s->w;
@@ -178,12 +166,6 @@ static HANDLER(c_files)
 	return 0;
 }
 
-const struct cmd_entry cmd_files_entry = {
-	.name = "files", .group = "look", .args = "",
-	.help = "open files: f_pos, f_count, f_mode, locks",
-	.flags = CMD_PAGER, .fn = c_files,
-};
-
 static int show_lock(struct session *s, vfs_lid_t lid)
 {
 	const struct vfs_world *w = s->w;
@@ -218,7 +200,7 @@ static int show_lock(struct session *s, vfs_lid_t lid)
 	return 1;
 }
 
-static HANDLER(c_locks)
+HANDLER(c_locks)
 {
 	(void)c;
 	const struct vfs_world *w = s->w;
@@ -235,12 +217,6 @@ static HANDLER(c_locks)
 		}
 	return 0;
 }
-
-const struct cmd_entry cmd_locks_entry = {
-	.name = "locks", .group = "look", .args = "",
-	.help = "each lock held or waited for: holders, mode, waiters in order",
-	.flags = CMD_PAGER, .fn = c_locks,
-};
 
 static void where_one(struct session *s, int tid)
 {
@@ -290,7 +266,7 @@ static void where_one(struct session *s, int tid)
 	}
 }
 
-static HANDLER(c_where)
+HANDLER(c_where)
 {
 	int tid = -1;
 	if (c->argc && resolve_thread(s, c->argv[0], &tid) < 0)
@@ -298,12 +274,6 @@ static HANDLER(c_where)
 	return one_or_each(s, tid, vfs_world_nthreads(s->w), where_one,
 			   "no thread yet, so nothing runs ('spawn NAME' makes one)");
 }
-
-const struct cmd_entry cmd_where_entry = {
-	.name = "where", .group = "look", .args = "[THREAD]",
-	.help = "a thread's kernel call chain, the locks it holds, its next step (FUNC:STEP)",
-	.flags = CMD_PAGER, .fn = c_where,
-};
 
 /* `trace`'s words: a mode of the live trace, or what to do with the kept one */
 enum { TW_CLEAR = -1, TW_SHOW = -2, TW_NONE = -3 };
@@ -313,7 +283,7 @@ static const struct { const char *word; int what; } trace_words[] = {
 	{ "show", TW_SHOW },
 };
 
-static const char c_trace_help[] =
+const char c_trace_help[] =
 	"'trace on' prints each event as it happens; 'trace steps' adds a column,\n"
 	"after the thread's, naming the step it happened in as 'where' names a\n"
 	"resume point: FUNCTION:STEP, the kernel function's C function in core/\n"
@@ -323,7 +293,7 @@ static const char c_trace_help[] =
 	"when the live trace has it; JSON lines (jsonl, 'export jsonl') carry it\n"
 	"as \"point\".";
 
-static HANDLER(c_trace)
+HANDLER(c_trace)
 {
 	const char *a = c->argc ? c->argv[0] : "show";
 	int what = TW_NONE;
@@ -365,14 +335,7 @@ static HANDLER(c_trace)
 	return 0;
 }
 
-const struct cmd_entry cmd_trace_entry = {
-	.name = "trace", .group = "look",
-	.args = "[on|steps|off|jsonl|clear|show [steps] [N]]",
-	.help = "the trace: live, or what happened so far",
-	.long_help = c_trace_help, .flags = CMD_PAGER, .fn = c_trace,
-};
-
-static HANDLER(c_stats)
+HANDLER(c_stats)
 {
 	(void)c;
 	const struct vfs_stats *st = vfs_world_stats(s->w);
@@ -406,22 +369,10 @@ static HANDLER(c_stats)
 	return 0;
 }
 
-const struct cmd_entry cmd_stats_entry = {
-	.name = "stats", .group = "look", .args = "",
-	.help = "per lock class: acquisitions, contention, waiting; atomics per call",
-	.flags = CMD_PAGER, .fn = c_stats,
-};
-
-static HANDLER(c_history)
+HANDLER(c_history)
 {
 	(void)c;
 	for (size_t i = 0; i < s->nhist; i++)
 		out(s, "%5zu  %s\n", i + 1, s->hist[i]);
 	return 0;
 }
-
-const struct cmd_entry cmd_history_entry = {
-	.name = "history", .group = "look", .args = "",
-	.help = "the commands typed in this session",
-	.flags = CMD_PAGER, .fn = c_history,
-};

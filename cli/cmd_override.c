@@ -238,7 +238,7 @@ void override_text(int dec, const struct vfs_expr *e, char *buf, size_t n)
 	snprintf(buf, n, "override %s %s", vfs_decisions[dec].fn, text);
 }
 
-static const char c_override_help[] =
+const char c_override_help[] =
 	"'override FUNC EXPR' replaces the decision of kernel function FUNC by\n"
 	"the expression EXPR over the state FUNC sees, written as its condition:\n"
 	"  override file_needs_f_pos_lock atomic_pos && (count > 1 || dir)\n"
@@ -257,7 +257,7 @@ static const char c_override_help[] =
 	"this kernel), regular; __fget_light (fdget borrows the file, no\n"
 	"reference) sees table_users (files->count).";
 
-static HANDLER(c_override)
+HANDLER(c_override)
 {
 	if (!c->argc) {
 		for (int i = 0; i < VDEC__COUNT; i++)
@@ -306,9 +306,3 @@ static HANDLER(c_override)
 	free(p);
 	return r;
 }
-
-const struct cmd_entry cmd_override_entry = {
-	.name = "override", .group = "world", .args = "[FUNC [EXPR...|default]]",
-	.help = "replace a kernel function's decision by an expression",
-	.long_help = c_override_help, .fn = c_override,
-};

@@ -70,7 +70,7 @@ const struct export_format export_formats[] = {
 };
 const int export_nformats = sizeof export_formats / sizeof export_formats[0];
 
-static HANDLER(c_export)
+HANDLER(c_export)
 {
 	const char *fmt = c->argv[0], *path = c->argc > 1 ? c->argv[1] : NULL;
 	const struct export_format *x = NULL;
@@ -120,7 +120,7 @@ static HANDLER(c_export)
 }
 
 /* export's synopsis and long help, from its formats' table */
-static void export_make(struct cmd_entry *e)
+void export_make(struct cmd_entry *e)
 {
 	static char syn[256], help[2048];
 	size_t o = 0, h = 0;
@@ -134,9 +134,3 @@ static void export_make(struct cmd_entry *e)
 	e->args = syn;
 	e->long_help = help;
 }
-
-const struct cmd_entry cmd_export_entry = {
-	.name = "export", .group = "picture",
-	.help = "write the trace for a browser, Perfetto, Graphviz or jq",
-	.flags = CMD_NOREPLAY, .fn = c_export, .make = export_make,
-};

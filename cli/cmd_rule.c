@@ -79,7 +79,7 @@ static int remove_rule(struct session *s, const struct cmd_call *c)
 			    "lists them)", t);
 }
 
-static const char c_rule_help[] =
+const char c_rule_help[] =
 	"'rule lockorder A before B': no thread takes A while holding B.\n"
 	"'rule rank LOCK N', as Documentation/filesystems/directory-locking.rst\n"
 	"ranks locks: no thread takes a lock while holding one of the same or a\n"
@@ -106,7 +106,7 @@ static const char c_rule_help[] =
 	"the rules; 'reset',\n"
 	"'kernel', 'back', 'compare', 'explore' and 'save' keep them.";
 
-static HANDLER(c_rule)
+HANDLER(c_rule)
 {
 	struct vfs_rule r;
 	if (!c->argc) {
@@ -131,14 +131,6 @@ static HANDLER(c_rule)
 	session_log_setup(s, c, "rule");
 	return 0;
 }
-
-const struct cmd_entry cmd_rule_entry = {
-	.name = "rule", .group = "world",
-	.args = "[lockorder A before B | rank LOCK N | write|access FIELD under LOCK "
-	"| field FIELD CMP N | entries once per pass | remove all|RULE...]",
-	.help = "declare a lock-order rule or an invariant, checked beside lockdep's",
-	.long_help = c_rule_help, .fn = c_rule,
-};
 
 /* The kinds of rule by their first word. */
 static const struct { const char *word; uint8_t kind; } rule_kinds[] = {

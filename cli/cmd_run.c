@@ -115,12 +115,12 @@ static bool numeric(const char *w)
 	return *w && strspn(w, "0123456789") == strlen(w);
 }
 
-static const char c_step_help[] =
+const char c_step_help[] =
 	"'step' runs one step of the scheduler's choice; 'step A' one of A's;\n"
 	"'step A 5' five. 'step A until ext4_readdir' runs A until it is about to\n"
 	"enter that kernel function (or says why it stopped before).";
 
-static HANDLER(c_step)
+HANDLER(c_step)
 {
 	int tid = -1, ai = 0;
 	long long n = 1;
@@ -203,12 +203,6 @@ static HANDLER(c_step)
 	return 0;
 }
 
-const struct cmd_entry cmd_step_entry = {
-	.name = "step", .group = "run", .args = "[THREAD] [N] | THREAD until FUNC",
-	.help = "run atomic steps (the scheduler's choice, or THREAD's)",
-	.long_help = c_step_help, .fn = c_step,
-};
-
 /* A hidden knob for the interactive tests: VFSIM_TEST_STEP_DELAY_US makes
  * each step of `run` that much slower, so that a test can press Ctrl-C
  * during a run. */
@@ -224,7 +218,7 @@ static useconds_t step_delay(void)
 	return (useconds_t)us;
 }
 
-static HANDLER(c_run)
+HANDLER(c_run)
 {
 	int tid = -1;
 	useconds_t delay = step_delay();
@@ -258,13 +252,7 @@ static HANDLER(c_run)
 	return 0;
 }
 
-const struct cmd_entry cmd_run_entry = {
-	.name = "run", .group = "run", .args = "[THREAD]",
-	.help = "run until nothing is runnable",
-	.fn = c_run,
-};
-
-static HANDLER(c_back)
+HANDLER(c_back)
 {
 	long long n = 1;
 	if (c->argc && (parse_num(c->argv[0], &n) < 0 || n < 0))
@@ -278,9 +266,3 @@ static HANDLER(c_back)
 	out(s, "back %lld step%s: now at step %d\n", n, n == 1 ? "" : "s", vfs_world_step(s->w));
 	return 0;
 }
-
-const struct cmd_entry cmd_back_entry = {
-	.name = "back", .group = "run", .args = "[N]",
-	.help = "undo the last N steps (deterministic replay)",
-	.flags = CMD_NOREPLAY_SAID, .fn = c_back,
-};

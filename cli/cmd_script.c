@@ -10,30 +10,18 @@
 #include "commands.h"
 #include "vfs_trace.h"
 
-static HANDLER(c_source)
+HANDLER(c_source)
 {
 	return session_source(s, c->argv[0]);
 }
 
-const struct cmd_entry cmd_source_entry = {
-	.name = "source", .group = "script", .args = "FILE",
-	.help = "run the commands of FILE",
-	.fn = c_source,
-};
-
-static HANDLER(c_echo)
+HANDLER(c_echo)
 {
 	for (int i = 0; i < c->argc; i++)
 		out(s, "%s%s", i ? " " : "", c->argv[i]);
 	out(s, "\n");
 	return 0;
 }
-
-const struct cmd_entry cmd_echo_entry = {
-	.name = "echo", .group = "script", .args = "[TEXT...]",
-	.help = "print TEXT",
-	.fn = c_echo,
-};
 
 /* "A: getdents 3 2 &": a call of the log as its words (the row's,
  * core/syscalls.c), started with & so that the steps replay as logged
@@ -257,19 +245,13 @@ static int save_writer(struct session *s, FILE *f, void *ctx)
 	return session_save(s, f, false);
 }
 
-static HANDLER(c_save)
+HANDLER(c_save)
 {
 	if (write_atomic(s, "save", c->argv[0], save_writer, NULL) < 0)
 		return -1;
 	out(s, "session saved to %s\n", c->argv[0]);
 	return 0;
 }
-
-const struct cmd_entry cmd_save_entry = {
-	.name = "save", .group = "script", .args = "FILE",
-	.help = "write the session as a replayable script",
-	.flags = CMD_NOREPLAY, .fn = c_save,
-};
 
 /* "usage: step [THREAD] [N]" and "       step THREAD until FUNC": each
  * alternative of a synopsis ("A | B") as a line that parses. */
@@ -288,12 +270,12 @@ static void print_usage(struct session *s, const struct cmd_entry *e)
 	} while (p);
 }
 
-static const char c_help_help[] =
+const char c_help_help[] =
 	"'help race', 'help f_pos_lock', 'help i_rwsem', ...: the ideas behind the\n"
 	"commands. 'apropos WORD' finds the commands and ideas that mention WORD.\n"
 	"'?' is 'help'.";
 
-static HANDLER(c_help)
+HANDLER(c_help)
 {
 	if (!c->argc) {
 		cmd_help_list(s);
@@ -317,7 +299,7 @@ static HANDLER(c_help)
 	out(s, "  %s\n", e->help);
 	if (e->long_help)
 		out(s, "\n%s\n", e->long_help);
-	if (e->fn == cmd_expect_entry.fn) {
+	if (e->fn == c_expect) {
 		out(s, "\nConditions ('expect no NAME' where marked no):\n");
 		for (int i = 0; i < expect_ncond; i++) {
 			const struct expect_cond *ec = &expect_conds[i];
@@ -337,12 +319,6 @@ static HANDLER(c_help)
 	return 0;
 }
 
-const struct cmd_entry cmd_help_entry = {
-	.name = "help", .group = "script", .args = "[COMMAND|CONCEPT]",
-	.help = "list the commands, or explain one (or a lock, a report)",
-	.long_help = c_help_help, .flags = CMD_PAGER, .fn = c_help,
-};
-
 /* Case-insensitive: does TEXT mention WORD? */
 static bool mentions(const char *text, const char *word)
 {
@@ -353,7 +329,7 @@ static bool mentions(const char *text, const char *word)
 	return false;
 }
 
-static HANDLER(c_apropos)
+HANDLER(c_apropos)
 {
 	const char *w = c->argv[0];
 	int found = 0;
@@ -378,13 +354,7 @@ static HANDLER(c_apropos)
 	return 0;
 }
 
-const struct cmd_entry cmd_apropos_entry = {
-	.name = "apropos", .group = "script", .args = "WORD",
-	.help = "the commands and ideas that mention WORD",
-	.flags = CMD_PAGER, .fn = c_apropos,
-};
-
-static HANDLER(c_clear)
+HANDLER(c_clear)
 {
 	(void)c;
 	if (isatty(1) && !s->silent) {  /* a terminal's escape; nothing in a file */
@@ -394,21 +364,9 @@ static HANDLER(c_clear)
 	return 0;
 }
 
-const struct cmd_entry cmd_clear_entry = {
-	.name = "clear", .group = "script", .args = "",
-	.help = "clear the terminal",
-	.fn = c_clear,
-};
-
-static HANDLER(c_quit)
+HANDLER(c_quit)
 {
 	(void)c;
 	s->quit = 1;
 	return 0;
 }
-
-const struct cmd_entry cmd_quit_entry = {
-	.name = "quit", .group = "script", .args = "",
-	.help = "leave vfsim (also 'q', or Ctrl-D at the prompt)",
-	.fn = c_quit,
-};

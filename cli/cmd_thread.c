@@ -48,14 +48,6 @@ HANDLER(c_syscall)
 	return thread_run_call(s, c, &call);
 }
 
-/* The system calls' commands: cmd_table_init makes one per row of
- * core/syscalls.c (but a command of its own, mkdir, and the script's
- * defined calls) from this entry and the row's name, synopsis, help and
- * word counts. */
-const struct cmd_entry cmd_syscalls_entry = {
-	.group = "thread", .flags = CMD_THREAD, .fn = c_syscall,
-	.complete = complete_call,
-};
 
 int thread_run_call(struct session *s, const struct cmd_call *c,
 		    struct vfs_call *cp)

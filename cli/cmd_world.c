@@ -53,12 +53,12 @@ int presets_tbl_find(struct session *s, const char *what, const char *name, bool
 	return cli_unknown_of(s, what, name, names, knob ? "see 'set'" : "see 'kernel list'");
 }
 
-static const char c_kernel_help[] =
+const char c_kernel_help[] =
 	"With no argument, shows the preset and any knob overridden. 'kernel list'\n"
 	"lists the presets, one line each. 'kernel PRESET' chooses one and resets\n"
 	"every knob to it; the world is kept.";
 
-static HANDLER(c_kernel)
+HANDLER(c_kernel)
 {
 	if (c->argc == 0)
 		return show_kernel(s, false);
@@ -84,18 +84,12 @@ static HANDLER(c_kernel)
 	return 0;
 }
 
-const struct cmd_entry cmd_kernel_entry = {
-	.name = "kernel", .group = "world", .args = "[list|PRESET]",
-	.help = "show, list or choose the kernel preset",
-	.long_help = c_kernel_help, .flags = CMD_LOG, .fn = c_kernel,
-};
-
-static const char c_set_help[] =
+const char c_set_help[] =
 	"Knobs are the preset's row: fpos-lock, iterate, wrapper, pidfd-getfd, ...\n"
 	"Values that build a kernel that never existed (wrapper no-recheck,\n"
 	"naive-upgrade) say so in the trace when they change what happens.";
 
-static HANDLER(c_set)
+HANDLER(c_set)
 {
 	if (c->argc == 0)
 		return show_kernel(s, true);
@@ -127,19 +121,13 @@ static HANDLER(c_set)
 	return 0;
 }
 
-const struct cmd_entry cmd_set_entry = {
-	.name = "set", .group = "world", .args = "[KNOB [VALUE]]",
-	.help = "list the knobs, or override one",
-	.long_help = c_set_help, .flags = CMD_LOG, .fn = c_set,
-};
-
-static const char c_mount_help[] =
+const char c_mount_help[] =
 	"Creates PATH as the root of a new filesystem of type FSTYPE, a built-in\n"
 	"one or one the script defined ('fs define'). The root '/' is ext4. ceph\n"
 	"takes the option 'dirstat' (read() on its directories), and so does a\n"
 	"type defined with 'read ceph_read_dir'.";
 
-static HANDLER(c_mount)
+HANDLER(c_mount)
 {
 	if (vfs_world_fstype_lookup(s->w, c->argv[0]) < 0) {
 		const char *names[64];
@@ -160,12 +148,6 @@ static HANDLER(c_mount)
 				 c->argc > 2 ? c->argv[2] : "");
 	return r < 0 ? cli_errno(s, "mount", c->argv[1], r) : 0;
 }
-
-const struct cmd_entry cmd_mount_entry = {
-	.name = "mount", .group = "world", .args = "FSTYPE PATH [OPTION]",
-	.help = "mount a new filesystem on a new directory",
-	.long_help = c_mount_help, .flags = CMD_LOG, .fn = c_mount,
-};
 
 /* mkdir and touch of several paths: all or nothing.  A failure part way
  * (after /d was made, /d/x is refused) leaves the world as it was, so that
@@ -198,35 +180,22 @@ static int setup_paths(struct session *s, const struct cmd_call *c, bool dir)
 	return 0;
 }
 
-static const char c_mkdir_help[] =
+const char c_mkdir_help[] =
 	"Without a thread, makes the directories at once (parents too), untraced.\n"
 	"As 'THREAD: mkdir PATH' it is the system call, traced, taking the\n"
 	"parent's i_rwsem exclusive.";
 
-static HANDLER(c_mkdir)
+HANDLER(c_mkdir)
 {
 	if (c->tid >= 0)        /* one PATH: the row's (cmd_check_args) */
 		return c_syscall(s, c);
 	return setup_paths(s, c, true);
 }
 
-const struct cmd_entry cmd_mkdir_entry = {
-	.name = "mkdir", .group = "world", .args = "PATH...",
-	.help = "make directories (as set-up, or as a thread's call)",
-	.long_help = c_mkdir_help, .flags = CMD_THREAD | CMD_WORLD | CMD_LOG,
-	.sys = SYS_MKDIR, .fn = c_mkdir, .complete = complete_call,
-};
-
-static HANDLER(c_touch)
+HANDLER(c_touch)
 {
 	return setup_paths(s, c, false);
 }
-
-const struct cmd_entry cmd_touch_entry = {
-	.name = "touch", .group = "world", .args = "PATH...",
-	.help = "make empty regular files, untraced",
-	.flags = CMD_LOG, .fn = c_touch,
-};
 
 static void ls_tree(struct session *s, int ino, int depth)
 {
@@ -244,7 +213,7 @@ static void ls_tree(struct session *s, int ino, int depth)
 	}
 }
 
-static HANDLER(c_ls)
+HANDLER(c_ls)
 {
 	const char *path = c->argc ? c->argv[0] : "/";
 	int ino = vfs_path_lookup(s->w, path);
@@ -258,17 +227,11 @@ static HANDLER(c_ls)
 	return 0;
 }
 
-const struct cmd_entry cmd_ls_entry = {
-	.name = "ls", .group = "world", .args = "[PATH]",
-	.help = "show the tree (entries in directory order)",
-	.flags = CMD_PAGER, .fn = c_ls,
-};
-
-static const char c_spawn_help[] =
+const char c_spawn_help[] =
 	"Pids are given from 100 upward. The process's first thread is NAME (also\n"
 	"NAME.1); its descriptors 0-2 are taken, so the first open gives 3.";
 
-static HANDLER(c_spawn)
+HANDLER(c_spawn)
 {
 	int uid = 0;
 	if (c->argc > 1) {
@@ -298,17 +261,11 @@ static HANDLER(c_spawn)
 	return 0;
 }
 
-const struct cmd_entry cmd_spawn_entry = {
-	.name = "spawn", .group = "world", .args = "NAME [uid=N]",
-	.help = "a new single-threaded process",
-	.long_help = c_spawn_help, .flags = CMD_LOG, .fn = c_spawn,
-};
-
-static const char c_reset_help[] =
+const char c_reset_help[] =
 	"The kernel being modelled stays as it was: its preset, the knobs 'set'\n"
 	"overrode and the filesystem types 'fs define' made.";
 
-static HANDLER(c_reset)
+HANDLER(c_reset)
 {
 	(void)c;
 	const struct vfs_preset *p = &vfs_presets[vfs_world_preset(s->w)];
@@ -371,20 +328,14 @@ static HANDLER(c_reset)
 	return session_remade(s, &was, "reset");
 }
 
-const struct cmd_entry cmd_reset_entry = {
-	.name = "reset", .group = "world", .args = "",
-	.help = "an empty world; the preset and knobs are kept",
-	.long_help = c_reset_help, .fn = c_reset,
-};
-
 /* The schedulers `sched` names, by enum vfs_sched; random takes a SEED. */
 static const char *const sched_names[] = { "rr", "fifo", "random" };
 
-static const char c_sched_help[] =
+const char c_sched_help[] =
 	"rr: round robin, one step each (the default). fifo: the oldest call runs\n"
 	"until it blocks or returns. random SEED: a reproducible random choice.";
 
-static HANDLER(c_sched)
+HANDLER(c_sched)
 {
 	if (c->argc == 0) {
 		out(s, "%s\n", sched_names[vfs_world_sched(s->w)]);
@@ -407,13 +358,7 @@ static HANDLER(c_sched)
 	return 0;
 }
 
-const struct cmd_entry cmd_sched_entry = {
-	.name = "sched", .group = "run", .args = "[rr | fifo | random SEED]",
-	.help = "how step and run choose a thread",
-	.long_help = c_sched_help, .flags = CMD_LOG, .fn = c_sched,
-};
-
-static const char c_kill_help[] =
+const char c_kill_help[] =
 	"Drops PROC's queued calls and makes each thread exit after its current\n"
 	"call. A thread asleep in a killable wait (iterate_dir's\n"
 	"down_read_killable, a defined step's 'killable' lock, in a hook too)\n"
@@ -421,7 +366,7 @@ static const char c_kill_help[] =
 	"wait (the v6.5 wrapper's down_write) sleeps on until it gets the lock,\n"
 	"as the wrapper's comment in fs/readdir.c explains.";
 
-static HANDLER(c_kill)
+HANDLER(c_kill)
 {
 	int proc, pid;
 	if (resolve_proc(s, c->argv[0], &proc, &pid) < 0)
@@ -448,9 +393,3 @@ static HANDLER(c_kill)
 	}
 	return 0;
 }
-
-const struct cmd_entry cmd_kill_entry = {
-	.name = "kill", .group = "world", .args = "PROC",
-	.help = "SIGKILL: killable waits give up (EINTR), then the threads exit",
-	.long_help = c_kill_help, .flags = CMD_LOG, .fn = c_kill,
-};

@@ -1,22 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* commands.h - what the command files share: the handler's signature
- * (each command's entry, cmd_NAME_entry, stands after its handler c_NAME
- * and its long help c_NAME_help in its cmd_*.c file; cmd.c lists the
- * entries) and the helpers one command's file gives another. */
+/* commands.h - what the command files share: the handler's signature,
+ * the declarations of the handlers c_NAME and long helps c_NAME_help
+ * that cli/commands.tbl's rows name (build/gen/commands.inc, made from
+ * it; each defined in its cmd_*.c file), and the helpers one command's
+ * file gives another. */
 #ifndef VFSIM_COMMANDS_H
 #define VFSIM_COMMANDS_H
 #include "cli.h"
 
 #define HANDLER(n) int n(struct session *s, const struct cmd_call *c)
+#include "commands.inc"
 /* cmd_fs.c: a defined type as the `fs define` line that makes it again */
 void fs_define_text(const struct vfs_fstype *ft, char *buf, size_t n);
 /* cmd_rule.c: a rule as the line that declares it again */
 void rule_text_line(const struct vfs_rule *r, char *buf, size_t n);
 /* cmd_override.c: an overridden decision as the line that makes it again */
 void override_text(int dec, const struct vfs_expr *e, char *buf, size_t n);
-/* cmd_thread.c: a system call's command (mkdir's as a thread's call too) */
-HANDLER(c_syscall);
-/* queue CALL on C's thread and, without &, run it until it returns or blocks */
+/* cmd_thread.c: (c_syscall: a system call's command, mkdir's as a
+ * thread's call too) queue CALL on C's thread and, without &, run it until it returns or blocks */
 int thread_run_call(struct session *s, const struct cmd_call *c,
 		    struct vfs_call *call);
 const char *call_kname(const struct vfs_world *w, const struct vfs_call *c);
@@ -34,6 +35,4 @@ void define_again(struct session *s, const struct vfs_world *from);
 void hook_text(const struct vfs_world *w, int h, char *buf, size_t n);
 /* cmd_detect.c */
 void detect_print_stuck(struct session *s);
-/* cmd_check.c: `help expect` lists its conditions after the long help */
-extern const struct cmd_entry cmd_expect_entry;
 #endif

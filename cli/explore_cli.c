@@ -525,7 +525,7 @@ static int list_outcomes(struct session *s, struct xstate *x)
 	return 0;
 }
 
-static const char c_explore_help[] =
+const char c_explore_help[] =
 	"Explores every interleaving of the pending calls from here and says which\n"
 	"engine it used and why.  Plain 'explore' first runs, for 2,048 steps, the\n"
 	"executions of no preemption, then of one, or at size those of a round\n"
@@ -551,7 +551,7 @@ static const char c_explore_help[] =
 	"it fails with that line.  A search longer than 2 s prints its progress;\n"
 	"Ctrl-C stops it.";
 
-static HANDLER(c_explore)
+HANDLER(c_explore)
 {
 	if (!c->argc || (strcmp(c->argv[0], "replay") && strcmp(c->argv[0], "save") &&
 			 strcmp(c->argv[0], "outcomes")))
@@ -642,11 +642,3 @@ static HANDLER(c_explore)
 	out(s, "saved execution %lld (%d steps) to %s\n", k, len, path);
 	return 0;
 }
-
-const struct cmd_entry cmd_explore_entry = {
-	.name = "explore", .group = "explore",
-	.args = "[all|dpor|stateful|naive | max N | jobs N | bound K]... | "
-	"replay WHAT... | save FILE [K] | outcomes",
-	.help = "is any violation reachable? a proof, or the shortest schedule that breaks it",
-	.long_help = c_explore_help, .flags = CMD_NOREPLAY_SAID, .fn = c_explore,
-};

@@ -96,7 +96,7 @@ static const char *step_point(const struct pic *p, int32_t k)
 	return lo < hi ? vfs_event_point(p->w, &p->ev[lo]) : "";
 }
 
-static const char c_timeline_help[] =
+const char c_timeline_help[] =
 	"Each thread's column starts with three narrow lock columns: f_pos_lock (┃),\n"
 	"i_rwsem (║ read, █ write), f_lock, rename_mutex or a process's exec lock\n"
 	"(│); ░ while it waits for one. Then what it did in that step: the kernel\n"
@@ -106,7 +106,7 @@ static const char c_timeline_help[] =
 	"'timeline steps' adds a column after the step's number naming the step\n"
 	"as 'where' and 'trace steps' do: FUNCTION:STEP (iterate_dir:lock).";
 
-static HANDLER(c_timeline)
+HANDLER(c_timeline)
 {
 	long long a[2] = { 0, 0 };
 	bool steps = c->argc && !strcmp(c->argv[0], "steps");
@@ -249,9 +249,3 @@ static HANDLER(c_timeline)
 	pic_free(&p);
 	return 0;
 }
-
-const struct cmd_entry cmd_timeline_entry = {
-	.name = "timeline", .group = "picture", .args = "[steps] [FROM [TO]]",
-	.help = "the trace as a table: a row per step, a column per thread",
-	.long_help = c_timeline_help, .flags = CMD_PAGER, .fn = c_timeline,
-};

@@ -32,8 +32,9 @@ command -v "$CC" >/dev/null || { echo "fuzz.sh: $CC not found (apt-get install c
 
 out=$top/build/fuzz
 mkdir -p "$out/obj" "$out/corpus" "$out/artifacts"
-# what the build makes from data (core/presets.tbl, core/accessors.tbl), as make makes it
-${MAKE:-make} -s build/gen/presets.inc build/gen/accessors.inc
+# what the build makes from data (core/presets.tbl, core/accessors.tbl,
+# cli/commands.tbl), as make makes it
+${MAKE:-make} -s build/gen/presets.inc build/gen/accessors.inc build/gen/commands.inc
 flags="-std=c11 -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined
        -fno-sanitize-recover=undefined -DVFSIM_FUZZ -DVFSIM_LINEEDIT_NONE
        -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Icore -Icli -Ibuild/gen -pthread"
