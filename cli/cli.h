@@ -413,8 +413,9 @@ const char *did_you_mean_of(const char *word, const char *(*name)(int));
 const char *cli_preset_name(int i);
 const char *cli_knob_name(int i);
 /* A preset (a row of core/presets.tbl) or, when KNOB, a knob (a column)
- * by its NAME, as kernel, set and compare take one: its index, or -1 said
- * ("WHAT 'NAME'" with the nearest name, or where they are listed). */
+ * by its NAME, found by core's own lookup (vfs_preset_lookup,
+ * vfs_knob_lookup), as kernel, set and compare take one: its index, or -1
+ * said ("WHAT 'NAME'" with the nearest name, or where they are listed). */
 int presets_tbl_find(struct session *s, const char *what, const char *name, bool knob);
 /* The fields a step or 'expect field' names: the kernel's that a step reads
  * (the file's f_pos, cursor, f_count, then the inode's size, dir:

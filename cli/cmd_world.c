@@ -45,12 +45,17 @@ static int show_kernel(struct session *s, bool every_knob)
 
 int presets_tbl_find(struct session *s, const char *what, const char *name, bool knob)
 {
-	const char *(*names)(int) = knob ? cli_knob_name : cli_preset_name;
-	const char *n;
-	for (int i = 0; (n = names(i)) != NULL; i++)
-		if (!strcmp(n, name))
-			return i;
-	return cli_unknown_of(s, what, name, names, knob ? "see 'set'" : "see 'kernel list'");
+	if (knob) {
+		const struct vfs_knob_desc *d = vfs_knob_lookup(name);
+		if (d)
+			return (int)(d - vfs_knobs);
+	} else {
+		const struct vfs_preset *p = vfs_preset_lookup(name);
+		if (p)
+			return (int)(p - vfs_presets);
+	}
+	return cli_unknown_of(s, what, name, knob ? cli_knob_name : cli_preset_name,
+			      knob ? "see 'set'" : "see 'kernel list'");
 }
 
 const char c_kernel_help[] =
