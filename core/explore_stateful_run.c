@@ -254,6 +254,7 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	uint64_t half = o->first ? xs_limit(st) / 2 : 0, before = 0;
 	if (st->capped)
 		st->o.max = st->left - half;
+	uint64_t share = st->o.max;
 	struct sprobe probe = { .st = st, .viol = st->viol, .kind = -1, .since = t0,
 				.found = &st->probe_found,
 				.kn = { .maxpre = -1, .limit = half,
@@ -297,6 +298,7 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 		xm_apply(&st->xm);
 		round_reset(st, ws, jobs);
 	}
+	bool quit = false;
 	if (probing) {
 		/* A proof: the probe stops.  Otherwise the probe goes on to
 		 * its own end (a counterexample, or its limit, both fixed
@@ -316,6 +318,7 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 			cutshort |= ws[i].cut != XCUT_NONE;
 		}
 		if (rc < 0 || (!viol && !cutshort)) {
+			quit = true;
 			__atomic_store_n(&probe.kn.quit, 1, __ATOMIC_RELAXED);
 		} else {
 			/* a violation, or cut short (max) without one: the
@@ -366,7 +369,17 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 				memcmp(s->cex, ws[best].cex, (size_t)s->cexpre) < 0)))
 			best = i;
 	}
-	xs_spend(st, &r->units_search, before + r->states + (probing ? probe.visited : 0));
+	/* the units, a function of the input: a probe told to quit (a
+	 * proof) stopped at a time that depends on timing, so it is charged
+	 * the half it was given; a probe that found one ran to its own end
+	 * (its count fixed) but may have stopped the stateful search at any
+	 * time, so that one is charged its share */
+	uint64_t su = before + r->states;
+	if (probing && probe.rc > 0 && st->capped)
+		su = share;
+	if (probing)
+		su += quit ? half : probe.visited;
+	xs_spend(st, &r->units_search, su);
 	if (st->abort && (cut == XCUT_NONE || cut == XCUT_STOP))
 		cut = xs_abort_cut(st->abort);
 	if (o->stop && *o->stop && cut == XCUT_NONE)
