@@ -204,6 +204,10 @@ static int run_explore(struct session *s, const struct cmd_call *c)
 	/* a hidden knob for tests/cli/explore-sleep-random.sh: the stateful
 	 * search without its sleep sets, to compare what it finds */
 	o.no_sleep = getenv("VFSIM_TEST_NO_SLEEP") != NULL;
+	/* and one for it to start several workers on small scenarios: the
+	 * frontier's items per worker (SPLIT_PER_JOB, 128, by default) */
+	const char *split = getenv("VFSIM_TEST_SPLIT");
+	o.test_split = split ? atoi(split) : 0;
 	for (int i = 0; i < c->argc; i++) {
 		const char *a = c->argv[i];
 		long long v;

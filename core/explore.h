@@ -111,6 +111,10 @@ struct vfs_explore_opts {
 	/* Stateful: no sleep sets (tests compare the states visited with
 	 * and without them; not a user's knob). */
 	int no_sleep;
+	/* Stateful, several workers with sleep sets: the frontier's items
+	 * per worker (0: SPLIT_PER_JOB), so that tests start several
+	 * workers, and ranks, on small graphs (not a user's knob). */
+	int test_split;
 	/* Executions (bound, dpor, naive): stop once this many steps have
 	 * run, checked at each execution's end and where a sleep set ends
 	 * one (the one under way runs to its end: at least one execution;
@@ -170,6 +174,9 @@ struct vfs_explore_result {
 	double seconds;
 	int jobs;               /* workers (stateful: given, started or not) */
 	int subtrees;           /* pieces the search was split into */
+	uint64_t retaken;       /* (stateful, several workers with sleep
+				 * sets) states expanded again by a lower
+				 * rank: the rank code at work */
 	int split_depth;
 	uint64_t kept_first;    /* schedules 1..kept_first are kept */
 	/* Stateful mode only (executions and outcomes stay 0; violating is

@@ -489,8 +489,6 @@ void (*xs_state_hook)(uint64_t h);
 /* One more state visited, H; false (and the search stops) past opts.max. */
 bool xs_count_state(struct sworker *s, uint64_t h)
 {
-	if (xs_state_hook)
-		xs_state_hook(h);
 	/* (counted for max, and for the pace of the search beside it) */
 	uint64_t n = s->st->o.max || s->st->o.first ?
 		     __atomic_add_fetch(&s->st->visited, 1, __ATOMIC_RELAXED) : 0;
@@ -498,6 +496,8 @@ bool xs_count_state(struct sworker *s, uint64_t h)
 		__atomic_store_n(&s->st->abort, ABORT_MAX, __ATOMIC_RELAXED);
 		return false;
 	}
+	if (xs_state_hook)
+		xs_state_hook(h);
 	s->states++;
 	return true;
 }

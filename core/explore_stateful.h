@@ -607,6 +607,8 @@ struct xst {
 					 * atomic: every worker reads it */
 	int probe_found;                /* atomic: the shortest search found one */
 	uint64_t visited;               /* atomic: states, for opts.max */
+	uint64_t tries_states, tries_tr;        /* (top_sleep) the frontier's
+						 * tries discarded: charged */
 	/* opts.max: one budget the parts share (explore_probe.c,
 	 * xs_spend): CAPPED when given, LEFT the units the parts still to
 	 * run may use */

@@ -15,13 +15,17 @@
 # `explore stateful` and `explore all`, jobs 1 beside jobs 2 (the
 # counterexample too: fewest preemptions, then fewest steps, either way).
 # SLEEP_RANDOM_N, SLEEP_RANDOM_SEED: how many, from which seed;
-# SLEEP_RANDOM_JOBS: the jobs beside 1 (2).
+# SLEEP_RANDOM_JOBS: the jobs beside 1 (2).  The jobs run has a frontier
+# of SLEEP_RANDOM_SPLIT items per worker (1; VFSIM_TEST_SPLIT: 128 by
+# default, which these scenarios never reach), so that several workers
+# and their ranks really run here (fewer than 1 in 100 split before).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
 . "$top/tests/cli/lib/scenario.bash"
 
 n=${SLEEP_RANDOM_N:-200}
 jobs=${SLEEP_RANDOM_JOBS:-2}
+split=${SLEEP_RANDOM_SPLIT:-1}
 RANDOM=${SLEEP_RANDOM_SEED:-12}
 # norm: an explore's output without what the workers change: the time,
 # the transitions taken and the blocks' mean length (sleep sets take
@@ -76,7 +80,7 @@ for ((i = 1; i <= n; i++)); do
     for e in stateful all; do
         run s$i.vfs $e 1 >out.$e.sleep
         VFSIM_TEST_NO_SLEEP=1 run s$i.vfs $e 1 >out.$e.nosleep
-        run s$i.vfs $e "$jobs" >out.$e.jobs2
+        VFSIM_TEST_SPLIT=$split run s$i.vfs $e "$jobs" >out.$e.jobs2
         grep -q '^explored ' out.$e.sleep ||
             fail "scenario $i: explore $e printed no count: $(cat s$i.vfs out.$e.sleep)"
         if ! cmp -s out.$e.sleep out.$e.nosleep; then

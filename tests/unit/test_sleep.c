@@ -42,6 +42,10 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 static int outcomes;            /* searches as `explore all` does */
+static int split;               /* opts.test_split: items per worker */
+/* the rank code at work (split 1): searches split into items and
+ * started on several workers, states expanded again by a lower rank */
+static uint64_t nsplit, nretaken;
 
 /* A search of W by JOBS workers: its result in R; with one, the sorted
  * hashes of the states it counted in *HS (malloc'd), how many in *N. */
@@ -54,6 +58,7 @@ static void search(const struct vfs_world *w, int jobs, bool sleep,
 	o.outcomes = outcomes;
 	o.jobs = jobs;
 	o.no_sleep = !sleep;
+	o.test_split = split;
 	seen = NULL;
 	nseen = capseen = 0;
 	xs_state_hook = jobs == 1 ? record : NULL;
@@ -120,11 +125,20 @@ static void same_with_sleep_local(const char *what, struct h *h, bool less,
 	/* several workers, sleep sets kept by rank (core/explore_sleep.c):
 	 * the same count of states, violations, outcomes and schedules,
 	 * whatever the timing */
-	for (int jobs = 2; jobs <= 8; jobs *= 4) {
+	for (int i = 0; i < 4; i++) {
+		/* (split 1: a frontier of one item per worker, so that this
+		 * small a graph is searched by several, by ranks) */
+		int jobs = i & 1 ? 8 : 2;
 		struct vfs_explore_result c;
+		split = i >> 1;
 		search(h->w, jobs, true, &c, NULL, NULL);
-		print_message("%s: jobs %d: %llu transitions\n", what, jobs,
-			      (unsigned long long)c.transitions);
+		split = 0;
+		print_message("%s: jobs %d, split %d: %llu transitions, %d items, "
+			      "%llu states again by rank\n", what, jobs, i >> 1,
+			      (unsigned long long)c.transitions, c.subtrees,
+			      (unsigned long long)c.retaken);
+		nsplit += c.subtrees > 1;
+		nretaken += c.retaken;
 		assert_int_equal(c.states, a.states);
 		assert_int_equal(c.violating, a.violating);
 		assert_int_equal(c.outcomes, a.outcomes);
@@ -396,9 +410,11 @@ static void test_fcount_rule_override(void **state)
 }
 
 /* On with several workers too (explore_sleep.c: ranks, and the frontier
- * made by the one-worker search with its sleep sets): the same states,
- * fewer transitions (a graph this small is all frontier search: as many
- * as one worker takes, whatever the timing). */
+ * made by the one-worker search with its sleep sets): the same states;
+ * a graph this small is all frontier search: the transitions one worker
+ * takes, and those of the frontier's tries at depths 1, 2, 4 ... before
+ * (discarded, but work done, so counted: top_sleep), whatever the
+ * timing. */
 static void test_several_workers(void **state)
 {
 	(void)state;
@@ -411,11 +427,64 @@ static void test_several_workers(void **state)
 	search(h->w, 1, true, &c, &hc, &nc);
 	free(hc);
 	assert_int_equal(a.states, b.states);
-	assert_true(a.transitions < b.transitions);
-	assert_int_equal(a.transitions, c.transitions);
+	assert_int_equal(a.states, c.states);
+	assert_true(c.transitions < b.transitions);
+	assert_true(a.transitions > c.transitions);
 	vfs_explore_result_free(&c);
 	vfs_explore_result_free(&a);
 	vfs_explore_result_free(&b);
+	h_free(h);
+}
+
+/* (after the scenarios above) the ranks ran: with split 1, searches
+ * split into items, each searched with its rank (how many: the
+ * one-worker frontier's, fixed); the states expanded again by a lower
+ * rank depend on which worker ran first (printed, not asserted) */
+static void test_ranks_ran(void **state)
+{
+	(void)state;
+	print_message("ranks: %llu searches split, %llu states expanded again\n",
+		      (unsigned long long)nsplit, (unsigned long long)nretaken);
+	assert_true(nsplit >= 10);
+}
+
+static uint64_t counted;        /* atomic: every state counted, all tries */
+
+static void count_all(uint64_t h)
+{
+	if (h)          /* (0: a try or round started again, not cleared) */
+		__atomic_add_fetch(&counted, 1, __ATOMIC_RELAXED);
+}
+
+/* max N bounds the work with several workers too: the frontier's tries
+ * discarded (top_sleep, each from the start) are charged, so the states
+ * counted in all, every try's, never pass N (before: round_reset cleared
+ * them; v6.5 7 calls thieves B C, max 3000 jobs 8 visited 29,916). */
+static void test_max_several_workers(void **state)
+{
+	(void)state;
+	struct h *h = thieves("v6.5", 3);
+	struct vfs_explore_result a;
+	search(h->w, 8, true, &a, NULL, NULL);
+	uint64_t all = a.states;
+	vfs_explore_result_free(&a);
+	for (uint64_t max = 50; max < all; max += all / 7) {
+		struct vfs_explore_opts o;
+		vfs_explore_opts_init(&o);
+		o.stateful = 1;
+		o.jobs = 8;
+		o.max = max;
+		counted = 0;
+		xs_state_hook = count_all;
+		assert_int_equal(vfs_explore(h->w, &o, &a), 0);
+		xs_state_hook = NULL;
+		if (counted > max)
+			fail_msg("max %llu jobs 8: %llu states counted",
+				 (unsigned long long)max, (unsigned long long)counted);
+		assert_false(a.complete);
+		assert_true(a.states <= counted);
+		vfs_explore_result_free(&a);
+	}
 	h_free(h);
 }
 
@@ -438,6 +507,8 @@ int main(void)
 		cmocka_unit_test(test_fcount_rule),
 		cmocka_unit_test(test_fcount_rule_override),
 		cmocka_unit_test(test_several_workers),
+		cmocka_unit_test(test_max_several_workers),
+		cmocka_unit_test(test_ranks_ran),
 	};
 	return cmocka_run_group_tests(tests, NULL, h_teardown);
 }
