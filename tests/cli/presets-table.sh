@@ -25,6 +25,11 @@ awk 'NR == FNR { knob[++n] = $1; next }
      $1 == "preset" { for (k = 1; k <= n; k++) print $2, knob[k], $(3 + k) }' knobs "$tbl" >want
 cmp -s want shown || fail "set under each preset is not the table: $(diff want shown | head)"
 
+# `help set` lists every knob, in the table's order, with its help line
+awk '$1 == "knob" { k = $2; getline; sub(/^\t/, ""); print k, $0 }' "$tbl" >knobhelp
+echo 'help set' | "$vfsim" -q 2>&1 | awk '/^Knobs are/ { on = 1; next } on && /^  [a-z]/ { k = $1; sub(/^  [^ ]+ +/, ""); print k, $0 }' >helped
+cmp -s knobhelp helped || fail "help set is not the table's knobs: $(diff knobhelp helped | head)"
+
 # what stops the generator
 gen "$tbl" || fail "the table itself: $(cat gen.err)"
 sed '/^preset v6.4 /s/ count / cnt /' "$tbl" >bad.tbl
@@ -39,4 +44,4 @@ grep -q '^bad.tbl:[0-9]*: the preset above has no indented line' gen.err || fail
 { cat "$tbl"; printf 'knob late late off on\n\tafter the presets\n'; } >bad.tbl
 gen bad.tbl && fail "a knob after the presets was taken"
 grep -q '^bad.tbl:[0-9]*: a knob after the presets' gen.err || fail "late knob: $(cat gen.err)"
-echo "ok: $(wc -l <presets) presets x $(wc -l <knobs) knobs as core/presets.tbl says; 4 bad tables refused"
+echo "ok: $(wc -l <presets) presets x $(wc -l <knobs) knobs as core/presets.tbl says, help set lists them; 4 bad tables refused"
