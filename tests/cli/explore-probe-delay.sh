@@ -17,20 +17,8 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
 . "$top/tests/interactive/lib/thieves.bash"
+. "$top/tests/cli/lib/scenario.bash"
 
 abba_script s.vfs 4 B C D E F G H I J K L M
-cp s.vfs r.vfs
-echo 'explore' >>s.vfs
-NO_COLOR=1 timeout -s TERM 120 "$vfsim" -q s.vfs </dev/null >out 2>err
-grep -q '^a violation is reachable: deadlock' out ||
-    fail "no deadlock: $(grep -v '^ *[0-9]' out | head -n 5) $(tail -c 300 err)"
-grep -q 'by the preemption-bounded probe, a thread held back once' out ||
-    fail "not said which engine found it: $(grep -m1 'violation is reachable' out)"
-pre=$(sed -nE 's/^(a|the shortest) counterexample: ([0-9]+) preemptions?.*/\2/p' out)
-[ -n "$pre" ] && [ "$pre" -le 1 ] || fail "counterexample of '$pre' preemptions"
-token=$(sed -n 's/^schedule: //p' out)
-[ -n "$token" ] || fail "no schedule token"
-{ echo "explore replay $token"; echo 'expect deadlock'; } >>r.vfs
-NO_COLOR=1 "$vfsim" --check r.vfs >rout 2>&1 ||
-    fail "the token does not replay to the deadlock: $(tail -n 3 rout)"
+probe_find deadlock ', a thread held back once' deadlock
 echo "ok: $(grep -m1 -o 'found in.*' out | sed -E 's/in [0-9.]+ s/in T s/'); $pre preemption(s); the token replays"

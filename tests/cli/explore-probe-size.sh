@@ -11,25 +11,14 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
 . "$top/tests/interactive/lib/thieves.bash"
+. "$top/tests/cli/lib/scenario.bash"
 case $vfsim in /*) ;; *) vfsim=$OLDPWD/$vfsim ;; esac
 
 thieves_script s.vfs v6.4 4 B C D E F G H I J K L M
-cp s.vfs r.vfs
-echo 'explore' >>s.vfs
-NO_COLOR=1 timeout -s TERM 120 "$vfsim" -q s.vfs </dev/null >out 2>err
-grep -q '^a violation is reachable: race' out ||
-    fail "no violation: $(grep -v '^ *[0-9]' out | head -n 5) $(tail -c 300 err)"
-grep -q 'by the preemption-bounded probe at 0 preemptions' out ||
-    fail "not said which engine found it: $(grep -m1 'violation is reachable' out)"
-pre=$(sed -nE 's/^(a|the shortest) counterexample: ([0-9]+) preemptions?.*/\2/p' out)
-[ -n "$pre" ] && [ "$pre" -le 1 ] || fail "counterexample of '$pre' preemptions"
+probe_find race ' at 0 preemptions' 'race f_pos'
 # the check of fewest steps at its preemptions runs no execution past
 # its steps (core/explore_shortest.c): it completes, where it ran its
 # 10,000,000 steps in vain before ("a counterexample", 3 s)
 grep -q '^the shortest counterexample: 0 preemptions' out ||
     fail "the check did not complete: $(grep -E '^(a|the shortest) counterexample' out)"
-token=$(sed -n 's/^schedule: //p' out)
-[ -n "$token" ] || fail "no schedule token"
-{ echo "explore replay $token"; echo 'expect race f_pos'; } >>r.vfs
-NO_COLOR=1 "$vfsim" --check r.vfs >rout 2>&1 || fail "the token does not replay to the race: $(tail -n 3 rout)"
 echo "ok: $(grep -m1 -o 'found in.*' out | sed -E 's/in [0-9.]+ s/in T s/'); $pre preemption(s); $token replays"

@@ -119,3 +119,26 @@ shortest_agree() {
     s2=$(grep '^schedule: ' explore-stateful-jobs-1.out)
     [ "$s1" = "$s2" ] || fail "explore and explore stateful differ: $s1 / $s2"
 }
+
+# probe_find KIND ENGINE EXPECT: s.vfs (a copy r.vfs kept) explored by
+# plain `explore` reports a violation KIND found by ENGINE (the words of
+# its "found ... by" line), a counterexample of at most one preemption
+# ($pre), and its schedule token ($token) replays in r.vfs to `expect
+# EXPECT` (a search that finds nothing is stopped by SIGTERM at 120 s
+# and fails; no time is asserted)
+probe_find() {
+    cp s.vfs r.vfs
+    echo 'explore' >>s.vfs
+    NO_COLOR=1 timeout -s TERM 120 "$vfsim" -q s.vfs </dev/null >out 2>err
+    grep -q "^a violation is reachable: $1" out ||
+        fail "no $1: $(grep -v '^ *[0-9]' out | head -n 5) $(tail -c 300 err)"
+    grep -q "by the preemption-bounded probe$2" out ||
+        fail "not said which engine found it: $(grep -m1 'violation is reachable' out)"
+    pre=$(sed -nE 's/^(a|the shortest) counterexample: ([0-9]+) preemptions?.*/\2/p' out)
+    [ -n "$pre" ] && [ "$pre" -le 1 ] || fail "counterexample of '$pre' preemptions"
+    token=$(sed -n 's/^schedule: //p' out)
+    [ -n "$token" ] || fail "no schedule token"
+    { echo "explore replay $token"; echo "expect $3"; } >>r.vfs
+    NO_COLOR=1 "$vfsim" --check r.vfs >rout 2>&1 ||
+        fail "the token does not replay to $3: $(tail -n 3 rout)"
+}
