@@ -10,12 +10,14 @@
 #define VFSIM_EXPLORE_PROBE_H
 #include "explore_stateful.h"
 
-/* opts.first: the shortest search runs beside the stateful one from the
- * start (a violation a few preemptions deep is found there long before a
- * depth-first search backs up to it).  A counterexample it finds stops
- * the stateful search; a proof by the stateful search stops it.  Else it
- * runs to its own end (its limit fixed before it starts), so that what it
- * finds never depends on which of the two threads ran faster. */
+/* opts.first: the shortest search runs beside the stateful one once that
+ * one has searched BESIDE_AFTER states (a violation a few preemptions
+ * deep is found there long before a depth-first search backs up to it;
+ * a small proof is over before: explore_probe.c).  A counterexample it
+ * finds stops the stateful search; a proof by the stateful search stops
+ * it.  Else it runs to its own end (its limit fixed before it starts), so
+ * that what it finds never depends on which of the two threads ran
+ * faster. */
 struct sprobe {
 	struct xst *st;
 	uint32_t viol;                  /* the kinds it searches for */
@@ -29,8 +31,16 @@ struct sprobe {
 	uint32_t kinds;
 	uint64_t visited;
 	int done;                       /* atomic: probe_main has returned */
+	/* beside (xs_probe_start): its wait for its start, which quit or
+	 * unpaced (xs_probe_tell) ends at once */
+	bool beside;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
 };
 void *xs_probe_main(void *arg);
+bool xs_probe_start(pthread_t *th, struct sprobe *p);
+void xs_probe_tell(struct sprobe *p, bool quit);
+void xs_probe_join(pthread_t th, struct sprobe *p);
 void xs_probe_wait(struct xst *st, struct sprobe *p);
 int xs_probe_alone(struct xst *st, struct sprobe *p);
 int xs_kinds_take(struct vfs_explore_result *r, bool clear, uint32_t kinds,

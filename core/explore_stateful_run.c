@@ -273,7 +273,7 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	pthread_t pth;
 	bool probing = false;
 	if (o->first && (!st->capped || half))
-		probing = xpool_start(&pth, 0, 1, xs_probe_main, &probe, 0, true) == 1;
+		probing = xs_probe_start(&pth, &probe);
 	for (;;) {
 		rc = round_run(st, ws, jobs, &made);
 		if (__atomic_load_n(&st->probe_found, __ATOMIC_RELAXED))
@@ -330,15 +330,15 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 		}
 		if (rc < 0 || (!viol && !cutshort)) {
 			quit = true;
-			__atomic_store_n(&probe.kn.quit, 1, __ATOMIC_RELAXED);
+			xs_probe_tell(&probe, true);
 		} else {
 			/* a violation, or cut short (max) without one: the
 			 * probe, alone now, to its own end or limit */
-			__atomic_store_n(&probe.kn.pace, NULL, __ATOMIC_RELEASE);
+			xs_probe_tell(&probe, false);
 			if (o->progress)
 				xs_probe_wait(st, &probe);
 		}
-		pthread_join(pth, NULL);
+		xs_probe_join(pth, &probe);
 		if (probe.rc < 0)
 			rc = -1;
 	}

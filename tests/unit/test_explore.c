@@ -416,6 +416,28 @@ static void test_first_7979(void **state) { (void)state; first_pidfd("797964253d
 static void test_first_v65(void **state) { (void)state; first_pidfd("v6.5", false); }
 static void test_first_mainline(void **state) { (void)state; first_pidfd("mainline", false); }
 
+/* Plain explore's shortest search beside the stateful one starts once
+ * that one has searched 16,000 states (explore_probe.c, BESIDE_AFTER): a
+ * smaller proof searches no state step by step, whatever jobs is and
+ * however fast each thread ran (from the start, it searched some before
+ * the proof was over, up to 2,000 and an eighth of the proof's). */
+static void test_beside_small_proof(void **state)
+{
+	(void)state;
+	for (int jobs = 1; jobs <= 2; jobs++) {
+		struct h *h = thieves("v6.5", 4, 30);
+		struct vfs_explore_result r;
+		explore_first(h->w, jobs, &r);
+		assert_true(r.complete);
+		assert_false(r.have_cex);
+		assert_false(r.probe_found);
+		assert_true(r.states > 0 && r.states < 16000);
+		assert_int_equal(r.short_nodes, 0);
+		vfs_explore_result_free(&r);
+		h_free(h);
+	}
+}
+
 /* The shortest search makes each state from its nearest ancestor kept:
  * whichever are kept (one, a few, the default, all), it searches the same
  * states and finds the same counterexample, to the byte. */
@@ -735,6 +757,7 @@ int main(void)
 		cmocka_unit_test(test_first_7979),
 		cmocka_unit_test(test_first_v65),
 		cmocka_unit_test(test_first_mainline),
+		cmocka_unit_test(test_beside_small_proof),
 		cmocka_unit_test(test_shortest_kept),
 		cmocka_unit_test(test_max_bounds),
 		cmocka_unit_test(test_max_one_budget),
