@@ -78,8 +78,12 @@ struct xsearch {
 	/* undo log of the key state */
 	struct ulog *ulog;
 	size_t nlog, caplog;
+	/* (DPOR's alone: made by its first reset, then each reset undoes
+	 * the log, 100 entries or so, not the 540 KB again; ks_logged:
+	 * every change since the table was all -1 is in the log) */
 	int32_t *ks;
 	uint32_t *keys;
+	bool ks_logged;
 	/* worlds */
 	struct vfs_world *cur;
 	struct vfs_world **ck;
@@ -196,6 +200,7 @@ static inline void uset(struct xsearch *s, int32_t idx, int32_t v)
 		struct ulog *n = realloc(s->ulog, c * sizeof *n);
 		if (!n) {
 			s->failed = 1;
+			s->ks_logged = false;
 			s->ks[idx] = v;
 			return;
 		}
@@ -240,12 +245,10 @@ struct xsearch *xsearch_new(struct xshared *sh, int worker)
 	s->worker = worker;
 	s->naive = sh->o.naive || sh->o.bound >= 0;
 	s->bound = sh->o.bound;
-	s->ks = malloc(sizeof *s->ks * KS_SIZE);
-	s->keys = calloc(NSLOTS, sizeof *s->keys);
 	s->cur = calloc(1, sizeof *s->cur);
 	s->sink.fn = xsink;
 	s->sink.ctx = s;
-	if (!s->ks || !s->keys || !s->cur || grow(s, 256) < 0) {
+	if (!s->cur || grow(s, 256) < 0) {
 		xsearch_free(s);
 		return NULL;
 	}
@@ -649,11 +652,24 @@ static int enter_state(struct xsearch *s, int d)
 	return 0;
 }
 
-static void reset(struct xsearch *s)
+static int reset(struct xsearch *s)
 {
-	for (int i = 0; i < KS_SIZE; i++)
-		s->ks[i] = -1;
-	memset(s->keys, 0, sizeof *s->keys * NSLOTS);
+	if (!s->naive) {
+		if (!s->ks)
+			s->ks = malloc(sizeof *s->ks * KS_SIZE);
+		if (!s->keys)
+			s->keys = malloc(sizeof *s->keys * NSLOTS);
+		if (!s->ks || !s->keys)
+			return -1;
+		if (s->ks_logged) {
+			undo_to(s, 0);
+		} else {
+			for (int i = 0; i < KS_SIZE; i++)
+				s->ks[i] = -1;
+			s->ks_logged = true;
+		}
+		memset(s->keys, 0, sizeof *s->keys * NSLOTS);
+	}
 	s->nlog = 0;
 	s->failed = 0;
 	s->item_stop = false;
@@ -663,6 +679,7 @@ static void reset(struct xsearch *s)
 	s->lastrun[0] = 0;
 	wcopy(s, s->cur, s->sh->snap);
 	s->wdepth = 0;
+	return 0;
 }
 
 static int dfs(struct xsearch *s)
@@ -714,7 +731,8 @@ int xsearch_item(struct xsearch *s, struct xitem *item)
 {
 	s->item = item;
 	s->mode = MODE_ITEM;
-	reset(s);
+	if (reset(s) < 0)
+		return -1;
 	/* the prefix: bookkeeping only; races there are covered by the top's
 	 * full branching */
 	s->root = item->plen;
@@ -739,7 +757,8 @@ int xsearch_top(struct xsearch *s, int depth, uint8_t *cut)
 	s->item = &s->scratch;
 	s->mode = MODE_TOP;
 	s->topdepth = depth;
-	reset(s);
+	if (reset(s) < 0)
+		return -1;
 	s->root = 0;
 	rc = dfs(s);
 	*cut = s->scratch.cut;
