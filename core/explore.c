@@ -496,7 +496,12 @@ int vfs_explore(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	sh->running = sh->nworkers;
 	for (int i = 0; i < sh->nworkers; i++)
 		wc[i] = (struct wctx){ .sh = sh, .id = i };
-	made = xpool_start(th, 0, sh->nworkers, worker, wc, sizeof wc[0], false);
+	/* one worker, and no one to tell how it goes (plain explore's probe,
+	 * whose searches are short): it runs here, no thread started and
+	 * waited for (twice a proof, a wake-up each, a CPU to wait for on a
+	 * busy machine) */
+	made = sh->nworkers == 1 && !o->progress ? 0 :
+	       xpool_start(th, 0, sh->nworkers, worker, wc, sizeof wc[0], false);
 	pthread_mutex_lock(&sh->mu);
 	sh->running -= sh->nworkers - made;     /* those never started */
 	if (!made) {
