@@ -224,12 +224,29 @@ static int wc_later(struct wcache *wc, struct snode *nd, int32_t x)
 	return nd[x].slot < 0 ? 0 : heap_push(&wc->last, ~need_key(&nd[x]), x);
 }
 
+/* D a copy of S.  Without the history (clocks off) what a state is and
+ * no more, as the stateful search copies (explore_copy.c: no clocks, no
+ * report list, no call results; all the worlds here come from the
+ * snapshot); with it, or D never made (xs_wnew: no thread), the whole
+ * world.  (Whole worlds, a state's and each child's, were 68 M of the
+ * 161 M instructions of the shortest search after v6.4's probe, 4
+ * thieves of 4 calls; with these and the children's copies back, below,
+ * 37 M of 124 M.) */
+static bool scopy(struct vfs_world *d, const struct vfs_world *s,
+		  uint32_t fixed, bool hist)
+{
+	if (hist || !d->nthreads)
+		return vfs_world_copy(d, s);
+	xs_fcopy(d, s, fixed, false);
+	return !d->oom || s->oom;
+}
+
 /* X's state into W: a copy of its nearest ancestor kept (the snapshot at
  * worst), and the steps from it run again; with HIST the clocks on (the
  * history is part of the state), else off. */
 static int wc_make(struct wcache *wc, const struct snode *nd, int32_t x,
 		   const struct vfs_world *snap, struct vfs_world *w,
-		   uint8_t *path, bool hist)
+		   uint8_t *path, bool hist, uint32_t fixed)
 {
 	int32_t y = x;
 	int n = 0;
@@ -237,7 +254,7 @@ static int wc_make(struct wcache *wc, const struct snode *nd, int32_t x,
 		path[n++] = nd[y].tid;
 		y = nd[y].parent;
 	}
-	if (!vfs_world_copy(w, y > 0 ? wc->w[nd[y].slot] : snap))
+	if (!scopy(w, y > 0 ? wc->w[nd[y].slot] : snap, fixed, hist))
 		return -1;
 	w->det.no_clocks = !hist;
 	w->det.open_step = hist ? snap->step : 0;
@@ -360,7 +377,7 @@ int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 	struct xhash hx = { 0 }, hw = { 0 };
 	struct xmovers xm;
 	struct xobs obs[XMAXT] = { 0 };
-	struct vfs_world *Wtmp = xs_wnew(), *K[XMAXT] = { 0 };
+	struct vfs_world *Wtmp = xs_wnew(), *K = NULL;
 	struct wcache wc = { 0 };
 	uint8_t *path = NULL;
 	int cappath = 0, rc = 0;
@@ -442,7 +459,7 @@ again:
 		}
 		/* the state: made from its nearest ancestor kept, then kept
 		 * if it is needed before the others kept */
-		if (wc_make(&wc, nd, x, snap, Wtmp, path, hist) < 0)
+		if (wc_make(&wc, nd, x, snap, Wtmp, path, hist, fixed) < 0)
 			goto oom;
 		int kept = x ? wc_keep(&wc, nd, x, &Wtmp) : 1;
 		if (kept < 0)
@@ -466,6 +483,7 @@ again:
 			goto oom;
 		xs_state_hash(&b, &hw, W, N.tree, fixed, hist ? &hs : NULL, NULL,
 			      NULL, XTOUCH_ALL);
+		int kt = -1;    /* K: W but for thread KT's step; -1: not W's */
 		for (int r = 0; r < nrun; r++) {
 			int t = run[r];
 			struct xobs *o = &obs[r];
@@ -480,19 +498,26 @@ again:
 			int opened = 0;
 			o->need_hist = &opened;
 			struct vfs_sink sink = { xs_obs_sink, o };
-			if (!K[r] && !(K[r] = xs_wnew()))
+			if (!K && !(K = xs_wnew()))
 				goto oom;
-			vfs_world_copy(K[r], W);
-			xs_touch_clear(K[r]);   /* (what the step touches) */
-			uint64_t ni = inode_stamp(K[r]);
-			vfs_step_noframes(K[r], t, &sink);
+			/* (K made W again: after the child before, only what
+			 * its step touched, K being W's when its marks were
+			 * cleared, as the stateful search copies back) */
+			if (kt >= 0 && !hist)
+				xs_fcopy_back(K, W, fixed, false, xs_touched(K, kt).threads);
+			else
+				scopy(K, W, fixed, hist);
+			xs_touch_clear(K);      /* (what the step touches) */
+			uint64_t ni = inode_stamp(K);
+			vfs_step_noframes(K, t, &sink);
+			kt = t;
 			if (o->over)
 				goto oom;
 			if (opened && !hist)
 				goto history;
 			int p = N.pre + (lastrun && t != last);
 			path[N.steps] = (uint8_t)t;
-			if (opened || (counts_kinds(W, K[r]) & c.viol))
+			if (opened || (counts_kinds(W, K) & c.viol))
 				candidate(&c, path, N.steps + 1);
 			int maxpre = __atomic_load_n(&kn->maxpre, __ATOMIC_RELAXED);
 			if (maxpre >= 0 && p > maxpre)
@@ -506,13 +531,13 @@ again:
 			}
 			/* the tree hashed again only when the step may have
 			 * changed it (as the stateful search does) */
-			uint64_t tr = tree_clean(K[r], t, ni) ? N.tree :
-				      xs_tree_hash(&b, K[r]);
-			if (xs_hash_reserve(&hx, K[r]) < 0)
+			uint64_t tr = tree_clean(K, t, ni) ? N.tree :
+				      xs_tree_hash(&b, K);
+			if (xs_hash_reserve(&hx, K) < 0)
 				goto oom;
-			uint64_t h = xmix(xs_state_hash(&b, &hx, K[r], tr, fixed,
+			uint64_t h = xmix(xs_state_hash(&b, &hx, K, tr, fixed,
 							hist ? &hs : NULL, W, &hw,
-							xs_touched(K[r], t)) ^
+							xs_touched(K, t)) ^
 					  (uint64_t)(t + 1) * 0x9e3779b97f4a7c15ull);
 			if (!h)
 				h = 1;
@@ -599,8 +624,7 @@ out:
 	free(wc.free);
 	free(wc.last.key);
 	free(wc.last.idx);
-	for (int i = 0; i < XMAXT; i++)
-		vfs_world_free(K[i]);
+	vfs_world_free(K);
 	free(nd);
 	free(hp.key);
 	free(hp.idx);
