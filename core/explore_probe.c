@@ -191,17 +191,17 @@ void xs_take_short(struct vfs_explore_result *r, struct sprobe *p,
 
 /* A shortest search alone, the stateful search over (redo_cex's): in a
  * thread of its own while this one tells its progress (probe_wait), so
- * that it is no silent search; here when no thread can be made. */
+ * that it is no silent search; here when no one listens (no thread to
+ * start and wait for) or no thread can be made. */
 int xs_probe_alone(struct xst *st, struct sprobe *p)
 {
 	pthread_t th;
 	p->since = xnow();
-	if (xpool_start(&th, 0, 1, xs_probe_main, p, 0, true) != 1) {
+	if (!st->o.progress || xpool_start(&th, 0, 1, xs_probe_main, p, 0, true) != 1) {
 		xs_probe_main(p);
 		return p->rc;
 	}
-	if (st->o.progress)
-		xs_probe_wait(st, p);
+	xs_probe_wait(st, p);
 	pthread_join(th, NULL);
 	return p->rc;
 }
