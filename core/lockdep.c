@@ -258,8 +258,15 @@ static bool holds_class(const struct vfs_thread *t, int cls)
 	return false;
 }
 
-static void check(struct vfs_world *w, const struct vfs_event *ev, bool acquired,
-		  bool builtin, bool rules)
+/* Tests only: every pair through make_link and add_edge, as before the
+ * known order's short way in check (test_detect.c compares the two). */
+bool lockdep_slow_only;
+
+/* (inline: an acquire under another lock, most of a search's checks,
+ * goes through the known order's short way without a call) */
+static inline __attribute__((always_inline)) void
+check(struct vfs_world *w, const struct vfs_event *ev, bool acquired,
+      bool builtin, bool rules)
 {
 	const struct vfs_thread *t = &w->threads[ev->tid];
 	int n = t->nheld;
@@ -270,12 +277,15 @@ static void check(struct vfs_world *w, const struct vfs_event *ev, bool acquired
 		return;
 	int wcls = ev->cls;
 	int wkey = ev_key(ev);
-	bool renmutex = holds_class(t, LC_RENAME_MUTEX);
+	/* (asked only where two directories meet: most checks never do) */
+	int renmutex = -1;
+	bool slow = rules || lockdep_slow_only;
 	for (int i = 0; i < n; i++) {
 		const struct vfs_held *h = &t->held[i];
 		int hkey = held_key(h);
 		struct vfs_link l;
-		make_link(w, ev, h, hkey, wkey, &l);
+		if (slow)
+			make_link(w, ev, h, hkey, wkey, &l);
 		if (rules && h->lock != ev->lock)
 			rules_check(w, &l, wcls, ev->subclass, h);
 		if (!builtin)
@@ -295,12 +305,26 @@ static void check(struct vfs_world *w, const struct vfs_event *ev, bool acquired
 		else if (wcls == LC_I_RWSEM_DIR && hcls == LC_I_RWSEM)
 			rule = LDR_RANK_NONDIR_DIR;
 		else if (wcls == LC_I_RWSEM_DIR && hcls == LC_I_RWSEM_DIR &&
-			 !renmutex && !inode_is_ancestor(w, VFS_LID_IDX(h->lock),
-							 VFS_LID_IDX(ev->lock)))
+			 !(renmutex < 0 ? (renmutex = holds_class(t, LC_RENAME_MUTEX)) :
+			   renmutex) &&
+			 !inode_is_ancestor(w, VFS_LID_IDX(h->lock),
+					    VFS_LID_IDX(ev->lock)))
 			rule = LDR_TWO_DIRS;
 		else if (wcls == LC_I_RWSEM && hcls == LC_I_RWSEM &&
 			 VFS_LID_IDX(h->lock) > VFS_LID_IDX(ev->lock))
 			rule = LDR_TWO_NONDIRS;
+		/* (the common pair: no rank broken (so not one lock twice), an
+		 * order seen before: nothing to report, no link to keep, only
+		 * its count, which add_edge would bump) */
+		if (!slow && rule < 0 && hkey != wkey) {
+			int e = find_edge(&w->det.ld, hkey, wkey);
+			if (e >= 0) {
+				w->det.ld.edges[e].count++;
+				continue;
+			}
+		}
+		if (!slow)
+			make_link(w, ev, h, hkey, wkey, &l);
 		if (rule >= 0)
 			rank_report(w, rule, &l);
 		if (h->lock != ev->lock && hkey == wkey)

@@ -302,52 +302,70 @@ static struct hcall random_call(uint64_t *s, int nfds)
 	}
 }
 
+/* The random runs' world: directories, files, three filesystems mounted,
+ * threads A and C with six of them open each (C's first is A's /d, by
+ * pidfd_getfd), A's clone and fork B; its scheduler random by SEED. */
+static struct h *random_world(const char *preset, uint64_t seed)
+{
+	struct h *h = h_new(preset);
+	struct vfs_world *w = h->w;
+	static const char *const files[] = { "/d/a", "/d/b", "/f" };
+	h->log.keep = false;
+	h_mkdir(h, "/d");
+	h_mkdir(h, "/e");
+	for (int i = 0; i < 3; i++)
+		h_touch(h, files[i]);
+	h_mount(h, "exfat", "/x");
+	h_touch(h, "/x/a");
+	h_mount(h, "tmpfs", "/t");
+	h_mount(h, "overlayfs", "/o");
+	int A = h_spawn(h, "A", 0), C = h_spawn(h, "C", 0);
+	static const char *const opens[] = { "/d", "/f", "/x", "/t", "/o", "/e" };
+	for (int i = 0; i < 6; i++) {
+		assert_int_equal(h_do(h, A, C_OPEN(opens[i], i == 1 ? VO_RDWR :
+						    VO_RDONLY)), 3 + i);
+		assert_int_equal(h_do(h, C, C_OPEN(opens[i], i == 1 ? VO_RDWR :
+						    VO_RDONLY)), 3 + i);
+	}
+	assert_int_equal(h_do(h, C, C_PIDFD_OPEN(h_pid(h, A))), 9);
+	assert_int_equal(h_do(h, C, C_PIDFD_GETFD(9, 3)), 10);
+	assert_int_equal(h_do(h, C, C_DUP2(10, 3)), 3);    /* C lists A's /d */
+	assert_true(h_do(h, A, C_CLONE()) > 0);
+	assert_true(h_do(h, A, C_FORK("B")) > 0);
+	w->sched = VSCHED_RANDOM;
+	w->rng = seed * 0x9e3779b97f4a7c15ull + 7;
+	return h;
+}
+
+/* STEPS steps of random calls (by SEED); false: all blocked first */
+static bool random_run(struct h *h, uint64_t seed, int steps)
+{
+	struct vfs_world *w = h->w;
+	uint64_t s = seed * 977 + 1;
+	for (int n = 0; n < steps;) {
+		for (int t = 0; t < w->nthreads; t++)
+			if (!vfs_has_work(w, t) && rnd(&s) % 2 == 0) {
+				assert_int_equal(h_vsubmit(w, t, random_call(&s, 6)), 0);
+			}
+		int t = vfs_sched_pick(w);
+		if (t < 0) {
+			if (vfs_all_blocked(w))
+				return false;
+			continue;
+		}
+		vfs_step(w, t, &h->sink);
+		n++;
+	}
+	return true;
+}
+
 static void test_random_v65_no_reports(void **state)
 {
 	(void)state;
 	for (uint64_t seed = 1; seed <= 3; seed++) {
-		struct h *h = h_new("v6.5");
+		struct h *h = random_world("v6.5", seed);
 		struct vfs_world *w = h->w;
-		h->log.keep = false;
-		h_mkdir(h, "/d");
-		h_mkdir(h, "/e");
-		h_touch(h, "/d/a");
-		h_touch(h, "/d/b");
-		h_touch(h, "/f");
-		h_mount(h, "exfat", "/x");
-		h_touch(h, "/x/a");
-		h_mount(h, "tmpfs", "/t");
-		h_mount(h, "overlayfs", "/o");
-		int A = h_spawn(h, "A", 0), C = h_spawn(h, "C", 0);
-		static const char *const opens[] = { "/d", "/f", "/x", "/t", "/o", "/e" };
-		for (int i = 0; i < 6; i++) {
-			assert_int_equal(h_do(h, A, C_OPEN(opens[i], i == 1 ? VO_RDWR :
-							    VO_RDONLY)), 3 + i);
-			assert_int_equal(h_do(h, C, C_OPEN(opens[i], i == 1 ? VO_RDWR :
-							    VO_RDONLY)), 3 + i);
-		}
-		assert_int_equal(h_do(h, C, C_PIDFD_OPEN(h_pid(h, A))), 9);
-		assert_int_equal(h_do(h, C, C_PIDFD_GETFD(9, 3)), 10);
-		assert_int_equal(h_do(h, C, C_DUP2(10, 3)), 3);    /* C lists A's /d */
-		assert_true(h_do(h, A, C_CLONE()) > 0);
-		assert_true(h_do(h, A, C_FORK("B")) > 0);
-		w->sched = VSCHED_RANDOM;
-		w->rng = seed * 0x9e3779b97f4a7c15ull + 7;
-		uint64_t s = seed * 977 + 1;
-		int steps = 0;
-		while (steps < 10000) {
-			for (int t = 0; t < w->nthreads; t++)
-				if (!vfs_has_work(w, t) && rnd(&s) % 2 == 0) {
-					assert_int_equal(h_vsubmit(w, t, random_call(&s, 6)), 0);
-				}
-			int t = vfs_sched_pick(w);
-			if (t < 0) {
-				assert_false(vfs_all_blocked(w));
-				continue;
-			}
-			vfs_step(w, t, &h->sink);
-			steps++;
-		}
+		assert_true(random_run(h, seed, 10000));
 		h_run(h, 100000);
 		assert_false(vfs_all_blocked(w));
 		for (int k = 0; k < DK__REPORTS; k++)
@@ -365,6 +383,100 @@ static void test_random_v65_no_reports(void **state)
 		assert_true(w->det.ld.nedges >= 4);
 		h_free(h);
 	}
+}
+
+/* lockdep's short way for an order it has seen (core/lockdep.c check:
+ * no rank broken, the edge there, only its count) against the long way
+ * every pair took before it: the same graph, counts, first links and
+ * reports on random runs, also where renames break the ranks (the
+ * rename-lock knob's no-mutex) */
+extern bool lockdep_slow_only;
+
+/* Forged acquires of directory locks (as in test_lockdep_cycle): A
+ * holding /d as a parent takes /d/s, then holding /e as a parent takes
+ * /d/s again: the second pair has the first's keys, an order seen
+ * before, but breaks the directories' rank (/e is not an ancestor). */
+static struct h *forged_dirs(bool slow)
+{
+	struct h *h = h_new("v6.5");
+	h_mkdir(h, "/d");
+	h_mkdir(h, "/d/s");
+	h_mkdir(h, "/e");
+	int A = h_spawn(h, "A", 0);
+	struct vfs_world *w = h->w;
+	struct vfs_thread *t = &w->threads[A];
+	int s = vfs_path_lookup(w, "/d/s");
+	const char *const parents[] = { "/d", "/e", "/d", "/e" };
+	lockdep_slow_only = slow;
+	for (int i = 0; i < 4; i++) {
+		t->held[0] = (struct vfs_held){ .lock = VFS_LID(LID_INODE,
+			vfs_path_lookup(w, parents[i])), .mode = M_WRITE,
+			.cls = LC_I_RWSEM_DIR, .sub = LDSUB_PARENT };
+		t->held[1] = (struct vfs_held){ .lock = VFS_LID(LID_INODE, s),
+			.mode = M_WRITE, .cls = LC_I_RWSEM_DIR };
+		t->nheld = 2;
+		struct vfs_event ev = { .step = w->step, .tid = (int8_t)A,
+			.op = OP_ACQUIRE, .fn = VFN_down_write, .cls = LC_I_RWSEM_DIR,
+			.mode = M_WRITE, .lock = VFS_LID(LID_INODE, s), .other = -1 };
+		vfs_detect_event(w, &ev);
+	}
+	lockdep_slow_only = false;
+	t->nheld = 0;
+	return h;
+}
+
+static void test_lockdep_short_way(void **state)
+{
+	(void)state;
+	struct h *f = forged_dirs(false), *g = forged_dirs(true);
+	assert_int_equal(f->w->det.ld.nedges, 1);
+	assert_int_equal(f->w->det.ld.edges[0].count, 4);
+	assert_int_equal(g->w->det.ld.edges[0].count, 4);
+	assert_int_equal(nkind(f, DK_LOCKORDER), 1);
+	assert_int_equal(nkind(g, DK_LOCKORDER), 1);
+	assert_non_null(find(f, DK_LOCKORDER, LDR_TWO_DIRS, -1));
+	assert_string_equal(f->w->det.reports[0].text, g->w->det.reports[0].text);
+	h_free(f);
+	h_free(g);
+	for (int v = 0; v < 2; v++)
+		for (uint64_t seed = 1; seed <= 3; seed++) {
+			struct h *h[2];
+			bool ran[2];
+			for (int slow = 0; slow < 2; slow++) {
+				h[slow] = random_world("v6.5", seed);
+				if (v)
+					h_knob(h[slow], "rename-lock", "no-mutex");
+				lockdep_slow_only = slow;
+				ran[slow] = random_run(h[slow], seed, 4000);
+				lockdep_slow_only = false;
+			}
+			const struct vfs_detect *a = &h[0]->w->det, *b = &h[1]->w->det;
+			assert_int_equal(ran[0], ran[1]);
+			assert_int_equal(h[0]->w->step, h[1]->w->step);
+			assert_int_equal(a->ld.nedges, b->ld.nedges);
+			assert_int_equal(a->ld.nseen, b->ld.nseen);
+			assert_memory_equal(a->ld.seen, b->ld.seen,
+					    sizeof a->ld.seen[0] * a->ld.nseen);
+			uint32_t sum = 0;
+			for (int i = 0; i < a->ld.nedges; i++) {
+				const struct vfs_ldedge *x = &a->ld.edges[i], *y = &b->ld.edges[i];
+				assert_int_equal(x->from, y->from);
+				assert_int_equal(x->to, y->to);
+				assert_int_equal(x->count, y->count);
+				assert_memory_equal(&x->first, &y->first, sizeof x->first);
+				sum += x->count;
+			}
+			/* (the short way was taken: orders seen again) */
+			assert_true(a->ld.nedges >= 4 && sum > 10u * a->ld.nedges);
+			assert_memory_equal(a->counts, b->counts, sizeof a->counts);
+			assert_int_equal(a->nreports, b->nreports);
+			for (int i = 0; i < a->nreports; i++)
+				assert_string_equal(a->reports[i].text, b->reports[i].text);
+			if (v)  /* (the no-mutex runs broke a rank) */
+				assert_true(a->counts[DK_LOCKORDER] > 0);
+			h_free(h[0]);
+			h_free(h[1]);
+		}
 }
 
 /* ---- the cost side (kernel-reference section 9) ---- */
@@ -418,6 +530,7 @@ int main(void)
 		cmocka_unit_test(test_writer_queued_no_false_deadlock),
 		cmocka_unit_test(test_lockdep_cycle),
 		cmocka_unit_test(test_random_v65_no_reports),
+		cmocka_unit_test(test_lockdep_short_way),
 		cmocka_unit_test(test_stats_read_cost),
 	};
 	return cmocka_run_group_tests(tests, NULL, h_teardown);
