@@ -669,6 +669,11 @@ void sys_defined(struct vx *x);
  * *COUNT how many */
 int64_t emit_entries(struct vx *x, int fn, int ino, int64_t pos, int64_t max,
 		     int64_t *count);
+/* readdir.c: the first of DIR's (slot D's) children at offset POS or
+ * after, or -1; with READDIR_WALK_ONLY (tests) by the walk alone */
+int first_child_from(const struct vfs_world *w, const struct vfs_inode *dir,
+		     int d, int64_t pos);
+extern bool readdir_walk_only;
 /* a fatal signal in a defined step's killable wait: true when it gave up
  * (the call unwinds and returns -EINTR) */
 bool kfn_kill_wait(struct vx *x);

@@ -68,13 +68,42 @@ emit_entry(struct vx *x, struct vfs_event *ev, int ino, int64_t off)
 	emit(x, ev);
 }
 
-/* The first of DIR's children at offset POS or after, or -1.  Its
- * children are in offset order (d_add puts a new name last, at a new
- * offset): the walk starts from the end nearer POS. */
-static int first_child_from(const struct vfs_world *w,
-			    const struct vfs_inode *dir, int64_t pos)
+/* Tests only: first_child_from always walks (test_world.c compares). */
+bool readdir_walk_only;
+
+/* Whether slot C is the first of DIR's (slot D's) children at offset POS
+ * or after: a child of DIR there, the one before it (if any) before POS.
+ * (any C: a slot out of range or another's is not; nor a freed one, of
+ * no parent, nor an unlinked one, of no siblings and not the first) */
+static inline bool first_child_is(const struct vfs_world *w,
+				  const struct vfs_inode *dir, int d,
+				  int64_t pos, int c)
 {
-	int c;
+	if (c < 0 || c >= w->ninodes)
+		return false;
+	const struct vfs_inode *e = &w->inodes[c];
+	if (e->parent != d || e->d_off < pos)
+		return false;
+	int p = e->prev_sibling;
+	return p < 0 ? dir->first_child == c :
+	       w->inodes[p].next_sibling == c && w->inodes[p].d_off < pos;
+}
+
+/* The first of DIR's (slot D's) children at offset POS or after, or -1.
+ * Its children are in offset order (d_add puts a new name last, at a new
+ * offset).  A name made in DIR nearly always takes the next slot as it
+ * takes the next offset: the slot as far from the first child's as POS
+ * is from its offset is tried first (a getdents per step of a search
+ * would walk to it); else the walk, from the end nearer POS. */
+int first_child_from(const struct vfs_world *w, const struct vfs_inode *dir,
+		     int d, int64_t pos)
+{
+	int c = dir->first_child;
+	if (c >= 0 && !readdir_walk_only) {
+		int64_t k = pos > w->inodes[c].d_off ? pos - w->inodes[c].d_off : 0;
+		if (k < w->ninodes - c && first_child_is(w, dir, d, pos, c + (int)k))
+			return c + (int)k;
+	}
 	if (pos - 2 <= dir->next_off - pos) {
 		for (c = dir->first_child; c >= 0 && w->inodes[c].d_off < pos;
 		     c = w->inodes[c].next_sibling)
@@ -112,7 +141,7 @@ int64_t emit_entries(struct vx *x, int fn, int ino, int64_t pos, int64_t max,
 		pos = 2;
 		n++;
 	}
-	for (int c = first_child_from(w, dir, pos); c >= 0 && n < max;
+	for (int c = first_child_from(w, dir, ino, pos); c >= 0 && n < max;
 	     c = w->inodes[c].next_sibling) {
 		emit_entry(x, &ev, c, w->inodes[c].d_off);
 		pos = w->inodes[c].d_off + 1;
@@ -155,7 +184,7 @@ void dir_iterate(struct vx *x)
 	pos = emit_entries(x, fn, f->inode, pos, max, &n);
 	if (max == 0) {
 		/* the first entry does not fit in the buffer */
-		bool more = pos < 2 || first_child_from(w, dir, pos) >= 0;
+		bool more = pos < 2 || first_child_from(w, dir, f->inode, pos) >= 0;
 		n = more ? -VE_INVAL : 0;
 	}
 	file_touch(w, f->file);

@@ -368,6 +368,67 @@ static void test_getdents_from_any_offset(void **state)
 	h_free(h);
 }
 
+/* The iterator's first child at an offset (core/readdir.c
+ * first_child_from), by the slot its guess tries or by the walk, against
+ * every slot: in directories whose names were made, removed, renamed
+ * across and made again, so that freed slots are reused out of order and
+ * the guess lands on freed, unlinked (kept open) and other directories'
+ * slots. */
+static void test_first_child_guess(void **state)
+{
+	(void)state;
+	struct h *h = h_new("v6.5");
+	int A = h_spawn(h, "A", 0);
+	const char *const dirs[] = { "/d", "/e", "/d/s" };
+	char a[32], b[32];
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(h_do(h, A, C_MKDIR(dirs[i])), 0);
+	uint64_t r = 88172645463325252ull;
+	int tries = 0, guessed = 0;
+	for (int round = 0; round < 60; round++) {
+		for (int k = 0; k < 6; k++) {
+			r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+			snprintf(a, sizeof a, "%s/n%d", dirs[r % 3], (int)(r >> 8) % 12);
+			snprintf(b, sizeof b, "%s/n%d", dirs[(r >> 20) % 3], (int)(r >> 28) % 12);
+			switch ((r >> 40) % 4) {
+			case 0: h_do(h, A, C_MKDIR(a)); break;
+			/* (kept open: removed, unlinked but not freed) */
+			case 1: h_do(h, A, C_OPEN(a, VO_RDONLY)); break;
+			case 2: h_do(h, A, C_RMDIR(a)); break;
+			default: h_do(h, A, C_RENAME(a, b)); break;
+			}
+		}
+		const struct vfs_world *w = h->w;
+		for (int i = 0; i < 3; i++) {
+			int d = vfs_path_lookup(w, dirs[i]);
+			const struct vfs_inode *dir = &w->inodes[d];
+			for (int64_t pos = 0; pos <= dir->next_off + 1; pos++) {
+				int want = -1;
+				for (int c = 0; c < w->ninodes; c++)
+					if (w->inodes[c].parent == d && !w->inodes[c].unlinked &&
+					    !w->inodes[c].freed && w->inodes[c].d_off >= pos &&
+					    (want < 0 || w->inodes[c].d_off < w->inodes[want].d_off))
+						want = c;
+				int got = first_child_from(w, dir, d, pos);
+				readdir_walk_only = true;
+				int walked = first_child_from(w, dir, d, pos);
+				readdir_walk_only = false;
+				assert_int_equal(got, want);
+				assert_int_equal(walked, want);
+				tries++;
+				int c0 = dir->first_child;
+				guessed += want >= 0 && c0 >= 0 &&
+					   want == c0 + (pos > w->inodes[c0].d_off ?
+							 pos - w->inodes[c0].d_off : 0);
+			}
+			assert_int_equal(first_child_from(w, dir, d, INT64_MAX), -1);
+		}
+	}
+	/* (both ways taken: the guess right, and wrong) */
+	assert_true(guessed > 100 && tries - guessed > 100);
+	h_free(h);
+}
+
 /* A clone made in a copied world starts from its parent's clock, not from
  * whatever an earlier, bigger world left in the buffer. */
 static void test_copy_into_used_buffer(void **state)
@@ -639,6 +700,7 @@ int main(void)
 		cmocka_unit_test(test_noframes_skips_alike),
 		cmocka_unit_test(test_no_clocks_unnamed),
 		cmocka_unit_test(test_getdents_from_any_offset),
+		cmocka_unit_test(test_first_child_guess),
 		cmocka_unit_test(test_copy_into_used_buffer),
 		cmocka_unit_test(test_copies_share_nothing_visible),
 		cmocka_unit_test(test_inode_slots_reused),
