@@ -628,7 +628,8 @@ void deadlock_on_block(struct vfs_world *w, int tid);
 size_t deadlock_detail(const struct vfs_world *w, const struct vfs_report *r,
 		       char *buf, size_t n);
 void lockdep_event(struct vfs_world *w, const struct vfs_event *ev);
-/* tests: lockdep's check without its short way for a known order */
+/* tests: every acquire through lockdep's check, none the short way of
+ * an order seen before (known_order) */
 extern bool lockdep_slow_only;
 /* An acquire lockdep_event has work for: the thread was handed the lock
  * on a wake (a mark to clear: checked when it began to wait) or holds

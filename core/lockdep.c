@@ -258,15 +258,40 @@ static bool holds_class(const struct vfs_thread *t, int cls)
 	return false;
 }
 
-/* Tests only: every pair through make_link and add_edge, as before the
- * known order's short way in check (test_detect.c compares the two). */
-bool lockdep_slow_only;
+/* The rank that taking EV's lock while holding H breaks (LDR_*), or -1.
+ * *RENMUTEX: whether T holds s_vfs_rename_mutex, -1 until asked (only
+ * where two directories meet). */
+static inline int rank_rule(const struct vfs_world *w,
+			    const struct vfs_thread *t,
+			    const struct vfs_event *ev, const struct vfs_held *h,
+			    int *renmutex)
+{
+	int wcls = ev->cls, hcls = h->cls;
+	if (h->lock == ev->lock)
+		return LDR_SAME_LOCK;
+	if (hcls == LC_F_LOCK)
+		return LDR_UNDER_SPIN;
+	if (wcls == LC_RENAME_MUTEX && (hcls == LC_I_RWSEM_DIR || hcls == LC_I_RWSEM))
+		return LDR_RANK_RENAME;
+	if (wcls == LC_F_POS_LOCK && (hcls == LC_I_RWSEM_DIR || hcls == LC_I_RWSEM))
+		return LDR_FPOS_UNDER_INODE;
+	if (wcls == LC_I_RWSEM_DIR && hcls == LC_I_RWSEM)
+		return LDR_RANK_NONDIR_DIR;
+	if (wcls == LC_I_RWSEM_DIR && hcls == LC_I_RWSEM_DIR) {
+		if (*renmutex < 0)
+			*renmutex = holds_class(t, LC_RENAME_MUTEX);
+		return !*renmutex && !inode_is_ancestor(w, VFS_LID_IDX(h->lock),
+							VFS_LID_IDX(ev->lock)) ?
+		       LDR_TWO_DIRS : -1;
+	}
+	if (wcls == LC_I_RWSEM && hcls == LC_I_RWSEM &&
+	    VFS_LID_IDX(h->lock) > VFS_LID_IDX(ev->lock))
+		return LDR_TWO_NONDIRS;
+	return -1;
+}
 
-/* (inline: an acquire under another lock, most of a search's checks,
- * goes through the known order's short way without a call) */
-static inline __attribute__((always_inline)) void
-check(struct vfs_world *w, const struct vfs_event *ev, bool acquired,
-      bool builtin, bool rules)
+static void check(struct vfs_world *w, const struct vfs_event *ev, bool acquired,
+		  bool builtin, bool rules)
 {
 	const struct vfs_thread *t = &w->threads[ev->tid];
 	int n = t->nheld;
@@ -277,54 +302,17 @@ check(struct vfs_world *w, const struct vfs_event *ev, bool acquired,
 		return;
 	int wcls = ev->cls;
 	int wkey = ev_key(ev);
-	/* (asked only where two directories meet: most checks never do) */
 	int renmutex = -1;
-	bool slow = rules || lockdep_slow_only;
 	for (int i = 0; i < n; i++) {
 		const struct vfs_held *h = &t->held[i];
 		int hkey = held_key(h);
 		struct vfs_link l;
-		if (slow)
-			make_link(w, ev, h, hkey, wkey, &l);
+		make_link(w, ev, h, hkey, wkey, &l);
 		if (rules && h->lock != ev->lock)
 			rules_check(w, &l, wcls, ev->subclass, h);
 		if (!builtin)
 			continue;
-		int hcls = h->cls;
-		int rule = -1;
-		if (h->lock == ev->lock)
-			rule = LDR_SAME_LOCK;
-		else if (hcls == LC_F_LOCK)
-			rule = LDR_UNDER_SPIN;
-		else if (wcls == LC_RENAME_MUTEX &&
-			 (hcls == LC_I_RWSEM_DIR || hcls == LC_I_RWSEM))
-			rule = LDR_RANK_RENAME;
-		else if (wcls == LC_F_POS_LOCK &&
-			 (hcls == LC_I_RWSEM_DIR || hcls == LC_I_RWSEM))
-			rule = LDR_FPOS_UNDER_INODE;
-		else if (wcls == LC_I_RWSEM_DIR && hcls == LC_I_RWSEM)
-			rule = LDR_RANK_NONDIR_DIR;
-		else if (wcls == LC_I_RWSEM_DIR && hcls == LC_I_RWSEM_DIR &&
-			 !(renmutex < 0 ? (renmutex = holds_class(t, LC_RENAME_MUTEX)) :
-			   renmutex) &&
-			 !inode_is_ancestor(w, VFS_LID_IDX(h->lock),
-					    VFS_LID_IDX(ev->lock)))
-			rule = LDR_TWO_DIRS;
-		else if (wcls == LC_I_RWSEM && hcls == LC_I_RWSEM &&
-			 VFS_LID_IDX(h->lock) > VFS_LID_IDX(ev->lock))
-			rule = LDR_TWO_NONDIRS;
-		/* (the common pair: no rank broken (so not one lock twice), an
-		 * order seen before: nothing to report, no link to keep, only
-		 * its count, which add_edge would bump) */
-		if (!slow && rule < 0 && hkey != wkey) {
-			int e = find_edge(&w->det.ld, hkey, wkey);
-			if (e >= 0) {
-				w->det.ld.edges[e].count++;
-				continue;
-			}
-		}
-		if (!slow)
-			make_link(w, ev, h, hkey, wkey, &l);
+		int rule = rank_rule(w, t, ev, h, &renmutex);
 		if (rule >= 0)
 			rank_report(w, rule, &l);
 		if (h->lock != ev->lock && hkey == wkey)
@@ -332,6 +320,36 @@ check(struct vfs_world *w, const struct vfs_event *ev, bool acquired,
 		if (h->lock != ev->lock)
 			add_edge(w, &l);
 	}
+}
+
+/* Tests only: every acquire through check, as before known_order
+ * (test_detect.c compares the two). */
+bool lockdep_slow_only;
+
+/* An acquire under one other lock that breaks no rank, of an order seen
+ * before (a search's getdents: f_pos_lock, then the directory's i_rwsem):
+ * all check would do is bump the edge's count, done here without a link
+ * made; false, nothing done, for check. */
+static inline bool known_order(struct vfs_world *w, const struct vfs_event *ev)
+{
+	const struct vfs_thread *t = &w->threads[ev->tid];
+	if (t->nheld != 2 || t->held[1].lock != ev->lock || lockdep_slow_only)
+		return false;
+	const struct vfs_held *h = &t->held[0];
+	int hkey = held_key(h), wkey = ev_key(ev), renmutex = -1;
+	if (hkey == wkey || rank_rule(w, t, ev, h, &renmutex) >= 0)
+		return false;
+	int e = find_edge(&w->det.ld, hkey, wkey);
+	if (e < 0)
+		return false;
+	w->det.ld.edges[e].count++;
+	return true;
+}
+
+/* rules_on (rules.c) without its call in a world with no rule */
+static inline bool rules_here(const struct vfs_world *w)
+{
+	return w->kdefs && w->kdefs->nrules && rules_on(w);
 }
 
 void lockdep_event(struct vfs_world *w, const struct vfs_event *ev)
@@ -343,13 +361,13 @@ void lockdep_event(struct vfs_world *w, const struct vfs_event *ev)
 		ld->woken |= bit;
 		break;
 	case OP_BLOCK:
-		if (detect_on(&w->det, DK_LOCKORDER) || rules_on(w))
+		if (detect_on(&w->det, DK_LOCKORDER) || rules_here(w))
 			check(w, ev, false, detect_on(&w->det, DK_LOCKORDER),
-			      rules_on(w));
+			      rules_here(w));
 		if (detect_on(&w->det, DK_DEADLOCK))
 			deadlock_on_block(w, ev->tid);
 		break;
-	case OP_ACQUIRE:
+	case OP_ACQUIRE: {
 		/* (the first lock a thread holds, not handed over: nothing to
 		 * order it after, check's own first test without its call) */
 		if (!lockdep_acquire_matters(w, ev))
@@ -358,10 +376,13 @@ void lockdep_event(struct vfs_world *w, const struct vfs_event *ev)
 			ld->woken &= ~bit;
 			break;
 		}
-		if (detect_on(&w->det, DK_LOCKORDER) || rules_on(w))
-			check(w, ev, true, detect_on(&w->det, DK_LOCKORDER),
-			      rules_on(w));
+		bool builtin = detect_on(&w->det, DK_LOCKORDER), rules = rules_here(w);
+		if (builtin && !rules && known_order(w, ev))
+			break;
+		if (builtin || rules)
+			check(w, ev, true, builtin, rules);
 		break;
+	}
 	}
 }
 

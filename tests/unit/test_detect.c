@@ -385,9 +385,10 @@ static void test_random_v65_no_reports(void **state)
 	}
 }
 
-/* lockdep's short way for an order it has seen (core/lockdep.c check:
- * no rank broken, the edge there, only its count) against the long way
- * every pair took before it: the same graph, counts, first links and
+/* lockdep's short way for an order it has seen (core/lockdep.c
+ * known_order: one lock held, no rank broken, the edge there, only its
+ * count) against check, which every acquire took before (the tests'
+ * lockdep_slow_only): the same graph, counts, first links and
  * reports on random runs, also where renames break the ranks (the
  * rename-lock knob's no-mutex) */
 extern bool lockdep_slow_only;
