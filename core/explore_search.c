@@ -374,7 +374,7 @@ static int push(struct xsearch *s, int d, int p)
 	if (grow(s, d + 2) < 0)
 		return -1;
 	struct xfp *f = &s->fp[d];      /* after grow: it may move s->fp */
-	f->n = f->all = 0;
+	xfp_clear(f);
 	s->cfp = f;
 	s->steptid = p;
 	s->woken = 0;

@@ -273,7 +273,7 @@ int xs_expand(struct sworker *s, int d)
 		o->emit_seq = 0;
 		o->fp = sleep ? &L->fp[n] : NULL;
 		if (o->fp)
-			o->fp->n = o->fp->all = 0;
+			xfp_clear(o->fp);
 		/* before a saved step (put back with its world): what the
 		 * block had made, its footprint too (a step not saved is run
 		 * again from S, all made again) */
@@ -390,7 +390,7 @@ int xs_expand(struct sworker *s, int d)
 			o->nacc = o->over = 0;
 			o->emit_seq = 0;
 			if (o->fp)
-				o->fp->n = o->fp->all = 0;
+				xfp_clear(o->fp);
 			dirty = false;
 			acc = L->acc;
 			for (int q = 0; q < k; q++) {

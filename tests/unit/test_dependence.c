@@ -144,6 +144,92 @@ static void test_footprints(void **state)
 	h_free(h);
 }
 
+/* KIND added to KEY's location in F as xfp_add did before it kept bits:
+ * by looking for it always. */
+static void add_slow(struct xfp *f, uint32_t key, uint32_t kind)
+{
+	if (f->all)
+		return;
+	for (int i = 0; i < f->n; i++)
+		if (XKEY(f->key[i]) == key) {
+			f->key[i] |= kind;
+			return;
+		}
+	if (f->n == XFP)
+		f->all = 1;
+	else
+		f->key[f->n++] = key | kind;
+}
+
+/* The footprints' bits (xfp_add's in and wr, xfp_commute's first test):
+ * random footprints over locations some of which share a bit, built with
+ * and without them, hold the same keys, and every pair commutes by the
+ * bits as by the keys (at a node and without one, with and without the
+ * threshold), the bits answering some pairs alone. */
+static void test_footprint_bits(void **state)
+{
+	(void)state;
+	int A;
+	struct h *h = dir_open(&A);
+	int f = h_file(h, A, 3);
+	assert_int_equal(h_do(h, A, C_DUP(3)), 4);      /* f_count 2 */
+	uint32_t loc[16] = { KFCOUNT(f), KFCOUNT(f + 1), KFLD(FLD_F_POS, VOK_FILE, f),
+			     KFLD(FLD_CURSOR, VOK_FILE, f), KPASS(f), KALLOC(1) };
+	int nloc = 6;
+	/* locations sharing a bit with the first ones, another with them */
+	for (uint32_t o = 0; nloc < 12 && o < 100000; o++) {
+		uint32_t k = KFLD(FLD_F_POS, VOK_INODE, o);
+		if (xfp_bit(k) == xfp_bit(loc[nloc % 3]) && k != loc[nloc % 3])
+			loc[nloc++] = k;
+	}
+	assert_int_equal(nloc, 12);
+	for (int i = 12; i < 16; i++)
+		loc[i] = KFLD(FLD_DIR, VOK_INODE, 1000 + i);
+	static const uint32_t kinds[] = { XPR, XTST, XW, XW | XPW, XW | XDEC };
+	srand(12);
+	int by_bits = 0, same = 0, differ = 0;
+	enum { NFP = 400 };
+	static struct xfp fp[NFP];
+	for (int i = 0; i < NFP; i++) {
+		struct xfp slow = { 0 };
+		xfp_clear(&fp[i]);
+		int n = rand() % (i % 7 == 0 ? 30 : 8);
+		for (int j = 0; j < n; j++) {
+			uint32_t key = loc[rand() % (i % 2 ? 16 : 6)];
+			uint32_t kind = kinds[rand() % 5];
+			xfp_add(&fp[i], key, kind);
+			add_slow(&slow, key, kind);
+		}
+		assert_int_equal(fp[i].n, slow.n);
+		assert_int_equal(fp[i].all, slow.all);
+		assert_memory_equal(fp[i].key, slow.key, sizeof *slow.key * slow.n);
+		for (int j = 0; j < fp[i].n; j++) {
+			uint64_t bit = xfp_bit(XKEY(fp[i].key[j]));
+			assert_true(fp[i].in & bit);
+			if (fp[i].key[j] & XW)
+				assert_true(fp[i].wr & bit);
+		}
+	}
+	for (int i = 0; i < NFP; i++)
+		for (int j = 0; j < NFP; j += 3) {
+			const struct xfp *a = &fp[i], *b = &fp[j];
+			bool aup = (i + j) % 3, bup = (i * j) % 5;
+			const struct vfs_world *X = j % 2 ? h->w : NULL;
+			int k = i % 2 ? K : 0;
+			bool fast = xfp_commute(a, aup, b, bup, X, k);
+			bool slow = xfp_commute_keys(a, aup, b, bup, X, k);
+			assert_int_equal(fast, slow);
+			by_bits += !a->all && !b->all &&
+				   !((a->in & b->wr) | (a->wr & b->in));
+			same += fast;
+			differ += !fast;
+		}
+	assert_true(by_bits > 1000);
+	assert_true(same > by_bits + 1000);     /* some by the keys */
+	assert_true(differ > 1000);
+	h_free(h);
+}
+
 /* The kind of the f_count access of the events from MARK on (the first
  * READ if READ, else the first WRITE), or -1. */
 static int count_kind(struct h *h, size_t mark, bool read)
@@ -189,6 +275,7 @@ int main(void)
 		cmocka_unit_test(test_decrement),
 		cmocka_unit_test(test_plain),
 		cmocka_unit_test(test_footprints),
+		cmocka_unit_test(test_footprint_bits),
 		cmocka_unit_test(test_recorded),
 	};
 	return cmocka_run_group_tests(tests, NULL, h_teardown);
