@@ -44,11 +44,6 @@ static inline void xfp_clear(struct xfp *f)
 	f->n = f->all = 0;
 	f->in = f->wr = 0;
 }
-/* Location KEY's bit (a location's: without its kind bits). */
-static inline uint64_t xfp_bit(uint32_t key)
-{
-	return UINT64_C(1) << ((key * 0x9e3779b9u) >> 26);
-}
 /* (the lock's kind in bits 20-23, its index below: indexes are slots of
  * the world's tables, far below 2^20) */
 #define KLOCK(l)      ((1u << 24) | ((uint32_t)VFS_LID_KIND(l) << 20) | \
@@ -65,6 +60,22 @@ static inline uint64_t xfp_bit(uint32_t key)
  * two files may share it (fs.file-max is below 2^17). */
 _Static_assert(VFS_FILE_MAX <= KFCOUNT_FILE + 1, "a file's f_count key is its own");
 _Static_assert(FLD__COUNT <= 16 && VOK_PROC < 8, "KFLD's field and object kind bits");
+
+/* Location KEY's bit (a location's: without its kind bits), and its
+ * number: every file's f_count has the last (a footprint whose wr lacks
+ * it wrote no count: xs_count_up), the others one of the rest. */
+#define XFP_FCOUNT_BIT (UINT64_C(1) << 63)
+static inline unsigned xfp_bitno(uint32_t key)
+{
+	unsigned b = (key * 0x9e3779b9u) >> 26;
+	if ((key & ~KFCOUNT_FILE) == KFCOUNT(0))
+		return 63;
+	return b == 63 ? 62 : b;
+}
+static inline uint64_t xfp_bit(uint32_t key)
+{
+	return UINT64_C(1) << xfp_bitno(key);
+}
 
 /* The kind bits of an access: WRITE or not, of kind AKIND. */
 static inline uint32_t xkind_bits(bool write, int akind)
@@ -355,8 +366,46 @@ struct xmemo {
 		uint32_t key[2];
 		const struct xmloc *l[2];
 		uint32_t fpk[VFS_FOOTPRINT_MAX];
+		uint8_t fpb[VFS_FOOTPRINT_MAX]; /* their xfp_bitno */
 	} e[XMEMO_SIZE];
 };
+/* Memo entry E's keys added to footprint F as xfp_add_keys adds them
+ * (the same keys, in the same order), each with the entry's bit, looked
+ * for first where its bit's last key is (POS: per bit, a hint, checked;
+ * xobs.fppos): the stateful search's sink adds a key or two per event,
+ * mostly one the block touched before (tests/unit/test_dependence.c
+ * checks the two agree). */
+static inline void xfp_add_entry(struct xfp *f, uint8_t pos[64],
+				 const struct xmemo_e *e)
+{
+	if (e->fpn < 0)
+		f->all = 1;
+	for (int i = 0; i < e->fpn && !f->all; i++) {
+		uint32_t key = XKEY(e->fpk[i]), kind = e->fpk[i] & XKIND;
+		unsigned b = e->fpb[i];
+		uint64_t bit = UINT64_C(1) << b, wbit = kind & XW ? bit : 0;
+		int j = -1;
+		if (f->in & bit) {
+			j = pos[b];
+			if (j >= f->n || XKEY(f->key[j]) != key)
+				for (j = f->n - 1; j >= 0; j--)
+					if (XKEY(f->key[j]) == key)
+						break;
+		}
+		if (j >= 0) {
+			f->key[j] |= kind;
+			f->wr |= wbit;
+		} else if (f->n == XFP) {
+			f->all = 1;
+		} else {
+			pos[b] = f->n;
+			f->in |= bit;
+			f->wr |= wbit;
+			f->key[f->n++] = key | kind;
+		}
+	}
+}
+
 /* xm_event_memo (explore_stateful.h, inline): xm_event, its footprint
  * and table rows from C (filled on a miss). */
 /* Demote the locations found violated; returns how many. */

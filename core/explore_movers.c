@@ -333,6 +333,8 @@ void xm_memo_fill(struct xmovers *m, struct xmemo_e *e, const struct vfs_world *
 		       vfs_access_checked(ev);
 	e->gen = m->gen;
 	e->fpn = (int8_t)xfp_keys(ev, e->fpk);
+	for (int i = 0; i < e->fpn; i++)
+		e->fpb[i] = (uint8_t)xfp_bitno(XKEY(e->fpk[i]));
 }
 
 int xm_apply(struct xmovers *m)

@@ -73,7 +73,7 @@ static __attribute__((noinline)) void obs_event(struct xobs *o,
 		if (!e)
 			e = xm_memo_entry(o->xm, o->memo, w, ev);
 		if (o->fp)
-			xfp_add_keys(o->fp, e->fpn, e->fpk);
+			xfp_add_entry(o->fp, o->fppos, e);
 		c = xm_memo_class(o->xm, e, w, ev, &vis_access);
 	} else {
 		if (o->fp)
@@ -137,7 +137,7 @@ void xs_obs_sink(void *ctx, const struct vfs_world *w,
 	if (c > o->cls)
 		o->cls = (uint8_t)c;
 	if (o->fp)
-		xfp_add_keys(o->fp, e->fpn, e->fpk);
+		xfp_add_entry(o->fp, o->fppos, e);
 }
 
 /* Two enabled steps race: a common location, a write, no lock held by

@@ -146,6 +146,8 @@
 bool xs_count_up(const struct xfp *fp, const struct vfs_world *S,
 		 const struct vfs_world *W)
 {
+	if (!(fp->wr & XFP_FCOUNT_BIT))
+		return true;    /* (no count written: most blocks) */
 	for (int i = 0; i < fp->n; i++) {
 		uint32_t k = fp->key[i];
 		if (!(k & XW) || (XKEY(k) & ~KFCOUNT_FILE) != KFCOUNT(0))

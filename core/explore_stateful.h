@@ -255,6 +255,9 @@ struct xobs {                   /* what the block being run did */
 	uint8_t over;           /* the table could not grow: out of memory
 				 * (the search fails; no race is skipped) */
 	uint32_t nacc;
+	/* fp's key of each bit (xfp_bitno): the last added with it, a hint
+	 * (xfp_add_entry checks it: fp may have been put back as it was) */
+	uint8_t fppos[64];
 	/* the last entry handed out (OP_EMIT): its event's number, step,
 	 * file and directory (0: none yet in this block) */
 	uint64_t emit_seq;

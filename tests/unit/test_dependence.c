@@ -10,7 +10,7 @@
  * file_needs_f_pos_lock's test).
  */
 #include "harness.h"
-#include "explore_int.h"
+#include "explore_stateful.h"
 
 #define K VFS_COUNT_TEST_MIN
 #define LOC KFCOUNT(3)
@@ -176,10 +176,11 @@ static void test_footprint_bits(void **state)
 	uint32_t loc[16] = { KFCOUNT(f), KFCOUNT(f + 1), KFLD(FLD_F_POS, VOK_FILE, f),
 			     KFLD(FLD_CURSOR, VOK_FILE, f), KPASS(f), KALLOC(1) };
 	int nloc = 6;
-	/* locations sharing a bit with the first ones, another with them */
+	/* locations sharing a bit with some of the first ones (the counts'
+	 * is their own) */
 	for (uint32_t o = 0; nloc < 12 && o < 100000; o++) {
 		uint32_t k = KFLD(FLD_F_POS, VOK_INODE, o);
-		if (xfp_bit(k) == xfp_bit(loc[nloc % 3]) && k != loc[nloc % 3])
+		if (xfp_bit(k) == xfp_bit(loc[2 + nloc % 3]) && k != loc[2 + nloc % 3])
 			loc[nloc++] = k;
 	}
 	assert_int_equal(nloc, 12);
@@ -230,6 +231,110 @@ static void test_footprint_bits(void **state)
 	h_free(h);
 }
 
+/* Key K a count's change that leaves it lower from S to W (or names a
+ * file one of them lacks). */
+static bool lowers(uint32_t k, const struct vfs_world *S, const struct vfs_world *W)
+{
+	uint32_t f = XKEY(k) - KFCOUNT(0);
+	if (!(k & XW) || f > KFCOUNT_FILE)
+		return false;
+	return (int)f >= S->nfiles || (int)f >= W->nfiles ||
+	       S->files[f].f_count > W->files[f].f_count;
+}
+
+/* xs_count_up as it was before it read the bits: every key looked at. */
+static bool count_up_slow(const struct xfp *fp, const struct vfs_world *S,
+			  const struct vfs_world *W)
+{
+	int low = 0;
+	for (int i = 0; i < fp->n; i++)
+		low += lowers(fp->key[i], S, W);
+	return !low;
+}
+
+/* The sink's footprint (xfp_add_entry: the memo entry's bits, the key
+ * of each bit kept as a hint) and xs_count_up (by f_count's bit, every
+ * file's count's own): random entries of random keys, some sharing a bit,
+ * with the footprint saved and put back between (as a block's before a
+ * step that turns out the next block's), make the footprint xfp_add_keys
+ * makes, and a block wrote a count lower exactly when the keys say so. */
+static void test_footprint_entries(void **state)
+{
+	(void)state;
+	int A, B;
+	struct h *h = dir_open(&A), *h1 = dir_open(&B);
+	int f = h_file(h, A, 3);
+	assert_int_equal(h_file(h1, B, 3), f);
+	assert_int_equal(h_do(h, A, C_DUP(3)), 4);      /* 2 in h, 1 in h1 */
+	/* every count's bit is f_count's, and only theirs */
+	for (uint32_t o = 0; o < 5000; o++) {
+		assert_int_equal(xfp_bitno(KFCOUNT(o)), 63);
+		assert_true(xfp_bitno(KFLD(FLD_F_POS, VOK_FILE, o)) < 63);
+		assert_true(xfp_bitno(KLOCK(o)) < 63);
+	}
+	uint32_t loc[12] = { KFCOUNT(f), KFCOUNT(f + 1), KFLD(FLD_F_POS, VOK_FILE, f),
+			     KPASS(f), KALLOC(1) };
+	int nloc = 5;
+	for (uint32_t o = 0; nloc < 12 && o < 100000; o++) {
+		uint32_t k = KFLD(FLD_F_POS, VOK_INODE, o);
+		if (xfp_bitno(k) == xfp_bitno(loc[2 + nloc % 3]))
+			loc[nloc++] = k;
+	}
+	assert_int_equal(nloc, 12);
+	static const uint32_t kinds[] = { XPR, XTST, XW, XW | XPW, XW | XDEC };
+	static struct xmemo_e e[64];
+	for (int i = 0; i < 64; i++) {
+		e[i].fpn = (int8_t)(i == 63 ? -1 : 1 + i % 2);
+		for (int j = 0; j < e[i].fpn; j++) {
+			e[i].fpk[j] = loc[(i * 7 + j * 5) % 12] | kinds[(i + j) % 5];
+			e[i].fpb[j] = (uint8_t)xfp_bitno(XKEY(e[i].fpk[j]));
+		}
+	}
+	srand(17);
+	int hinted = 0, down = 0, up = 0;
+	for (int round = 0; round < 300; round++) {
+		uint8_t pos[64];        /* (xobs.fppos) */
+		struct xfp fast, slow, fsave = { 0 }, ssave = { 0 };
+		xfp_clear(&fast);
+		xfp_clear(&slow);
+		memset(pos, round % 2 ? 0xff : 0, sizeof pos);
+		int n = rand() % (round % 9 == 0 ? 40 : 12);
+		for (int k = 0; k < n; k++) {
+			int r = rand() % 100;
+			if (r < 8) {            /* saved before a step */
+				fsave = fast;
+				ssave = slow;
+				continue;
+			}
+			if (r < 14) {           /* ... and put back */
+				fast = fsave;
+				slow = ssave;
+				continue;
+			}
+			const struct xmemo_e *x = &e[rand() % (round % 5 ? 63 : 64)];
+			xfp_add_entry(&fast, pos, x);
+			xfp_add_keys(&slow, x->fpn, x->fpk);
+			assert_int_equal(fast.n, slow.n);
+			assert_int_equal(fast.all, slow.all);
+			assert_memory_equal(fast.key, slow.key, sizeof *slow.key * slow.n);
+			assert_true(fast.in == slow.in && fast.wr == slow.wr);
+		}
+		for (int i = 0; i < fast.n; i++)
+			hinted += pos[xfp_bitno(XKEY(fast.key[i]))] == i;
+		bool d = count_up_slow(&fast, h->w, h1->w);
+		bool u = count_up_slow(&fast, h1->w, h->w);
+		assert_int_equal(xs_count_up(&fast, h->w, h1->w), d);
+		assert_int_equal(xs_count_up(&fast, h1->w, h->w), u);
+		down += !d;
+		up += u && (fast.wr & XFP_FCOUNT_BIT);
+	}
+	assert_true(hinted > 300);
+	assert_true(down > 20);
+	assert_true(up > 5);    /* counts written, none lower: by the keys */
+	h_free(h1);
+	h_free(h);
+}
+
 /* The kind of the f_count access of the events from MARK on (the first
  * READ if READ, else the first WRITE), or -1. */
 static int count_kind(struct h *h, size_t mark, bool read)
@@ -276,6 +381,7 @@ int main(void)
 		cmocka_unit_test(test_plain),
 		cmocka_unit_test(test_footprints),
 		cmocka_unit_test(test_footprint_bits),
+		cmocka_unit_test(test_footprint_entries),
 		cmocka_unit_test(test_recorded),
 	};
 	return cmocka_run_group_tests(tests, NULL, h_teardown);

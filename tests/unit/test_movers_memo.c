@@ -45,8 +45,10 @@ static void both(void *ctx, const struct vfs_world *w, const struct vfs_event *e
 	int n = xfp_keys(ev, key);
 	const struct xmemo_e *e = xm_memo_entry(c->m, c->memo, w, ev);
 	assert_int_equal(e->fpn, n);
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		assert_int_equal(e->fpk[i], key[i]);
+		assert_int_equal(e->fpb[i], xfp_bitno(XKEY(key[i])));
+	}
 	/* the sink's common path (xs_obs_sink) answers from the entry
 	 * without xm_event: where it does, what it skips must be nothing.
 	 * A class that reads the thread, taken as a mover there, is one
