@@ -124,6 +124,7 @@ static inline void fcopy(struct vfs_world *d, const struct vfs_world *s,
 		threads = UINT32_MAX;
 	if (n < 32)
 		threads &= (1u << n) - 1;
+	bool nokfn = !s->kdefs && !d->kdefs;
 	for (; threads; threads &= threads - 1) {
 		int i = __builtin_ctz(threads);
 		struct vfs_thread *dt = &d->threads[i];
@@ -134,8 +135,17 @@ static inline void fcopy(struct vfs_world *d, const struct vfs_world *s,
 				int j = (st->pend_head + k) % VFS_MAX_PENDING;
 				dt->pending[j] = st->pending[j];
 			}
-		memcpy(&dt->f, &st->f, offsetof(struct vfs_thread, rec) -
-		       offsetof(struct vfs_thread, f));
+		/* (the frame's part of the defined functions, a third of
+		 * what is copied here, is zero in every world of a search
+		 * without them: no step writes it) */
+		if (!nokfn) {
+			memcpy(&dt->f, &st->f, offsetof(struct vfs_thread, rec) -
+			       offsetof(struct vfs_thread, f));
+		} else {
+			memcpy(&dt->f, &st->f, offsetof(struct vfs_frame, kfn));
+			memcpy(&dt->f + 1, &st->f + 1, offsetof(struct vfs_thread, rec) -
+			       offsetof(struct vfs_thread, f) - sizeof st->f);
+		}
 		/* the call in progress: a copy of a submitted one, never
 		 * changed, so its submission number tells it */
 		if (dt->rec.call.seq != st->rec.call.seq ||

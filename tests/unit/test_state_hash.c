@@ -233,6 +233,19 @@ static uint64_t successor(struct bench *c, int t, uint32_t fixed)
 	return inc;
 }
 
+/* A copied back to B (xs_fcopy_back, xs_fcopy): every thread's frame and
+ * what follows it to its call record, as bytes (the copy leaves out the
+ * defined functions' part of the frame when the search has none: zero
+ * then in every world; the hash leaves it out too when none runs). */
+static void frames_copied(const struct vfs_world *a, const struct vfs_world *b)
+{
+	assert_int_equal(a->nthreads, b->nthreads);
+	for (int i = 0; i < a->nthreads; i++)
+		assert_memory_equal(&a->threads[i].f, &b->threads[i].f,
+				    offsetof(struct vfs_thread, rec) -
+				    offsetof(struct vfs_thread, f));
+}
+
 /* Random walks from H's world: at each state, every runnable thread's
  * step hashed from the state's components and from nothing. */
 static void walk(struct h *h, uint32_t fixed, uint64_t seed)
@@ -261,6 +274,7 @@ static void walk(struct h *h, uint32_t fixed, uint64_t seed)
 				if (hash_of(&c.b, &c.hf, c.k, fixed, NULL, NULL,
 					    XTOUCH_ALL) != c.hw.h)
 					fail_msg("thread %d's step: not undone", t);
+				frames_copied(c.k, c.w);
 			}
 			if (!n)
 				break;
@@ -280,6 +294,7 @@ static void walk(struct h *h, uint32_t fixed, uint64_t seed)
 			if (hash_of(&c.b, &c.hf, c.k, fixed, NULL, NULL,
 				    XTOUCH_ALL) != c.hw.h)
 				fail_msg("thread %d's step: not copied forward", t);
+			frames_copied(c.k, c.w);
 			steps++;
 		}
 	}
