@@ -61,13 +61,18 @@ void xs_free_items(struct xst *st, int from, int to)
 	}
 }
 
-/* The snapshot, the one item, put in the visited set by worker S. */
+/* The snapshot, the one item, put in the visited set by worker S (its
+ * buffer kept when big enough: top_sleep's tries, xs_worker_restart). */
 int xs_root_item(struct xst *st, struct sworker *s)
 {
 	struct sbuf *b = &s->buf;
-	b->cap = xs_canon_bound(st->snap, true) * 2;
-	if (!(b->p = malloc(b->cap)))
-		return -1;
+	size_t need = xs_canon_bound(st->snap, true) * 2;
+	if (b->cap < need) {
+		free(b->p);
+		b->cap = need;
+		if (!(b->p = malloc(b->cap)))
+			return -1;
+	}
 	uint64_t t0 = xs_tree_hash(b, st->snap);
 	struct xhash x = { 0 };
 	if (xs_hash_reserve(&x, st->snap) < 0)

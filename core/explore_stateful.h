@@ -658,6 +658,7 @@ bool xs_count_up(const struct xfp *fp, const struct vfs_world *S,
 		 const struct vfs_world *W);
 void xs_sleep_child(struct sworker *s, int d, int i);
 void xs_worker_free(struct sworker *s);
+void xs_worker_restart(struct sworker *s);
 void *xs_worker_main(void *arg);
 /* ---- the frontier (explore_frontier.c) ---- */
 /* W (hash H, ...) as the last frontier item (W NULL: its state made

@@ -25,7 +25,7 @@ static void free_outcomes(struct xst *st)
 	st->caposched = 0;
 }
 
-static void round_reset(struct xst *st, struct sworker *ws, int jobs);
+static void round_reset(struct xst *st, struct sworker *ws, int jobs, bool keep);
 
 /* The frontier with sleep sets (several workers; explore_sleep.c): the
  * search of one worker from the snapshot, its new states at a depth made
@@ -60,7 +60,7 @@ static int top_sleep(struct xst *st, struct sworker *ws, int jobs)
 		st->tries_states += n;
 		st->tries_tr += ws[0].transitions;
 		st->o.max -= st->capped ? n : 0;
-		round_reset(st, ws, jobs);
+		round_reset(st, ws, jobs, true);
 	}
 }
 
@@ -87,7 +87,9 @@ static int round_run(struct xst *st, struct sworker *ws, int jobs, int *made)
 	return rc;
 }
 
-static void round_reset(struct xst *st, struct sworker *ws, int jobs)
+/* Every worker's search and the states so far dropped; KEEP (a try of
+ * top_sleep's, the discipline unchanged): worker 0's buffers kept. */
+static void round_reset(struct xst *st, struct sworker *ws, int jobs, bool keep)
 {
 	if (xs_state_hook)
 		xs_state_hook(0);       /* (the states so far do not count) */
@@ -101,6 +103,10 @@ static void round_reset(struct xst *st, struct sworker *ws, int jobs)
 	st->next_item = 0;
 	for (int i = 0; i < jobs; i++) {
 		struct sworker *s = &ws[i];
+		if (keep && !i) {
+			xs_worker_restart(s);
+			continue;
+		}
 		xs_worker_free(s);
 		memset(s, 0, sizeof *s);
 		s->st = st;
@@ -300,14 +306,14 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 			st->need_hist = 0;
 			st->xm.violated = 0;
 			st->xm.ndemote = 0;
-			round_reset(st, ws, jobs);
+			round_reset(st, ws, jobs, false);
 			continue;
 		}
 		if (!st->xm.violated || st->abort)
 			break;
 		/* the guess was wrong somewhere: demote and search again */
 		xm_apply(&st->xm);
-		round_reset(st, ws, jobs);
+		round_reset(st, ws, jobs, false);
 	}
 	bool quit = false;
 	if (probing) {
