@@ -631,6 +631,9 @@ void lockdep_event(struct vfs_world *w, const struct vfs_event *ev);
 /* tests: every acquire through lockdep's check, none the short way of
  * an order seen before (known_order) */
 extern bool lockdep_slow_only;
+/* tests: acquires the short way took, this thread's (the tests check
+ * the short way runs at all; a thread's own, so workers do not race) */
+extern _Thread_local unsigned long lockdep_short_ways;
 /* An acquire lockdep_event has work for: the thread was handed the lock
  * on a wake (a mark to clear: checked when it began to wait) or holds
  * another lock (an order to check); lockdep_event's first test, and the
@@ -675,6 +678,8 @@ int64_t emit_entries(struct vx *x, int fn, int ino, int64_t pos, int64_t max,
 int first_child_from(const struct vfs_world *w, const struct vfs_inode *dir,
 		     int d, int64_t pos);
 extern bool readdir_walk_only;
+/* tests: first_child_from's answers from the guessed slot, this thread's */
+extern _Thread_local unsigned long readdir_guesses;
 /* a fatal signal in a defined step's killable wait: true when it gave up
  * (the call unwinds and returns -EINTR) */
 bool kfn_kill_wait(struct vx *x);

@@ -325,6 +325,7 @@ static void check(struct vfs_world *w, const struct vfs_event *ev, bool acquired
 /* Tests only: every acquire through check, as before known_order
  * (test_detect.c compares the two). */
 bool lockdep_slow_only;
+_Thread_local unsigned long lockdep_short_ways;
 
 /* An acquire under one other lock that breaks no rank, of an order seen
  * before (a search's getdents: f_pos_lock, then the directory's i_rwsem):
@@ -343,6 +344,7 @@ static inline bool known_order(struct vfs_world *w, const struct vfs_event *ev)
 	if (e < 0)
 		return false;
 	w->det.ld.edges[e].count++;
+	lockdep_short_ways++;
 	return true;
 }
 

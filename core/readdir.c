@@ -70,6 +70,7 @@ emit_entry(struct vx *x, struct vfs_event *ev, int ino, int64_t off)
 
 /* Tests only: first_child_from always walks (test_world.c compares). */
 bool readdir_walk_only;
+_Thread_local unsigned long readdir_guesses;
 
 /* Whether slot C is the first of DIR's (slot D's) children at offset POS
  * or after: a child of DIR there, the one before it (if any) before POS.
@@ -101,8 +102,10 @@ int first_child_from(const struct vfs_world *w, const struct vfs_inode *dir,
 	int c = dir->first_child;
 	if (c >= 0 && !readdir_walk_only) {
 		int64_t k = pos > w->inodes[c].d_off ? pos - w->inodes[c].d_off : 0;
-		if (k < w->ninodes - c && first_child_is(w, dir, d, pos, c + (int)k))
+		if (k < w->ninodes - c && first_child_is(w, dir, d, pos, c + (int)k)) {
+			readdir_guesses++;
 			return c + (int)k;
+		}
 	}
 	if (pos - 2 <= dir->next_off - pos) {
 		for (c = dir->first_child; c >= 0 && w->inodes[c].d_off < pos;

@@ -392,6 +392,7 @@ static void test_random_v65_no_reports(void **state)
  * reports on random runs, also where renames break the ranks (the
  * rename-lock knob's no-mutex) */
 extern bool lockdep_slow_only;
+extern _Thread_local unsigned long lockdep_short_ways;
 
 /* Forged acquires of directory locks (as in test_lockdep_cycle): A
  * holding /d as a parent takes /d/s, then holding /e as a parent takes
@@ -448,8 +449,14 @@ static void test_lockdep_short_way(void **state)
 				if (v)
 					h_knob(h[slow], "rename-lock", "no-mutex");
 				lockdep_slow_only = slow;
+				unsigned long n0 = lockdep_short_ways;
 				ran[slow] = random_run(h[slow], seed, 4000);
 				lockdep_slow_only = false;
+				/* (the short way taken, and only when allowed) */
+				if (slow)
+					assert_true(lockdep_short_ways == n0);
+				else
+					assert_true(lockdep_short_ways > n0 + 10);
 			}
 			const struct vfs_detect *a = &h[0]->w->det, *b = &h[1]->w->det;
 			assert_int_equal(ran[0], ran[1]);
@@ -467,7 +474,7 @@ static void test_lockdep_short_way(void **state)
 				assert_memory_equal(&x->first, &y->first, sizeof x->first);
 				sum += x->count;
 			}
-			/* (the short way was taken: orders seen again) */
+			/* (orders seen again, counted the short way) */
 			assert_true(a->ld.nedges >= 4 && sum > 10u * a->ld.nedges);
 			assert_memory_equal(a->counts, b->counts, sizeof a->counts);
 			assert_int_equal(a->nreports, b->nreports);

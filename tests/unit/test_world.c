@@ -409,17 +409,24 @@ static void test_first_child_guess(void **state)
 					    !w->inodes[c].freed && w->inodes[c].d_off >= pos &&
 					    (want < 0 || w->inodes[c].d_off < w->inodes[want].d_off))
 						want = c;
+				unsigned long g0 = readdir_guesses;
 				int got = first_child_from(w, dir, d, pos);
+				bool by_guess = readdir_guesses != g0;
 				readdir_walk_only = true;
 				int walked = first_child_from(w, dir, d, pos);
 				readdir_walk_only = false;
+				assert_true(readdir_guesses == g0 + by_guess);
 				assert_int_equal(got, want);
 				assert_int_equal(walked, want);
 				tries++;
 				int c0 = dir->first_child;
-				guessed += want >= 0 && c0 >= 0 &&
-					   want == c0 + (pos > w->inodes[c0].d_off ?
-							 pos - w->inodes[c0].d_off : 0);
+				bool predicted = want >= 0 && c0 >= 0 &&
+					want == c0 + (pos > w->inodes[c0].d_off ?
+						      pos - w->inodes[c0].d_off : 0);
+				/* (the guessed slot answers exactly when it is
+				 * the child sought) */
+				assert_true(by_guess == predicted);
+				guessed += by_guess;
 			}
 			assert_int_equal(first_child_from(w, dir, d, INT64_MAX), -1);
 		}
