@@ -91,7 +91,10 @@ static void print_table(struct session *s, const struct xstate *x, const uint8_t
 	struct rows rows = { 0 };
 	if (!w)
 		return;
-	vfs_world_copy(w, x->snap);
+	if (!vfs_world_copy(w, x->snap)) {     /* (no table, then: out of memory) */
+		vfs_world_free(w);
+		return;
+	}
 	/* each step named as `where` names it (iterate_dir:lock): its
 	 * thread's first event says which; a step that made none (a `return
 	 * ... if` not taken) is where the thread stood before it */

@@ -294,11 +294,14 @@ static int run_explore(struct session *s, const struct cmd_call *c)
 		return cli_error(s, "explore: no pending calls (start some with 'THREAD: CALL &')");
 	explore_cli_forget(s);
 	struct xstate *x = calloc(1, sizeof *x);
-	if (!x || !(x->snap = vfs_world_alloc())) {
+	if (!x || !(x->snap = vfs_world_alloc()) || !vfs_world_copy(x->snap, s->w)) {
+		/* (a snapshot short of a table would be explored as a
+		 * world it is not) */
+		if (x)
+			vfs_world_free(x->snap);
 		free(x);
 		return cli_errno(s, "explore", NULL, -VE_NOMEM);
 	}
-	vfs_world_copy(x->snap, s->w);
 	x->nlog = s->nlog;
 	struct sigaction sa, oint, oterm;
 	memset(&sa, 0, sizeof sa);
@@ -495,8 +498,12 @@ static int list_outcomes(struct session *s, struct xstate *x)
 	int have = s->have_ret;
 	out(s, "%llu distinct outcome%s (the calls' results, then each open file's f_pos):\n",
 	    (unsigned long long)r->outcomes, r->outcomes == 1 ? "" : "s");
-	for (int i = 0; i < r->nout_sched; i++) {
-		vfs_world_copy(w, x->snap);
+	int rc = 0;
+	for (int i = 0; i < r->nout_sched && rc == 0; i++) {
+		if (!vfs_world_copy(w, x->snap)) {
+			rc = cli_errno(s, NULL, NULL, -VE_NOMEM);
+			break;
+		}
 		out(s, "outcome %d: schedule ", i + 1);
 		explore_print_token(s, x->snap, r->out_sched[i], r->out_len[i]);
 		out(s, "\n");
@@ -526,7 +533,7 @@ static int list_outcomes(struct session *s, struct xstate *x)
 	memcpy(s->ret, ret, sizeof ret);
 	s->have_ret = have;
 	vfs_world_free(w);
-	return 0;
+	return rc;
 }
 
 const char c_explore_help[] =

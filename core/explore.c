@@ -534,7 +534,8 @@ int vfs_explore(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	for (int i = 0; i < made; i++)
 		pthread_join(th[i], NULL);
 	r->jobs = made ? made : 1;
-	for (int i = 0; i < made; i++)
+	/* (made 0: the one worker ran here, and may have failed too) */
+	for (int i = 0; i < (made ? made : 1); i++)
 		if (wc[i].failed)
 			rc = -1;
 	if (merge(sh, r) < 0)

@@ -32,10 +32,13 @@ int xs_add_item(struct xst *st, const struct vfs_world *w, uint64_t h,
 		free(it->path);
 		return -1;
 	}
-	if (w) {
-		vfs_world_copy(it->w, w);
-		xs_item_world(st, it->w);
+	if (w && !vfs_world_copy(it->w, w)) {
+		vfs_world_free(it->w);
+		free(it->path);
+		return -1;
 	}
+	if (w)
+		xs_item_world(st, it->w);
 	if (plen)
 		memcpy(it->path, path, (size_t)plen);
 	it->plen = plen;
@@ -220,7 +223,8 @@ struct vfs_world *xs_item_state(struct sworker *s, const struct xitem_s *it)
 		return it->w;
 	if (!s->itemw && !(s->itemw = xs_wnew()))
 		return NULL;
-	vfs_world_copy(s->itemw, s->st->snap);
+	if (!vfs_world_copy(s->itemw, s->st->snap))
+		return NULL;
 	xs_item_world(s->st, s->itemw);
 	for (int k = 0; k < it->plen; k++)
 		vfs_step(s->itemw, it->path[k], NULL);

@@ -227,7 +227,11 @@ int xm_learn(struct xmovers *m, const struct vfs_world *snap, int maxdepth,
 	for (;;) {
 		uint64_t before = m->changes;
 		for (int end = r + (runs > 0 ? runs : XM_BATCH); r < end; r++) {
-			vfs_world_copy(w, snap);
+			if (!vfs_world_copy(w, snap)) {
+				vfs_world_free(w);
+				xm_free(m);
+				return -1;
+			}
 			w->det.no_clocks = 1;
 			/* even runs switch threads at random every step, odd
 			 * runs keep a thread for a random stretch (the long

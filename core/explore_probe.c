@@ -329,7 +329,8 @@ static int delay_probe(struct xst *st, struct vfs_explore_result *r,
 	     !(po->stop && *po->stop); j++) {
 		int at = j % 2 ? j / 2 : k - 1 - j / 2;
 		const struct vfs_world *c = cp[at / DELAY_EVERY];
-		vfs_world_copy(w, c);
+		if (!vfs_world_copy(w, c))
+			goto oom;
 		/* (the clocks of slots unused there: a thread made later
 		 * joins into its slot's clock, as explore_search.c's wcopy) */
 		memset(w->det.vc[c->nthreads], 0,
@@ -386,6 +387,11 @@ int xs_bounded_probe(struct xst *st, struct vfs_explore_result *r,
 		 * and its one worker then runs in this thread) */
 		if (vfs_explore(st->snap, &o, &b) < 0)
 			return errno == ENOMEM ? -1 : 0;
+		if (b.cut == XCUT_ERROR) {      /* (out of memory in its search) */
+			vfs_explore_result_free(&b);
+			errno = ENOMEM;
+			return -1;
+		}
 		r->probe_execs += b.executions;
 		xs_spend(st, &r->units_probe, b.executions + b.redundant);
 		r->probe_steps += b.steps;

@@ -278,15 +278,18 @@ void xsearch_free(struct xsearch *s)
 	free(s);
 }
 
-static void wcopy(struct xsearch *s, struct vfs_world *d,
+/* false: out of memory (D short of a table: not to be stepped) */
+static bool wcopy(struct xsearch *s, struct vfs_world *d,
 		  const struct vfs_world *src)
 {
-	vfs_world_copy(d, src);
+	if (!vfs_world_copy(d, src))
+		return false;
 	/* vfs_world_copy leaves the clocks of unused thread slots alone; a
 	 * thread created later joins into its slot's clock */
 	if (s->may_spawn)
 		memset(d->det.vc[src->nthreads], 0,
 		       sizeof d->det.vc[0] * (size_t)(VFS_MAX_THREADS - src->nthreads));
+	return true;
 }
 
 static int save_ck(struct xsearch *s, int d)
@@ -304,18 +307,19 @@ static int save_ck(struct xsearch *s, int d)
 			s->nck++;
 		}
 	}
-	wcopy(s, s->ck[i], s->cur);
-	return 0;
+	return wcopy(s, s->ck[i], s->cur) ? 0 : -1;
 }
 
-static void restore(struct xsearch *s, int d)
+static int restore(struct xsearch *s, int d)
 {
 	int c = s->root + ((d - s->root) / CKSTEP) * CKSTEP;
-	wcopy(s, s->cur, s->ck[(c - s->root) / CKSTEP]);
+	if (!wcopy(s, s->cur, s->ck[(c - s->root) / CKSTEP]))
+		return -1;
 	for (int j = c; j < d; j++)
 		vfs_step(s->cur, s->tid[j], NULL);
 	s->item->steps += (uint64_t)(d - c);
 	s->wdepth = d;
+	return 0;
 }
 
 /* ---- one step, with the bookkeeping of the reduction ---- */
@@ -677,7 +681,8 @@ static int reset(struct xsearch *s)
 	s->pre[0] = 0;
 	s->slp[0] = 0;
 	s->lastrun[0] = 0;
-	wcopy(s, s->cur, s->sh->snap);
+	if (!wcopy(s, s->cur, s->sh->snap))
+		return -1;
 	s->wdepth = 0;
 	return 0;
 }
@@ -712,8 +717,8 @@ static int dfs(struct xsearch *s)
 		}
 		int p = __builtin_ctz(cand);
 		s->done[d] |= 1u << p;
-		if (s->wdepth != d)
-			restore(s, d);
+		if (s->wdepth != d && restore(s, d) < 0)
+			return -1;
 		if (push(s, d, p) < 0)
 			return -1;
 		r = enter_state(s, d + 1);

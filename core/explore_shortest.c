@@ -314,7 +314,10 @@ static void candidate(struct sshort *c, const uint8_t *prefix, int n)
 	if (!sch_room(c, n + 1))        /* (never NULL: N may be 0) */
 		return;
 	memcpy(c->sch, prefix, (size_t)n);
-	vfs_world_copy(w, c->snap);
+	if (!vfs_world_copy(w, c->snap)) {
+		c->failed = 1;
+		return;
+	}
 	int len = 0, pre = 0, vstep = 0, vpre = 0;
 	for (;;) {
 		int t;

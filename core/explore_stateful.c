@@ -174,9 +174,8 @@ struct vfs_world *xs_regen_next(struct sworker *s, int d, int i)
 	if (i == L->ilast)
 		return L->last;
 	if (!N->buf) {
-		if (!(N->buf = xs_wnew()))
+		if (!(N->buf = xs_wnew()) || !vfs_world_copy(N->buf, L->state))
 			return NULL;
-		vfs_world_copy(N->buf, L->state);
 	}
 	xs_fcopy(N->buf, L->state, s->st->fixed, s->st->o.outcomes);
 	xs_touch_clear(N->buf);
@@ -253,9 +252,8 @@ int xs_expand(struct sworker *s, int d)
 			continue;
 		}
 		if (!s->work) {
-			if (!(s->work = xs_wnew()))
+			if (!(s->work = xs_wnew()) || !vfs_world_copy(s->work, S))
 				return -1;
-			vfs_world_copy(s->work, S);
 		}
 		if (!s->memo) {
 			if (!(s->memo = calloc(1, sizeof *s->memo)))
@@ -322,9 +320,9 @@ int xs_expand(struct sworker *s, int d)
 				saved = specd = true;
 			} else {
 				if (!s->spare) {
-					if (!(s->spare = xs_wnew()))
+					if (!(s->spare = xs_wnew()) ||
+					    !vfs_world_copy(s->spare, W))
 						return -1;
-					vfs_world_copy(s->spare, W);
 				}
 				xs_spare_copy(s, S, W, t);
 				saved = true;

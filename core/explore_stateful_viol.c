@@ -27,7 +27,10 @@ static uint8_t *complete_path(struct sworker *s, int plen, const uint8_t *extra,
 	if (nx)
 		memcpy(sch + plen, extra, (size_t)nx);
 	int len = pre;
-	vfs_world_copy(w, s->st->snap);
+	if (!vfs_world_copy(w, s->st->snap)) {
+		free(sch);
+		return NULL;
+	}
 	vfs_explore_replay(w, sch, len, NULL);  /* (it fits: it was run) */
 	for (;;) {
 		int t = -1;
