@@ -6,7 +6,7 @@
 # (tests/unit/test_sleep.c compares both with the search without sleep
 # sets).  Either way it must find the same states (the nodes of
 # the merged graph), the same verdict, violations and counts, the same
-# counterexample and token, and `explore all` the same outcomes.  200 small
+# counterexample and token, and `explore all` the same outcomes.  150 small
 # scenarios made at random from a fixed seed (the same ones every run): 2
 # or 3 processes under one of six kernels, each opening some of two
 # directories and two regular files, some stealing another's fd with
@@ -23,7 +23,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/cli/lib/tmpdir.bash"
 . "$top/tests/cli/lib/scenario.bash"
 
-n=${SLEEP_RANDOM_N:-200}
+n=${SLEEP_RANDOM_N:-150}
 jobs=${SLEEP_RANDOM_JOBS:-2}
 split=${SLEEP_RANDOM_SPLIT:-1}
 RANDOM=${SLEEP_RANDOM_SEED:-12}
