@@ -515,13 +515,7 @@ int vfs_explore(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	}
 	double last = t0;
 	while (sh->running > 0) {
-		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 100 * 1000 * 1000;
-		if (ts.tv_nsec >= 1000000000) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000;
-		}
+		struct timespec ts = xdeadline(CLOCK_REALTIME, 100);
 		pthread_cond_timedwait(&sh->cv, &sh->mu, &ts);
 		if (o->progress && sh->running > 0 && xnow() - last >= 0.5) {
 			pthread_mutex_unlock(&sh->mu);

@@ -414,6 +414,8 @@ void xm_count(const struct xmovers *m, int *visible, int *hidden);
 
 /* explore_pool.c: the workers and clocks both searches use */
 double xnow(void);              /* seconds, monotonic */
+/* CLK's time MS milliseconds from now: a timed wait's deadline */
+struct timespec xdeadline(clockid_t clk, long ms);
 double xthread_cpu(void);       /* the calling thread's CPU seconds */
 int xonline_cpus(void);         /* 1 .. MAX_WORKERS */
 /* Threads FROM .. TO - 1 into TH, thread i running FN(ARGS + i * SIZE),

@@ -17,6 +17,19 @@ double xnow(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+struct timespec xdeadline(clockid_t clk, long ms)
+{
+	struct timespec ts;
+	clock_gettime(clk, &ts);
+	ts.tv_sec += ms / 1000;
+	ts.tv_nsec += ms % 1000 * 1000 * 1000;
+	if (ts.tv_nsec >= 1000000000) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000;
+	}
+	return ts;
+}
+
 double xthread_cpu(void)
 {
 	struct timespec ts;

@@ -45,13 +45,7 @@ static bool beside_wait(struct sprobe *p)
 			break;
 		}
 		/* (the states are counted, not told: looked at every ms) */
-		struct timespec ts;
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		ts.tv_nsec += 1000 * 1000;
-		if (ts.tv_nsec >= 1000000000) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000;
-		}
+		struct timespec ts = xdeadline(CLOCK_MONOTONIC, 1);
 		pthread_cond_timedwait(&p->cv, &p->mu, &ts);
 	}
 	pthread_mutex_unlock(&p->mu);
