@@ -34,8 +34,28 @@ struct vbusy {                          /* a worker's insert under way */
 					 * worker only) */
 };
 
+/* Where the shards' arrays live once the table is big (explore_visited.c,
+ * "Huge pages"): mappings aligned to 2 MB that the kernel may back with
+ * huge pages, carved from the front; an array given back is kept for the
+ * next of its size. */
+#define VT_HUGE ((size_t)2 << 20)
+struct vchunk {
+	char *base;
+	size_t size, used;
+};
+struct varena {
+	pthread_mutex_t mu;             /* (shards double concurrently) */
+	struct vchunk *c;
+	size_t n, cap;
+	void *freel[64];                /* arrays given back, by log2 of size */
+	size_t bytes;                   /* the live arrays', wherever they are */
+	uint64_t huge_bytes;            /* (tests) carved from the mappings */
+	uint64_t reused;                /* (tests) arrays given back, taken again */
+};
+
 struct vtable {
 	struct vshard *sh;
+	struct varena mem;
 	int nsh, shift;                 /* shard = h >> shift (nsh > 1) */
 	bool locked;                    /* more than one worker inserts */
 	uint64_t maxmask;               /* a shard's largest mask */

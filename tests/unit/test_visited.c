@@ -151,12 +151,44 @@ static void test_ranks(void **state)
 	vt_free(&t);
 }
 
+/* A table that grows takes its doubled arrays from mappings aligned to
+ * 2 MB (huge pages where the kernel gives them), takes an array another
+ * shard gave back again (zeroed: no hash of its old shard is seen), and
+ * answers as before; one that never doubles maps nothing. */
+static void test_huge_arrays(void **state)
+{
+	(void)state;
+	struct vtable t;
+	assert_int_equal(vt_alloc(&t, 14, 24, true, false), 0);
+	assert_int_equal(vt_own_on(&t), 0);
+	for (int i = 0; i < 1000; i++)
+		assert_int_equal(vt_insert(&t, hash_of((uint64_t)i), 0), 1);
+	assert_int_equal(t.mem.n, 0);
+	vt_free(&t);
+
+	assert_int_equal(vt_alloc(&t, 8, 24, true, false), 0);
+	assert_int_equal(vt_own_on(&t), 0);
+	for (int i = 0; i < NHASH; i++)
+		assert_int_equal(vt_insert(&t, hash_of((uint64_t)i), 0), 1);
+	assert_true(t.mem.n > 0);
+	for (size_t i = 0; i < t.mem.n; i++)
+		assert_int_equal((uintptr_t)t.mem.c[i].base % VT_HUGE, 0);
+	assert_true(t.mem.huge_bytes > 0);
+	assert_true(t.mem.reused > 0);
+	for (int i = 0; i < NHASH; i++)
+		assert_int_equal(vt_insert(&t, hash_of((uint64_t)i), 0), 0);
+	for (int i = NHASH; i < 2 * NHASH; i++)
+		assert_int_equal(vt_insert(&t, hash_of((uint64_t)i), 0), 1);
+	vt_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_workers_grow),
 		cmocka_unit_test(test_ranks),
 		cmocka_unit_test(test_fixed_full),
+		cmocka_unit_test(test_huge_arrays),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
