@@ -177,6 +177,9 @@ struct vfs_explore_result {
 	uint64_t retaken;       /* (stateful, several workers with sleep
 				 * sets) states expanded again by a lower
 				 * rank: the rank code at work */
+	int early_items;        /* (stateful, several workers with sleep
+				 * sets) items taken while the frontier was
+				 * still being made */
 	int split_depth;
 	uint64_t kept_first;    /* schedules 1..kept_first are kept */
 	/* Stateful mode only (executions and outcomes stay 0; violating is

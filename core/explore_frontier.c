@@ -6,6 +6,7 @@
  * one-worker search cut at a depth (with them: xs_top, explore_stateful.c;
  * explore_sleep.c).
  */
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include "explore_stateful.h"
@@ -18,9 +19,10 @@ void xs_item_world(const struct xst *st, struct vfs_world *w)
 	w->det.open_step = st->hist ? st->snap->step : 0;
 }
 
-int xs_add_item(struct xst *st, const struct vfs_world *w, uint64_t h,
-		uint64_t tree, uint64_t acc, const uint8_t *path, int plen,
-		int depth)
+/* (under st->imu: workers may be taking items) */
+static int add_item(struct xst *st, const struct vfs_world *w, uint64_t h,
+		    uint64_t tree, uint64_t acc, const uint8_t *path, int plen,
+		    int depth)
 {
 	struct xitem_s *it = GROW_PUSH(st->items, st->nitems, st->capitems, 64);
 	if (!it)
@@ -50,6 +52,16 @@ int xs_add_item(struct xst *st, const struct vfs_world *w, uint64_t h,
 	it->zz = NULL;
 	st->nitems++;
 	return 0;
+}
+
+int xs_add_item(struct xst *st, const struct vfs_world *w, uint64_t h,
+		uint64_t tree, uint64_t acc, const uint8_t *path, int plen,
+		int depth)
+{
+	pthread_mutex_lock(&st->imu);
+	int r = add_item(st, w, h, tree, acc, path, plen, depth);
+	pthread_mutex_unlock(&st->imu);
+	return r;
 }
 
 void xs_free_items(struct xst *st, int from, int to)
@@ -183,20 +195,16 @@ int xs_make_item(struct sworker *s, int d, int i, int np)
 {
 	struct xst *st = s->st;
 	const struct lvl *L = &s->lv[d], *C = &s->lv[d + 1];
-	/* (its state not kept: made again from its path, xs_item_state) */
-	if (xs_add_item(st, NULL, L->h[i], L->tr[i], L->sacc[i], s->path, np, d + 1) < 0)
-		return -1;
-	struct xitem_s *it = &st->items[st->nitems - 1];
 	int n = __builtin_popcount(C->slp);
-	if (n && !(it->zz = calloc((size_t)n, sizeof *it->zz)))
+	struct xsleeper *zz = n ? calloc((size_t)n, sizeof *zz) : NULL;
+	if (n && !zz)
 		return -1;
-	it->slp = C->slp;
 	int k = 0;
 	for (uint32_t m = C->slp; m; m &= m - 1, k++) {
 		int u = __builtin_ctz(m);
 		const struct lvl *R = &s->lv[C->sref_d[u]];
 		int j = C->sref_i[u];
-		struct xsleeper *z = &it->zz[k];
+		struct xsleeper *z = &zz[k];
 		const struct xobs *o = &R->obs[j];
 		z->fp = R->fp[j];
 		z->cup = R->cup[j];
@@ -205,14 +213,47 @@ int xs_make_item(struct sworker *s, int d, int i, int np)
 		z->kinds = R->kinds[j];
 		z->nacc = o->nacc;
 		if (o->nacc) {
-			if (!(z->acc = malloc(sizeof *z->acc * o->nacc)))
+			if (!(z->acc = malloc(sizeof *z->acc * o->nacc))) {
+				while (k >= 0)
+					free(zz[k--].acc);
+				free(zz);
 				return -1;
+			}
 			memcpy(z->acc, o->acc, sizeof *z->acc * o->nacc);
 		}
 	}
-	s->rank = (uint32_t)st->nitems;
+	/* (its state not kept: made again from its path, xs_item_state;
+	 * complete before a worker can take it) */
+	pthread_mutex_lock(&st->imu);
+	int r = add_item(st, NULL, L->h[i], L->tr[i], L->sacc[i], s->path, np, d + 1);
+	if (r == 0) {
+		struct xitem_s *it = &st->items[st->nitems - 1];
+		it->slp = C->slp;
+		it->zz = zz;
+		pthread_cond_signal(&st->icv);
+	}
+	int items = st->nitems;
+	pthread_mutex_unlock(&st->imu);
+	if (r < 0) {
+		for (k = 0; k < n; k++)
+			free(zz[k].acc);
+		free(zz);
+		return -1;
+	}
+	s->rank = (uint32_t)items;
+	if (st->early && !st->started && items >= st->early) {
+		xs_start_early(st);
+		for (bool taken = st->started < 2; xs_early_wait && !taken;) {
+			pthread_mutex_lock(&st->imu);
+			taken = st->next_item > 0 || xs_stopped(s);
+			pthread_mutex_unlock(&st->imu);
+			sched_yield();
+		}
+	}
 	return 0;
 }
+
+bool xs_early_wait;
 
 /* IT's state when not kept (xs_top's items: a world each would cost
  * more than the search's table): the snapshot stepped along its path, in

@@ -108,8 +108,10 @@
  * node is still visited: the least path p to Z (from the snapshot, as
  * above) takes no sleeping edge.  The frontier's search takes p up to
  * the cut with p's sleep sets: a state of p it found seen was reached
- * before, by a lesser path (it is depth first, and no item is searched
- * yet).  So p's state at the cut is new there, item k with p's sleep
+ * before, by a lesser path (it is depth first, and the items searched
+ * while it runs, from the try that reaches SPLIT items on, were all
+ * found before: their paths are lesser, and its own rank, the number of
+ * items found, exceeds theirs, so it never takes one of their states).  So p's state at the cut is new there, item k with p's sleep
  * set, or p ends before it.  Item k's search, rank k, takes the rest of
  * p: at each state Y of p either Y is new to it, or it lowers Y's rank
  * and expands it again in full with p's sleep set; it cannot find a rank

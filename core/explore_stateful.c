@@ -717,12 +717,20 @@ void *xs_worker_main(void *arg)
 	struct xst *st = s->st;
 	double c0 = xthread_cpu();
 	for (;;) {
-		int i = __atomic_fetch_add(&st->next_item, 1, __ATOMIC_RELAXED);
-		if (i >= st->nitems || xs_stopped(s))
+		/* (a copy: the frontier may be growing the array) */
+		struct xitem_s it;
+		pthread_mutex_lock(&st->imu);
+		while (st->next_item >= st->nitems && st->making && !xs_stopped(s))
+			pthread_cond_wait(&st->icv, &st->imu);
+		int i = st->next_item < st->nitems ? st->next_item++ : -1;
+		if (i >= 0)
+			it = st->items[i];
+		st->early_items += i >= 0 && st->making;
+		pthread_mutex_unlock(&st->imu);
+		if (i < 0 || xs_stopped(s))
 			break;
-		struct xitem_s *it = &st->items[i];
 		s->rank = (uint32_t)i;
-		if (dfs(s, it) < 0) {
+		if (dfs(s, &it) < 0) {
 			if (!s->failed)
 				s->failed = 1;
 			__atomic_store_n(&st->abort, ABORT_ERROR, __ATOMIC_RELAXED);

@@ -605,7 +605,18 @@ struct xst {
 	struct xitem_s *items;
 	int nitems;
 	size_t capitems;                /* (grow_array's) */
-	int next_item;                  /* atomic */
+	int next_item;
+	/* the items taken and made under IMU: the workers may start while
+	 * the frontier is still being made (top_sleep's last try, once it
+	 * has EARLY items: MAKING, and STARTED workers in TH) */
+	pthread_mutex_t imu;
+	pthread_cond_t icv;             /* an item more, or no more */
+	bool making;
+	int early;                      /* 0: the workers start after it */
+	int started;
+	int early_items;                /* taken while MAKING */
+	struct sworker *ws;
+	pthread_t th[MAX_WORKERS];
 	int abort;                      /* ABORT_FULL (the table), ABORT_ERROR;
 					 * atomic: every worker reads it */
 	int probe_found;                /* atomic: the shortest search found one */
@@ -634,6 +645,12 @@ void xs_violation(struct sworker *s, int plen, const uint8_t *extra, int nx,
 		  uint32_t kinds);
 int xs_outcome(struct sworker *s, uint64_t h, int plen);
 void xs_report(struct sworker *s);
+/* The other workers started on the items so far (top_sleep's last try,
+ * explore_stateful_run.c) */
+void xs_start_early(struct xst *st);
+/* (tests) the frontier, having started the workers, waits until one has
+ * taken an item: the early start seen whatever the timing */
+extern bool xs_early_wait;
 struct vfs_world *xs_regen_next(struct sworker *s, int d, int i);
 int xs_expand(struct sworker *s, int d);
 /* A race of two of level L's enabled blocks, those of the successors

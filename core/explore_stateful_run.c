@@ -43,13 +43,24 @@ static int top_sleep(struct xst *st, struct sworker *ws, int jobs)
 			return -1;
 		struct xitem_s root = st->items[0];
 		st->nitems = 0;
+		/* the try that reaches SPLIT items is the last: the other
+		 * workers start on them then, while this one makes the rest
+		 * (explore_sleep.c: sound whatever the timing); not with max,
+		 * whose charge of a try needs it whole */
+		st->early = st->capped ? 0 : split;
+		st->making = true;
 		int r = xs_top(&ws[0], &root, cutd);
+		pthread_mutex_lock(&st->imu);
+		st->making = false;
+		st->early = 0;
+		pthread_cond_broadcast(&st->icv);
+		pthread_mutex_unlock(&st->imu);
 		vfs_world_free(root.w);
 		free(root.path);
 		if (r < 0)
 			return -1;
-		if (!st->nitems || st->nitems >= split || xs_stopped(&ws[0]) ||
-		    ws[0].cut || cutd > st->maxdepth)
+		if (st->started || !st->nitems || st->nitems >= split ||
+		    xs_stopped(&ws[0]) || ws[0].cut || cutd > st->maxdepth)
 			return 0;
 		uint64_t n = ws[0].states;
 		if (st->capped && n >= st->o.max) {
@@ -64,6 +75,12 @@ static int top_sleep(struct xst *st, struct sworker *ws, int jobs)
 	}
 }
 
+void xs_start_early(struct xst *st)
+{
+	st->started = xpool_start(st->th, 1, st->jobs, xs_worker_main, st->ws,
+				  sizeof *st->ws, false);
+}
+
 
 /* One search of the whole graph with the discipline as it stands. */
 static int round_run(struct xst *st, struct sworker *ws, int jobs, int *made)
@@ -71,18 +88,21 @@ static int round_run(struct xst *st, struct sworker *ws, int jobs, int *made)
 	int rc = 0;
 	*made = 0;
 	st->ranked = st->sleep && jobs > 1;
+	st->ws = ws;
 	if ((st->ranked ? top_sleep(st, ws, jobs) : xs_top_bfs(st, &ws[0])) < 0)
-		return -1;
+		rc = -1;
 	if (ws[0].failed)
 		rc = -1;
-	pthread_t th[MAX_WORKERS];
-	int m = 0;
-	if (rc == 0 && jobs > 1 && st->nitems > 1 && !xs_stopped(&ws[0]))
-		m = xpool_start(th, 1, jobs, xs_worker_main, ws, sizeof *ws, false);
+	if (rc < 0 && st->started)      /* (the workers started stop) */
+		__atomic_store_n(&st->abort, ABORT_ERROR, __ATOMIC_RELAXED);
+	int m = st->started;
+	if (!m && rc == 0 && jobs > 1 && st->nitems > 1 && !xs_stopped(&ws[0]))
+		m = xpool_start(st->th, 1, jobs, xs_worker_main, ws, sizeof *ws, false);
 	if (rc == 0)
 		xs_worker_main(&ws[0]);
 	for (int i = 1; i < m; i++)
-		pthread_join(th[i], NULL);
+		pthread_join(st->th[i], NULL);
+	st->started = 0;
 	*made = m;
 	return rc;
 }
@@ -101,6 +121,7 @@ static void round_reset(struct xst *st, struct sworker *ws, int jobs, bool keep)
 	xs_free_items(st, 0, st->nitems);
 	st->nitems = 0;
 	st->next_item = 0;
+	st->early_items = 0;
 	for (int i = 0; i < jobs; i++) {
 		struct sworker *s = &ws[i];
 		if (keep && !i) {
@@ -189,6 +210,8 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	st->snap = snap;
 	st->o = *o;
 	pthread_mutex_init(&st->omu, NULL);
+	pthread_mutex_init(&st->imu, NULL);
+	pthread_cond_init(&st->icv, NULL);
 	st->t0 = st->last_report = t0;
 	st->viol = o->violations ? o->violations : VX_DEFAULT_VIOLATIONS;
 	st->maxdepth = o->max_depth > 0 ? o->max_depth : 100000;
@@ -357,6 +380,7 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	 * depends on timing */
 	r->jobs = jobs;
 	r->subtrees = st->nitems;
+	r->early_items = st->early_items;
 	r->transitions = st->tries_tr;
 	int best = -1;
 	int cut = XCUT_NONE;
@@ -484,6 +508,8 @@ out:
 	free(ws);
 	free_outcomes(st);
 	pthread_mutex_destroy(&st->omu);
+	pthread_mutex_destroy(&st->imu);
+	pthread_cond_destroy(&st->icv);
 	vt_free(&st->vt);
 	xm_free(&st->xm);
 	free(st->open);

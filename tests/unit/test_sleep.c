@@ -45,7 +45,7 @@ static int outcomes;            /* searches as `explore all` does */
 static int split;               /* opts.test_split: items per worker */
 /* the rank code at work (split 1): searches split into items and
  * started on several workers, states expanded again by a lower rank */
-static uint64_t nsplit, nretaken;
+static uint64_t nsplit, nretaken, nearly;
 
 /* A search of W by JOBS workers: its result in R; with one, the sorted
  * hashes of the states it counted in *HS (malloc'd), how many in *N. */
@@ -131,7 +131,13 @@ static void same_with_sleep_local(const char *what, struct h *h, bool less,
 		int jobs = i & 1 ? 8 : 2;
 		struct vfs_explore_result c;
 		split = i >> 1;
+		/* (the workers made to start before the frontier ends: once
+		 * in each pair, the other left to the timing) */
+		xs_early_wait = split && jobs == 2;
 		search(h->w, jobs, true, &c, NULL, NULL);
+		if (xs_early_wait && c.subtrees > 1)
+			assert_true(c.early_items > 0);
+		xs_early_wait = false;
 		split = 0;
 		print_message("%s: jobs %d, split %d: %llu transitions, %d items, "
 			      "%llu states again by rank\n", what, jobs, i >> 1,
@@ -139,6 +145,7 @@ static void same_with_sleep_local(const char *what, struct h *h, bool less,
 			      (unsigned long long)c.retaken);
 		nsplit += c.subtrees > 1;
 		nretaken += c.retaken;
+		nearly += (uint64_t)c.early_items;
 		assert_int_equal(c.states, a.states);
 		assert_int_equal(c.violating, a.violating);
 		assert_int_equal(c.outcomes, a.outcomes);
@@ -446,6 +453,9 @@ static void test_ranks_ran(void **state)
 	print_message("ranks: %llu searches split, %llu states expanded again\n",
 		      (unsigned long long)nsplit, (unsigned long long)nretaken);
 	assert_true(nsplit >= 10);
+	print_message("early: %llu items taken while the frontier was made\n",
+		      (unsigned long long)nearly);
+	assert_true(nearly > 0);
 }
 
 static uint64_t counted;        /* atomic: every state counted, all tries */
