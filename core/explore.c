@@ -453,6 +453,7 @@ int vfs_explore(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	double t0 = xnow();
 	int rc = 0, made = 0;
 
+	xheap_huge();
 	if (o->stateful) {
 		free(sh);
 		return xstate_run(snap, o, r);
