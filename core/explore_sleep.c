@@ -135,6 +135,16 @@
  * visits again for 90,000 states, 248,341 transitions when only the
  * threads newly awake are run; 415,842 when a visit again runs every
  * thread, as the try that measured 385,378 for 404,000 did).
+ * Nor can that caching end a lesser rank's visit again: rank k reaching
+ * Y with every thread asleep that slept at Y's expansion (by rank j > k)
+ * must still expand it.  That expansion does not take every path below
+ * Y: it stops at a state of rank j or less, first reached by another
+ * path (rank j's own, or a rank between) whose sleep set may hold the
+ * thread the least path needs next; rank k's visit lowers that rank and
+ * expands it again with the least path's set.  Tried (2026-12-06): it
+ * would have ended 99.8% of those visits (5 x 3 v6.5, two workers:
+ * 18,416 of 18,449; 451,289 transitions down to 419,243), but lost 8 of
+ * the 12,399,643 states of 3 x 3 v5.6 in one run of six with 8 workers.
  * Sleep sets are off with a depth bound (a block may end at it) and
  * with the clocks (the history is part of the state, and not the same
  * in either order).
