@@ -320,8 +320,8 @@ int vt_insert_cas(struct vtable *t, struct vshard *v, uint64_t h, int wid,
 			break;
 		}
 		if (!x) {
-			if (__atomic_load_n(&v->n, __ATOMIC_RELAXED) >= t->limit &&
-			    mask >= t->maxmask) {
+			if (mask >= t->maxmask &&
+			    __atomic_load_n(&v->n, __ATOMIC_RELAXED) >= t->limit) {
 				r = -1;         /* at its largest, 7/8 full */
 				break;
 			}

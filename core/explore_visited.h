@@ -24,9 +24,14 @@ struct vshard {
 					 * least rank that visited its state,
 					 * + 1 (0: not yet written) */
 	uint64_t mask;
-	uint64_t n, grow_at;            /* entries; doubled past grow_at */
+	uint64_t grow_at;               /* doubled past grow_at entries */
 	int resizing;                   /* (jobs > 1) atomic: being doubled */
-} __attribute__((aligned(64)));         /* (a line each: no false sharing) */
+	/* entries: a line of its own, since every insert of a new hash
+	 * writes it while every insert reads the line above (with both
+	 * on one line, the other worker's next insert there missed:
+	 * perf annotate of vt_insert_cas, two workers) */
+	uint64_t n __attribute__((aligned(64)));
+} __attribute__((aligned(64)));         /* (lines of its own: no false sharing) */
 
 struct vbusy {                          /* a worker's insert under way */
 	int shard;                      /* atomic: its shard + 1, or 0 */
