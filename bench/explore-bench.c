@@ -136,7 +136,8 @@ int main(int argc, char **argv)
 		       "deaddir=%llu deadlock=%llu cex_len=%d collision_p=%.2g "
 		       "subtrees=%d rounds=%d demoted=%d visible=%d hidden=%d "
 		       "learn_runs=%d cex_pre=%d cex_steps=%d shortest=%d "
-		       "short_nodes=%llu probe_execs=%llu probe_steps=%llu",
+		       "short_nodes=%llu probe_execs=%llu probe_steps=%llu "
+		       "retaken=%llu near_hits=%llu",
 		       kernel, thieves, files, calls, per, r.jobs,
 		       (unsigned long long)r.states,
 		       (unsigned long long)r.transitions,
@@ -154,7 +155,9 @@ int main(int argc, char **argv)
 		       r.cex_preemptions, r.cex_steps, r.cex_shortest,
 		       (unsigned long long)r.short_nodes,
 		       (unsigned long long)r.probe_execs,
-		       (unsigned long long)r.probe_steps);
+		       (unsigned long long)r.probe_steps,
+		       (unsigned long long)r.retaken,
+		       (unsigned long long)r.near_hits);
 		/* the split of the last run: states and CPU seconds per worker */
 		int nw = r.jobs < VFS_XWORKERS ? r.jobs : VFS_XWORKERS;
 		for (int k = 0; k < 2; k++)

@@ -429,7 +429,8 @@ int xs_expand(struct sworker *s, int d)
 				       &L->tr[n], &L->h[n]) < 0)
 				return -1;
 		}
-		vt_prefetch(&s->st->vt, L->h[n]);
+		if (!s->near || s->near[L->h[n] & ((1u << XNEAR_BITS) - 1)] != L->h[n])
+			vt_prefetch(&s->st->vt, L->h[n]);
 		if (!o->shared) {
 			/* invisible all through: taken alone (an ample set of
 			 * one; its steps commute with every other thread's) */
@@ -659,10 +660,19 @@ static int dfs(struct sworker *s, const struct xitem_s *it)
 	}
 }
 
+void xs_set_rank(struct sworker *s, uint32_t rank)
+{
+	if (s->st->jobs > 1 && !s->near)
+		s->near = calloc((size_t)1 << XNEAR_BITS, sizeof *s->near);
+	else if (s->near && rank < s->rank)
+		memset(s->near, 0, sizeof *s->near << XNEAR_BITS);
+	s->rank = rank;
+}
+
 int xs_top(struct sworker *s, const struct xitem_s *root, int cutd)
 {
 	s->cutd = cutd;
-	s->rank = 0;
+	xs_set_rank(s, 0);
 	int r = dfs(s, root);
 	s->cutd = 0;
 	return r;
@@ -690,6 +700,7 @@ void xs_worker_free(struct sworker *s)
 	vfs_world_free(s->scratch);
 	vfs_world_free(s->spare);
 	vfs_world_free(s->itemw);
+	free(s->near);
 }
 /* S to search again from the start (top_sleep's next try, the same
  * discipline): what it found and counted dropped, its buffers kept as
@@ -707,8 +718,10 @@ void xs_worker_restart(struct sworker *s)
 			       .cappath = k.cappath, .buf = k.buf, .hxw = k.hxw,
 			       .memo = k.memo, .scratch = k.scratch,
 			       .work = k.work, .spare = k.spare,
-			       .itemw = k.itemw };
+			       .itemw = k.itemw, .near = k.near };
 	memcpy(s->bufkey, k.bufkey, sizeof s->bufkey);
+	if (s->near)    /* (the table is emptied too) */
+		memset(s->near, 0, sizeof *s->near << XNEAR_BITS);
 }
 
 void *xs_worker_main(void *arg)
@@ -729,7 +742,7 @@ void *xs_worker_main(void *arg)
 		pthread_mutex_unlock(&st->imu);
 		if (i < 0 || xs_stopped(s))
 			break;
-		s->rank = (uint32_t)i;
+		xs_set_rank(s, (uint32_t)i);
 		if (dfs(s, &it) < 0) {
 			if (!s->failed)
 				s->failed = 1;
