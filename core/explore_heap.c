@@ -35,8 +35,8 @@
 #define HUGE_PAGE ((uintptr_t)2 << 20)
 
 static pthread_mutex_t heap_mu = PTHREAD_MUTEX_INITIALIZER;
-static uintptr_t heap_from;     /* advised from here (0: not yet tuned) */
-static uintptr_t heap_to;       /* ... up to here */
+static uintptr_t heap_from;     /* the heap's end when tuned (0: not yet) */
+static uintptr_t heap_to;       /* advised up to here */
 
 void xheap_huge(void)
 {
@@ -61,12 +61,4 @@ void xheap_huge(void)
 		heap_to = b;
 	pthread_mutex_unlock(&heap_mu);
 #endif
-}
-
-uintptr_t xheap_advised(void)
-{
-	pthread_mutex_lock(&heap_mu);
-	uintptr_t n = heap_to > heap_from ? heap_to - heap_from : 0;
-	pthread_mutex_unlock(&heap_mu);
-	return n;
 }

@@ -417,10 +417,8 @@ double xnow(void);              /* seconds, monotonic */
 /* CLK's time MS milliseconds from now: a timed wait's deadline */
 struct timespec xdeadline(clockid_t clk, long ms);
 double xthread_cpu(void);       /* the calling thread's CPU seconds */
-/* The heap grown and advised huge pages before a search (explore_heap.c);
- * how many bytes of it are advised */
+/* The heap grown and advised huge pages before a search (explore_heap.c) */
 void xheap_huge(void);
-uintptr_t xheap_advised(void);
 int xonline_cpus(void);         /* 1 .. MAX_WORKERS */
 /* Threads FROM .. TO - 1 into TH, thread i running FN(ARGS + i * SIZE),
  * with SIGINT (and with TERM SIGTERM) blocked in them; returns the index
