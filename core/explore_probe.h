@@ -9,6 +9,7 @@
 #ifndef VFSIM_EXPLORE_PROBE_H
 #define VFSIM_EXPLORE_PROBE_H
 #include "explore_stateful.h"
+#include "explore_shortest.h"
 
 /* opts.first: the shortest search runs beside the stateful one once that
  * one has searched BESIDE_AFTER states (a violation a few preemptions

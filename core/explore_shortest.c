@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * explore_shortest.c - the shortest counterexample: the fewest
- * preemptions, then the fewest steps (plain `explore`, beside the
- * stateful search, and `explore replay`'s searches).
+ * explore_shortest.c - the shortest counterexample, of the fewest
+ * preemptions, then steps (explore_shortest.h: who runs it).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "explore_stateful.h"
+#include "explore_shortest.h"
 
 /* ---- the shortest counterexample (opts.first) ----
  * Step by step from the snapshot, a search in the order of (preemptions,

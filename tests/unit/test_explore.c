@@ -12,7 +12,8 @@
  */
 #include <signal.h>
 #include "harness_explore.h"
-#include "explore_stateful.h"   /* xs_shortest: the states it keeps */
+#include "explore_stateful.h"
+#include "explore_shortest.h"   /* xs_shortest: the states it keeps */
 
 /* The counterexample replays, from the snapshot, to what it was said to
  * show; so does every kept schedule that was violating. */

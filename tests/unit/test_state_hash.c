@@ -20,6 +20,7 @@
 #include "harness.h"
 #include "explore.h"
 #include "explore_stateful.h"
+#include "explore_shortest.h"
 
 /* A owns /d (fd 3); the thieves each take it with pidfd_getfd and list
  * it (the scenario of the issue); B also seeks it. */
