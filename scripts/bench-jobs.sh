@@ -13,11 +13,16 @@
 # get less than two CPUs), so the line also gives the speed-up the CPU
 # times allow on two idle CPUs: one worker's CPU time over the two-worker
 # run's critical path (its CPU outside the workers plus its busiest
-# worker's), from the last run of each.  The load average before and after is printed too.
+# worker's), from the last run of each.  The load average before and after is printed too,
+# and the round trip of a cache line between two threads before and after
+# (bench/pingpong.c, nanoseconds): the workers share the visited table, and
+# the speed-up follows that figure, which the host's placement of the two
+# CPUs sets (145 to 550 ns seen on one day).
 #
 #   jobs kernel=v6.5 size=5x3 j1_min= j1_med= j2_min= j2_med=
 #     speedup_min= speedup_med= j1_cpu= j2_cpu= j2_worker_states=N/N
 #     j2_worker_cpu=S/S cpu_bound_speedup= states= load_before= load_after=
+#     cross_cpu_rt_ns=BEFORE/AFTER
 #
 # Environment: ROUNDS (5), KERNEL (v6.5), THIEVES (5), CALLS (3).
 set -eu
@@ -34,6 +39,7 @@ $CC -O2 -g -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Icore -Ibuild/g
 	-pthread -o "$bin" bench/explore-bench.c build/libvfscore.a -lm
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-jobs.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+$CC -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -pthread -o "$tmp/pingpong" bench/pingpong.c
 
 now() { date +%s.%N; }
 field() { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
@@ -43,6 +49,7 @@ stats() {       # min and median of the numbers on stdin
 load() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?'; }
 
 load0=$(load)
+rt0=$("$tmp/pingpong")
 for _ in $(seq 1 "$ROUNDS"); do
 	for j in 1 2; do
 		a=$(now)
@@ -56,6 +63,7 @@ for _ in $(seq 1 "$ROUNDS"); do
 	done
 done
 load1=$(load)
+rt1=$("$tmp/pingpong")
 read -r min1 med1 < <(stats <"$tmp/wall1")
 read -r min2 med2 < <(stats <"$tmp/wall2")
 read -r _ cpu1 < <(stats <"$tmp/cpu1")
@@ -77,4 +85,5 @@ echo "jobs kernel=$KERNEL size=${THIEVES}x$CALLS j1_min=$min1 j1_med=$med1" \
      "speedup_med=$(awk -v a="$med1" -v b="$med2" 'BEGIN { printf "%.2f", a / b }')" \
      "j1_cpu=$cpu1 j2_cpu=$cpu2 j2_worker_states=$ws j2_worker_cpu=$wc" \
      "cpu_bound_speedup=$bound states=$(field "$o2" states)" \
-     "load_before=$load0 load_after=$load1 target=1.6"
+     "load_before=$load0 load_after=$load1" \
+     "cross_cpu_rt_ns=$rt0/$rt1 target=1.6"
