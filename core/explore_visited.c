@@ -15,12 +15,13 @@
  * search's 2,800 page faults with one worker, 4,900 with two (perf record
  * -e page-faults), and a fault of a 4 KB page costs about 7 us here (a
  * paravirtualized guest: 8% of the two-worker run's CPU in the kernel).
- * So once its arrays add up to VT_HUGE they come from mappings aligned
- * to 2 MB and advised MADV_HUGEPAGE (transparent huge pages in `madvise`
- * mode, Debian's default; elsewhere the advice is a no-op): a fault per 2
- * MB.  An array given back (the old one of a doubling) is kept for the
- * next shard to reach its size, so the mappings hold about twice the
- * table; they are unmapped with it. */
+ * So the arrays a doubling makes come from mappings aligned to 2 MB
+ * and advised MADV_HUGEPAGE (transparent huge pages in `madvise` mode,
+ * Debian's default; elsewhere the advice is a no-op): a fault per 2 MB.
+ * A table that never doubles maps nothing.  An array given back (the
+ * old one of a doubling) is kept for the next shard to reach its size,
+ * so the mappings hold at most about twice the table; they are unmapped
+ * with it. */
 
 static int log2_of(size_t n)
 {
@@ -90,8 +91,6 @@ static void *vt_mem_alloc(struct vtable *t, size_t n, bool huge)
 		c->used += n;
 		a->huge_bytes += n;
 	}
-	if (p)
-		a->bytes += n;
 	pthread_mutex_unlock(&a->mu);
 	return p;
 }
@@ -103,7 +102,6 @@ static void vt_mem_free(struct vtable *t, void *p, size_t n)
 	if (!p)
 		return;
 	pthread_mutex_lock(&a->mu);
-	a->bytes -= n;
 	if (chunk_of(a, p)) {
 		int k = log2_of(n);
 		*(void **)p = a->freel[k];

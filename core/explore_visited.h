@@ -39,7 +39,7 @@ struct vbusy {                          /* a worker's insert under way */
 					 * worker only) */
 };
 
-/* Where the shards' arrays live once the table is big (explore_visited.c,
+/* Where the arrays of the shards' doublings live (explore_visited.c,
  * "Huge pages"): mappings aligned to 2 MB that the kernel may back with
  * huge pages, carved from the front; an array given back is kept for the
  * next of its size. */
@@ -53,7 +53,6 @@ struct varena {
 	struct vchunk *c;
 	size_t n, cap;
 	void *freel[64];                /* arrays given back, by log2 of size */
-	size_t bytes;                   /* the live arrays', wherever they are */
 	uint64_t huge_bytes;            /* (tests) carved from the mappings */
 	uint64_t reused;                /* (tests) arrays given back, taken again */
 };
