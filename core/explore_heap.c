@@ -22,6 +22,7 @@
  * fails and the rest is harmless.
  */
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -35,19 +36,20 @@
 #define HUGE_PAGE ((uintptr_t)2 << 20)
 
 static pthread_mutex_t heap_mu = PTHREAD_MUTEX_INITIALIZER;
-static uintptr_t heap_from;     /* the heap's end when tuned (0: not yet) */
+static bool tuned;              /* malloc told, the heap grown */
 static uintptr_t heap_to;       /* advised up to here */
 
 void xheap_huge(void)
 {
 #if defined(__GLIBC__) && defined(MADV_HUGEPAGE) && defined(M_ARENA_MAX)
 	pthread_mutex_lock(&heap_mu);
-	if (!heap_from) {
+	if (!tuned) {
 		mallopt(M_MMAP_THRESHOLD, (int)HEAP_PAD);
 		mallopt(M_TOP_PAD, (int)HEAP_PAD);
 		mallopt(M_TRIM_THRESHOLD, (int)(2 * HEAP_PAD));
 		mallopt(M_ARENA_MAX, 1);
-		heap_from = heap_to = (uintptr_t)sbrk(0);
+		tuned = true;
+		heap_to = (uintptr_t)sbrk(0);
 		/* (volatile: a malloc freed at once may be left out) */
 		void *volatile p = malloc(HEAP_PAD / 2);
 		free(p);

@@ -429,7 +429,8 @@ int xs_expand(struct sworker *s, int d)
 				       &L->tr[n], &L->h[n]) < 0)
 				return -1;
 		}
-		if (!s->near || s->near[L->h[n] & ((1u << XNEAR_BITS) - 1)] != L->h[n])
+		const uint64_t *near = xs_near_slot(s, L->h[n]);
+		if (!near || *near != L->h[n])
 			vt_prefetch(&s->st->vt, L->h[n]);
 		if (!o->shared) {
 			/* invisible all through: taken alone (an ample set of
@@ -660,12 +661,18 @@ static int dfs(struct sworker *s, const struct xitem_s *it)
 	}
 }
 
+static void near_forget(struct sworker *s)
+{
+	if (s->near)
+		memset(s->near, 0, sizeof *s->near << XNEAR_BITS);
+}
+
 void xs_set_rank(struct sworker *s, uint32_t rank)
 {
 	if (s->st->jobs > 1 && !s->near)
 		s->near = calloc((size_t)1 << XNEAR_BITS, sizeof *s->near);
-	else if (s->near && rank < s->rank)
-		memset(s->near, 0, sizeof *s->near << XNEAR_BITS);
+	else if (rank < s->rank)
+		near_forget(s);
 	s->rank = rank;
 }
 
@@ -720,8 +727,7 @@ void xs_worker_restart(struct sworker *s)
 			       .work = k.work, .spare = k.spare,
 			       .itemw = k.itemw, .near = k.near };
 	memcpy(s->bufkey, k.bufkey, sizeof s->bufkey);
-	if (s->near)    /* (the table is emptied too) */
-		memset(s->near, 0, sizeof *s->near << XNEAR_BITS);
+	near_forget(s);         /* (the table is emptied too) */
 }
 
 void *xs_worker_main(void *arg)

@@ -566,6 +566,11 @@ struct sworker {
 	uint64_t near_hits;
 };
 #define XNEAR_BITS 14                   /* 128 KB: beside the levels in L2 */
+/* H's place in S's cache, NULL when S keeps none (one worker) */
+static inline uint64_t *xs_near_slot(const struct sworker *s, uint64_t h)
+{
+	return s->near ? &s->near[h & ((1u << XNEAR_BITS) - 1)] : NULL;
+}
 /* S searches with rank RANK now (what it saw near forgotten if lower) */
 void xs_set_rank(struct sworker *s, uint32_t rank);
 
@@ -728,8 +733,7 @@ static inline int xs_reach(struct sworker *s, const struct lvl *L, int i,
 		return XR_ERROR;
 	if (L->kinds[i] && L->first)
 		xs_violation(s, *np, NULL, 0, L->kinds[i]);
-	uint64_t h = L->h[i], *near = s->near ?
-		&s->near[h & ((1u << XNEAR_BITS) - 1)] : NULL;
+	uint64_t h = L->h[i], *near = xs_near_slot(s, h);
 	if (near && *near == h) {
 		/* seen by this worker since its rank last went down: the
 		 * table holds a rank no greater (ranks are only lowered),

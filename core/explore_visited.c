@@ -89,7 +89,6 @@ static void *vt_mem_alloc(struct vtable *t, size_t n, bool huge)
 		}
 		p = c->base + c->used;  /* (fresh from the kernel: zero) */
 		c->used += n;
-		a->huge_bytes += n;
 	}
 	pthread_mutex_unlock(&a->mu);
 	return p;

@@ -53,7 +53,6 @@ struct varena {
 	struct vchunk *c;
 	size_t n, cap;
 	void *freel[64];                /* arrays given back, by log2 of size */
-	uint64_t huge_bytes;            /* (tests) carved from the mappings */
 	uint64_t reused;                /* (tests) arrays given back, taken again */
 };
 
