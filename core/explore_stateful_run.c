@@ -245,7 +245,7 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	st->sleep = !o->no_sleep && o->max_depth <= 0;
 	st->fcount = st->sleep && xs_fcount_rule(snap);
 	if (vt_alloc(&st->vt, st->bits, st->maxbits, o->state_bits <= 0,
-		     jobs > 1) < 0 || (st->sleep && jobs > 1 && vt_own_on(&st->vt) < 0)) {
+		     jobs) < 0 || (st->sleep && jobs > 1 && vt_own_on(&st->vt) < 0)) {
 		vt_free(&st->vt);
 		free(st);
 		free(ws);

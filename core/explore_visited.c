@@ -123,7 +123,7 @@ static void vt_mem_free(struct vtable *t, void *p, size_t n)
 
 
 int vt_alloc(struct vtable *t, int bits, int maxbits, bool grow,
-		    bool locked)
+	     int workers)
 {
 	int sb = grow ? VT_SHARD_BITS : 0;
 	if (bits - sb < 4)
@@ -132,7 +132,8 @@ int vt_alloc(struct vtable *t, int bits, int maxbits, bool grow,
 	pthread_mutex_init(&t->mem.mu, NULL);
 	t->nsh = 1 << sb;
 	t->shift = 64 - sb;
-	t->locked = locked;
+	t->locked = workers > 1;
+	t->workers = workers > 1 ? workers : 1;
 	t->maxmask = (1ull << (maxbits - sb)) - 1;
 	t->limit = (t->maxmask + 1) / 8 * 7;
 	t->sh = aligned_alloc(64, sizeof *t->sh * (size_t)t->nsh);
@@ -178,6 +179,8 @@ void vt_clear(struct vtable *t)
 			memset(t->sh[i].own, 0, sizeof *t->sh[i].own * (t->sh[i].mask + 1));
 		t->sh[i].n = 0;
 	}
+	for (int w = 0; w < MAX_WORKERS; w++)
+		memset(t->busy[w].pend, 0, sizeof t->busy[w].pend);
 }
 
 
@@ -339,11 +342,33 @@ int vt_insert_cas(struct vtable *t, struct vshard *v, uint64_t h, int wid,
 		i = (i + 1) & mask;
 	}
 	__atomic_store_n(busy, 0, __ATOMIC_RELEASE);
-	if (r == 1 &&
-	    __atomic_add_fetch(&v->n, 1, __ATOMIC_RELAXED) >=
+	if (r != 1)
+		return r;
+	/* The shard's count, every worker's line: added to once a batch of
+	 * the worker's own new hashes, not at each (with two workers the
+	 * add found the line in the other CPU's cache about every second
+	 * time).  A batch is at most an eighth of the shard's slots over
+	 * the workers, so the hashes not yet counted are under an eighth of
+	 * the slots: a shard that can grow doubles at most 5/8 full, one
+	 * at its largest (a batch of 1: counted at once) fills no more than
+	 * 15/16 (its 7/8 limit and those left from when it was half its
+	 * size) and never every slot, which the probe above needs. */
+	uint64_t k = 1;
+	if (t->nsh > 1) {
+		uint16_t *p = &t->busy[wid].pend[idx - 1];
+		uint64_t b = mask < t->maxmask ?
+			     (mask + 1) / (8 * (uint64_t)t->workers) : 1;
+		if ((uint64_t)*p + 1 < (b < VT_BATCH ? b : VT_BATCH)) {
+			++*p;
+			return 1;
+		}
+		k += *p;
+		*p = 0;
+	}
+	if (__atomic_add_fetch(&v->n, k, __ATOMIC_RELAXED) >=
 	    __atomic_load_n(&v->grow_at, __ATOMIC_RELAXED) &&
 	    __atomic_load_n(&v->mask, __ATOMIC_RELAXED) < t->maxmask &&
 	    vt_grow_shared(t, v) < 0)
 		return -2;
-	return r;
+	return 1;
 }

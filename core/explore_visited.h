@@ -33,11 +33,16 @@ struct vshard {
 	uint64_t n __attribute__((aligned(64)));
 } __attribute__((aligned(64)));         /* (lines of its own: no false sharing) */
 
+/* A worker's new hashes not yet added to their shard's count, at most
+ * VT_BATCH a shard (vt_insert_cas) */
+#define VT_BATCH 32
+
 struct vbusy {                          /* a worker's insert under way */
 	int shard;                      /* atomic: its shard + 1, or 0 */
-	char pad[60];                   /* (a line each: written by its
-					 * worker only) */
-};
+	/* its new hashes not yet in each shard's n: written and read by
+	 * its worker only */
+	uint16_t pend[1 << VT_SHARD_BITS];
+} __attribute__((aligned(64)));         /* (lines of its own) */
 
 /* Where the arrays of the shards' doublings live (explore_visited.c,
  * "Huge pages"): mappings aligned to 2 MB that the kernel may back with
@@ -61,12 +66,14 @@ struct vtable {
 	struct varena mem;
 	int nsh, shift;                 /* shard = h >> shift (nsh > 1) */
 	bool locked;                    /* more than one worker inserts */
+	int workers;                    /* (locked) how many */
 	uint64_t maxmask;               /* a shard's largest mask */
 	uint64_t limit;                 /* entries per shard at most */
 	struct vbusy busy[MAX_WORKERS];
 };
 
-int vt_alloc(struct vtable *t, int bits, int maxbits, bool grow, bool locked);
+/* WORKERS: how many insert (more than one: vt_insert_cas) */
+int vt_alloc(struct vtable *t, int bits, int maxbits, bool grow, int workers);
 void vt_free(struct vtable *t);
 void vt_clear(struct vtable *t);
 int vt_insert_in(struct vtable *t, struct vshard *v, uint64_t h);
@@ -80,6 +87,15 @@ int vt_own_on(struct vtable *t);
 static inline uint64_t vt_home(uint64_t h)
 {
 	return h ^ (h >> 29);
+}
+
+/* Shard V's entries: its count and the workers' hashes not yet in it. */
+static inline uint64_t vt_entries(const struct vtable *t, const struct vshard *v)
+{
+	uint64_t n = v->n;
+	for (int w = 0; t->nsh > 1 && w < MAX_WORKERS; w++)
+		n += t->busy[w].pend[v - t->sh];
+	return n;
 }
 
 /* Bring H's home slot into the cache: the search looks it up after the
