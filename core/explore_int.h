@@ -13,6 +13,7 @@
 #include "explore.h"
 #include "world_layout.h"
 #include <pthread.h>
+#include <string.h>
 
 #define XMAXT VFS_MAX_THREADS
 #define MAX_WORKERS 64          /* threads of one search at most */
@@ -420,6 +421,17 @@ double xthread_cpu(void);       /* the calling thread's CPU seconds */
 /* The heap grown and advised huge pages before a search (explore_heap.c) */
 void xheap_huge(void);
 int xonline_cpus(void);         /* 1 .. MAX_WORKERS */
+/* D made SRC for a search whose threads may spawn: vfs_world_copy, which
+ * leaves the clocks of unused thread slots alone, and those clocks
+ * cleared (a thread made later joins into its slot's clock). */
+static inline bool xwcopy_spawn(struct vfs_world *d, const struct vfs_world *src)
+{
+	if (!vfs_world_copy(d, src))
+		return false;
+	memset(d->det.vc[src->nthreads], 0,
+	       sizeof d->det.vc[0] * (size_t)(VFS_MAX_THREADS - src->nthreads));
+	return true;
+}
 /* Threads FROM .. TO - 1 into TH, thread i running FN(ARGS + i * SIZE),
  * with SIGINT (and with TERM SIGTERM) blocked in them; returns the index
  * of the first that could not be made (TO: all made). */

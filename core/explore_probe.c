@@ -323,12 +323,8 @@ static int delay_probe(struct xst *st, struct vfs_explore_result *r,
 	     !(po->stop && *po->stop); j++) {
 		int at = j % 2 ? j / 2 : k - 1 - j / 2;
 		const struct vfs_world *c = cp[at / DELAY_EVERY];
-		if (!vfs_world_copy(w, c))
+		if (!xwcopy_spawn(w, c))
 			goto oom;
-		/* (the clocks of slots unused there: a thread made later
-		 * joins into its slot's clock, as explore_search.c's wcopy) */
-		memset(w->det.vc[c->nthreads], 0,
-		       sizeof w->det.vc[0] * (size_t)(VFS_MAX_THREADS - c->nthreads));
 		int from = at / DELAY_EVERY * DELAY_EVERY;
 		memcpy(s, canon, (size_t)at);
 		vfs_explore_replay(w, canon + from, at - from, NULL);

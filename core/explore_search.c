@@ -282,14 +282,7 @@ void xsearch_free(struct xsearch *s)
 static bool wcopy(struct xsearch *s, struct vfs_world *d,
 		  const struct vfs_world *src)
 {
-	if (!vfs_world_copy(d, src))
-		return false;
-	/* vfs_world_copy leaves the clocks of unused thread slots alone; a
-	 * thread created later joins into its slot's clock */
-	if (s->may_spawn)
-		memset(d->det.vc[src->nthreads], 0,
-		       sizeof d->det.vc[0] * (size_t)(VFS_MAX_THREADS - src->nthreads));
-	return true;
+	return s->may_spawn ? xwcopy_spawn(d, src) : vfs_world_copy(d, src);
 }
 
 static int save_ck(struct xsearch *s, int d)
