@@ -11,6 +11,7 @@
  * The engines' agreement (naive, DPOR, stateful): test_explore_agree.c.
  */
 #include <signal.h>
+#include <unistd.h>
 #include "harness_explore.h"
 #include "explore_stateful.h"
 #include "explore_shortest.h"   /* xs_shortest: the states it keeps */
@@ -439,6 +440,28 @@ static void test_beside_small_proof(void **state)
 	}
 }
 
+/* Plain explore runs a stateful worker on every online CPU unless told
+ * (jobs 0: the default), its shortest search beside them a thread of
+ * its own, and proves the same. */
+static void test_first_default_jobs(void **state)
+{
+	(void)state;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	struct h *h = thieves("v6.5", 3, 4);
+	struct vfs_explore_result r;
+	explore_first(h->w, 0, &r);
+	assert_true(r.complete);
+	assert_false(r.have_cex);
+	assert_int_equal(r.jobs, cpus < 1 ? 1 : cpus > 64 ? 64 : cpus);
+	uint64_t states = r.states;
+	vfs_explore_result_free(&r);
+	explore_first(h->w, 1, &r);
+	assert_int_equal(r.jobs, 1);
+	assert_int_equal(r.states, states);
+	vfs_explore_result_free(&r);
+	h_free(h);
+}
+
 /* The shortest search makes each state from its nearest ancestor kept:
  * whichever are kept (one, a few, the default, all), it searches the same
  * states and finds the same counterexample, to the byte. */
@@ -759,6 +782,7 @@ int main(void)
 		cmocka_unit_test(test_first_v65),
 		cmocka_unit_test(test_first_mainline),
 		cmocka_unit_test(test_beside_small_proof),
+		cmocka_unit_test(test_first_default_jobs),
 		cmocka_unit_test(test_shortest_kept),
 		cmocka_unit_test(test_max_bounds),
 		cmocka_unit_test(test_max_one_budget),
