@@ -564,7 +564,7 @@ struct sworker {
 	 * rank no greater than its own there (xs_reach) */
 	uint64_t *near;
 	uint64_t near_hits;
-};
+} __attribute__((aligned(64)));      /* (a worker's own lines: xstate_run) */
 #define XNEAR_BITS 14                   /* 128 KB: beside the levels in L2 */
 /* H's place in S's cache, NULL when S keeps none (one worker) */
 static inline uint64_t *xs_near_slot(const struct sworker *s, uint64_t h)
