@@ -339,7 +339,13 @@ static int merge(struct xshared *sh, struct vfs_explore_result *r)
 
 	for (int i = 0; i < sh->nitems && rc == 0; i++) {
 		struct xitem *it = &sh->items[i];
-		int c = it->failed ? XCUT_ERROR : it->cut;
+		/* (out of memory in a piece: the search fails, never a
+		 * result short of what the piece would have found) */
+		if (it->failed) {
+			rc = -1;
+			break;
+		}
+		int c = it->cut;
 		r->steps += it->steps;
 		if (sh->o.max && base >= sh->o.max) {
 			if (it->execs || c != XCUT_NONE)
@@ -486,7 +492,6 @@ int vfs_explore(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 
 	if (split(sh) < 0) {
 		rc = -1;
-		errno = ENOMEM;
 		goto out;
 	}
 	r->subtrees = sh->nitems;
@@ -551,8 +556,6 @@ int vfs_explore(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 				}
 		}
 	}
-	if (rc < 0)
-		errno = ENOMEM;
 out:
 	r->seconds = xnow() - t0;
 	r->priv->items = sh->items;     /* (vfs_explore_result_trim) */
@@ -560,8 +563,10 @@ out:
 	pthread_mutex_destroy(&sh->mu);
 	pthread_cond_destroy(&sh->cv);
 	free(sh);
-	if (rc < 0)
+	if (rc < 0) {
 		vfs_explore_result_free(r);
+		errno = ENOMEM;         /* (after the frees: the caller's test) */
+	}
 	return rc;
 }
 
@@ -635,6 +640,8 @@ int vfs_explore_preemptions(const struct vfs_world *snap, const uint8_t *sched,
 		if (vstep && !*vstep && (xkinds_of(snap, w) & viol))
 			*vstep = k + 1;
 	}
+	if (w->oom == 1)        /* (a detector's table: *VSTEP may be wrong) */
+		pre = -1;
 	vfs_world_free(w);
 	return pre;
 }

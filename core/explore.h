@@ -255,8 +255,8 @@ struct vfs_explore_result {
 };
 
 /*
- * Explore from SNAP.  Returns 0, or -1 with errno set (ENOMEM, EAGAIN when
- * threads cannot be created).  Free R with vfs_explore_result_free.
+ * Explore from SNAP.  Returns 0, or -1 with errno set (ENOMEM: out of
+ * memory in any of its searches, which never answers short of it).  Free R with vfs_explore_result_free.
  * Threads created here block SIGINT (pthread_sigmask).
  */
 int vfs_explore(const struct vfs_world *snap, const struct vfs_explore_opts *o,
@@ -306,7 +306,8 @@ int vfs_explore_shortest(const struct vfs_world *snap, uint32_t viol,
 
 /* Preemptions of SCHED from SNAP: switches away from a thread that could
  * still run.  *VSTEP: the step (from 1) after which a kind of VIOL was
- * first reported (0: never), when VSTEP is not NULL. */
+ * first reported (0: never), when VSTEP is not NULL.  -1: out of memory
+ * (the replay's world, or a detector's table in it). */
 int vfs_explore_preemptions(const struct vfs_world *snap, const uint8_t *sched,
 			    int len, uint32_t viol, int *vstep);
 

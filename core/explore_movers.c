@@ -253,6 +253,11 @@ int xm_learn(struct xmovers *m, const struct vfs_world *snap, int maxdepth,
 				}
 				vfs_step(w, t, &sink);
 			}
+			if (w->oom == 1) {      /* (a run short of a table) */
+				vfs_world_free(w);
+				xm_free(m);
+				return -1;
+			}
 		}
 		if (runs > 0 || (m->changes == before && r >= 2 * XM_BATCH) ||
 		    r >= XM_MAXRUNS)

@@ -6,7 +6,6 @@
  * after it, and the check of fewest preemptions after a find; and the
  * budget of `max N` they share with it (xs_spend).
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -310,6 +309,10 @@ static int delay_probe(struct xst *st, struct vfs_explore_result *r,
 		canon[k] = (uint8_t)cur;
 		vfs_step(w, cur, NULL);
 	}
+	/* (w->oom: a detector's table a step grew was lost, and with it
+	 * what the run's kinds say) */
+	if (w->oom == 1)
+		goto oom;
 	steps += (uint64_t)k;
 	xs_spend(st, &r->units_probe, 1);
 	r->probe_execs++;
@@ -331,6 +334,8 @@ static int delay_probe(struct xst *st, struct vfs_explore_result *r,
 		steps += (uint64_t)(at - from);
 		if ((n = rr_run(w, s, at, maxlen, true, &steps)) < 0)
 			continue;
+		if (w->oom == 1)
+			goto oom;
 		xs_spend(st, &r->units_probe, 1);
 		r->probe_execs++;
 		r->probe_delays++;
@@ -375,13 +380,10 @@ int xs_bounded_probe(struct xst *st, struct vfs_explore_result *r,
 		o.stop = po->stop;
 		/* (no progress line: PROBE_STEPS steps are over in a blink,
 		 * and its one worker then runs in this thread) */
+		/* (out of memory anywhere in its search: no answer, never
+		 * "none at K") */
 		if (vfs_explore(st->snap, &o, &b) < 0)
-			return errno == ENOMEM ? -1 : 0;
-		if (b.cut == XCUT_ERROR) {      /* (out of memory in its search) */
-			vfs_explore_result_free(&b);
-			errno = ENOMEM;
 			return -1;
-		}
 		r->probe_execs += b.executions;
 		xs_spend(st, &r->units_probe, b.executions + b.redundant);
 		r->probe_steps += b.steps;
@@ -460,6 +462,8 @@ int xs_probe_answer(struct xst *st, struct vfs_explore_result *r,
 	r->cex_preemptions = vfs_explore_preemptions(st->snap, sched, len, st->viol,
 						     &r->cex_steps);
 	r->violating = 1;
+	if (r->cex_preemptions < 0)
+		return -1;
 	return xs_kinds_take(r, true, kinds, sched, len);
 }
 

@@ -3,7 +3,6 @@
  * explore_shortest.c - the shortest counterexample, of the fewest
  * preemptions, then steps (explore_shortest.h: who runs it).
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -260,7 +259,7 @@ static int wc_make(struct wcache *wc, const struct snode *nd, int32_t x,
 	w->det.open_step = hist ? snap->step : 0;
 	while (n > 0)
 		vfs_step_noframes(w, path[--n], NULL);
-	return 0;
+	return w->oom == 1 ? -1 : 0;    /* (a table a step grew: lost) */
 }
 
 /* The path of X from the snapshot into PATH (room for its steps). */
@@ -314,10 +313,9 @@ static void candidate(struct sshort *c, const uint8_t *prefix, int n)
 	if (!sch_room(c, n + 1))        /* (never NULL: N may be 0) */
 		return;
 	memcpy(c->sch, prefix, (size_t)n);
-	if (!vfs_world_copy(w, c->snap)) {
-		c->failed = 1;
+	c->failed |= !vfs_world_copy(w, c->snap);
+	if (c->failed)
 		return;
-	}
 	int len = 0, pre = 0, vstep = 0, vpre = 0;
 	for (;;) {
 		int t;
@@ -339,6 +337,9 @@ static void candidate(struct sshort *c, const uint8_t *prefix, int n)
 			pre++;
 		c->sch[len++] = (uint8_t)t;
 		vfs_step(w, t, NULL);
+		c->failed |= w->oom == 1;       /* (its kinds: the overflow's) */
+		if (c->failed)
+			return;
 		if (!vstep && (xkinds_of(c->snap, w) & c->viol)) {
 			vstep = len;
 			vpre = pre;
@@ -514,7 +515,7 @@ again:
 			uint64_t ni = inode_stamp(K);
 			vfs_step_noframes(K, t, &sink);
 			kt = t;
-			if (o->over)
+			if (o->over || K->oom == 1)     /* (K's copy or step) */
 				goto oom;
 			if (opened && !hist)
 				goto history;
@@ -702,8 +703,7 @@ static void fwd_progress(void *ctx, const struct vfs_explore_progress *p)
 
 int xs_fewest_bounded(const struct vfs_world *snap, uint32_t viol, uint64_t limit,
 		      const struct vfs_explore_opts *po, double t0, uint8_t **sched,
-		      int *len,
-		      int *pre, int *steps, uint32_t *kinds, int *checked,
+		      int *len, int *pre, int *steps, uint32_t *kinds, int *checked,
 		      bool *exact)
 {
 	return xs_fewest_from(snap, viol, 0, limit, po, t0, sched, len, pre, steps,
@@ -752,7 +752,7 @@ int xs_fewest_from(const struct vfs_world *snap, uint32_t viol, int from,
 			o.progress_ctx = &fw;
 		}
 		if (vfs_explore(snap, &o, &r) < 0) {
-			rc = errno == ENOMEM ? -1 : 0;
+			rc = -1;
 			break;
 		}
 		uint64_t n = r.executions + r.redundant;

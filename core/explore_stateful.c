@@ -181,7 +181,7 @@ struct vfs_world *xs_regen_next(struct sworker *s, int d, int i)
 	xs_touch_clear(N->buf);
 	for (int q = 0; q < L->nst[i]; q++)
 		vfs_step(N->buf, L->tid[i], NULL);
-	return N->buf;
+	return N->buf->oom == 1 ? NULL : N->buf;
 }
 
 /* The work buffer holds level L's last successor: it is kept there (the
@@ -409,8 +409,10 @@ int xs_expand(struct sworker *s, int d)
 			L->cup[n] = spec ? spec_cup : xs_count_up(o->fp, S, W);
 			o->fp = NULL;
 		}
-		if (o->over)
-			return -1;      /* (its accesses: out of memory) */
+		/* (out of memory: its accesses, or a table its steps grew, a
+		 * detector's say, whose say the successor would lack) */
+		if (o->over || W->oom == 1)
+			return -1;
 		accm |= (uint32_t)!!o->nacc << n;
 		wdiff = W->touched | 1u << t;
 		L->ncut[n] = (uint8_t)cut;

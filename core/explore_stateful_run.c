@@ -459,6 +459,8 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 		r->cex_preemptions = vfs_explore_preemptions(snap, r->cex_schedule,
 							     r->cex_len, st->viol,
 							     &r->cex_steps);
+		if (r->cex_preemptions < 0)
+			rc = -1;
 	}
 	/* The counterexample the issue asks for has the fewest preemptions,
 	 * then the fewest steps.  The depth-first search keeps the path of

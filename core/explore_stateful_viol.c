@@ -51,6 +51,10 @@ static uint8_t *complete_path(struct sworker *s, int plen, const uint8_t *extra,
 		sch[len++] = (uint8_t)t;
 		vfs_step(w, t, NULL);
 	}
+	if (w->oom == 1) {      /* (a detector's table: its kinds unknown) */
+		free(sch);
+		return NULL;
+	}
 	*len_out = len;
 	*kinds = xkinds_of(s->st->snap, w);
 	s->overflowed |= xoverflowed(s->st->snap, w);
@@ -88,10 +92,13 @@ void xs_violation(struct sworker *s, int plen, const uint8_t *extra, int nx,
 		s->failed = 1;
 		return;
 	}
+	/* (a kind found with no schedule to replay: the search fails) */
 	for (int k = 0; k < DK__COUNT; k++)
-		if ((kinds >> k & 1) && !s->kcex[k] &&
-		    xsched_dup(&s->kcex[k], sch, len) == 0)
+		if ((kinds >> k & 1) && !s->kcex[k]) {
+			if (xsched_dup(&s->kcex[k], sch, len) < 0)
+				s->failed = 1;
 			s->kcexlen[k] = len;
+		}
 	if (!best) {
 		free(sch);
 		return;
@@ -130,7 +137,9 @@ int xs_outcome(struct sworker *s, uint64_t h, int plen)
 			else
 				st->caposched = c;
 		}
-		if (rc == 0 && xsched_dup(&st->osched[st->nosched], s->path, plen) == 0)
+		if (rc == 0 && xsched_dup(&st->osched[st->nosched], s->path, plen) < 0)
+			rc = -1;        /* (an outcome with no schedule) */
+		else if (rc == 0)
 			st->olen[st->nosched++] = plen;
 	}
 	pthread_mutex_unlock(&st->omu);
