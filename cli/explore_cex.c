@@ -17,6 +17,7 @@
 struct rows {
 	struct vfs_event *ev;
 	size_t n, cap;
+	bool lost;              /* out of memory: an event is missing */
 };
 
 static void collect(void *ctx, const struct vfs_world *w, const struct vfs_event *ev)
@@ -24,11 +25,14 @@ static void collect(void *ctx, const struct vfs_world *w, const struct vfs_event
 	(void)w;
 	struct rows *r = ctx;
 	if (r->n == r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 256;
-		struct vfs_event *nv = realloc(r->ev, r->cap * sizeof *nv);
-		if (!nv)
+		size_t cap = r->cap ? r->cap * 2 : 256;
+		struct vfs_event *nv = realloc(r->ev, cap * sizeof *nv);
+		if (!nv) {
+			r->lost = true;
 			return;
+		}
 		r->ev = nv;
+		r->cap = cap;
 	}
 	r->ev[r->n++] = *ev;
 }
@@ -83,17 +87,19 @@ static void step_label(const struct vfs_world *w, const struct vfs_event *ev, si
 }
 
 /* The table of SCHED's first ROWS steps (all: ROWS >= LEN); what went
- * wrong in the whole of it below. */
-static void print_table(struct session *s, const struct xstate *x, const uint8_t *sched,
+ * wrong in the whole of it below.  false: out of memory, nothing printed
+ * and the command fails (s->nomem: session.c's undo_nomem says it): a
+ * table short of a step's events or of a detector's report would show
+ * a counterexample it is not. */
+static bool print_table(struct session *s, const struct xstate *x, const uint8_t *sched,
 			int len, int rows_max)
 {
 	struct vfs_world *w = vfs_world_alloc();
 	struct rows rows = { 0 };
-	if (!w)
-		return;
-	if (!vfs_world_copy(w, x->snap)) {     /* (no table, then: out of memory) */
+	if (!w || !vfs_world_copy(w, x->snap)) {
 		vfs_world_free(w);
-		return;
+		s->nomem = 1;
+		return false;
 	}
 	/* each step named as `where` names it (iterate_dir:lock): its
 	 * thread's first event says which; a step that made none (a `return
@@ -105,7 +111,8 @@ static void print_table(struct session *s, const struct xstate *x, const uint8_t
 		free(evlo);
 		free(point);
 		vfs_world_free(w);
-		return;
+		s->nomem = 1;
+		return false;
 	}
 	struct vfs_sink sink = { collect, &rows };
 	for (int i = 0; i < nrows; i++)
@@ -115,6 +122,14 @@ static void print_table(struct session *s, const struct xstate *x, const uint8_t
 			point[i] = vfs_resume_point_name(w, sched[i]);
 		if (vfs_explore_replay(w, sched + i, 1, &sink) < 1)
 			break;
+	}
+	if (rows.lost || vfs_world_oom(w) == 1) {
+		free(rows.ev);
+		free(evlo);
+		free(point);
+		vfs_world_free(w);
+		s->nomem = 1;
+		return false;
 	}
 	/* the threads that take part, as columns */
 	int cols[VFS_MAX_THREADS], ncols = 0;
@@ -185,6 +200,7 @@ static void print_table(struct session *s, const struct xstate *x, const uint8_t
 		    color_off(s));
 	free(rows.ev);
 	vfs_world_free(w);
+	return true;
 }
 
 /* The schedule as a token: thread names and counts, "A*5 B*9 A*3". */
@@ -206,7 +222,8 @@ void explore_print_token(struct session *s, const struct vfs_world *w,
 void explore_print_cex(struct session *s, const struct xstate *x, int upto)
 {
 	const struct vfs_explore_result *r = &x->r;
-	print_table(s, x, r->cex_schedule, r->cex_len, upto);
+	if (!print_table(s, x, r->cex_schedule, r->cex_len, upto))
+		return;
 	out(s, "schedule: ");
 	explore_print_token(s, x->snap, r->cex_schedule, r->cex_len);
 	out(s, "\n");

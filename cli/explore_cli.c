@@ -337,6 +337,10 @@ static int run_explore(struct session *s, const struct cmd_call *c)
 		int e = errno;
 		vfs_world_free(x->snap);
 		free(x);
+		/* (out of memory in any of its searches: no answer, and the
+		 * line every command says it in, "explore: out of memory") */
+		if (e == ENOMEM)
+			return cli_errno(s, "explore", NULL, -VE_NOMEM);
 		return cli_error(s, "explore failed: %s", strerror(e));
 	}
 	s->explore = x;
