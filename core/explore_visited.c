@@ -132,7 +132,6 @@ int vt_alloc(struct vtable *t, int bits, int maxbits, bool grow,
 	pthread_mutex_init(&t->mem.mu, NULL);
 	t->nsh = 1 << sb;
 	t->shift = 64 - sb;
-	t->locked = workers > 1;
 	t->workers = workers > 1 ? workers : 1;
 	t->maxmask = (1ull << (maxbits - sb)) - 1;
 	t->limit = (t->maxmask + 1) / 8 * 7;
@@ -253,7 +252,7 @@ int vt_insert_in(struct vtable *t, struct vshard *v, uint64_t h)
 
 
 
-/* Several workers (t->locked): each insert announces its shard in the
+/* Several workers (t->workers > 1): each insert announces its shard in the
  * worker's own line of t->busy and claims an empty slot by
  * compare-and-swap; the worker that fills the shard doubles it under the
  * mutex, with `resizing` set, once no insert is under way in it.  Either

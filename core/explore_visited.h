@@ -65,8 +65,8 @@ struct vtable {
 	struct vshard *sh;
 	struct varena mem;
 	int nsh, shift;                 /* shard = h >> shift (nsh > 1) */
-	bool locked;                    /* more than one worker inserts */
-	int workers;                    /* (locked) how many */
+	int workers;                    /* how many insert (several: by
+					 * compare-and-swap, vt_insert_cas) */
 	uint64_t maxmask;               /* a shard's largest mask */
 	uint64_t limit;                 /* entries per shard at most */
 	struct vbusy busy[MAX_WORKERS];
@@ -120,7 +120,7 @@ static inline void vt_prefetch(const struct vtable *t, uint64_t h)
 static inline int vt_insert(struct vtable *t, uint64_t h, int wid)
 {
 	struct vshard *v = &t->sh[t->nsh > 1 ? h >> t->shift : 0];
-	if (!t->locked)
+	if (t->workers < 2)
 		return vt_insert_in(t, v, h);
 	return vt_insert_cas(t, v, h, wid, 0, NULL);
 }
