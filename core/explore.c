@@ -640,7 +640,7 @@ int vfs_explore_preemptions(const struct vfs_world *snap, const uint8_t *sched,
 		if (vstep && !*vstep && (xkinds_of(snap, w) & viol))
 			*vstep = k + 1;
 	}
-	if (w->oom == 1)        /* (a detector's table: *VSTEP may be wrong) */
+	if (xw_lost(w))        /* (a detector's table: *VSTEP may be wrong) */
 		pre = -1;
 	vfs_world_free(w);
 	return pre;

@@ -269,5 +269,5 @@ struct vfs_world *xs_item_state(struct sworker *s, const struct xitem_s *it)
 	xs_item_world(s->st, s->itemw);
 	for (int k = 0; k < it->plen; k++)
 		vfs_step(s->itemw, it->path[k], NULL);
-	return s->itemw->oom == 1 ? NULL : s->itemw;
+	return xw_lost(s->itemw) ? NULL : s->itemw;
 }

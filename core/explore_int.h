@@ -421,6 +421,13 @@ double xthread_cpu(void);       /* the calling thread's CPU seconds */
 /* The heap grown and advised huge pages before a search (explore_heap.c) */
 void xheap_huge(void);
 int xonline_cpus(void);         /* 1 .. MAX_WORKERS */
+/* W lost a table a step grew (a detector's, say: its kinds are then
+ * the overflow's, not what the steps did): the search that stepped it
+ * fails with ENOMEM, never answers from it (w->oom 1; 2 once said). */
+static inline bool xw_lost(const struct vfs_world *w)
+{
+	return w->oom == 1;
+}
 /* D made SRC for a search whose threads may spawn: vfs_world_copy, which
  * leaves the clocks of unused thread slots alone, and those clocks
  * cleared (a thread made later joins into its slot's clock). */

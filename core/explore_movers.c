@@ -253,7 +253,7 @@ int xm_learn(struct xmovers *m, const struct vfs_world *snap, int maxdepth,
 				}
 				vfs_step(w, t, &sink);
 			}
-			if (w->oom == 1) {      /* (a run short of a table) */
+			if (xw_lost(w)) {       /* (a run short of a table) */
 				vfs_world_free(w);
 				xm_free(m);
 				return -1;

@@ -311,7 +311,7 @@ static int delay_probe(struct xst *st, struct vfs_explore_result *r,
 	}
 	/* (w->oom: a detector's table a step grew was lost, and with it
 	 * what the run's kinds say) */
-	if (w->oom == 1)
+	if (xw_lost(w))
 		goto oom;
 	steps += (uint64_t)k;
 	xs_spend(st, &r->units_probe, 1);
@@ -334,7 +334,7 @@ static int delay_probe(struct xst *st, struct vfs_explore_result *r,
 		steps += (uint64_t)(at - from);
 		if ((n = rr_run(w, s, at, maxlen, true, &steps)) < 0)
 			continue;
-		if (w->oom == 1)
+		if (xw_lost(w))
 			goto oom;
 		xs_spend(st, &r->units_probe, 1);
 		r->probe_execs++;

@@ -312,7 +312,7 @@ static int restore(struct xsearch *s, int d)
 		vfs_step(s->cur, s->tid[j], NULL);
 	s->item->steps += (uint64_t)(d - c);
 	s->wdepth = d;
-	return s->cur->oom == 1 ? -1 : 0;
+	return xw_lost(s->cur) ? -1 : 0;
 }
 
 /* ---- one step, with the bookkeeping of the reduction ---- */
@@ -489,7 +489,7 @@ static int push(struct xsearch *s, int d, int p)
 		return -1;
 	/* (w->oom: a table the step grew, a detector's say, was lost: its
 	 * kinds would be the overflow's, not what the step did) */
-	return s->failed || w->oom == 1 ? -1 : 0;
+	return s->failed || xw_lost(w) ? -1 : 0;
 }
 
 /* Back from the branch taken at level d. */

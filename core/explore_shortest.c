@@ -259,7 +259,7 @@ static int wc_make(struct wcache *wc, const struct snode *nd, int32_t x,
 	w->det.open_step = hist ? snap->step : 0;
 	while (n > 0)
 		vfs_step_noframes(w, path[--n], NULL);
-	return w->oom == 1 ? -1 : 0;    /* (a table a step grew: lost) */
+	return xw_lost(w) ? -1 : 0;    /* (a table a step grew: lost) */
 }
 
 /* The path of X from the snapshot into PATH (room for its steps). */
@@ -337,7 +337,7 @@ static void candidate(struct sshort *c, const uint8_t *prefix, int n)
 			pre++;
 		c->sch[len++] = (uint8_t)t;
 		vfs_step(w, t, NULL);
-		c->failed |= w->oom == 1;       /* (its kinds: the overflow's) */
+		c->failed |= xw_lost(w);       /* (its kinds: the overflow's) */
 		if (c->failed)
 			return;
 		if (!vstep && (xkinds_of(c->snap, w) & c->viol)) {
@@ -515,7 +515,7 @@ again:
 			uint64_t ni = inode_stamp(K);
 			vfs_step_noframes(K, t, &sink);
 			kt = t;
-			if (o->over || K->oom == 1)     /* (K's copy or step) */
+			if (o->over || xw_lost(K))     /* (K's copy or step) */
 				goto oom;
 			if (opened && !hist)
 				goto history;

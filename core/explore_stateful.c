@@ -181,7 +181,7 @@ struct vfs_world *xs_regen_next(struct sworker *s, int d, int i)
 	xs_touch_clear(N->buf);
 	for (int q = 0; q < L->nst[i]; q++)
 		vfs_step(N->buf, L->tid[i], NULL);
-	return N->buf->oom == 1 ? NULL : N->buf;
+	return xw_lost(N->buf) ? NULL : N->buf;
 }
 
 /* The work buffer holds level L's last successor: it is kept there (the
@@ -411,7 +411,7 @@ int xs_expand(struct sworker *s, int d)
 		}
 		/* (out of memory: its accesses, or a table its steps grew, a
 		 * detector's say, whose say the successor would lack) */
-		if (o->over || W->oom == 1)
+		if (o->over || xw_lost(W))
 			return -1;
 		accm |= (uint32_t)!!o->nacc << n;
 		wdiff = W->touched | 1u << t;

@@ -51,7 +51,7 @@ static uint8_t *complete_path(struct sworker *s, int plen, const uint8_t *extra,
 		sch[len++] = (uint8_t)t;
 		vfs_step(w, t, NULL);
 	}
-	if (w->oom == 1) {      /* (a detector's table: its kinds unknown) */
+	if (xw_lost(w)) {       /* (a detector's table: its kinds unknown) */
 		free(sch);
 		return NULL;
 	}

@@ -452,7 +452,7 @@ static void test_first_default_jobs(void **state)
 	explore_first(h->w, 0, &r);
 	assert_true(r.complete);
 	assert_false(r.have_cex);
-	assert_int_equal(r.jobs, cpus < 1 ? 1 : cpus > 64 ? 64 : cpus);
+	assert_int_equal(r.jobs, cpus < 1 ? 1 : cpus > MAX_WORKERS ? MAX_WORKERS : cpus);
 	uint64_t states = r.states;
 	vfs_explore_result_free(&r);
 	explore_first(h->w, 1, &r);
