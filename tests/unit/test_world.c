@@ -472,6 +472,42 @@ static void test_copy_into_used_buffer(void **state)
 	h_free(h);
 }
 
+/* A copy's tables of large elements are the source's size, not 16 (an
+ * fd table is 2 KB: every copy a search makes allocated 16 of them, most
+ * of its memory); a process forked in the copy then grows them, and the
+ * copy goes on like the original. */
+static void test_copy_tables_sized(void **state)
+{
+	(void)state;
+	struct h *h = h_new("v6.5");
+	h_touch(h, "/f");
+	int A = h_spawn(h, "A", 0);
+	h_spawn(h, "B", 0);
+	h_spawn(h, "C", 0);
+	assert_int_equal(h_do(h, A, C_OPEN("/f", VO_RDWR)), 3);
+	int nfdt = h->w->nfdt;
+	assert_true(nfdt >= 3 && nfdt < 16);
+	struct vfs_world *c = vfs_world_dup(h->w);
+	assert_non_null(c);
+	assert_int_equal(c->fdt_cap, nfdt);
+	/* the files (56 bytes each) keep their 16 */
+	assert_int_equal(c->files_cap, 16);
+	struct vfs_world *orig = h->w;
+	for (int pass = 0; pass < 2; pass++) {
+		h->w = pass ? c : orig;
+		assert_true(h_do(h, A, C_FORK("A2")) > 0);
+		int A2 = h_tid(h, "A2");
+		assert_int_equal(h->w->nfdt, nfdt + 1);
+		assert_true(h->w->fdt_cap >= nfdt + 1);
+		assert_int_equal(h_do(h, A2, C_WRITE(3, "forked")), 6);
+		assert_int_equal(h_do(h, A, C_PREAD(3, 6, 0)), 6);
+		assert_string_equal(h->w->threads[A].rec.text, "forked");
+	}
+	h->w = orig;
+	vfs_world_free(c);
+	h_free(h);
+}
+
 /* Two worlds that share the inode table and file data until one changes
  * them: the other never sees the change. */
 static void test_copies_share_nothing_visible(void **state)
@@ -709,6 +745,7 @@ int main(void)
 		cmocka_unit_test(test_getdents_from_any_offset),
 		cmocka_unit_test(test_first_child_guess),
 		cmocka_unit_test(test_copy_into_used_buffer),
+		cmocka_unit_test(test_copy_tables_sized),
 		cmocka_unit_test(test_copies_share_nothing_visible),
 		cmocka_unit_test(test_inode_slots_reused),
 		cmocka_unit_test(test_thread_slots_reused),
