@@ -143,7 +143,7 @@ $(asan_DIR)/vfsim-oom: tests/oom/failalloc.c $(asan_CLI_OBJ) $(asan_DIR)/libvfsc
 	$(asan_COMPILE) $(foreach f,$(OOM_WRAP),-Wl,--wrap=$(f)) $(VFSIM_LDFLAGS) $(LDFLAGS) \
 		-o $@ $^ $(LE_$(asan_LE)_LIBS) $(asan_LIBS)
 tsan: $(tsan_DIR)/vfsim $(tsan_DIR)/tests/test_explore $(tsan_DIR)/tests/test_explore_agree \
-      $(tsan_DIR)/tests/test_visited
+      $(tsan_DIR)/tests/test_visited $(tsan_DIR)/tests/test_beside
 libedit: $(libedit_DIR)/vfsim
 none: $(none_DIR)/vfsim
 variants: $(foreach v,$(VARIANTS),$($(v)_DIR)/vfsim)

@@ -27,6 +27,55 @@
  * proof is not kept waiting for its thread's end. */
 #define BESIDE_AFTER (PACE_BASE * PACE_DIV)
 
+/* ---- its pace ----
+ * A state of its own costs it more than a state costs the stateful
+ * search (each a step, every runnable thread's child made and hashed,
+ * and its frontier, the next preemptions' states, kept: 5x3 v6.5 about
+ * 3 us against 1.5; 6x3 5 us, and 800,000 states waiting for 229,000
+ * searched), so a count of states alone gave it a quarter of the
+ * process's CPU and more memory as a proof grew: plain explore's proof
+ * at 6x3 took 2.2 s against the stateful search's 1.5 alone, 200 MB
+ * against 86.  So it also waits while its CPU is more than 1 / PACE_DIV
+ * of what the rest of the process took since its first state (looked at
+ * every 64 states and each ms it waits). */
+/* Its CPU (WAITING: since when it waits, or < 0) over 1 / PACE_DIV of
+ * the rest's since its first call; what waiting takes it is not
+ * counted, or a search that waits while the rest is idle would wait for
+ * ever. */
+static bool over_cpu(struct sknobs *kn, double waiting)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	double own = xthread_cpu(), all = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	if (!kn->cpu0) {        /* (the rest's since: a session's earlier
+				 * commands are not this search's) */
+		kn->cpu0 = all > 0 ? all : 1e-9;
+		kn->own0 = own;
+	}
+	double work = own - kn->waited - (waiting >= 0 ? own - waiting : 0);
+	return work * PACE_DIV > (all - kn->cpu0) - (own - kn->own0);
+}
+
+void xs_pace_wait(struct sknobs *kn, uint64_t visited)
+{
+	const uint64_t *pace;
+	double w0 = -1;         /* its CPU when it began to wait */
+	for (bool cpu = !(visited & 63);
+	     (pace = __atomic_load_n(&kn->pace, __ATOMIC_ACQUIRE)) &&
+	     !__atomic_load_n(&kn->quit, __ATOMIC_RELAXED) && !(kn->stop && *kn->stop);
+	     cpu = true) {
+		if (visited <= PACE_BASE + __atomic_load_n(pace, __ATOMIC_RELAXED) / PACE_DIV &&
+		    !(cpu && over_cpu(kn, w0)))
+			break;
+		if (w0 < 0)
+			w0 = xthread_cpu();
+		struct timespec ts = { 0, 1000000 };    /* 1 ms */
+		nanosleep(&ts, NULL);
+	}
+	if (w0 >= 0)
+		kn->waited += xthread_cpu() - w0;
+}
+
 /* false: told to quit before it started */
 static bool beside_wait(struct sprobe *p)
 {

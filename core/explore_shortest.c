@@ -430,15 +430,7 @@ again:
 		if (*visited >= (limit ? limit : 2000000) ||
 		    ((++polls & 15) == 0 && (quit || (kn->stop && *kn->stop))))
 			break;
-		const uint64_t *pace;
-		while ((pace = __atomic_load_n(&kn->pace, __ATOMIC_ACQUIRE)) &&
-		       !__atomic_load_n(&kn->quit, __ATOMIC_RELAXED) &&
-		       !(kn->stop && *kn->stop) &&
-		       *visited > PACE_BASE + __atomic_load_n(pace, __ATOMIC_RELAXED) /
-				  PACE_DIV) {
-			struct timespec ts = { 0, 1000000 };    /* 1 ms */
-			nanosleep(&ts, NULL);
-		}
+		xs_pace_wait(kn, *visited);
 		int32_t x = heap_pop(&hp);
 		struct snode N = nd[x];
 		int seen = x ? xset_add(&closed, N.hash) : 1;

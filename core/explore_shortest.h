@@ -19,11 +19,16 @@ struct sknobs {                  /* changed while the search runs: every
 	uint64_t limit;                 /* states; 0: 2,000,000 */
 	int quit;                       /* the stateful search is done */
 	volatile sig_atomic_t *stop;
-	/* paced: at most PACE_BASE + states / PACE_DIV states of its own,
-	 * STATES being the stateful search's (a proof then costs little
-	 * more than alone; a violation a preemption or two deep is still
-	 * found early); NULL: not paced */
+	/* paced (xs_pace_wait): at most PACE_BASE + states / PACE_DIV
+	 * states of its own, STATES being the stateful search's, and at
+	 * most 1 / PACE_DIV of the CPU the rest of the process took (a
+	 * proof then costs little more than alone; a violation a
+	 * preemption or two deep is still found early); NULL: not paced */
 	const uint64_t *pace;
+	double cpu0, own0;              /* (xs_pace_wait's, its thread's alone)
+					 * the process's CPU and its own at
+					 * its first call (0: not yet), and */
+	double waited;                  /* its own it took waiting */
 	int keep;                       /* states kept at most (explore_shortest.c,
 					 * KEEP_MAX); 0: the default */
 	/* how far it is, for the progress line: the states it searched,
@@ -35,6 +40,9 @@ struct sknobs {                  /* changed while the search runs: every
 #define PACE_BASE 2000
 #define PACE_DIV 8
 
+/* The search beside, having searched VISITED states: back when its pace
+ * allows one more (explore_probe.c) */
+void xs_pace_wait(struct sknobs *kn, uint64_t visited);
 int xs_shortest(const struct vfs_world *snap, uint32_t viol,
 		struct sknobs *kn, uint8_t **sched, int *len, int *pre,
 		int *steps, uint32_t *kinds, uint64_t *visited);

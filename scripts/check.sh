@@ -114,20 +114,24 @@ tsan_pid=
 if [ -f tests/unit/test_explore.c ] || [ -n "$tsan_inputs" ]; then
     stage tsan-build
     if build tsan build/tsan/vfsim build/tsan/tests/test_explore \
-            build/tsan/tests/test_explore_agree build/tsan/tests/test_visited; then
+            build/tsan/tests/test_explore_agree build/tsan/tests/test_visited \
+            build/tsan/tests/test_beside; then
         built[tsan]=build/tsan/vfsim
         export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
         # (its own time box: 4-5 minutes alone on 2 cores, more beside the
-        # rest; then the visited set's two inserting threads, seconds)
+        # rest; then the visited set's two inserting threads and the
+        # search beside's pace, seconds)
         # (test_explore and test_explore_agree in one box: one suite, split)
         ( CMOCKA_MESSAGE_OUTPUT=TAP timeout -k 5 "${TSAN_TIMEOUT:-1200}" \
               sh -c 'build/tsan/tests/test_explore; r=$?
                      build/tsan/tests/test_explore_agree || r=1; exit $r' \
               >"$tmp/tsan-unit" 2>&1
           rc=$?
-          CMOCKA_MESSAGE_OUTPUT=TAP timeout -k 5 300 \
-              build/tsan/tests/test_visited >>"$tmp/tsan-unit" 2>&1 ||
-              [ "$rc" -ne 0 ] || rc=1
+          for t in test_visited test_beside; do
+              CMOCKA_MESSAGE_OUTPUT=TAP timeout -k 5 300 \
+                  "build/tsan/tests/$t" >>"$tmp/tsan-unit" 2>&1 ||
+                  [ "$rc" -ne 0 ] || rc=1
+          done
           echo "$rc" >"$tmp/tsan-unit.rc" ) &
         tsan_pid=$!
     fi
@@ -394,10 +398,10 @@ if [ -n "${built[tsan]:-}" ]; then
         rc=$(cat "$tmp/tsan-unit.rc" 2>/dev/null || echo 1)
         n=$(grep -c '^ok ' "$tmp/tsan-unit")
         if [ "$rc" -eq 0 ] && [ "$n" -gt 0 ] && ! grep -q 'ThreadSanitizer' "$tmp/tsan-unit"; then
-            pass "tsan/unit/test_explore, test_explore_agree, test_visited ($n cases)"
+            pass "tsan/unit/test_explore, test_explore_agree, test_visited, test_beside ($n cases)"
         else
             grep -vE '^ok [0-9]+ - ' "$tmp/tsan-unit" | head -n 40 | indent
-            fail "tsan/unit/test_explore, test_explore_agree, test_visited (exit $rc)"
+            fail "tsan/unit/test_explore, test_explore_agree, test_visited, test_beside (exit $rc)"
         fi
     fi
 fi
