@@ -45,7 +45,8 @@
 static bool over_cpu(struct sknobs *kn, double waiting)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+		return false;   /* (no such clock: paced by states alone) */
 	double own = xthread_cpu(), all = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 	if (!kn->cpu0) {        /* (the rest's since: a session's earlier
 				 * commands are not this search's) */
