@@ -37,11 +37,9 @@
  * at 6x3 took 2.2 s against the stateful search's 1.5 alone, 200 MB
  * against 86.  So it also waits while its CPU is more than 1 / PACE_DIV
  * of what the rest of the process took since its first state (looked at
- * every 64 states and each ms it waits). */
-/* Its CPU (WAITING: since when it waits, or < 0) over 1 / PACE_DIV of
- * the rest's since its first call; what waiting takes it is not
- * counted, or a search that waits while the rest is idle would wait for
- * ever. */
+ * every 64 states and each ms it waits).  What waiting takes it is not
+ * its CPU, or a search that waits beside an idle rest would wait for
+ * ever: over_cpu's WAITING is its CPU when the wait began (< 0: none). */
 static bool over_cpu(struct sknobs *kn, double waiting)
 {
 	struct timespec ts;
