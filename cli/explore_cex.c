@@ -96,24 +96,14 @@ static bool print_table(struct session *s, const struct xstate *x, const uint8_t
 {
 	struct vfs_world *w = vfs_world_alloc();
 	struct rows rows = { 0 };
-	if (!w || !vfs_world_copy(w, x->snap)) {
-		vfs_world_free(w);
-		s->nomem = 1;
-		return false;
-	}
 	/* each step named as `where` names it (iterate_dir:lock): its
 	 * thread's first event says which; a step that made none (a `return
 	 * ... if` not taken) is where the thread stood before it */
 	int nrows = len < rows_max ? len : rows_max;
 	const char **point = calloc((size_t)nrows + 1, sizeof *point);
 	size_t *evlo = calloc((size_t)nrows + 1, sizeof *evlo);
-	if (!evlo || !point) {
-		free(evlo);
-		free(point);
-		vfs_world_free(w);
-		s->nomem = 1;
-		return false;
-	}
+	if (!w || !evlo || !point || !vfs_world_copy(w, x->snap))
+		goto nomem;
 	struct vfs_sink sink = { collect, &rows };
 	for (int i = 0; i < nrows; i++)
 		point[i] = "";
@@ -123,14 +113,8 @@ static bool print_table(struct session *s, const struct xstate *x, const uint8_t
 		if (vfs_explore_replay(w, sched + i, 1, &sink) < 1)
 			break;
 	}
-	if (rows.lost || vfs_world_oom(w) == 1) {
-		free(rows.ev);
-		free(evlo);
-		free(point);
-		vfs_world_free(w);
-		s->nomem = 1;
-		return false;
-	}
+	if (rows.lost || vfs_world_oom(w) == 1)
+		goto nomem;
 	/* the threads that take part, as columns */
 	int cols[VFS_MAX_THREADS], ncols = 0;
 	for (int t = 0; t < vfs_world_nthreads(w); t++)
@@ -201,6 +185,13 @@ static bool print_table(struct session *s, const struct xstate *x, const uint8_t
 	free(rows.ev);
 	vfs_world_free(w);
 	return true;
+nomem:
+	free(rows.ev);
+	free(evlo);
+	free(point);
+	vfs_world_free(w);
+	s->nomem = 1;
+	return false;
 }
 
 /* The schedule as a token: thread names and counts, "A*5 B*9 A*3". */
