@@ -83,15 +83,15 @@ fi
 echo "== explore stateful: the bench scenario, exhaustive (every distinct state once)"
 RUNS=${STATE_RUNS:-5}
 load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')
-now() { date +%s.%N; }
+. "$here/scripts/bench-clock.sh"
 # Both tools timed the same way: the wall time of one process (vfsim's
 # includes building the scenario; SPIN's excludes spin -a and cc), best
 # of RUNS, alternating so that the machine's other work hits both.
 best() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b < a) ? b : a }'; }
 w1=; w2=; wsp=; s1=; s2=
 for r in $(seq "$RUNS"); do
-	t0=$(now); o1=$("$bin" -k v6.5 -t 3 -f 30 -c 3 -p 2 -s -j 1); t1=$(now)
-	o2=$("$bin" -k v6.5 -t 3 -f 30 -c 3 -p 2 -s -j 2); t2=$(now)
+	now_to t0; o1=$("$bin" -k v6.5 -t 3 -f 30 -c 3 -p 2 -s -j 1); now_to t1
+	o2=$("$bin" -k v6.5 -t 3 -f 30 -c 3 -p 2 -s -j 2); now_to t2
 	w1=$(best "$w1" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }')")
 	w2=$(best "$w2" "$(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.4f", b - a }')")
 	s1=$(best "$s1" "$(field "$o1" seconds)"); s2=$(best "$s2" "$(field "$o2" seconds)")

@@ -41,7 +41,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-jobs.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 $CC -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -pthread -o "$tmp/pingpong" bench/pingpong.c
 
-now() { date +%s.%N; }
+. "$here/scripts/bench-clock.sh"
 field() { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 stats() {       # min and median of the numbers on stdin
 	sort -g | awk '{ v[NR] = $1 } END { printf "%.3f %.3f\n", v[1], v[int((NR + 1) / 2)] }'
@@ -52,9 +52,9 @@ load0=$(load)
 rt0=$("$tmp/pingpong")
 for _ in $(seq 1 "$ROUNDS"); do
 	for j in 1 2; do
-		a=$(now)
+		now_to a
 		o=$("$bin" -k "$KERNEL" -t "$THIEVES" -c "$CALLS" -f 30 -p 2 -s -j "$j")
-		b=$(now)
+		now_to b
 		awk -v a="$a" -v b="$b" 'BEGIN { printf "%.4f\n", b - a }' >>"$tmp/wall$j"
 		field "$o" cpu >>"$tmp/cpu$j"
 		[ "$(field "$o" complete)" = 1 ] || {

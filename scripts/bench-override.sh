@@ -27,7 +27,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$top/scripts/bench-thieves.bash"
 expr=$("$vfsim" -c 'kernel v6.5' -c 'override file_needs_f_pos_lock' |
        sed -n 's/^  the kernel.s: *//p')
-now() { date +%s.%N; }
+. "$top/scripts/bench-clock.sh"
 stats() { sort -g | awk '{ v[NR] = $1 } END { printf "%.3f %.3f\n", v[1], v[int((NR + 1) / 2)] }'; }
 for n in ${THIEVES:-3 4}; do
     thieves "$n" "" >"$tmp/built.vfs"
@@ -52,10 +52,10 @@ end" getdents_steps >"$tmp/defined.vfs"
     : >"$tmp/b"; : >"$tmp/s"; : >"$tmp/r"; : >"$tmp/d"
     for _ in $(seq 1 "$rounds"); do
         for w in built script rules defined; do
-            a=$(now)
+            now_to a
             "$vfsim" -q "$tmp/$w.vfs" >"$tmp/$w.out" 2>&1 ||
                 { echo "bench-override: $w.vfs failed:"; tail -n 3 "$tmp/$w.out"; exit 1; }
-            b=$(now)
+            now_to b
             awk -v a="$a" -v b="$b" 'BEGIN { printf "%.4f\n", b - a }' >>"$tmp/${w:0:1}"
         done
     done

@@ -78,7 +78,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-spin.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 cp "$model" "$tmp/pidfd.pml"
 
-now() { date +%s.%N; }
+. "$here/scripts/bench-clock.sh"
 status=0
 for t in $thieves; do
 	for k in $kernels; do
@@ -98,10 +98,10 @@ for t in $thieves; do
 			cat "$run/cc.out" >&2; exit 2
 		fi
 		# Verify: timed, ./pan only.
-		start=$(now)
+		now_to start
 		# shellcheck disable=SC2086
 		(cd "$run" && ./pan -m100000 -w"$hash" $PAN_FLAGS >pan.out 2>&1) || true
-		end=$(now)
+		now_to end
 		out="$run/pan.out"
 		states=$(awk '/states, stored/ { print $1; exit }' "$out")
 		trans=$(awk '/transitions \(= / { print $1; exit }' "$out")

@@ -46,7 +46,7 @@ command -v "$SPIN" >/dev/null 2>&1 || {
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vs-spin.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-now() { date +%s.%N; }
+. "$here/scripts/bench-clock.sh"
 field() { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 per_state() {   # NAME STATES SECONDS: NAME_states_per_s= NAME_us_per_state=
 	awk -v k="$1" -v n="$2" -v s="$3" 'BEGIN {
@@ -73,11 +73,11 @@ for size in ${SIZES:-v6.5:3:3 v6.5:4:4 v6.5:5:3 v6.4:4:4}; do
 		cat "$run/spin.out" "$run/cc.out" >&2; exit 2; }
 	: >"$run/v" ; : >"$run/s"
 	for _ in $(seq 1 "$ROUNDS"); do
-		a=$(now)
+		now_to a
 		o=$("$bin" -k "$k" -t "$t" -f 30 -c "$c" -p 2 -F)
-		b=$(now)
+		now_to b
 		(cd "$run" && ./pan -m100000 -w24 >pan.out 2>&1) || true
-		e=$(now)
+		now_to e
 		awk -v a="$a" -v b="$b" 'BEGIN { printf "%.4f\n", b - a }' >>"$run/v"
 		awk -v a="$b" -v b="$e" 'BEGIN { printf "%.4f\n", b - a }' >>"$run/s"
 	done
