@@ -61,6 +61,13 @@ static inline void fcopy(struct vfs_world *d, const struct vfs_world *s,
 		fdts = d->touched_fdts;
 		objs = d->touched_objs;
 	}
+	/* (the room first, D as it was when there is none: its arrays
+	 * are nearly always large enough already) */
+	if (__builtin_expect(d->procs_cap < s->nprocs || d->threads_cap < n, 0) &&
+	    !world_tasks_room(d, s)) {
+		d->oom = 1;
+		return;
+	}
 	/* (not the statistics: counters no step reads) */
 	memcpy(d, s, offsetof(struct vfs_world, stats));
 	struct vfs_detect *dd = &d->det;
@@ -116,7 +123,7 @@ static inline void fcopy(struct vfs_world *d, const struct vfs_world *s,
 	if (!back)
 		memcpy(dd->ld.edges, sd->ld.edges,
 		       sizeof dd->ld.edges[0] * sd->ld.nedges);
-	if (objs & TOUCH_PROCS)
+	if ((objs & TOUCH_PROCS) && s->nprocs)
 		memcpy(d->procs, s->procs, sizeof d->procs[0] * (size_t)s->nprocs);
 	/* (a thread's results: any step's; the guard: every thread, for a
 	 * search to compare with) */

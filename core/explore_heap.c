@@ -2,7 +2,7 @@
 /*
  * explore_heap.c - the explorers' heap on huge pages.
  *
- * A search allocates its worlds (53 KB each, mostly fixed tables), its
+ * A search allocates its worlds (13 KB each, most of it the detectors'), its
  * levels and checkpoints as it goes deeper, then copies into them; the
  * first touch of every 4 KB page of them is a page fault, and on this
  * project's machines (paravirtualized guests) one costs about 7 us.  A 3x3

@@ -57,11 +57,11 @@ KERNEL_FN(copy_process)
 	case RP(copy_process, clone_files): {
 		fn_enter(x, VFN_copy_process);
 		int t = new_thread(w, proc);
+		x->t = &w->threads[x->tid];     /* (the array may have moved) */
 		if (t < 0) {
 			sys_return_from(x, VFN_copy_process, t);
 			return;
 		}
-		x->t = &w->threads[x->tid];     /* (the array did not move) */
 		fdt_touch(w, w->procs[proc].fdt);
 		proc_fdt(w, proc)->count++;     /* CLONE_FILES: the same table */
 		access_fdt(x, VFN_copy_process, w->procs[proc].fdt, true);
@@ -75,6 +75,7 @@ KERNEL_FN(copy_process)
 		int child = nt < 0 ? nt :
 			    proc_new(w, vfs_call_str(w, cur_call(x), 0),
 				     w->procs[proc].uid, nt);
+		x->t = &w->threads[x->tid];     /* (the array may have moved) */
 		if (child < 0) {
 			if (nt >= 0)
 				w->nfdt--;      /* (the table just made, unused) */

@@ -198,6 +198,20 @@ bool world_grow_slow(void **p, int32_t *cap, int32_t need, size_t elem)
 	return true;
 }
 
+/* world_grow, the new room zeroed (a table whose slots a copy of a
+ * world fills in part, a thread's say: the rest must be as calloc made
+ * it, as an array in the world was). */
+bool world_grow_zeroed(void **p, int32_t *cap, int32_t need, size_t elem)
+{
+	int32_t old = *cap;
+	if (need <= old)
+		return true;
+	if (!world_grow_slow(p, cap, need, elem))
+		return false;
+	memset((char *)*p + elem * (size_t)old, 0, elem * (size_t)(*cap - old));
+	return true;
+}
+
 /* new_inode: a free slot (evicted before) or a new one, with a new i_ino. */
 int inode_new(struct vfs_world *w, int type)
 {

@@ -533,12 +533,16 @@ static inline bool thread_holds(const struct vfs_thread *t, vfs_lid_t lid, int *
 /* ---- objects (world.c, inode.c, file.c) ---- */
 /* Room for NEED elements of ELEM bytes in *P (capacity *CAP, doubled). */
 bool world_grow_slow(void **p, int32_t *cap, int32_t need, size_t elem);
+bool world_grow_zeroed(void **p, int32_t *cap, int32_t need, size_t elem);
 /* (inline: every copy of a world asks it of each table, and the table
  * is nearly always big enough already) */
 static inline bool world_grow(void **p, int32_t *cap, int32_t need, size_t elem)
 {
 	return need <= *cap || world_grow_slow(p, cap, need, elem);
 }
+/* Room in D for S's processes and threads (a copy of S into D needs it
+ * first); false: out of memory. */
+bool world_tasks_room(struct vfs_world *d, const struct vfs_world *s);
 /* The tail of vfs_world_copy: files, inodes, fd tables (false: no memory). */
 bool world_copy_objects(struct vfs_world *d, const struct vfs_world *s);
 /* ... of the files and fd tables only those FILES and FDTS name

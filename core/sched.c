@@ -71,6 +71,9 @@ void sys_return(struct vx *x, int64_t ret)
 
 int vfs_submit(struct vfs_world *w, int tid, const struct vfs_call *c)
 {
+	/* (a slot not made yet: as a free one) */
+	if (tid < 0 || tid >= w->nthreads)
+		return -VE_SRCH;
 	struct vfs_thread *t = &w->threads[tid];
 	if (t->state == TS_FREE || t->state == TS_DEAD)
 		return -VE_SRCH;
@@ -85,6 +88,8 @@ int vfs_submit(struct vfs_world *w, int tid, const struct vfs_call *c)
 
 bool vfs_has_work(const struct vfs_world *w, int tid)
 {
+	if (tid < 0 || tid >= w->nthreads)
+		return false;
 	const struct vfs_thread *t = &w->threads[tid];
 	if (t->state == TS_FREE || t->state == TS_DEAD)
 		return false;
@@ -93,7 +98,7 @@ bool vfs_has_work(const struct vfs_world *w, int tid)
 
 bool vfs_in_call(const struct vfs_world *w, int tid)
 {
-	return w->threads[tid].f.pc != RP_IDLE;
+	return tid >= 0 && tid < w->nthreads && w->threads[tid].f.pc != RP_IDLE;
 }
 
 /* the accessors vfs_thread.h declares (core/accessors.tbl), a field each */
@@ -167,6 +172,10 @@ static bool calls_in_progress(const struct vfs_world *w)
 static inline __attribute__((always_inline)) bool
 step(struct vfs_world *w, int tid, const struct vfs_sink *sink, bool no_frames)
 {
+	/* (a world a copy out of memory left without its threads, w->oom
+	 * set: the searches step it and then look at w->oom) */
+	if (__builtin_expect(tid >= w->nthreads, 0))
+		return false;
 	struct vfs_thread *t = &w->threads[tid];
 	struct vx x = { .w = w, .t = t, .tid = tid, .sink = sink,
 		.no_frames = no_frames };

@@ -60,6 +60,11 @@ void vfs_world_release(struct vfs_world *w)
 	free(w->dlocks);
 	free(w->files);
 	free(w->fdt);
+	free(w->procs);
+	free(w->threads);
+	w->procs = NULL;
+	w->threads = NULL;
+	w->procs_cap = w->threads_cap = 0;
 	for (int t = 0; t < VFS_MAX_THREADS; t++)
 		free(w->rec_ent[t].v);
 	free(w->strs.buf);
@@ -469,13 +474,18 @@ bool vfs_valid_name(const char *s)
  * `expect` reads).  Its clock row stays and goes on: the new thread comes
  * after the old one (the shell started it after that one's exit), and
  * what the others know of the slot stays true.  -EAGAIN when every slot
- * holds a live thread, -ENOMEM.  *REUSED: the slot had a thread.
+ * holds a live thread, -ENOMEM.  *REUSED: the slot had a thread.  A new
+ * slot may move w->threads: a pointer into it is taken again after.
  */
 int thread_slot(struct vfs_world *w, bool *reused)
 {
 	*reused = false;
-	if (w->nthreads < VFS_MAX_THREADS)
+	if (w->nthreads < VFS_MAX_THREADS) {
+		if (!world_grow_zeroed((void **)&w->threads, &w->threads_cap,
+				       w->nthreads + 1, sizeof *w->threads))
+			return -VE_NOMEM;
 		return w->allocs++, w->nthreads++;
+	}
 	for (int t = 0; t < w->nthreads; t++) {
 		const struct vfs_thread *th = &w->threads[t];
 		if (th->state != TS_DEAD || t == w->last_done_tid ||
@@ -503,6 +513,9 @@ int proc_new(struct vfs_world *w, const char *name, int uid, int fdt)
 		return -VE_EXIST;
 	if (w->nprocs >= VFS_MAX_PROCS)
 		return -VE_AGAIN;
+	if (!world_grow_zeroed((void **)&w->procs, &w->procs_cap, w->nprocs + 1,
+			       sizeof *w->procs))
+		return -VE_NOMEM;
 	bool reused;
 	int t = thread_slot(w, &reused);
 	if (t < 0)

@@ -13,13 +13,20 @@ bool vfs_world_copy(struct vfs_world *d, const struct vfs_world *s)
 {
 	if (d == s)
 		return true;
+	/* (the room first: out of memory, D stays the world it was) */
+	if (!world_tasks_room(d, s)) {
+		d->oom = 1;
+		return false;
+	}
 	/* (d's own tables stay: they are after det, out of the memcpy;
 	 * its inode data references are dropped by world_copy_objects) */
 	memcpy(d, s, offsetof(struct vfs_world, det));
 	bool dok = detect_copy(&d->det, &s->det, s->nthreads);
 	memcpy(d->call_started, s->call_started, sizeof d->call_started);
-	memcpy(d->procs, s->procs, sizeof d->procs[0] * (size_t)s->nprocs);
-	memcpy(d->threads, s->threads, sizeof d->threads[0] * (size_t)s->nthreads);
+	if (s->nprocs)
+		memcpy(d->procs, s->procs, sizeof d->procs[0] * (size_t)s->nprocs);
+	if (s->nthreads)
+		memcpy(d->threads, s->threads, sizeof d->threads[0] * (size_t)s->nthreads);
 	memcpy(d->sbs, s->sbs, sizeof d->sbs[0] * (size_t)s->nsb);
 	if (d->kdefs != s->kdefs) {     /* (shared: no step changes it) */
 		kdefs_get(s->kdefs);
@@ -65,6 +72,15 @@ struct vfs_world *vfs_world_dup(const struct vfs_world *s)
 		return NULL;
 	}
 	return w;
+}
+
+/* Room in D for S's processes and threads; false: out of memory. */
+bool world_tasks_room(struct vfs_world *d, const struct vfs_world *s)
+{
+	return world_grow_zeroed((void **)&d->procs, &d->procs_cap, s->nprocs,
+				 sizeof *d->procs) &&
+	       world_grow_zeroed((void **)&d->threads, &d->threads_cap,
+				 s->nthreads, sizeof *d->threads);
 }
 
 /* Files and fd tables: only the slots in use, and of those only the

@@ -269,13 +269,19 @@ struct vfs_world {
 	struct vfs_stats stats;
 	struct vfs_detect det;
 	int32_t call_started[VFS_MAX_THREADS]; /* call_seq at start, for fifo */
-	struct vfs_proc procs[VFS_MAX_PROCS];
-	struct vfs_thread threads[VFS_MAX_THREADS];
 	struct vfs_sb sbs[VFS_MAX_SB];
 	/*
 	 * Heap tables owned by this world (vfs_world_free), grown as needed.
 	 * Only [0, n) of each is copied, hashed or compared.
 	 */
+	/* the processes [0, nprocs) and threads [0, nthreads): sized to
+	 * what was made, not to VFS_MAX_PROCS and VFS_MAX_THREADS (256 and
+	 * 32: 40 KB of a world's 53, where a search's copies have a few);
+	 * a thread made may move the array (thread_slot: take its thread
+	 * again, as x->t after copy_process) */
+	struct vfs_proc *procs;
+	struct vfs_thread *threads;
+	int32_t procs_cap, threads_cap;
 	int32_t nfiles, ninodes, nfdt;  /* slots in use or free, high-water */
 	int32_t files_cap, fdt_cap, ilocks_cap;
 	struct vfs_file *files;
