@@ -70,7 +70,10 @@ struct xsearch {
 	uint32_t *clk;          /* cap * XMAXT: 1 + index of the latest event
 				 * of each thread that happens before */
 	uint32_t *bt, *done, *slp, *en;
-	struct xfp *slpfp;      /* cap * XMAXT */
+	struct xfp *slpfp;      /* cap * slw */
+	int slw;                /* its rows: the threads a level may have
+				 * (the snapshot's; XMAXT when a call spawns):
+				 * 104 bytes each, 850 KB a search at XMAXT */
 	uint64_t *acc;
 	uint16_t *pre;
 	uint8_t *lastrun;
@@ -181,7 +184,7 @@ static int grow(struct xsearch *s, int need)
 	GROW(s->done, cap);
 	GROW(s->slp, cap);
 	GROW(s->en, cap);
-	GROW(s->slpfp, (size_t)cap * XMAXT);
+	GROW(s->slpfp, (size_t)cap * (size_t)s->slw);
 	GROW(s->acc, cap);
 	GROW(s->pre, cap);
 	GROW(s->lastrun, cap);
@@ -248,10 +251,6 @@ struct xsearch *xsearch_new(struct xshared *sh, int worker)
 	s->cur = calloc(1, sizeof *s->cur);
 	s->sink.fn = xsink;
 	s->sink.ctx = s;
-	if (!s->cur || grow(s, 256) < 0) {
-		xsearch_free(s);
-		return NULL;
-	}
 	/* a clone/fork may create threads: their clocks must start clean */
 	const struct vfs_world *w = sh->snap;
 	for (int t = 0; t < w->nthreads && !s->may_spawn; t++)
@@ -261,6 +260,11 @@ struct xsearch *xsearch_new(struct xshared *sh, int worker)
 			if (vfs_sys[sys].flags & VSYS_SPAWNS)
 				s->may_spawn = true;
 		}
+	s->slw = s->may_spawn || w->nthreads < 1 ? XMAXT : w->nthreads;
+	if (!s->cur || grow(s, 256) < 0) {
+		xsearch_free(s);
+		return NULL;
+	}
 	return s;
 }
 
@@ -474,10 +478,10 @@ static int push(struct xsearch *s, int d, int p)
 		uint32_t ns = 0;
 		for (uint32_t m = s->slp[d]; m; m &= m - 1) {
 			int r = __builtin_ctz(m);
-			const struct xfp *rf = &s->slpfp[(size_t)d * XMAXT + r];
+			const struct xfp *rf = &s->slpfp[(size_t)d * (size_t)s->slw + r];
 			if (r != p && xfp_indep(rf, f)) {
 				ns |= 1u << r;
-				s->slpfp[(size_t)(d + 1) * XMAXT + r] = *rf;
+				s->slpfp[(size_t)(d + 1) * (size_t)s->slw + r] = *rf;
 			}
 		}
 		s->slp[d + 1] = ns;
@@ -500,7 +504,7 @@ static void pop(struct xsearch *s, int d)
 	undo_to(s, s->mark[d]);
 	int p = s->tid[d];
 	s->slp[d] |= 1u << p;
-	s->slpfp[(size_t)d * XMAXT + p] = s->fp[d];
+	s->slpfp[(size_t)d * (size_t)s->slw + p] = s->fp[d];
 }
 
 /* ---- leaves ---- */
@@ -514,7 +518,7 @@ static int add_item(struct xsearch *s, int d)
 	memset(it, 0, sizeof *it);
 	it->plen = d;
 	it->prefix = malloc((size_t)d + 1);
-	it->slpfp = malloc(sizeof *it->slpfp * XMAXT);
+	it->slpfp = malloc(sizeof *it->slpfp * (size_t)s->slw);
 	if (!it->prefix || !it->slpfp) {
 		free(it->prefix);
 		free(it->slpfp);
@@ -524,7 +528,7 @@ static int add_item(struct xsearch *s, int d)
 	it->slp = s->naive ? 0 : s->slp[d];
 	for (uint32_t m = it->slp; m; m &= m - 1) {
 		int r = __builtin_ctz(m);
-		it->slpfp[r] = s->slpfp[(size_t)d * XMAXT + r];
+		it->slpfp[r] = s->slpfp[(size_t)d * (size_t)s->slw + r];
 	}
 	sh->nitems++;
 	return 0;
@@ -745,7 +749,7 @@ int xsearch_item(struct xsearch *s, struct xitem *item)
 	s->slp[s->root] = item->slp;
 	for (uint32_t m = item->slp; m; m &= m - 1) {
 		int r = __builtin_ctz(m);
-		s->slpfp[(size_t)s->root * XMAXT + r] = item->slpfp[r];
+		s->slpfp[(size_t)s->root * (size_t)s->slw + r] = item->slpfp[r];
 	}
 	return dfs(s);
 }
