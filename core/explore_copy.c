@@ -61,10 +61,8 @@ static inline void fcopy(struct vfs_world *d, const struct vfs_world *s,
 		fdts = d->touched_fdts;
 		objs = d->touched_objs;
 	}
-	/* (the room first, D as it was when there is none: its arrays
-	 * are nearly always large enough already) */
-	if (__builtin_expect(d->procs_cap < s->nprocs || d->threads_cap < n, 0) &&
-	    !world_tasks_room(d, s)) {
+	/* (the room first, D as it was when there is none) */
+	if (!world_tasks_room(d, s)) {
 		d->oom = 1;
 		return;
 	}

@@ -541,8 +541,17 @@ static inline bool world_grow(void **p, int32_t *cap, int32_t need, size_t elem)
 	return need <= *cap || world_grow_slow(p, cap, need, elem);
 }
 /* Room in D for S's processes and threads (a copy of S into D needs it
- * first); false: out of memory. */
-bool world_tasks_room(struct vfs_world *d, const struct vfs_world *s);
+ * first); false: out of memory.  (inline: every copy of a search asks,
+ * and the room is nearly always there already) */
+static inline bool world_tasks_room(struct vfs_world *d, const struct vfs_world *s)
+{
+	return (s->nprocs <= d->procs_cap ||
+		world_grow_zeroed((void **)&d->procs, &d->procs_cap, s->nprocs,
+				  sizeof *d->procs)) &&
+	       (s->nthreads <= d->threads_cap ||
+		world_grow_zeroed((void **)&d->threads, &d->threads_cap,
+				  s->nthreads, sizeof *d->threads));
+}
 /* The tail of vfs_world_copy: files, inodes, fd tables (false: no memory). */
 bool world_copy_objects(struct vfs_world *d, const struct vfs_world *s);
 /* ... of the files and fd tables only those FILES and FDTS name

@@ -74,15 +74,6 @@ struct vfs_world *vfs_world_dup(const struct vfs_world *s)
 	return w;
 }
 
-/* Room in D for S's processes and threads; false: out of memory. */
-bool world_tasks_room(struct vfs_world *d, const struct vfs_world *s)
-{
-	return world_grow_zeroed((void **)&d->procs, &d->procs_cap, s->nprocs,
-				 sizeof *d->procs) &&
-	       world_grow_zeroed((void **)&d->threads, &d->threads_cap,
-				 s->nthreads, sizeof *d->threads);
-}
-
 /* Files and fd tables: only the slots in use, and of those only the
  * ones FILES and FDTS name (marked_range: the others are S's in D already);
  * false: out of memory. */
