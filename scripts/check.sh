@@ -110,24 +110,27 @@ needs() {
 # (searches long enough for the progress reader to meet the workers).  The
 # unit tests take minutes under TSan: they run beside the other stages.
 tsan_inputs=$(ls tests/scenarios/explore-*.vfs tests/tsan/*.vfs 2>/dev/null)
+# (one suite in the long box, split in two; then the short ones, each
+# in its own box; the names once, for the build, the runs and the line)
+tsan_long=(test_explore test_explore_agree) tsan_short=(test_visited test_beside)
+tsan_names=$(printf '%s, ' "${tsan_long[@]}" "${tsan_short[@]}")
+tsan_names=${tsan_names%, }
 tsan_pid=
 if [ -f tests/unit/test_explore.c ] || [ -n "$tsan_inputs" ]; then
     stage tsan-build
-    if build tsan build/tsan/vfsim build/tsan/tests/test_explore \
-            build/tsan/tests/test_explore_agree build/tsan/tests/test_visited \
-            build/tsan/tests/test_beside; then
+    tsan_bins=("${tsan_long[@]}" "${tsan_short[@]}")
+    if build tsan build/tsan/vfsim "${tsan_bins[@]/#/build/tsan/tests/}"; then
         built[tsan]=build/tsan/vfsim
         export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
         # (its own time box: 4-5 minutes alone on 2 cores, more beside the
         # rest; then the visited set's two inserting threads and the
         # search beside's pace, seconds)
-        # (test_explore and test_explore_agree in one box: one suite, split)
+        # shellcheck disable=SC2016  # $t and $r are the inner shell's
         ( CMOCKA_MESSAGE_OUTPUT=TAP timeout -k 5 "${TSAN_TIMEOUT:-1200}" \
-              sh -c 'build/tsan/tests/test_explore; r=$?
-                     build/tsan/tests/test_explore_agree || r=1; exit $r' \
-              >"$tmp/tsan-unit" 2>&1
+              sh -c 'r=0; for t; do "build/tsan/tests/$t" || r=1; done; exit $r' \
+              sh "${tsan_long[@]}" >"$tmp/tsan-unit" 2>&1
           rc=$?
-          for t in test_visited test_beside; do
+          for t in "${tsan_short[@]}"; do
               CMOCKA_MESSAGE_OUTPUT=TAP timeout -k 5 300 \
                   "build/tsan/tests/$t" >>"$tmp/tsan-unit" 2>&1 ||
                   [ "$rc" -ne 0 ] || rc=1
@@ -398,10 +401,10 @@ if [ -n "${built[tsan]:-}" ]; then
         rc=$(cat "$tmp/tsan-unit.rc" 2>/dev/null || echo 1)
         n=$(grep -c '^ok ' "$tmp/tsan-unit")
         if [ "$rc" -eq 0 ] && [ "$n" -gt 0 ] && ! grep -q 'ThreadSanitizer' "$tmp/tsan-unit"; then
-            pass "tsan/unit/test_explore, test_explore_agree, test_visited, test_beside ($n cases)"
+            pass "tsan/unit/$tsan_names ($n cases)"
         else
             grep -vE '^ok [0-9]+ - ' "$tmp/tsan-unit" | head -n 40 | indent
-            fail "tsan/unit/test_explore, test_explore_agree, test_visited, test_beside (exit $rc)"
+            fail "tsan/unit/$tsan_names (exit $rc)"
         fi
     fi
 fi
