@@ -19,10 +19,26 @@
 # the speed-up follows that figure, which the host's placement of the two
 # CPUs sets (145 to 550 ns seen on one day).
 #
+# Where the second worker's time goes: each round also runs -j 2 with
+# both workers on one CPU (taskset -c 0; left out without taskset).
+# There no cache line crosses between CPUs, so its CPU time over one
+# worker's is the work two workers add (states ranked and expanded
+# again, the frontier, the near cache: j2_extra_work), and the two-CPU
+# run's CPU over that is what the shared lines cost across the CPUs
+# (j2_extra_sharing), both as a share of one worker's CPU (medians).  On
+# one CPU the two workers also share its caches, so the first share holds
+# a little of what the second would; and on a host whose speed changes
+# between rounds (j1_min far below j1_med) neither is to be read.
+# search_speedup_med is the speed-up of explore-bench's own clock (the
+# search alone: the process's start, the scenario's set-up and its exit,
+# about 8 ms for either, left out); the target is read on the whole
+# process.
+#
 #   jobs kernel=v6.5 size=5x3 j1_min= j1_med= j2_min= j2_med=
-#     speedup_min= speedup_med= j1_cpu= j2_cpu= j2_worker_states=N/N
-#     j2_worker_cpu=S/S cpu_bound_speedup= states= load_before= load_after=
-#     cross_cpu_rt_ns=BEFORE/AFTER
+#     speedup_min= speedup_med= search_speedup_med= j1_cpu= j2_cpu=
+#     j2_worker_states=N/N j2_worker_cpu=S/S cpu_bound_speedup=
+#     j2_extra_work=+N% j2_extra_sharing=+N% states= load_before=
+#     load_after= cross_cpu_rt_ns=BEFORE/AFTER
 #
 # Environment: ROUNDS (5), KERNEL (v6.5), THIEVES (5), CALLS (3).
 set -eu
@@ -48,14 +64,21 @@ stats() {       # min and median of the numbers on stdin
 }
 load() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?'; }
 
+# the two workers on one CPU (taskset): no line of theirs ever crosses
+# between CPUs, so its CPU time is the second worker's extra work alone
+one=
+command -v taskset >/dev/null 2>&1 && taskset -c 0 true 2>/dev/null && one=1
 load0=$(load)
 rt0=$("$tmp/pingpong")
 for _ in $(seq 1 "$ROUNDS"); do
-	for j in 1 2; do
+	for j in 1 2 ${one:+one}; do
+		pin='' n=$j
+		[ "$j" = one ] && pin="taskset -c 0" n=2
 		now_to a
-		o=$("$bin" -k "$KERNEL" -t "$THIEVES" -c "$CALLS" -f 30 -p 2 -s -j "$j")
+		o=$($pin "$bin" -k "$KERNEL" -t "$THIEVES" -c "$CALLS" -f 30 -p 2 -s -j "$n")
 		now_to b
 		awk -v a="$a" -v b="$b" 'BEGIN { printf "%.4f\n", b - a }' >>"$tmp/wall$j"
+		field "$o" seconds >>"$tmp/search$j"
 		field "$o" cpu >>"$tmp/cpu$j"
 		[ "$(field "$o" complete)" = 1 ] || {
 			echo "bench-jobs: the -j $j search did not complete: $o" >&2; exit 2; }
@@ -68,6 +91,17 @@ read -r min1 med1 < <(stats <"$tmp/wall1")
 read -r min2 med2 < <(stats <"$tmp/wall2")
 read -r _ cpu1 < <(stats <"$tmp/cpu1")
 read -r _ cpu2 < <(stats <"$tmp/cpu2")
+read -r _ smed1 < <(stats <"$tmp/search1")
+read -r _ smed2 < <(stats <"$tmp/search2")
+# the second worker's cost, as a share of one worker's CPU: its extra
+# work (on one CPU: ranks, states expanded again, the frontier) and what
+# the shared lines cost across CPUs (two CPUs against one)
+work=n/a sharing=n/a
+if [ -n "$one" ]; then
+	read -r _ cpuone < <(stats <"$tmp/cpuone")
+	work=$(awk -v a="$cpuone" -v b="$cpu1" 'BEGIN { printf "%+.0f%%", 100 * (a / b - 1) }')
+	sharing=$(awk -v a="$cpu2" -v o="$cpuone" -v b="$cpu1" 'BEGIN { printf "%+.0f%%", 100 * (a - o) / b }')
+fi
 o2=$(cat "$tmp/last2")
 ws=$(field "$o2" worker_states)
 wc=$(field "$o2" worker_cpu)
@@ -83,7 +117,9 @@ echo "jobs kernel=$KERNEL size=${THIEVES}x$CALLS j1_min=$min1 j1_med=$med1" \
      "j2_min=$min2 j2_med=$med2" \
      "speedup_min=$(awk -v a="$min1" -v b="$min2" 'BEGIN { printf "%.2f", a / b }')" \
      "speedup_med=$(awk -v a="$med1" -v b="$med2" 'BEGIN { printf "%.2f", a / b }')" \
+     "search_speedup_med=$(awk -v a="$smed1" -v b="$smed2" 'BEGIN { printf "%.2f", a / b }')" \
      "j1_cpu=$cpu1 j2_cpu=$cpu2 j2_worker_states=$ws j2_worker_cpu=$wc" \
-     "cpu_bound_speedup=$bound states=$(field "$o2" states)" \
+     "cpu_bound_speedup=$bound j2_extra_work=$work j2_extra_sharing=$sharing" \
+     "states=$(field "$o2" states)" \
      "load_before=$load0 load_after=$load1" \
      "cross_cpu_rt_ns=$rt0/$rt1 target=1.6"
