@@ -13,11 +13,12 @@
 # get less than two CPUs), so the line also gives the speed-up the CPU
 # times allow on two idle CPUs: one worker's CPU time over the two-worker
 # run's critical path (its CPU outside the workers plus its busiest
-# worker's), from the last run of each.  The load average before and after is printed too,
-# and the round trip of a cache line between two threads before and after
-# (bench/pingpong.c, nanoseconds): the workers share the visited table, and
-# the speed-up follows that figure, which the host's placement of the two
-# CPUs sets (145 to 550 ns seen on one day).
+# worker's), from the last run of each.  The load average before and
+# after is printed too, and the round trip of a cache line between two
+# threads before and after (bench/pingpong.c, nanoseconds): the workers
+# share the visited table, and the speed-up follows that figure, which
+# the host's placement of the two CPUs sets (145 to 550 ns seen on one
+# day).
 #
 # Where the second worker's time goes: each round also runs -j 2 with
 # both workers on one CPU (taskset -c 0; left out without taskset).
@@ -26,9 +27,10 @@
 # again, the frontier, the near cache: j2_extra_work), and the two-CPU
 # run's CPU over that is what the shared lines cost across the CPUs
 # (j2_extra_sharing), both as a share of one worker's CPU (medians).  On
-# one CPU the two workers also share its caches, so the first share holds
-# a little of what the second would; and on a host whose speed changes
-# between rounds (j1_min far below j1_med) neither is to be read.
+# one CPU the two workers also share its caches (the near caches miss
+# more there), so the first share reads somewhat high and the second
+# low; on a host whose speed changes between rounds (j1_min far below
+# j1_med) neither is to be read.
 # search_speedup_med is the speed-up of explore-bench's own clock (the
 # search alone: the process's start, the scenario's set-up and its exit,
 # about 8 ms for either, left out); the target is read on the whole
