@@ -83,7 +83,8 @@ for _ in $(seq 1 "$ROUNDS"); do
 		field "$o" seconds >>"$tmp/search$j"
 		field "$o" cpu >>"$tmp/cpu$j"
 		[ "$(field "$o" complete)" = 1 ] || {
-			echo "bench-jobs: the -j $j search did not complete: $o" >&2; exit 2; }
+			echo "bench-jobs: the -j $n search${pin:+ on one CPU} did not complete: $o" >&2
+			exit 2; }
 		printf '%s\n' "$o" >"$tmp/last$j"
 	done
 done
@@ -107,8 +108,11 @@ fi
 o2=$(cat "$tmp/last2")
 ws=$(field "$o2" worker_states)
 wc=$(field "$o2" worker_cpu)
-[ "$(field "$(cat "$tmp/last1")" states)" = "$(field "$o2" states)" ] || {
-	echo "bench-jobs: jobs 1 and 2 counted different states" >&2; exit 2; }
+for j in 2 ${one:+one}; do
+	[ "$(field "$(cat "$tmp/last1")" states)" = "$(field "$(cat "$tmp/last$j")" states)" ] || {
+		echo "bench-jobs: jobs 1 and 2${one:+ (and on one CPU)} counted different states" >&2
+		exit 2; }
+done
 # the two-worker run's critical path: its CPU outside the workers (set-up,
 # the guess, the breadth-first top) plus its busiest worker's
 bound=$(awk -v c1="$(field "$(cat "$tmp/last1")" cpu)" -v c2="$(field "$o2" cpu)" -v wc="$wc" '
