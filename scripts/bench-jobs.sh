@@ -66,8 +66,9 @@ stats() {       # min and median of the numbers on stdin
 }
 load() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?'; }
 
-# the two workers on one CPU (taskset): no line of theirs ever crosses
-# between CPUs, so its CPU time is the second worker's extra work alone
+# the two workers on one CPU (taskset): no line of theirs crosses between
+# CPUs, so its CPU time over one worker's is the work the second worker
+# adds (reading somewhat high: the header says why)
 one=
 command -v taskset >/dev/null 2>&1 && taskset -c 0 true 2>/dev/null && one=1
 load0=$(load)
