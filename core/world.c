@@ -62,9 +62,6 @@ void vfs_world_release(struct vfs_world *w)
 	free(w->fdt);
 	free(w->procs);
 	free(w->threads);
-	w->procs = NULL;
-	w->threads = NULL;
-	w->procs_cap = w->threads_cap = 0;
 	for (int t = 0; t < VFS_MAX_THREADS; t++)
 		free(w->rec_ent[t].v);
 	free(w->strs.buf);
@@ -81,10 +78,14 @@ void vfs_world_release(struct vfs_world *w)
 	w->ndlocks = w->dlocks_cap = 0;
 	w->files = NULL;
 	w->fdt = NULL;
+	w->procs = NULL;
+	w->threads = NULL;
 	memset(w->rec_ent, 0, sizeof w->rec_ent);
 	memset(&w->strs, 0, sizeof w->strs);
 	w->ilocks_cap = w->files_cap = w->fdt_cap = 0;
+	w->procs_cap = w->threads_cap = 0;
 	w->ninodes = w->nfiles = w->nfdt = 0;
+	w->nprocs = w->nthreads = 0;
 }
 
 void vfs_world_free(struct vfs_world *w)
