@@ -113,12 +113,12 @@ tsan_inputs=$(ls tests/scenarios/explore-*.vfs tests/tsan/*.vfs 2>/dev/null)
 # (one suite in the long box, split in two; then the short ones, each
 # in its own box; the names once, for the build, the runs and the line)
 tsan_long=(test_explore test_explore_agree) tsan_short=(test_visited test_beside)
-tsan_names=$(printf '%s, ' "${tsan_long[@]}" "${tsan_short[@]}")
+tsan_bins=("${tsan_long[@]}" "${tsan_short[@]}")
+tsan_names=$(printf '%s, ' "${tsan_bins[@]}")
 tsan_names=${tsan_names%, }
 tsan_pid=
 if [ -f tests/unit/test_explore.c ] || [ -n "$tsan_inputs" ]; then
     stage tsan-build
-    tsan_bins=("${tsan_long[@]}" "${tsan_short[@]}")
     if build tsan build/tsan/vfsim "${tsan_bins[@]/#/build/tsan/tests/}"; then
         built[tsan]=build/tsan/vfsim
         export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
