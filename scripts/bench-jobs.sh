@@ -31,6 +31,23 @@
 # more there), so the first share reads somewhat high and the second
 # low; on a host whose speed changes between rounds (j1_min far below
 # j1_med) neither is to be read.
+# The host's two CPUs need not run at one speed: on this project's
+# guests one vCPU (either, at different times) was 1.5-1.6x slower than
+# the other at this search (and 2.7x at a plain loop: another tenant on
+# its core), for seconds to minutes.  Two
+# workers then cannot give twice one fast CPU, and one worker's time
+# depends on the CPU it lands on.  So each round also runs one worker
+# pinned to each of the first two CPUs (taskset -c 0 and -c 1):
+# j1_cpu0_med and j1_cpu1_med, and equal_cpu_speedup, the median over
+# rounds of 2 x (the time the round's two CPUs would take with the work
+# split perfectly between them: c0 c1 / (c0 + c1)) / the round's -j 2
+# time, the speed-up two equal CPUs would show at the same efficiency
+# (on equal CPUs it is speedup itself).  Read speedup where
+# cpu_speed_ratio (the slower CPU's median over the faster's) is near 1,
+# equal_cpu_speedup where it is not.  The one-CPU run above is on CPU 0,
+# and its work share is read against one worker on CPU 0 too; the
+# sharing share, which takes the two-CPU run's CPU time, counts a slow
+# CPU's longer time as sharing: read it only where the ratio is near 1.
 # search_speedup_med is the speed-up of explore-bench's own clock (the
 # search alone: the process's start, the scenario's set-up and its exit,
 # about 8 ms for either, left out); the target is read on the whole
@@ -39,7 +56,8 @@
 #   jobs kernel=v6.5 size=5x3 j1_min= j1_med= j2_min= j2_med=
 #     speedup_min= speedup_med= search_speedup_med= j1_cpu= j2_cpu=
 #     j2_worker_states=N/N j2_worker_cpu=S/S cpu_bound_speedup=
-#     j2_extra_work=+N% j2_extra_sharing=+N% states= load_before=
+#     j2_extra_work=+N% j2_extra_sharing=+N% j1_cpu0_med= j1_cpu1_med=
+#     cpu_speed_ratio= equal_cpu_speedup= states= load_before=
 #     load_after= cross_cpu_rt_ns=BEFORE/AFTER
 #
 # Environment: ROUNDS (5), KERNEL (v6.5), THIEVES (5), CALLS (3).
@@ -70,13 +88,20 @@ load() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?'; }
 # CPUs, so its CPU time over one worker's is the work the second worker
 # adds (reading somewhat high: the header says why)
 one=
-command -v taskset >/dev/null 2>&1 && taskset -c 0 true 2>/dev/null && one=1
+# (and one worker on each of the first two CPUs, both needed)
+command -v taskset >/dev/null 2>&1 && taskset -c 0 true 2>/dev/null &&
+	taskset -c 1 true 2>/dev/null && one=1
 load0=$(load)
 rt0=$("$tmp/pingpong")
 for _ in $(seq 1 "$ROUNDS"); do
-	for j in 1 2 ${one:+one}; do
-		pin='' n=$j
-		[ "$j" = one ] && pin="taskset -c 0" n=2
+	for j in ${one:+c0 c1} 1 2 ${one:+one}; do
+		# (the free runs through taskset too, on every CPU: its exec,
+		# a few ms, in every time compared)
+		pin=${one:+taskset -c 0-$(($(nproc) - 1))} n=$j
+		case $j in
+		one) pin="taskset -c 0" n=2 ;;
+		c0|c1) pin="taskset -c ${j#c}" n=1 ;;
+		esac
 		now_to a
 		o=$($pin "$bin" -k "$KERNEL" -t "$THIEVES" -c "$CALLS" -f 30 -p 2 -s -j "$n")
 		now_to b
@@ -84,7 +109,7 @@ for _ in $(seq 1 "$ROUNDS"); do
 		field "$o" seconds >>"$tmp/search$j"
 		field "$o" cpu >>"$tmp/cpu$j"
 		[ "$(field "$o" complete)" = 1 ] || {
-			echo "bench-jobs: the -j $n search${pin:+ on one CPU} did not complete: $o" >&2
+			echo "bench-jobs: the -j $n search${pin:+ ($pin)} did not complete: $o" >&2
 			exit 2; }
 		printf '%s\n' "$o" >"$tmp/last$j"
 	done
@@ -101,17 +126,28 @@ read -r _ smed2 < <(stats <"$tmp/search2")
 # work (on one CPU: ranks, states expanded again, the frontier) and what
 # the shared lines cost across CPUs (two CPUs against one)
 work=n/a sharing=n/a
+c0med=n/a c1med=n/a ratio=n/a equal=n/a
 if [ -n "$one" ]; then
 	read -r _ cpuone < <(stats <"$tmp/cpuone")
-	work=$(awk -v a="$cpuone" -v b="$cpu1" 'BEGIN { printf "%+.0f%%", 100 * (a / b - 1) }')
-	sharing=$(awk -v a="$cpu2" -v o="$cpuone" -v b="$cpu1" 'BEGIN { printf "%+.0f%%", 100 * (a - o) / b }')
+	# (against one worker on the same CPU 0: the CPUs' speeds differ)
+	read -r _ cpuc0 < <(stats <"$tmp/cpuc0")
+	work=$(awk -v a="$cpuone" -v b="$cpuc0" 'BEGIN { printf "%+.0f%%", 100 * (a / b - 1) }')
+	sharing=$(awk -v a="$cpu2" -v o="$cpuone" -v b="$cpuc0" 'BEGIN { printf "%+.0f%%", 100 * (a - o) / b }')
+	read -r _ c0med < <(stats <"$tmp/wallc0")
+	read -r _ c1med < <(stats <"$tmp/wallc1")
+	ratio=$(awk -v a="$c0med" -v b="$c1med" 'BEGIN { if (a < b) { t = a; a = b; b = t }
+		printf "%.2f", a / b }')
+	# per round: two equal CPUs' speed-up at this round's efficiency
+	equal=$(paste -d' ' "$tmp/wallc0" "$tmp/wallc1" "$tmp/wall2" |
+		awk '{ printf "%.4f\n", 2 * ($1 * $2 / ($1 + $2)) / $3 }' | stats |
+		awk '{ printf "%.2f", $2 }')
 fi
 o2=$(cat "$tmp/last2")
 ws=$(field "$o2" worker_states)
 wc=$(field "$o2" worker_cpu)
-for j in 2 ${one:+one}; do
+for j in 2 ${one:+one c0 c1}; do
 	[ "$(field "$(cat "$tmp/last1")" states)" = "$(field "$(cat "$tmp/last$j")" states)" ] || {
-		echo "bench-jobs: jobs 1 and 2${one:+ (and on one CPU)} counted different states" >&2
+		echo "bench-jobs: jobs 1 and 2${one:+ (and pinned)} counted different states" >&2
 		exit 2; }
 done
 # the two-worker run's critical path: its CPU outside the workers (set-up,
@@ -127,6 +163,8 @@ echo "jobs kernel=$KERNEL size=${THIEVES}x$CALLS j1_min=$min1 j1_med=$med1" \
      "search_speedup_med=$(awk -v a="$smed1" -v b="$smed2" 'BEGIN { printf "%.2f", a / b }')" \
      "j1_cpu=$cpu1 j2_cpu=$cpu2 j2_worker_states=$ws j2_worker_cpu=$wc" \
      "cpu_bound_speedup=$bound j2_extra_work=$work j2_extra_sharing=$sharing" \
+     "j1_cpu0_med=$c0med j1_cpu1_med=$c1med cpu_speed_ratio=$ratio" \
+     "equal_cpu_speedup=$equal" \
      "states=$(field "$o2" states)" \
      "load_before=$load0 load_after=$load1" \
      "cross_cpu_rt_ns=$rt0/$rt1 target=1.6"

@@ -24,9 +24,10 @@
 #          counterexample at 4x4 (ROUNDS alternating pairs, min and median)
 #   jobs   scripts/bench-jobs.sh: the 5x3 v6.5 proof with one worker and
 #          with two, alternating (ROUNDS), min and median, the speed-up,
-#          CPU time and how the work split between the two, and (two
+#          CPU time and how the work split between the two, (two
 #          workers on one CPU too) what the second adds in work and in
-#          sharing
+#          sharing, and (one worker on each CPU) the CPUs' speeds and the
+#          speed-up two equal CPUs would show
 #   fields scripts/bench-fields.sh: explore on the thieves with 0, 4 and 6
 #          declared fields, callgrind's instructions against BENCH_BASE
 #          (main) built beside this tree (issue 15: none costs nothing)
