@@ -16,36 +16,34 @@
 # worker's), from the last run of each.  The load average before and
 # after is printed too, and the round trip of a cache line between two
 # threads before and after (bench/pingpong.c, nanoseconds): the workers
-# share the visited table, and the speed-up follows that figure, which
-# the host's placement of the two CPUs sets (145 to 550 ns seen on one
-# day).
+# share the visited table, and the speed-up has followed that figure,
+# which the host's placement of the two CPUs sets (145 to 550 ns seen on
+# one day), and the two CPUs' speeds (below).
 #
 # Where the second worker's time goes: each round also runs -j 2 with
-# both workers on one CPU (taskset -c 0; left out without taskset).
-# There no cache line crosses between CPUs, so its CPU time over one
-# worker's is the work two workers add (states ranked and expanded
-# again, the frontier, the near cache: j2_extra_work), and the two-CPU
-# run's CPU over that is what the shared lines cost across the CPUs
-# (j2_extra_sharing), both as a share of one worker's CPU (medians).  On
-# one CPU the two workers also share its caches (the near caches miss
-# more there), so the first share reads somewhat high and the second
-# low; on a host whose speed changes between rounds (j1_min far below
-# j1_med) neither is to be read.
+# both workers on one CPU (taskset -c 0; left out without taskset or a
+# second CPU).  There no cache line crosses between CPUs, so its CPU
+# time over one worker's on that CPU is the work two workers add (states
+# ranked and expanded again, the frontier, the near cache:
+# j2_extra_work), and the two-CPU run's CPU over that is what the shared
+# lines cost across the CPUs (j2_extra_sharing), both as a share of one
+# worker's CPU (medians).  On one CPU the two workers also share its
+# caches (the near caches miss more there), so the first share reads
+# somewhat high and the second low; on a host whose speed changes
+# between rounds (j1_min far below j1_med) neither is to be read.
 # The host's two CPUs need not run at one speed: on this project's
 # guests one vCPU (either, at different times) was 1.5-1.6x slower than
 # the other at this search (and 2.7x at a plain loop: another tenant on
-# its core), for seconds to minutes.  Two
-# workers then cannot give twice one fast CPU, and one worker's time
-# depends on the CPU it lands on.  So each round also runs one worker
-# pinned to each of the first two CPUs (taskset -c 0 and -c 1):
-# j1_cpu0_med and j1_cpu1_med, and equal_cpu_speedup, the median over
-# rounds of 2 x (the time the round's two CPUs would take with the work
-# split perfectly between them: c0 c1 / (c0 + c1)) / the round's -j 2
-# time, the speed-up two equal CPUs would show at the same efficiency
-# (on equal CPUs it is speedup itself).  Read speedup where
-# cpu_speed_ratio (the slower CPU's median over the faster's) is near 1,
-# equal_cpu_speedup where it is not.  The one-CPU run above is on CPU 0,
-# and its work share is read against one worker on CPU 0 too; the
+# its core), for seconds to minutes.  Two workers then cannot give twice
+# one fast CPU, and one worker's time depends on the CPU it lands on.
+# So each round also runs one worker pinned to each of the first two
+# CPUs (taskset -c 0 and -c 1): j1_cpu0_med and j1_cpu1_med, and
+# equal_cpu_speedup, the median over rounds of 2 x (the time the round's
+# two CPUs would take with the work split perfectly between them: c0 c1
+# / (c0 + c1)) / the round's -j 2 time, the speed-up two equal CPUs
+# would show at the same efficiency (on equal CPUs it is speedup
+# itself).  Read speedup where cpu_speed_ratio (the slower CPU's median
+# over the faster's) is near 1, equal_cpu_speedup where it is not.  The
 # sharing share, which takes the two-CPU run's CPU time, counts a slow
 # CPU's longer time as sharing: read it only where the ratio is near 1.
 # search_speedup_med is the speed-up of explore-bench's own clock (the
