@@ -42,7 +42,7 @@
 # two CPUs would take with the work split perfectly between them: c0 c1
 # / (c0 + c1)) / the round's -j 2 time, the speed-up two equal CPUs
 # would show at the same efficiency (on equal CPUs it is speedup
-# itself).  Read speedup where cpu_speed_ratio (the slower CPU's median
+# itself); the free runs too are kept to those two CPUs.  Read speedup where cpu_speed_ratio (the slower CPU's median
 # over the faster's) is near 1, equal_cpu_speedup where it is not.  The
 # sharing share, which takes the two-CPU run's CPU time, counts a slow
 # CPU's longer time as sharing: read it only where the ratio is near 1.
@@ -83,8 +83,8 @@ stats() {       # min and median of the numbers on stdin
 load() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?'; }
 
 # the two workers on one CPU (taskset): no line of theirs crosses between
-# CPUs, so its CPU time over one worker's is the work the second worker
-# adds (reading somewhat high: the header says why)
+# CPUs, so its CPU time over one worker's on that CPU is the work the
+# second worker adds (reading somewhat high: the header says why)
 one=
 # (and one worker on each of the first two CPUs, both needed)
 command -v taskset >/dev/null 2>&1 && taskset -c 0 true 2>/dev/null &&
@@ -93,9 +93,9 @@ load0=$(load)
 rt0=$("$tmp/pingpong")
 for _ in $(seq 1 "$ROUNDS"); do
 	for j in ${one:+c0 c1} 1 2 ${one:+one}; do
-		# (the free runs through taskset too, on every CPU: its exec,
-		# a few ms, in every time compared)
-		pin=${one:+taskset -c 0-$(($(nproc) - 1))} n=$j
+		# (the free runs through taskset too, on the two CPUs measured:
+		# its exec, a few ms, in every time compared)
+		pin=${one:+taskset -c 0,1} n=$j
 		case $j in
 		one) pin="taskset -c 0" n=2 ;;
 		c0|c1) pin="taskset -c ${j#c}" n=1 ;;
