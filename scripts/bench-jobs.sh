@@ -37,7 +37,9 @@
 # its core), for seconds to minutes.  Two workers then cannot give twice
 # one fast CPU, and one worker's time depends on the CPU it lands on.
 # So each round also runs one worker pinned to each of the first two
-# CPUs (taskset -c 0 and -c 1): j1_cpu0_med and j1_cpu1_med, and
+# CPUs (taskset -c 0 and -c 1), just before the two workers and again
+# just after (the mean of the two: that CPU's time in the round):
+# j1_cpu0_med and j1_cpu1_med (medians of all of them), and
 # equal_cpu_speedup, the median over rounds of 2 x (the time the round's
 # two CPUs would take with the work split perfectly between them: c0 c1
 # / (c0 + c1)) / the round's -j 2 time, the speed-up two equal CPUs
@@ -92,13 +94,16 @@ command -v taskset >/dev/null 2>&1 && taskset -c 0 true 2>/dev/null &&
 load0=$(load)
 rt0=$("$tmp/pingpong")
 for _ in $(seq 1 "$ROUNDS"); do
-	for j in ${one:+c0 c1} 1 2 ${one:+one}; do
+	# (each CPU's one worker before and after the two workers: the
+	# round's speeds, their means)
+	for j in ${one:+c0 c1} 2 ${one:+d1 d0} 1 ${one:+one}; do
 		# (the free runs through taskset too, on the two CPUs measured:
 		# its exec, a few ms, in every time compared)
 		pin=${one:+taskset -c 0,1} n=$j
 		case $j in
 		one) pin="taskset -c 0" n=2 ;;
 		c0|c1) pin="taskset -c ${j#c}" n=1 ;;
+		d0|d1) pin="taskset -c ${j#d}" n=1 ;;
 		esac
 		now_to a
 		o=$($pin "$bin" -k "$KERNEL" -t "$THIEVES" -c "$CALLS" -f 30 -p 2 -s -j "$n")
@@ -128,22 +133,24 @@ c0med=n/a c1med=n/a ratio=n/a equal=n/a
 if [ -n "$one" ]; then
 	read -r _ cpuone < <(stats <"$tmp/cpuone")
 	# (against one worker on the same CPU 0: the CPUs' speeds differ)
-	read -r _ cpuc0 < <(stats <"$tmp/cpuc0")
+	read -r _ cpuc0 < <(cat "$tmp/cpuc0" "$tmp/cpud0" | stats)
 	work=$(awk -v a="$cpuone" -v b="$cpuc0" 'BEGIN { printf "%+.0f%%", 100 * (a / b - 1) }')
 	sharing=$(awk -v a="$cpu2" -v o="$cpuone" -v b="$cpuc0" 'BEGIN { printf "%+.0f%%", 100 * (a - o) / b }')
-	read -r _ c0med < <(stats <"$tmp/wallc0")
-	read -r _ c1med < <(stats <"$tmp/wallc1")
+	read -r _ c0med < <(cat "$tmp/wallc0" "$tmp/walld0" | stats)
+	read -r _ c1med < <(cat "$tmp/wallc1" "$tmp/walld1" | stats)
 	ratio=$(awk -v a="$c0med" -v b="$c1med" 'BEGIN { if (a < b) { t = a; a = b; b = t }
 		printf "%.2f", a / b }')
 	# per round: two equal CPUs' speed-up at this round's efficiency
-	equal=$(paste -d' ' "$tmp/wallc0" "$tmp/wallc1" "$tmp/wall2" |
-		awk '{ printf "%.4f\n", 2 * ($1 * $2 / ($1 + $2)) / $3 }' | stats |
+	equal=$(paste -d' ' "$tmp/wallc0" "$tmp/walld0" "$tmp/wallc1" \
+		"$tmp/walld1" "$tmp/wall2" |
+		awk '{ c0 = ($1 + $2) / 2; c1 = ($3 + $4) / 2
+		       printf "%.4f\n", 2 * (c0 * c1 / (c0 + c1)) / $5 }' | stats |
 		awk '{ printf "%.2f", $2 }')
 fi
 o2=$(cat "$tmp/last2")
 ws=$(field "$o2" worker_states)
 wc=$(field "$o2" worker_cpu)
-for j in 2 ${one:+one c0 c1}; do
+for j in 2 ${one:+one c0 c1 d0 d1}; do
 	[ "$(field "$(cat "$tmp/last1")" states)" = "$(field "$(cat "$tmp/last$j")" states)" ] || {
 		echo "bench-jobs: jobs 1 and 2${one:+ (and pinned)} counted different states" >&2
 		exit 2; }
