@@ -102,8 +102,7 @@ for _ in $(seq 1 "$ROUNDS"); do
 		pin=${one:+taskset -c 0,1} n=$j
 		case $j in
 		one) pin="taskset -c 0" n=2 ;;
-		c0|c1) pin="taskset -c ${j#c}" n=1 ;;
-		d0|d1) pin="taskset -c ${j#d}" n=1 ;;
+		[cd][01]) pin="taskset -c ${j#?}" n=1 ;;     # (c before, d after)
 		esac
 		now_to a
 		o=$($pin "$bin" -k "$KERNEL" -t "$THIEVES" -c "$CALLS" -f 30 -p 2 -s -j "$n")
