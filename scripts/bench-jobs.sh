@@ -47,7 +47,9 @@
 # itself); the free runs too are kept to those two CPUs.  Read speedup where cpu_speed_ratio (the slower CPU's median
 # over the faster's) is near 1, equal_cpu_speedup where it is not.  The
 # sharing share, which takes the two-CPU run's CPU time, counts a slow
-# CPU's longer time as sharing: read it only where the ratio is near 1.
+# CPU's longer time as sharing, and cpu_bound_speedup takes the free
+# one-worker run's CPU time, from whichever CPU it ran on: read both only
+# where the ratio is near 1.
 # search_speedup_med is the speed-up of explore-bench's own clock (the
 # search alone: the process's start, the scenario's set-up and its exit,
 # about 8 ms for either, left out); the target is read on the whole
@@ -84,22 +86,23 @@ stats() {       # min and median of the numbers on stdin
 }
 load() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?'; }
 
-# the two workers on one CPU (taskset): no line of theirs crosses between
-# CPUs, so its CPU time over one worker's on that CPU is the work the
-# second worker adds (reading somewhat high: the header says why)
-one=
-# (and one worker on each of the first two CPUs, both needed)
+# the pinned runs (taskset, the first two CPUs): the two workers on one
+# CPU (run `one`: no line of theirs crosses between CPUs, so its CPU time
+# over one worker's on that CPU is the work the second worker adds,
+# reading somewhat high: the header says why), and one worker on each
+# CPU before (c0, c1) and after (d0, d1) the two workers
+pinned=
 command -v taskset >/dev/null 2>&1 && taskset -c 0 true 2>/dev/null &&
-	taskset -c 1 true 2>/dev/null && one=1
+	taskset -c 1 true 2>/dev/null && pinned=1
 load0=$(load)
 rt0=$("$tmp/pingpong")
 for _ in $(seq 1 "$ROUNDS"); do
 	# (each CPU's one worker before and after the two workers: the
 	# round's speeds, their means)
-	for j in ${one:+c0 c1} 2 ${one:+d1 d0} 1 ${one:+one}; do
+	for j in ${pinned:+c0 c1} 2 ${pinned:+d1 d0} 1 ${pinned:+one}; do
 		# (the free runs through taskset too, on the two CPUs measured:
 		# its exec, a few ms, in every time compared)
-		pin=${one:+taskset -c 0,1} n=$j
+		pin=${pinned:+taskset -c 0,1} n=$j
 		case $j in
 		one) pin="taskset -c 0" n=2 ;;
 		[cd][01]) pin="taskset -c ${j#?}" n=1 ;;     # (c before, d after)
@@ -129,7 +132,7 @@ read -r _ smed2 < <(stats <"$tmp/search2")
 # the shared lines cost across CPUs (two CPUs against one)
 work=n/a sharing=n/a
 c0med=n/a c1med=n/a ratio=n/a equal=n/a
-if [ -n "$one" ]; then
+if [ -n "$pinned" ]; then
 	read -r _ cpuone < <(stats <"$tmp/cpuone")
 	# (against one worker on the same CPU 0: the CPUs' speeds differ)
 	read -r _ cpuc0 < <(cat "$tmp/cpuc0" "$tmp/cpud0" | stats)
@@ -149,9 +152,9 @@ fi
 o2=$(cat "$tmp/last2")
 ws=$(field "$o2" worker_states)
 wc=$(field "$o2" worker_cpu)
-for j in 2 ${one:+one c0 c1 d0 d1}; do
+for j in 2 ${pinned:+one c0 c1 d0 d1}; do
 	[ "$(field "$(cat "$tmp/last1")" states)" = "$(field "$(cat "$tmp/last$j")" states)" ] || {
-		echo "bench-jobs: jobs 1 and 2${one:+ (and pinned)} counted different states" >&2
+		echo "bench-jobs: jobs 1 and 2${pinned:+ (and pinned)} counted different states" >&2
 		exit 2; }
 done
 # the two-worker run's critical path: its CPU outside the workers (set-up,
