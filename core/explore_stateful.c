@@ -491,8 +491,12 @@ void (*xs_state_hook)(uint64_t h);
 /* One more state visited, H; false (and the search stops) past opts.max. */
 bool xs_count_state(struct sworker *s, uint64_t h)
 {
-	/* (counted for max, and for the pace of the search beside it) */
-	uint64_t n = s->st->o.max || s->st->o.first ?
+	/* (counted for max, here, at every state: the bound is exact
+	 * whatever the workers.  The search beside it is paced by the
+	 * progress's count instead, added to every 256 transitions: an add
+	 * here, on a line every worker writes, passed that line between
+	 * the workers' CPUs at every state) */
+	uint64_t n = s->st->o.max ?
 		     __atomic_add_fetch(&s->st->visited, 1, __ATOMIC_RELAXED) : 0;
 	if (s->st->o.max && n > s->st->o.max) {
 		__atomic_store_n(&s->st->abort, ABORT_MAX, __ATOMIC_RELAXED);

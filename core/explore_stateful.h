@@ -610,7 +610,8 @@ struct xst {
 	int need_hist;                  /* atomic: an access conflicts with one */
 	struct xopen *open;             /* every one: xs_open_accesses */
 	int nopen;
-	uint64_t live_states, live_viol;        /* atomic: progress */
+	uint64_t live_states, live_viol;        /* atomic: progress, and the
+						 * pace of the search beside */
 	double t0, last_report;
 	int bits, maxbits;              /* the visited table: 2^bits slots at
 					 * first, 2^maxbits at most */

@@ -312,7 +312,7 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 	struct sprobe probe = { .st = st, .viol = st->viol, .kind = -1, .since = t0,
 				.found = &st->probe_found,
 				.kn = { .maxpre = -1, .limit = half,
-					.stop = o->stop, .pace = &st->visited } };
+					.stop = o->stop, .pace = &st->live_states } };
 	pthread_t pth;
 	bool probing = false;
 	if (o->first && (!st->capped || half))
