@@ -118,9 +118,12 @@
  * of at most k there, which only a visit by a lesser path leaves (the
  * frontier's before item k was found, item j < k's search, its own
  * earlier), and p is the least path to Y.  So Z is reached.  Nothing here
- * depends on timing: the nodes, and what is shown at them, are the same
- * for every jobs; the transitions are not (5 x 3 v6.5: 442,418 with two
- * workers, 415,209 with one, 1,200,128 without sleep sets before; with
+ * depends on timing, nor on the order the items are taken in (their
+ * ranks are their indices: xs_take_item takes the fewest switches
+ * first): the nodes, and what is shown at them, are the same for every
+ * jobs; the transitions are not (5 x 3 v6.5: 420,000 with two workers,
+ * 443,000 to 469,000 in index order, 415,209 with one, 1,200,128
+ * without sleep sets before; with
  * the frontier breadth first and its sleep sets empty, 629,336: an item's
  * search then ran the lower threads first, into the states of the items
  * before it, which took them over again).  A frontier at a depth

@@ -747,7 +747,7 @@ void *xs_worker_main(void *arg)
 		pthread_mutex_lock(&st->imu);
 		while (st->next_item >= st->nitems && st->making && !xs_stopped(s))
 			pthread_cond_wait(&st->icv, &st->imu);
-		int i = st->next_item < st->nitems ? st->next_item++ : -1;
+		int i = xs_take_item(st);
 		if (i >= 0)
 			it = st->items[i];
 		st->early_items += i >= 0 && st->making;

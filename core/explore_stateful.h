@@ -592,7 +592,14 @@ struct xitem_s {                        /* a frontier state */
 	uint32_t slp;                   /* threads asleep at it (made by a
 					 * search with sleep sets: xs_top) */
 	struct xsleeper *zz;            /* ... one each, in thread order */
+	int switches;                   /* its path's passes from one thread
+					 * to another (xs_take_item) */
 };
+
+/* The counts of switches xs_take_item tells apart: an item with more
+ * is taken with those of XS_SWITCHES - 1 (the order only: every item
+ * is searched whatever its place) */
+#define XS_SWITCHES 16
 
 struct xst {
 	const struct vfs_world *snap;
@@ -619,7 +626,10 @@ struct xst {
 	struct xitem_s *items;
 	int nitems;
 	size_t capitems;                /* (grow_array's) */
-	int next_item;
+	int next_item;                  /* the items taken so far */
+	/* (xs_take_item) for each count of switches, the least index an
+	 * item with that count not yet taken may have */
+	int swnext[XS_SWITCHES];
 	/* the items taken and made under IMU: the workers may start while
 	 * the frontier is still being made (top_sleep's last try, once it
 	 * has EARLY items: MAKING, and STARTED workers in TH) */
@@ -698,6 +708,9 @@ int xs_add_item(struct xst *st, const struct vfs_world *w, uint64_t h,
 		uint64_t tree, uint64_t acc, const uint8_t *path, int plen,
 		int depth);
 void xs_free_items(struct xst *st, int from, int to);
+/* The index of the next item a worker searches, -1 when every item is
+ * taken (under st->imu) */
+int xs_take_item(struct xst *st);
 /* W, a copy of the snapshot, made the searches' (the clocks off unless
  * the history counts). */
 void xs_item_world(const struct xst *st, struct vfs_world *w);

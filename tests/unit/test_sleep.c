@@ -504,6 +504,41 @@ static void test_max_several_workers(void **state)
 	h_free(h);
 }
 
+/* The order the workers take the frontier's items in (xs_take_item):
+ * the fewest switches between threads on the path first, then the least
+ * index; items added between takes (the workers start while the
+ * frontier is still being made) taken in their place; counts of
+ * XS_SWITCHES - 1 and more together, by index; each item once. */
+static void test_take_order(void **state)
+{
+	(void)state;
+	struct xst *st = calloc(1, sizeof *st);
+	assert_non_null(st);
+	/* (an item's switches counted from its path, steps by thread) */
+	pthread_mutex_init(&st->imu, NULL);
+	const uint8_t path[] = { 0, 0, 1, 1, 1, 0, 2, 2 };
+	assert_int_equal(xs_add_item(st, NULL, 1, 0, 0, path, 8, 4), 0);
+	assert_int_equal(st->items[0].switches, 3);
+	xs_free_items(st, 0, st->nitems);
+	free(st->items);
+	pthread_mutex_destroy(&st->imu);
+	struct xitem_s items[8] = { 0 };
+	const int sw[8] = { 1, 3, 1, 2, XS_SWITCHES + 24, 2, 0, XS_SWITCHES - 1 };
+	for (int i = 0; i < 8; i++)
+		items[i].switches = sw[i];
+	st->items = items;
+	st->nitems = 4;
+	assert_int_equal(xs_take_item(st), 0);
+	assert_int_equal(xs_take_item(st), 2);
+	st->nitems = 8;
+	const int want[] = { 6, 3, 5, 1, 4, 7 };
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(xs_take_item(st), want[i]);
+	assert_int_equal(xs_take_item(st), -1);
+	assert_int_equal(st->next_item, 8);
+	free(st);
+}
+
 /* Between top_sleep's tries worker 0 starts again with its buffers
  * kept (xs_worker_restart; made anew, their pages faulted in again, ~150
  * a try): the same buffers, what it found and counted gone, and under
@@ -573,6 +608,7 @@ int main(void)
 		cmocka_unit_test(test_several_workers),
 		cmocka_unit_test(test_max_several_workers),
 		cmocka_unit_test(test_ranks_ran),
+		cmocka_unit_test(test_take_order),
 		cmocka_unit_test(test_worker_restart),
 	};
 	return cmocka_run_group_tests(tests, NULL, h_teardown);
