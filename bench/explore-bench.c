@@ -137,7 +137,7 @@ int main(int argc, char **argv)
 		       "subtrees=%d rounds=%d demoted=%d visible=%d hidden=%d "
 		       "learn_runs=%d cex_pre=%d cex_steps=%d shortest=%d "
 		       "short_nodes=%llu probe_execs=%llu probe_steps=%llu "
-		       "retaken=%llu near_hits=%llu",
+		       "retaken=%llu",
 		       kernel, thieves, files, calls, per, r.jobs,
 		       (unsigned long long)r.states,
 		       (unsigned long long)r.transitions,
@@ -156,8 +156,7 @@ int main(int argc, char **argv)
 		       (unsigned long long)r.short_nodes,
 		       (unsigned long long)r.probe_execs,
 		       (unsigned long long)r.probe_steps,
-		       (unsigned long long)r.retaken,
-		       (unsigned long long)r.near_hits);
+		       (unsigned long long)r.retaken);
 		/* the split of the last run: states and CPU seconds per worker */
 		int nw = r.jobs < VFS_XWORKERS ? r.jobs : VFS_XWORKERS;
 		for (int k = 0; k < 2; k++)

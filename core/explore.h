@@ -177,9 +177,6 @@ struct vfs_explore_result {
 	uint64_t retaken;       /* (stateful, several workers with sleep
 				 * sets) states expanded again by a lower
 				 * rank: the rank code at work */
-	uint64_t near_hits;     /* (stateful, several workers) states found
-				 * seen in a worker's own cache, not the
-				 * shared table */
 	int early_items;        /* (stateful, several workers with sleep
 				 * sets) items taken while the frontier was
 				 * still being made */

@@ -278,7 +278,7 @@ int xs_make_item(struct sworker *s, int d, int i, int np)
 		free(zz);
 		return -1;
 	}
-	xs_set_rank(s, (uint32_t)items);
+	s->rank = (uint32_t)items;
 	if (st->early && !st->started && items >= st->early) {
 		xs_start_early(st);
 		for (bool taken = st->started < 2; xs_early_wait && !taken;) {

@@ -431,9 +431,7 @@ int xs_expand(struct sworker *s, int d)
 				       &L->tr[n], &L->h[n]) < 0)
 				return -1;
 		}
-		const uint64_t *near = xs_near_slot(s, L->h[n]);
-		if (!near || *near != L->h[n])
-			vt_prefetch(&s->st->vt, L->h[n]);
+		vt_prefetch(&s->st->vt, L->h[n]);
 		if (!o->shared) {
 			/* invisible all through: taken alone (an ample set of
 			 * one; its steps commute with every other thread's) */
@@ -667,25 +665,10 @@ static int dfs(struct sworker *s, const struct xitem_s *it)
 	}
 }
 
-static void near_forget(struct sworker *s)
-{
-	if (s->near)
-		memset(s->near, 0, sizeof *s->near << XNEAR_BITS);
-}
-
-void xs_set_rank(struct sworker *s, uint32_t rank)
-{
-	if (s->st->jobs > 1 && !s->near)
-		s->near = calloc((size_t)1 << XNEAR_BITS, sizeof *s->near);
-	else if (rank < s->rank)
-		near_forget(s);
-	s->rank = rank;
-}
-
 int xs_top(struct sworker *s, const struct xitem_s *root, int cutd)
 {
 	s->cutd = cutd;
-	xs_set_rank(s, 0);
+	s->rank = 0;
 	int r = dfs(s, root);
 	s->cutd = 0;
 	return r;
@@ -713,7 +696,6 @@ void xs_worker_free(struct sworker *s)
 	vfs_world_free(s->scratch);
 	vfs_world_free(s->spare);
 	vfs_world_free(s->itemw);
-	free(s->near);
 }
 /* S to search again from the start (top_sleep's next try, the same
  * discipline): what it found and counted dropped, its buffers kept as
@@ -731,9 +713,8 @@ void xs_worker_restart(struct sworker *s)
 			       .cappath = k.cappath, .buf = k.buf, .hxw = k.hxw,
 			       .memo = k.memo, .scratch = k.scratch,
 			       .work = k.work, .spare = k.spare,
-			       .itemw = k.itemw, .near = k.near };
+			       .itemw = k.itemw };
 	memcpy(s->bufkey, k.bufkey, sizeof s->bufkey);
-	near_forget(s);         /* (the table is emptied too) */
 }
 
 void *xs_worker_main(void *arg)
@@ -754,7 +735,7 @@ void *xs_worker_main(void *arg)
 		pthread_mutex_unlock(&st->imu);
 		if (i < 0 || xs_stopped(s))
 			break;
-		xs_set_rank(s, (uint32_t)i);
+		s->rank = (uint32_t)i;
 		if (dfs(s, &it) < 0) {
 			if (!s->failed)
 				s->failed = 1;

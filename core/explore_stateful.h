@@ -559,20 +559,7 @@ struct sworker {
 	uint8_t nsite[RP__COUNT];       /* resume points seen visible after a block's */
 	uint64_t told_states, told_viol;        /* already in the progress */
 	double cpu;                     /* seconds of its thread in worker_main */
-	/* (several workers) the hashes this worker found in the shared
-	 * table since its rank last went down, direct mapped: each holds a
-	 * rank no greater than its own there (xs_reach) */
-	uint64_t *near;
-	uint64_t near_hits;
 } __attribute__((aligned(64)));      /* (a worker's own lines: xstate_run) */
-#define XNEAR_BITS 14                   /* 128 KB: beside the levels in L2 */
-/* H's place in S's cache, NULL when S keeps none (one worker) */
-static inline uint64_t *xs_near_slot(const struct sworker *s, uint64_t h)
-{
-	return s->near ? &s->near[h & ((1u << XNEAR_BITS) - 1)] : NULL;
-}
-/* S searches with rank RANK now (what it saw near forgotten if lower) */
-void xs_set_rank(struct sworker *s, uint32_t rank);
 
 /* A thread asleep at a frontier state: its block as run where it fell
  * asleep (a level of the search that made the frontier, gone since) */
@@ -747,21 +734,10 @@ static inline int xs_reach(struct sworker *s, const struct lvl *L, int i,
 		return XR_ERROR;
 	if (L->kinds[i] && L->first)
 		xs_violation(s, *np, NULL, 0, L->kinds[i]);
-	uint64_t h = L->h[i], *near = xs_near_slot(s, h);
-	if (near && *near == h) {
-		/* seen by this worker since its rank last went down: the
-		 * table holds a rank no greater (ranks are only lowered),
-		 * so its answer would be "seen", nothing to take; and the
-		 * line, maybe last written by another CPU, is not read */
-		s->near_hits++;
-		s->matched++;
-		return XR_SEEN;
-	}
+	uint64_t h = L->h[i];
 	int r = s->st->ranked ?
 		vt_insert_own(&s->st->vt, h, s->id, s->rank, take) :
 		vt_insert(&s->st->vt, h, s->id);
-	if (near && r >= 0)
-		*near = h;      /* (new, taken or not: its rank is <= ours) */
 	if (r == -2)
 		return XR_ERROR;
 	if (r < 0) {

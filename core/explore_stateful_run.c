@@ -407,7 +407,6 @@ int xstate_run(const struct vfs_world *snap, const struct vfs_explore_opts *o,
 		r->probes += s->probes;
 		r->local_steps += s->local;
 		r->retaken += s->retaken;
-		r->near_hits += s->near_hits;
 		r->violating += s->violating;
 		if (i < VFS_XWORKERS) {
 			r->worker_states[i] = s->states;

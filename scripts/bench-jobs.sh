@@ -24,11 +24,11 @@
 # both workers on one CPU (taskset -c 0; left out without taskset or a
 # second CPU).  There no cache line crosses between CPUs, so its CPU
 # time over one worker's on that CPU is the work two workers add (states
-# ranked and expanded again, the frontier, the near cache:
+# ranked and expanded again, the frontier, the compare-and-swap:
 # j2_extra_work), and the two-CPU run's CPU over that is what the shared
 # lines cost across the CPUs (j2_extra_sharing), both as a share of one
 # worker's CPU (medians).  On one CPU the two workers also share its
-# caches (the near caches miss more there), so the first share reads
+# caches (and, time-sliced, retake more states), so the first share reads
 # somewhat high and the second low; on a host whose speed changes
 # between rounds (j1_min far below j1_med) neither is to be read.
 # The host's two CPUs need not run at one speed: on this project's
