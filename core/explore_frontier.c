@@ -76,17 +76,23 @@ int xs_add_item(struct xst *st, const struct vfs_world *w, uint64_t h,
  * everything below it that the first took (lvl.first false: retaken).
  * In index order, while one worker searched a large item the other ran
  * through the items after it, small ones whose states the large one
- * reached later: 5 x 3 v6.5, two workers, 15,000 to 27,000 states
- * retaken, 443,000 to 469,000 transitions for one worker's 415,209.  The
+ * reached later: 5 x 3 v6.5, two workers, 14,600 to 30,300 states
+ * retaken, 443,000 to 477,000 transitions for one worker's 415,209.  The
  * large items are those with few switches (their threads run long
  * blocks, as the least paths do: 1,276 items at depth 8, the 100 with
  * one switch hold 117,005 states of 229,376, the 21 with five 140), and
  * the items after them mostly end in their states; taken first, the
  * large ones run beside each other, which share little, and the small
- * ones after, into states already ranked lower: 2,000 to 2,600 retaken,
- * 419,800 to 420,800 transitions.  Each count's cursor only moves
- * forward (items are added at the end, in index order), so all the
- * takes of a search cost the items times XS_SWITCHES. */
+ * ones after, into states already ranked lower: 1,900 to 2,600 retaken,
+ * 419,800 to 421,100 transitions.  Where the items are few, large and
+ * overlapping it does worse: a low-rank item with more switches, taken
+ * late, expands again what the items after it searched (v5.6 3 x 3
+ * searched whole, 759 items for 12.4 M states: 25.0 M transitions in
+ * index order, 30.0 M; bench/README.md, stop 38).  Without sleep sets
+ * there are no ranks, and the order changes only who searches what.
+ * Each count's cursor only moves forward (items are added at the end,
+ * in index order), so all the takes of a search cost the items times
+ * XS_SWITCHES. */
 int xs_take_item(struct xst *st)
 {
 	for (int k = 0; k < XS_SWITCHES; k++) {
