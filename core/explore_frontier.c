@@ -100,7 +100,7 @@ int xs_take_item(struct xst *st)
 		for (; *c < st->nitems; ++*c) {
 			int n = st->items[*c].switches;
 			if ((n < XS_SWITCHES - 1 ? n : XS_SWITCHES - 1) == k) {
-				st->next_item++;
+				st->ntaken++;
 				return (*c)++;
 			}
 		}
@@ -289,7 +289,7 @@ int xs_make_item(struct sworker *s, int d, int i, int np)
 		xs_start_early(st);
 		for (bool taken = st->started < 2; xs_early_wait && !taken;) {
 			pthread_mutex_lock(&st->imu);
-			taken = st->next_item > 0 || xs_stopped(s);
+			taken = st->ntaken > 0 || xs_stopped(s);
 			pthread_mutex_unlock(&st->imu);
 			sched_yield();
 		}

@@ -726,7 +726,7 @@ void *xs_worker_main(void *arg)
 		/* (a copy: the frontier may be growing the array) */
 		struct xitem_s it;
 		pthread_mutex_lock(&st->imu);
-		while (st->next_item >= st->nitems && st->making && !xs_stopped(s))
+		while (st->ntaken >= st->nitems && st->making && !xs_stopped(s))
 			pthread_cond_wait(&st->icv, &st->imu);
 		int i = xs_take_item(st);
 		if (i >= 0)

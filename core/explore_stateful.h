@@ -613,7 +613,7 @@ struct xst {
 	struct xitem_s *items;
 	int nitems;
 	size_t capitems;                /* (grow_array's) */
-	int next_item;                  /* the items taken so far */
+	int ntaken;                     /* the items taken so far */
 	/* (xs_take_item) for each count of switches, the least index an
 	 * item with that count not yet taken may have */
 	int swnext[XS_SWITCHES];

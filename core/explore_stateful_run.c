@@ -120,7 +120,7 @@ static void round_reset(struct xst *st, struct sworker *ws, int jobs, bool keep)
 	free_outcomes(st);
 	xs_free_items(st, 0, st->nitems);
 	st->nitems = 0;
-	st->next_item = 0;
+	st->ntaken = 0;
 	memset(st->swnext, 0, sizeof st->swnext);
 	st->early_items = 0;
 	for (int i = 0; i < jobs; i++) {

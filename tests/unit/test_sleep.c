@@ -529,7 +529,7 @@ static void test_take_order(void **state)
 	for (int i = 0; i < 6; i++)
 		assert_int_equal(xs_take_item(st), want[i]);
 	assert_int_equal(xs_take_item(st), -1);
-	assert_int_equal(st->next_item, 8);
+	assert_int_equal(st->ntaken, 8);
 	free(st);
 }
 
