@@ -44,8 +44,9 @@
 # two CPUs would take with the work split perfectly between them: c0 c1
 # / (c0 + c1)) / the round's -j 2 time, the speed-up two equal CPUs
 # would show at the same efficiency (on equal CPUs it is speedup
-# itself); the free runs too are kept to those two CPUs.  Read speedup where cpu_speed_ratio (the slower CPU's median
-# over the faster's) is near 1, equal_cpu_speedup where it is not.  The
+# itself); the free runs too are kept to those two CPUs.  Read speedup
+# where cpu_speed_ratio (the slower CPU's median over the faster's) is
+# near 1, equal_cpu_speedup where it is not.  The
 # sharing share, which takes the two-CPU run's CPU time, counts a slow
 # CPU's longer time as sharing, and cpu_bound_speedup takes the free
 # one-worker run's CPU time, from whichever CPU it ran on: read both only
